@@ -1,0 +1,44 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { KMSClient } from '@aws-sdk/client-kms';
+import { S3Client } from '@aws-sdk/client-s3';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config.js';
+
+// One client of each kind per process, created on first use so that the local runner can
+// set the endpoints before any handler module touches them.
+let dynamo: DynamoDBDocumentClient | undefined;
+let sqs: SQSClient | undefined;
+let s3: S3Client | undefined;
+let kms: KMSClient | undefined;
+
+export function dynamoClient(): DynamoDBDocumentClient {
+  dynamo ??= DynamoDBDocumentClient.from(
+    new DynamoDBClient({ region: config.region, endpoint: config.dynamoEndpoint, maxAttempts: 5 }),
+    { marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: true } },
+  );
+  return dynamo;
+}
+
+export function sqsClient(): SQSClient {
+  sqs ??= new SQSClient({ region: config.region, endpoint: config.sqsEndpoint });
+  return sqs;
+}
+
+export function s3Client(): S3Client {
+  s3 ??= new S3Client({ region: config.region, endpoint: config.s3Endpoint, forcePathStyle: Boolean(config.s3Endpoint) });
+  return s3;
+}
+
+export function kmsClient(): KMSClient {
+  kms ??= new KMSClient({ region: config.region });
+  return kms;
+}
+
+/** For tests that point a fresh process at other endpoints. */
+export function resetClients(): void {
+  dynamo = undefined;
+  sqs = undefined;
+  s3 = undefined;
+  kms = undefined;
+}

@@ -1,0 +1,56 @@
+// Configuration comes from the environment only: the local runner and the CDK stack set the
+// same variables with different values, so no handler knows where it runs.
+
+function env(name: string, fallback?: string): string {
+  const v = process.env[name];
+  if (v !== undefined && v !== '') return v;
+  if (fallback !== undefined) return fallback;
+  throw new Error(`Missing configuration: ${name}`);
+}
+
+export const config = {
+  get region() {
+    return env('AWS_REGION', 'us-east-1');
+  },
+  /** Set locally to the embedded engines; unset in the cloud. */
+  get dynamoEndpoint() {
+    return process.env.DYNAMO_ENDPOINT || undefined;
+  },
+  get sqsEndpoint() {
+    return process.env.SQS_ENDPOINT || undefined;
+  },
+  get s3Endpoint() {
+    return process.env.S3_ENDPOINT || undefined;
+  },
+  get tableName() {
+    return env('TABLE_NAME', 'patrol');
+  },
+  get videoBucket() {
+    return env('VIDEO_BUCKET', 'patrol-videos');
+  },
+  /** Queue URLs by logical name, e.g. CHECK_QUEUE_URL. */
+  queueUrl(name: 'check' | 'notify' | 'bank'): string {
+    return env(`${name.toUpperCase()}_QUEUE_URL`);
+  },
+  get jwtSecret() {
+    return env('JWT_SECRET');
+  },
+  /** Session length of a login token. */
+  get jwtTtlSeconds() {
+    return Number(env('JWT_TTL_SECONDS', String(12 * 3600)));
+  },
+  /** KMS key for envelope encryption in the cloud; locally SECRETS_KEY_FILE is used instead. */
+  get kmsKeyId() {
+    return process.env.KMS_KEY_ID || undefined;
+  },
+  get secretsKeyFile() {
+    return process.env.SECRETS_KEY_FILE || undefined;
+  },
+  get chromiumPath() {
+    return process.env.CHROMIUM_PATH || undefined;
+  },
+  /** Public base URL of the console, for links in notifications. */
+  get publicUrl() {
+    return env('PUBLIC_URL', 'http://127.0.0.1:3000');
+  },
+};

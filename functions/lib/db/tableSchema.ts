@@ -1,0 +1,41 @@
+// The one table's key schema and indexes: used by the local runner to create the table and
+// by the CDK data construct, so local and cloud cannot drift apart.
+
+export const TABLE_KEYS = { partitionKey: 'pk', sortKey: 'sk' } as const;
+
+export const TABLE_INDEXES = [
+  { name: 'byType', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
+  { name: 'byParent', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
+  { name: 'byParent2', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
+] as const;
+
+export type IndexName = (typeof TABLE_INDEXES)[number]['name'];
+
+/** Epoch-seconds attribute after which DynamoDB removes a row (log rows). */
+export const TTL_ATTRIBUTE = 'expires_at';
+
+/** CreateTable input (on-demand), for local engines and tests. */
+export function createTableInput(tableName: string) {
+  const attrs = new Set<string>([TABLE_KEYS.partitionKey, TABLE_KEYS.sortKey]);
+  for (const i of TABLE_INDEXES) {
+    attrs.add(i.partitionKey);
+    attrs.add(i.sortKey);
+  }
+  return {
+    TableName: tableName,
+    BillingMode: 'PAY_PER_REQUEST' as const,
+    AttributeDefinitions: [...attrs].map((AttributeName) => ({ AttributeName, AttributeType: 'S' as const })),
+    KeySchema: [
+      { AttributeName: TABLE_KEYS.partitionKey, KeyType: 'HASH' as const },
+      { AttributeName: TABLE_KEYS.sortKey, KeyType: 'RANGE' as const },
+    ],
+    GlobalSecondaryIndexes: TABLE_INDEXES.map((i) => ({
+      IndexName: i.name,
+      KeySchema: [
+        { AttributeName: i.partitionKey, KeyType: 'HASH' as const },
+        { AttributeName: i.sortKey, KeyType: 'RANGE' as const },
+      ],
+      Projection: { ProjectionType: 'ALL' as const },
+    })),
+  };
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs what the project needs and is missing: npm packages, and the Debian packages
+# the checkers and tests use (Chromium; Java for the DynamoDB Local fidelity tests is on the machine,
+# and is installed too when missing). Safe to run again: it only acts on what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || need_apt+=(chromium)
+command -v ffmpeg >/dev/null 2>&1 || need_apt+=(ffmpeg)
+command -v java >/dev/null 2>&1 || need_apt+=(openjdk-17-jre-headless)
+# Fonts so screenshots and videos show text.
+[ -d /usr/share/fonts/truetype/dejavu ] || need_apt+=(fonts-dejavu-core)
+
+if [ ${#need_apt[@]} -gt 0 ]; then
+  echo "setup: installing Debian packages: ${need_apt[*]}"
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
+fi
+
+# npm ci when node_modules is missing or older than the lockfile.
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "setup: installing npm packages"
+  npm ci --no-audit --no-fund --loglevel=error
+fi

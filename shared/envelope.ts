@@ -1,0 +1,55 @@
+// The wire envelope (spec section 7): a success carries `data`; a failure never does,
+// and carries `request_id`, so the web client can tell them apart without the status.
+
+export const SUCCESS_CODE = 1000;
+
+/** Stable business codes; the web maps them to texts in one module. */
+export const ErrorCode = {
+  BadRequest: 4000,
+  Validation: 4001,
+  MalformedJson: 4002,
+  Unauthorized: 4010,
+  BadCredentials: 4011,
+  CaptchaRequired: 4012,
+  CaptchaWrong: 4013,
+  Forbidden: 4030,
+  NotFound: 4040,
+  RouteNotFound: 4044,
+  MethodNotAllowed: 4050,
+  Conflict: 4090,
+  PayloadTooLarge: 4130,
+  UnsupportedMediaType: 4150,
+  TooManyRequests: 4290,
+  Internal: 5000,
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+export interface ApiSuccess<T> {
+  code: typeof SUCCESS_CODE;
+  msg: string;
+  data: T;
+}
+
+export interface ApiFailure {
+  code: number;
+  msg: string;
+  /** Field -> message for validation failures, or other details safe to show. */
+  extra?: Record<string, string>;
+  request_id: string;
+}
+
+export type ApiResponse<T> = ApiSuccess<T> | ApiFailure;
+
+export function isFailure(body: unknown): body is ApiFailure {
+  return typeof body === 'object' && body !== null && 'request_id' in body && !('data' in body);
+}
+
+export const HEADERS = {
+  requestId: 'x-request-id',
+  traceId: 'x-trace-id',
+  fingerprint: 'x-browser-fingerprint',
+  /** Read units a list call consumed; lets the bench report RCUs per page. */
+  consumedCapacity: 'x-consumed-rcu',
+  /** Inbound bank webhook authentication. */
+  apiKey: 'x-api-key',
+} as const;

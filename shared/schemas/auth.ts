@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { UserRole } from '../enums.js';
+import { password } from './common.js';
+
+export type UserRoleValue = (typeof UserRole.values)[keyof typeof UserRole.values];
+
+export const LoginBody = z.object({
+  username: z.string().trim().min(1, 'Please input username'),
+  password: z.string().min(1, 'Please input password'),
+  /** `{id}:{answer}`-free form: the id comes from GET /captcha, the answer is what the user typed. */
+  captcha: z
+    .union([z.string(), z.object({ id: z.string(), answer: z.string() })])
+    .optional()
+    .nullable(),
+});
+export type LoginBody = z.infer<typeof LoginBody>;
+
+export const ChangePasswordBody = z.object({
+  old_pwd: password('Please input current password!'),
+  pwd: password('Please input new password!'),
+});
+export type ChangePasswordBody = z.infer<typeof ChangePasswordBody>;
+
+export const Profile = z.object({
+  nickname: z.string(),
+  username: z.string(),
+  role: z.enum(['super', 'operator']),
+  created_at: z.number(),
+  updated_at: z.number(),
+});
+export type Profile = z.infer<typeof Profile>;
+
+export interface LoginResult {
+  jwt: string;
+  name: string;
+  /** Role, kept by the web as `s` in its stored auth (spec: jwt, name, s). */
+  s: UserRoleValue;
+  expires_at: number;
+}
+
+export interface Captcha {
+  id: string;
+  /** data: URL of an SVG image */
+  image: string;
+}

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+/** Names of the messages used by the generic validators of spec section 5. */
+export const Messages = {
+  required: 'Please input here',
+  number: 'Please input a number',
+  min: (n: number) => `Min is ${n}.`,
+  max: (n: number) => `Max is ${n}.`,
+  minLength: (n: number) => `min length is ${n}`,
+  maxLength: (n: number) => `max length is ${n}`,
+} as const;
+
+export const PASSWORD_MIN = 6;
+export const PASSWORD_MAX = 40;
+
+/** A trimmed, required string with the spec's own message. */
+export const requiredText = (message: string = Messages.required) =>
+  z.string({ error: message }).trim().min(1, message);
+
+/** A user password: trimmed, required, 6 to 40 characters (spec section 5). */
+export const password = (requiredMessage: string) =>
+  requiredText(requiredMessage)
+    .min(PASSWORD_MIN, Messages.minLength(PASSWORD_MIN))
+    .max(PASSWORD_MAX, Messages.maxLength(PASSWORD_MAX));
+
+/** An http(s) address. */
+export const httpUrl = (requiredMessage: string, invalidMessage = 'Please give the full address including http(s)://') =>
+  requiredText(requiredMessage).refine((v) => {
+    try {
+      const u = new URL(v);
+      return u.protocol === 'http:' || u.protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, invalidMessage);
+
+export const id = z.coerce.number().int().positive();
+
+/** Epoch milliseconds: every timestamp on the wire. */
+export const stamp = z.number().int();
+
+/** `{nickname}` of a creator, operator or sender; null shows as SYSTEM. */
+export const UserRef = z.object({ nickname: z.string() }).nullable();
+export type UserRef = z.infer<typeof UserRef>;
