@@ -1,4 +1,3 @@
-import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
 // One run, several projects: `npm test` runs them all and prints one closing line.
@@ -14,9 +13,10 @@ export default defineConfig({
         },
       },
       {
-        plugins: [react()],
+        extends: './web/vite.config.ts',
         test: {
           name: 'web',
+          root: '.',
           include: ['web/src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['./web/src/test/setup.ts'],
@@ -45,12 +45,34 @@ export default defineConfig({
         },
       },
       {
+        // Data-layer contract tests: each file starts its own engine (dynalite here, DynamoDB Local in fidelity).
+        test: {
+          name: 'data',
+          include: ['tests/data/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        // The checker against the sandbox site in real Chromium, without the whole stack.
+        test: {
+          name: 'checker',
+          include: ['tests/checker/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
         test: { name: 'infra', include: ['tests/infra/**/*.test.ts'], environment: 'node', testTimeout: 120_000 },
       },
       {
         test: {
           name: 'fidelity',
-          include: ['tests/fidelity/**/*.test.ts'],
+          include: ['tests/data/**/*.test.ts'],
+          env: { DYNAMO_ENGINE: 'dynamodb-local' },
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 180_000,

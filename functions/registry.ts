@@ -1,0 +1,37 @@
+// Every Lambda function and queue of the product, declared once. The local runner reads this
+// to serve, poll and schedule the same handlers that the CDK app deploys from it.
+
+export interface QueueDef {
+  /** Logical name; the queue URL reaches handlers as `${NAME}_QUEUE_URL`. */
+  name: 'check' | 'notify' | 'bank';
+  /** Seconds a received message stays hidden; longer than the consumer's timeout. */
+  visibilityTimeout: number;
+  /** Deliveries before a message goes to the dead-letter queue. */
+  maxReceiveCount: number;
+}
+
+export const QUEUES: readonly QueueDef[] = [
+  { name: 'check', visibilityTimeout: 180, maxReceiveCount: 3 },
+  { name: 'notify', visibilityTimeout: 60, maxReceiveCount: 5 },
+  { name: 'bank', visibilityTimeout: 60, maxReceiveCount: 3 },
+];
+
+export type Trigger =
+  | { type: 'http' }
+  | { type: 'sqs'; queue: QueueDef['name']; batchSize: number; /** parallel invocations locally */ concurrency: number }
+  | { type: 'schedule'; /** EventBridge rate, in seconds */ everySeconds: number };
+
+export interface LambdaDef {
+  name: string;
+  /** Module path from the repo root, exporting `handler`. */
+  entry: string;
+  trigger: Trigger;
+  memoryMb: number;
+  timeoutSeconds: number;
+  /** Needs a Chromium (the @sparticuz/chromium layer in the cloud). */
+  chromium?: boolean;
+}
+
+export const LAMBDAS: readonly LambdaDef[] = [
+  { name: 'api', entry: 'functions/api.ts', trigger: { type: 'http' }, memoryMb: 1024, timeoutSeconds: 29 },
+];
