@@ -1,9 +1,13 @@
 import { authenticate } from './auth/authenticate.js';
+import { authRouter } from './auth/routes.js';
 import { healthRouter } from './health/routes.js';
 import { createApiHandler } from './lib/http/apiHandler.js';
 import { Router } from './lib/http/router.js';
+import { superUsersRouter } from './users/routes.js';
 
 // The API Lambda: every feature router under /api/v1.
 export const router = new Router().include(healthRouter);
+router.include(authRouter);
+router.include(superUsersRouter);
 
 export const handler = createApiHandler(router, authenticate);

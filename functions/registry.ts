@@ -18,8 +18,13 @@ export const QUEUES: readonly QueueDef[] = [
 
 export type Trigger =
   | { type: 'http' }
-  | { type: 'sqs'; queue: QueueDef['name']; batchSize: number; /** parallel invocations locally */ concurrency: number }
-  | { type: 'schedule'; /** EventBridge rate, in seconds */ everySeconds: number };
+  | { type: 'sqs'; queue: QueueDef['name']; batchSize: number /** parallel invocations locally */; concurrency: number }
+  | { type: 'schedule' /** EventBridge rate, in seconds */; everySeconds: number }
+  /**
+   * Local runner only: invoked once after the engines are up, to re-enqueue pending work
+   * (local queues lose their messages on restart). The cloud deploys no trigger for it.
+   */
+  | { type: 'startup' };
 
 export interface LambdaDef {
   name: string;

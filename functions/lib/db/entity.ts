@@ -62,7 +62,8 @@ export interface Repository<T extends { id: number; created_at: number }> {
   create(data: Omit<T, 'id' | 'created_at'> & Partial<Pick<T, 'created_at'>>): Promise<T>;
   /** Undefined when missing or soft-deleted. */
   get(id: number): Promise<T | undefined>;
-  getMany(ids: number[]): Promise<T[]>;
+  /** Missing ids are left out; `includeDeleted` also returns soft-deleted rows (history screens show their names). */
+  getMany(ids: number[], options?: { includeDeleted?: boolean }): Promise<T[]>;
   /** Sets fields (undefined values are removed), stamps updated_at; returns the new item. Throws NotFound-like ConditionFailedError when missing. */
   update(id: number, patch: Partial<T>, options?: UpdateOptions): Promise<T>;
   /** Atomic counter change, e.g. add(siteId, { available_account_cnt: -1 }). */

@@ -1,0 +1,74 @@
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import svgCaptcha from 'svg-captcha';
+import type { Captcha } from '../../shared/schemas/auth.js';
+import { dynamoClient } from '../lib/aws/clients.js';
+import { config } from '../lib/config.js';
+
+// Captchas shown after repeated failed logins. The answer is stored only as a keyed hash
+// (`captcha#{id}`), with a short expiry, and is deleted by the first attempt to use it,
+// right or wrong, so each image buys exactly one guess.
+
+export const CAPTCHA_TTL_MS = 5 * 60_000;
+/** Lower-case letters and digits without look-alikes (0/o, 1/l/i); answers are case-insensitive. */
+export const CAPTCHA_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
+export const CAPTCHA_LENGTH = 4;
+
+const SK = 'captcha';
+const pkOf = (id: string) => `captcha#${id}`;
+
+/** The stored form of an answer: bound to the captcha id and to the server's secret. */
+export function captchaAnswerHash(id: string, answer: string): string {
+  return createHmac('sha256', config.jwtSecret).update(`${id}:${answer.trim().toLowerCase()}`).digest('base64');
+}
+
+export async function createCaptcha(now = Date.now()): Promise<Captcha> {
+  const { text, data } = svgCaptcha.create({
+    size: CAPTCHA_LENGTH,
+    charPreset: CAPTCHA_ALPHABET,
+    noise: 2,
+    color: true,
+    width: 120,
+    height: 40,
+  });
+  const id = randomUUID();
+  await dynamoClient().send(
+    new PutCommand({
+      TableName: config.tableName,
+      Item: {
+        pk: pkOf(id),
+        sk: SK,
+        answer_hash: captchaAnswerHash(id, text),
+        valid_until: now + CAPTCHA_TTL_MS,
+        expires_at: Math.ceil((now + CAPTCHA_TTL_MS) / 1000),
+      },
+    }),
+  );
+  return { id, image: `data:image/svg+xml;base64,${Buffer.from(data).toString('base64')}` };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** True when the answer is right and the captcha unexpired; the captcha is used up either way. */
+export async function consumeCaptcha(id: string, answer: string, now = Date.now()): Promise<boolean> {
+  if (!UUID.test(id) || !answer.trim()) return false;
+  const out = await dynamoClient().send(
+    new DeleteCommand({ TableName: config.tableName, Key: { pk: pkOf(id), sk: SK }, ReturnValues: 'ALL_OLD' }),
+  );
+  const item = out.Attributes;
+  if (!item || Number(item.valid_until) < now) return false;
+  const expected = Buffer.from(String(item.answer_hash), 'base64');
+  const given = Buffer.from(captchaAnswerHash(id, answer), 'base64');
+  return expected.length === given.length && timingSafeEqual(expected, given);
+}
+
+/** `{id, answer}` or `'{id}:{answer}'` as the login body may carry it. */
+export function parseCaptchaInput(
+  input: string | { id: string; answer: string } | null | undefined,
+): { id: string; answer: string } | undefined {
+  if (!input) return undefined;
+  if (typeof input !== 'string') return input.id && input.answer ? input : undefined;
+  const at = input.indexOf(':');
+  if (at <= 0 || at === input.length - 1) return undefined;
+  return { id: input.slice(0, at), answer: input.slice(at + 1) };
+}

@@ -1,0 +1,75 @@
+import { ErrorCode } from '../../shared/envelope.js';
+import {
+  BadRequestError,
+  ForbiddenError,
+  PatrolError,
+  TooManyRequestsError,
+  UnauthorizedError,
+} from '../lib/errors.js';
+
+// Login answers 400, not 401: the web treats every 401 as "your session ended" and
+// redirects to the login page, which would swallow the message on the login page itself.
+
+/** Same text for an unknown username and a wrong password, so usernames cannot be probed. */
+export class BadCredentialsError extends PatrolError {
+  override name = 'BadCredentialsError';
+  override status = 400;
+  override code: number = ErrorCode.BadCredentials;
+  constructor(captchaNext: boolean) {
+    super('Wrong username or password', captchaNext ? { extra: { captcha: 'required' } } : undefined);
+  }
+}
+
+export class CaptchaRequiredError extends PatrolError {
+  override name = 'CaptchaRequiredError';
+  override status = 400;
+  override code: number = ErrorCode.CaptchaRequired;
+  constructor() {
+    super('Too many failed logins, please enter the captcha', { extra: { captcha: 'required' } });
+  }
+}
+
+export class CaptchaWrongError extends PatrolError {
+  override name = 'CaptchaWrongError';
+  override status = 400;
+  override code: number = ErrorCode.CaptchaWrong;
+  constructor() {
+    super('Wrong or expired captcha, please try the new one', { extra: { captcha: 'required' } });
+  }
+}
+
+export class LoginLockedError extends TooManyRequestsError {
+  override name = 'LoginLockedError';
+  constructor(retryAfterSeconds: number) {
+    const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+    super(`Too many failed logins, try again in ${minutes} minute${minutes === 1 ? '' : 's'}`, retryAfterSeconds);
+  }
+}
+
+export class AccountDisabledError extends ForbiddenError {
+  override name = 'AccountDisabledError';
+  constructor() {
+    super('This account is disabled, please contact your administrator');
+  }
+}
+
+export class SessionExpiredError extends UnauthorizedError {
+  override name = 'SessionExpiredError';
+  constructor(options?: { cause?: unknown }) {
+    super('Login expired, please login again.', options);
+  }
+}
+
+export class InvalidTokenError extends UnauthorizedError {
+  override name = 'InvalidTokenError';
+  constructor(options?: { cause?: unknown }) {
+    super('Invalid login token, please login again.', options);
+  }
+}
+
+export class WrongCurrentPasswordError extends BadRequestError {
+  override name = 'WrongCurrentPasswordError';
+  constructor() {
+    super('Current password is wrong', { extra: { old_pwd: 'Current password is wrong' } });
+  }
+}

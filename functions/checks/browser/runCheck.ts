@@ -1,0 +1,154 @@
+// One check = one subtask: a fresh browser context, a recording, the driver's process bounded by
+// timeouts, and always a verdict. Whatever the site or the browser does, this resolves (never
+// rejects, never hangs) and closes the context, so the engine can always write the subtask's log.
+import type { Browser, Page } from 'puppeteer-core';
+import {
+  type CheckOutcome,
+  emptyResult,
+  type ProcessResult,
+  type ProcessValue,
+  type StoredSession,
+  type TestModeValue,
+} from '../../../shared/schemas/checkResults';
+import { createStepRecorder } from '../drivers/createStepRecorder';
+import { checkErrorMessage } from '../drivers/errors';
+import type { DriverContext, ProcessHandler, ProcessVerdict, SiteAccountRef, SiteDriver, SiteRef } from '../drivers/SiteDriver';
+import { driverForSite } from '../drivers/siteDriverRegistry';
+import { type CheckContext, openCheckContext } from './launchBrowser';
+import { createRecorder, type RecordedVideo, type Recorder, type RecorderKind } from './Recorder';
+
+export interface RunCheckOptions<P extends ProcessValue> {
+  browser: Browser;
+  site: SiteRef;
+  account: SiteAccountRef;
+  mode: TestModeValue;
+  process: P;
+  /** Stored session of the account, reused when still valid. */
+  session?: StoredSession;
+  /** Bound of the whole check: past it the check ends with success false. */
+  timeoutMs: number;
+  /** Bound of each step (navigation or call); default min(15 s, timeoutMs). */
+  stepTimeoutMs?: number;
+  /** Record a video (default true). */
+  record?: boolean;
+  recorder?: RecorderKind | 'auto';
+  /** Default: the registry's driver for the site. */
+  driver?: SiteDriver;
+  viewport?: { width: number; height: number };
+}
+
+/** The session a check returns and accepts; the engine stores it encrypted per account. */
+export type CheckSession = StoredSession;
+
+export interface RunCheckResult<P extends ProcessValue> {
+  outcome: CheckOutcome<P>;
+  video?: RecordedVideo;
+  /** PNG of the last page, for failed checks only. */
+  screenshot?: Buffer;
+}
+
+class CheckTimeoutError extends Error {}
+
+function bounded<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
+  work.catch(() => {});
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    work,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new CheckTimeoutError(message)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+export async function runCheck<P extends ProcessValue>(opts: RunCheckOptions<P>): Promise<RunCheckResult<P>> {
+  const started = performance.now();
+  const { process, mode } = opts;
+  const totalTimeoutMs = opts.timeoutMs;
+  const timeoutMs = Math.min(opts.stepTimeoutMs ?? 15_000, totalTimeoutMs);
+  const result = emptyResult(process);
+  const { step, steps } = createStepRecorder(timeoutMs);
+  const consoleErrors: string[] = [];
+  let check: CheckContext | undefined;
+  let recorder: Recorder | undefined;
+  let verdict: ProcessVerdict;
+  let video: RecordedVideo | undefined;
+  let screenshot: Buffer | undefined;
+
+  try {
+    check = await step('open browser context', () => openCheckContext(opts.browser));
+    const page = check.page;
+    watchConsole(page, consoleErrors);
+    await page.setViewport(opts.viewport ?? { width: 1280, height: 720 });
+    page.setDefaultTimeout(timeoutMs);
+    if (opts.record !== false) {
+      const rec = createRecorder(opts.recorder ?? 'auto');
+      // A check without a video is still a check: a recorder failure only costs the video.
+      await step('start recording', () => rec.start(page))
+        .then(() => {
+          recorder = rec;
+        })
+        .catch(() => {});
+    }
+    const driver = opts.driver ?? driverForSite(opts.site);
+    const ctx: DriverContext = {
+      page,
+      site: opts.site,
+      account: opts.account,
+      mode,
+      session: opts.session,
+      timeoutMs,
+      step,
+    };
+    const handler = driver.processes[process] as ProcessHandler<P>;
+    verdict = await bounded(
+      handler(ctx, result),
+      totalTimeoutMs,
+      `Check timed out after ${totalTimeoutMs} ms (whole check)`,
+    );
+  } catch (err) {
+    verdict = { success: false, msg: err instanceof CheckTimeoutError ? err.message : checkErrorMessage(err) };
+  }
+
+  if (!verdict.success && check) {
+    screenshot = await bounded(check.page.screenshot({ type: 'png' }), 5000, 'screenshot').then(
+      (png) => Buffer.from(png),
+      () => undefined,
+    );
+  }
+  if (recorder) video = await bounded(recorder.stop(), 15_000, 'stop recording').catch(() => undefined);
+  if (check) await bounded(check.close(), 5000, 'close context').catch(() => {});
+
+  fillFailure(result, verdict);
+  const outcome: CheckOutcome<P> = {
+    success: verdict.success,
+    msg: verdict.msg,
+    process,
+    mode,
+    result,
+    steps,
+    consoleErrors,
+    durationMs: Math.round(performance.now() - started),
+    ...(verdict.session ? { session: verdict.session } : {}),
+  };
+  return { outcome, video, screenshot };
+}
+
+/** A failed check's log row says why in its own text field. */
+function fillFailure(result: ProcessResult, verdict: ProcessVerdict): void {
+  if (verdict.success) return;
+  if ('description' in result && !result.description) result.description = verdict.msg;
+  if ('msg' in result && !result.msg) result.msg = verdict.msg;
+  if ('result' in result && result.result && typeof result.result === 'object' && 'message' in result.result)
+    if (!result.result.message) result.result.message = verdict.msg;
+}
+
+function watchConsole(page: Page, into: string[]): void {
+  const keep = (text: string) => {
+    // A page that loops on errors must not grow the raw log without bound.
+    if (into.length < 50) into.push(text.slice(0, 500));
+  };
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') keep(msg.text());
+  });
+  page.on('pageerror', (err) => keep(`pageerror: ${err instanceof Error ? err.message : String(err)}`));
+}

@@ -1,0 +1,244 @@
+import { Process, RunStatus } from '../../shared/enums.js';
+import type { ListQuery } from '../../shared/listQuery.js';
+import type {
+  BetUpload,
+  CheckLog,
+  CheckResult,
+  EngineEvent,
+  Operation,
+  ProcessGroup,
+  RawLog,
+  Subtask,
+  Task,
+  Video,
+} from '../../shared/schemas/checks.js';
+import type { ListOutcome } from '../lib/db/entity.js';
+import { NotFoundError } from '../lib/errors.js';
+import { objectUrl } from '../lib/storage/objects.js';
+import { siteAccounts, sites } from '../sites/store.js';
+import { userRefs } from '../users/refs.js';
+import {
+  type StoredCheckLog,
+  type StoredOperation,
+  type StoredRawLog,
+  type StoredSubtask,
+  type StoredTask,
+  type StoredVideo,
+  betUploads,
+  checkLogs,
+  checkResults,
+  engineEvents,
+  operations,
+  rawLogs,
+  subtasks,
+  tasks,
+  videos,
+} from './store.js';
+
+// Read models: stored rows joined with the names the screens show. Names are looked up per
+// page (one batch read per referenced entity), so renames show everywhere at once.
+
+export class OperationNotFoundError extends NotFoundError {
+  override name = 'OperationNotFoundError';
+  override code = 4044;
+}
+export class TaskNotFoundError extends NotFoundError {
+  override name = 'TaskNotFoundError';
+  override code = 4045;
+}
+export class RawLogNotFoundError extends NotFoundError {
+  override name = 'RawLogNotFoundError';
+  override code = 4046;
+}
+export class SubtaskNotFoundError extends NotFoundError {
+  override name = 'SubtaskNotFoundError';
+  override code = 4047;
+}
+
+type SiteInfo = { id: number; name: string; url: string };
+
+async function siteMap(ids: (number | null)[]): Promise<Map<number, SiteInfo>> {
+  const wanted = [...new Set(ids.filter((i): i is number => typeof i === 'number'))];
+  // getMany hides soft-deleted rows; history still wants their names, so they are read raw.
+  const rows = await sites.getMany(wanted, { includeDeleted: true });
+  return new Map(rows.map((s) => [s.id, { id: s.id, name: s.name, url: s.url }]));
+}
+
+const withPage = async <S, T>(page: ListOutcome<S>, map: (rows: S[]) => Promise<T[]>): Promise<ListOutcome<T>> => ({
+  ...page,
+  result: await map(page.result),
+});
+
+async function presentOperations(rows: StoredOperation[]): Promise<Operation[]> {
+  const [users, siteInfo] = await Promise.all([
+    userRefs(rows.map((r) => r.operator_id)),
+    siteMap(rows.map((r) => r.site_id)),
+  ]);
+  return rows.map(({ operator_id, site_id, open: _open, ...r }) => {
+    const site = site_id === null ? undefined : siteInfo.get(site_id);
+    return { ...r, operator: users.get(operator_id) ?? null, site: site ? { id: site.id, name: site.name } : null };
+  });
+}
+
+async function presentTasks(rows: StoredTask[]): Promise<Task[]> {
+  const [users, siteInfo, accounts] = await Promise.all([
+    userRefs(rows.map((r) => r.creator_id)),
+    siteMap(rows.map((r) => r.site_id)),
+    siteAccounts.getMany(
+      rows.map((r) => r.account_id).filter((i): i is number => i !== null),
+      { includeDeleted: true },
+    ),
+  ]);
+  const accountById = new Map(accounts.map((a) => [a.id, { id: a.id, user: a.user }]));
+  return rows.map(({ creator_id, site_id, account_id, session_id: _s, ...r }) => ({
+    ...r,
+    site: siteInfo.get(site_id) ?? null,
+    account: account_id === null ? null : (accountById.get(account_id) ?? null),
+    creator: users.get(creator_id) ?? null,
+  }));
+}
+
+async function presentSubtasks(rows: StoredSubtask[]): Promise<Subtask[]> {
+  const siteInfo = await siteMap(rows.map((r) => r.site_id));
+  return rows.map(({ site_id, run_id: _r, ...r }) => {
+    const site = siteInfo.get(site_id);
+    return { ...r, site: site ? { name: site.name } : null };
+  });
+}
+
+export async function listOperations(query: ListQuery): Promise<ListOutcome<Operation>> {
+  return withPage(await operations.list(query), presentOperations);
+}
+
+export async function getOperationRow(id: number): Promise<StoredOperation> {
+  const op = await operations.get(id);
+  if (!op) throw new OperationNotFoundError(`Operation ${id} does not exist`);
+  return op;
+}
+
+export async function getOperation(id: number): Promise<Operation> {
+  return (await presentOperations([await getOperationRow(id)]))[0];
+}
+
+/** GET /operations/{id}/tasks: the operation with its tasks and their subtask counts. */
+export async function operationTasks(id: number): Promise<{ operation: Operation; tasks: Task[] }> {
+  const operation = await getOperation(id);
+  const rows = await tasks.all({ scope: { operation_id: id } });
+  return { operation, tasks: await presentTasks(rows) };
+}
+
+export async function listTasks(query: ListQuery): Promise<ListOutcome<Task>> {
+  return withPage(await tasks.list(query), presentTasks);
+}
+
+export async function getTaskRow(id: number): Promise<StoredTask> {
+  const task = await tasks.get(id);
+  if (!task) throw new TaskNotFoundError(`Task ${id} does not exist`);
+  return task;
+}
+
+/** A task with its subtasks grouped by process, each group with its own counts. */
+export async function getTask(id: number): Promise<Task> {
+  const row = await getTaskRow(id);
+  const [task] = await presentTasks([row]);
+  const subs = await presentSubtasks(await subtasks.all({ scope: { task_id: id } }));
+  const groups = new Map<number, ProcessGroup>();
+  for (const s of subs) {
+    const g = groups.get(s.process) ?? { process: s.process, tasks: [], task_failed: 0, task_running: 0, task_total: 0 };
+    g.tasks.push(s);
+    g.task_total++;
+    if (s.status === RunStatus.values.Failed) g.task_failed++;
+    if (s.status === RunStatus.values.Running) g.task_running++;
+    groups.set(s.process, g);
+  }
+  return { ...task, subtasks: [...groups.values()].sort((a, b) => a.process - b.process) };
+}
+
+export async function listSubtasks(query: ListQuery): Promise<ListOutcome<Subtask>> {
+  return withPage(await subtasks.list(query), presentSubtasks);
+}
+
+async function presentVideos(rows: StoredVideo[]): Promise<Video[]> {
+  return Promise.all(
+    rows.map(async ({ key, ...v }) => ({ ...v, url: key ? await objectUrl(key) : null })),
+  );
+}
+
+async function presentRawLogs(rows: StoredRawLog[]): Promise<RawLog[]> {
+  const videoRows = await videos.getMany(rows.map((r) => r.video_id).filter((i): i is number => i !== null));
+  const videoById = new Map((await presentVideos(videoRows)).map((v) => [v.id, v]));
+  return Promise.all(
+    rows.map(async ({ video_id, screenshot_key, ...r }) => ({
+      ...r,
+      video: video_id === null ? null : (videoById.get(video_id) ?? null),
+      screenshot_url: screenshot_key ? await objectUrl(screenshot_key) : null,
+    })),
+  );
+}
+
+export async function listRawLogs(query: ListQuery): Promise<ListOutcome<RawLog>> {
+  return withPage(await rawLogs.list(query), presentRawLogs);
+}
+
+export async function getRawLog(id: number): Promise<RawLog> {
+  const row = await rawLogs.get(id);
+  if (!row) throw new RawLogNotFoundError(`Raw log ${id} does not exist`);
+  return (await presentRawLogs([row]))[0];
+}
+
+/** The raw log of a check log (its business id). */
+export async function rawLogByBusiness(businessId: number): Promise<RawLog> {
+  const [row] = await rawLogs.all({ scope: { business_id: businessId } });
+  if (!row) throw new RawLogNotFoundError(`No raw log for check log ${businessId}`);
+  return (await presentRawLogs([row]))[0];
+}
+
+export async function listVideos(query: ListQuery): Promise<ListOutcome<Video>> {
+  return withPage(await videos.list(query), presentVideos);
+}
+
+export async function subtaskCheckResults(subtaskId: number): Promise<CheckResult[]> {
+  if (!(await subtasks.get(subtaskId))) throw new SubtaskNotFoundError(`Subtask ${subtaskId} does not exist`);
+  const results = await checkResults.all({ scope: { subtask_id: subtaskId } });
+  const logs = new Map(
+    (await presentRawLogs(await rawLogs.getMany(results.map((r) => r.raw_log_id)))).map((l) => [l.id, l]),
+  );
+  return results
+    .map((r) => ({ id: r.id, subtask_id: r.subtask_id, created_at: r.created_at, raw_log: logs.get(r.raw_log_id) ?? null }))
+    .sort((a, b) => b.created_at - a.created_at);
+}
+
+async function presentCheckLogs(rows: StoredCheckLog[]): Promise<CheckLog[]> {
+  const [siteInfo, accounts] = await Promise.all([
+    siteMap(rows.map((r) => r.site_id)),
+    siteAccounts.getMany(
+      rows.map((r) => r.account_id).filter((i): i is number => i !== null),
+      { includeDeleted: true },
+    ),
+  ]);
+  const userById = new Map(accounts.map((a) => [a.id, a.user]));
+  return rows.map(({ site_id, account_id, ...r }) => {
+    const site = siteInfo.get(site_id);
+    const user = account_id === null ? undefined : userById.get(account_id);
+    return { ...r, site: site ? { id: site.id, name: site.name } : null, account: user ? { user } : null };
+  });
+}
+
+export async function listCheckLogs(process: number, query: ListQuery): Promise<ListOutcome<CheckLog>> {
+  if (!Process.has(process)) throw new NotFoundError(`Unknown log kind`);
+  return withPage(await checkLogs.list(query, { scope: { process } }), presentCheckLogs);
+}
+
+export async function listBetUploads(query: ListQuery): Promise<ListOutcome<BetUpload>> {
+  return withPage(await betUploads.list(query), async (rows) => {
+    const siteInfo = await siteMap(rows.map((r) => r.site_id));
+    return rows.map(({ site_id, ...r }) => {
+      const site = siteInfo.get(site_id);
+      return { ...r, site: site ? { name: site.name } : null };
+    });
+  });
+}
+
+export async function listEngineEvents(query: ListQuery): Promise<ListOutcome<EngineEvent>> {
+  return engineEvents.list(query);
+}

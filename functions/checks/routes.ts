@@ -1,0 +1,107 @@
+import { OperationName } from '../../shared/enums.js';
+import { parseListQuery } from '../../shared/listQuery.js';
+import {
+  ActionBody,
+  BatchCheckBody,
+  LOG_KINDS,
+  type LogKind,
+  OperationAction,
+  SiteCheckBody,
+  betUploadListFields,
+  checkLogListFields,
+  engineEventListFields,
+  operationListFields,
+  rawLogListFields,
+  subtaskListFields,
+  taskListFields,
+  videoListFields,
+} from '../../shared/schemas/checks.js';
+import { NotFoundError } from '../lib/errors.js';
+import { listReply } from '../lib/http/listReply.js';
+import { type Request, Router } from '../lib/http/router.js';
+import * as engine from './engine.js';
+import * as read from './read.js';
+import { startCheck } from './start.js';
+
+const id = (req: Request, name = 'id') => Number(req.params[name]);
+
+export const checksRouter = new Router()
+  // Starting checks
+  .post(
+    '/sites/:id/check',
+    async (req) =>
+      read.getOperation(
+        (
+          await startCheck({
+            siteIds: [id(req)],
+            points: req.body.points,
+            name: OperationName.values.SingleSite,
+            operatorId: req.user.id,
+          })
+        ).id,
+      ),
+    { body: SiteCheckBody },
+  )
+  .post(
+    '/sites/check',
+    async (req) =>
+      read.getOperation(
+        (
+          await startCheck({
+            siteIds: req.body.sites,
+            points: req.body.points,
+            name: OperationName.values.MultiSites,
+            operatorId: req.user.id,
+          })
+        ).id,
+      ),
+    { body: BatchCheckBody },
+  )
+  // Operations
+  .get('/operations', async (req) => listReply(req, await read.listOperations(parseListQuery(req.query, operationListFields))))
+  .get('/operations/records', async (req) =>
+    listReply(req, await read.listEngineEvents(parseListQuery(req.query, engineEventListFields))),
+  )
+  .get('/operations/:id', (req) => read.getOperation(id(req)))
+  .get('/operations/:id/tasks', (req) => read.operationTasks(id(req)))
+  .post(
+    '/operations/:id/action',
+    async (req) => {
+      const op = await read.getOperationRow(id(req));
+      const changed =
+        req.body.action === OperationAction.Pause ? await engine.pauseOperation(op) : await engine.resumeOperation(op);
+      return { operation: await read.getOperation(op.id), changed };
+    },
+    { body: ActionBody },
+  )
+  // Tasks and subtasks
+  .get('/check/tasks', async (req) => listReply(req, await read.listTasks(parseListQuery(req.query, taskListFields))))
+  .get('/check/tasks/:id', (req) => read.getTask(id(req)))
+  .post(
+    '/check/tasks/:id/action',
+    async (req) => {
+      const task = await read.getTaskRow(id(req));
+      const changed =
+        req.body.action === OperationAction.Pause ? await engine.pauseTask(task) : await engine.resumeTask(task);
+      return { task: await read.getTask(task.id), changed };
+    },
+    { body: ActionBody },
+  )
+  .get('/check/subtasks', async (req) =>
+    listReply(req, await read.listSubtasks(parseListQuery(req.query, subtaskListFields))),
+  )
+  .get('/check/subtasks/:id/check-results', (req) => read.subtaskCheckResults(id(req)))
+  // Check logs of the eight processes, and the bets that place-bet checks uploaded
+  .get('/check/results/bet-upload', async (req) =>
+    listReply(req, await read.listBetUploads(parseListQuery(req.query, betUploadListFields))),
+  )
+  .get('/check/results/*kind', async (req) => {
+    const kind = req.params.kind as LogKind;
+    if (!Object.hasOwn(LOG_KINDS, kind)) throw new NotFoundError(`No such log list: ${req.params.kind}`);
+    return listReply(req, await read.listCheckLogs(LOG_KINDS[kind], parseListQuery(req.query, checkLogListFields)));
+  })
+  // Browser history
+  .get('/raw/logs', async (req) => listReply(req, await read.listRawLogs(parseListQuery(req.query, rawLogListFields))))
+  .get('/raw/logs/business/:id', (req) => read.rawLogByBusiness(id(req)))
+  .get('/raw/logs/:id', (req) => read.getRawLog(id(req)))
+  .get('/raw/videos', async (req) => listReply(req, await read.listVideos(parseListQuery(req.query, videoListFields))));

@@ -1,0 +1,287 @@
+// The generic repository over the one table (layout: entity.ts header). Features wrap it in
+// their own store and never see keys, shadows or vendor errors.
+//
+// No TransactWriteItems (dynalite lacks it): every write is one conditional single-item call.
+// Invariants that span items (a counter and its rows, a unique claim and its owner) are kept by
+// ordering those writes and by the repair paths in docs/data-model.md.
+
+import {
+  BatchGetCommand,
+  type BatchGetCommandOutput,
+  DeleteCommand,
+  GetCommand,
+  type NativeAttributeValue,
+  PutCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { emptyListQuery, type ListQuery } from '../../../shared/listQuery.js';
+import { dynamoClient } from '../aws/clients.js';
+import { config } from '../config.js';
+import {
+  ConditionFailedError,
+  type EntityDef,
+  type ListOptions,
+  type ListOutcome,
+  type Repository,
+  type UpdateOptions,
+} from './entity.js';
+import { nextId } from './ids.js';
+import {
+  ExpressionBuilder,
+  INDEX_KEYS,
+  type Item,
+  isInternal,
+  LC_PREFIX,
+  parentIndexOf,
+  parentKey,
+  runListQuery,
+} from './listEngine.js';
+import { TTL_ATTRIBUTE } from './tableSchema.js';
+import { timeKey } from './timeKey.js';
+
+type Row = { id: number; created_at: number };
+
+/** The repository plus the few calls that need more than the generic contract. */
+export interface DynamoRepository<T extends Row> extends Repository<T> {
+  /**
+   * `id` lets a caller allocate the id first (nextId) when it must claim a unique value for it
+   * before the row exists; see docs/data-model.md "Unique values".
+   */
+  create(data: Omit<T, 'id' | 'created_at'> & Partial<Pick<T, 'created_at'>>, options?: { id?: number }): Promise<T>;
+  /** Like get, but with the def's hidden fields (e.g. the encrypted password the checker needs). */
+  getWithHidden(id: number): Promise<T | undefined>;
+  /** Like all, but with the def's hidden fields. */
+  allWithHidden(options?: ListOptions): Promise<T[]>;
+}
+
+/** The one place a vendor's conditional-check failure becomes our error. */
+export function isConditionFailure(err: unknown): boolean {
+  return err instanceof Error && err.name === 'ConditionalCheckFailedException';
+}
+
+export async function conditional<R>(write: Promise<R>, failure: (cause: unknown) => Error): Promise<R> {
+  try {
+    return await write;
+  } catch (err) {
+    throw isConditionFailure(err) ? failure(err) : err;
+  }
+}
+
+const BATCH_GET_MAX = 100;
+
+export function createRepository<T extends Row>(def: EntityDef<T>): DynamoRepository<T> {
+  const key = (id: number) => ({ pk: `${def.type}#${id}`, sk: 'item' });
+  const hidden = new Set<string>(def.hidden ?? []);
+  const searchable = new Set<string>(def.searchable ?? []);
+  const parents = (['byParent', 'byParent2'] as const).flatMap((index) => {
+    const field = def.parents?.[index];
+    return field ? [{ index, field: field as string }] : [];
+  });
+  const live = (item: Item | undefined) => (item && item.deleted === undefined ? item : undefined);
+
+  /** What callers see: no storage attributes, and no hidden fields unless asked for. */
+  function toRow(item: Item, withHidden = false): T {
+    const row: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(item)) {
+      if (!isInternal(k) && (withHidden || !hidden.has(k))) row[k] = v;
+    }
+    return row as T;
+  }
+
+  function assertWritable(field: string): void {
+    if (isInternal(field)) throw new Error(`${def.type}: ${field} is a storage attribute and cannot be written`);
+  }
+
+  function toItem(row: Record<string, unknown>): Item {
+    const id = row.id as number;
+    const created = row.created_at as number;
+    const tk = timeKey(created, id);
+    const item: Item = { ...row, ...key(id), [INDEX_KEYS.byType.partitionKey]: def.type };
+    // Every index sort key is written even without a parent: harmless (the index is sparse on its
+    // partition key) and it lets a later update that sets the parent skip a read.
+    for (const i of Object.values(INDEX_KEYS)) item[i.sortKey] = tk;
+    for (const p of parents) {
+      const v = row[p.field];
+      if (v !== undefined && v !== null) item[INDEX_KEYS[p.index].partitionKey] = parentKey(def.type, p.field, v);
+    }
+    for (const f of searchable) {
+      if (typeof row[f] === 'string') item[LC_PREFIX + f] = (row[f] as string).toLowerCase();
+    }
+    if (def.ttlSeconds) item[TTL_ATTRIBUTE] = Math.floor(created / 1000) + def.ttlSeconds;
+    return item;
+  }
+
+  /** Existence + not soft-deleted + the caller's expectations, as one condition. */
+  function condition(b: ExpressionBuilder, options?: UpdateOptions): string {
+    const parts = [`attribute_exists(${b.name('pk')})`, `attribute_not_exists(${b.name('deleted')})`];
+    for (const [field, expected] of Object.entries(options?.expect ?? {})) {
+      parts.push(
+        expected === undefined
+          ? `attribute_not_exists(${b.name(field)})`
+          : `${b.name(field)} = ${b.value(expected as NativeAttributeValue)}`,
+      );
+    }
+    return parts.join(' AND ');
+  }
+
+  const notFound = (id: number) => (cause: unknown) =>
+    new ConditionFailedError(`${def.type} ${id} does not exist, is deleted, or changed meanwhile`, { cause });
+
+  async function sendUpdate(
+    id: number,
+    b: ExpressionBuilder,
+    expression: string,
+    options?: UpdateOptions,
+  ): Promise<Item> {
+    const out = await conditional(
+      dynamoClient().send(
+        new UpdateCommand({
+          TableName: config.tableName,
+          Key: key(id),
+          UpdateExpression: expression,
+          ConditionExpression: condition(b, options),
+          ReturnValues: 'ALL_NEW',
+          ...b.attributes(),
+        }),
+      ),
+      notFound(id),
+    );
+    return out.Attributes as Item;
+  }
+
+  async function readAll(options: ListOptions | undefined, withHidden: boolean): Promise<T[]> {
+    const query = emptyListQuery({ page_size: 0, sort: [{ field: 'created_at', order: 'asc' }] });
+    const out = await runListQuery(def, query, options);
+    return out.result.map((item) => toRow(item, withHidden));
+  }
+
+  async function getItem(id: number): Promise<Item | undefined> {
+    // Consistent read: a service that just wrote must see its own write (GSIs cannot offer this).
+    const out = await dynamoClient().send(
+      new GetCommand({ TableName: config.tableName, Key: key(id), ConsistentRead: true }),
+    );
+    return live(out.Item);
+  }
+
+  return {
+    def,
+
+    async create(data, options) {
+      for (const field of Object.keys(data)) assertWritable(field);
+      const id = options?.id ?? (await nextId(def.type));
+      const now = Date.now();
+      const created_at = (data as Partial<Row>).created_at ?? now;
+      const row = { updated_at: created_at, ...data, id, created_at } as Record<string, unknown>;
+      await conditional(
+        dynamoClient().send(
+          new PutCommand({
+            TableName: config.tableName,
+            Item: toItem(row),
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
+        ),
+        (cause) => new ConditionFailedError(`${def.type} ${id} already exists`, { cause }),
+      );
+      return toRow(row);
+    },
+
+    async get(id) {
+      const item = await getItem(id);
+      return item && toRow(item);
+    },
+
+    async getWithHidden(id) {
+      const item = await getItem(id);
+      return item && toRow(item, true);
+    },
+
+    async getMany(ids) {
+      const unique = [...new Set(ids)];
+      const found = new Map<number, T>();
+      for (let i = 0; i < unique.length; i += BATCH_GET_MAX) {
+        let keys: Record<string, NativeAttributeValue>[] | undefined = unique.slice(i, i + BATCH_GET_MAX).map(key);
+        // BatchGet may return part of the keys as unprocessed under load; ask again until none remain.
+        for (let attempt = 0; keys?.length; attempt++) {
+          if (attempt) await new Promise((r) => setTimeout(r, Math.min(50 * 2 ** attempt, 1000)));
+          const out: BatchGetCommandOutput = await dynamoClient().send(
+            new BatchGetCommand({ RequestItems: { [config.tableName]: { Keys: keys, ConsistentRead: true } } }),
+          );
+          for (const item of out.Responses?.[config.tableName] ?? []) {
+            if (live(item)) found.set(item.id as number, toRow(item));
+          }
+          keys = out.UnprocessedKeys?.[config.tableName]?.Keys;
+        }
+      }
+      return unique.flatMap((id) => found.get(id) ?? []);
+    },
+
+    async update(id, patch, options) {
+      const b = new ExpressionBuilder();
+      const sets: string[] = [];
+      const removes: string[] = [];
+      const set = (attr: string, v: unknown) => sets.push(`${b.name(attr)} = ${b.value(v as NativeAttributeValue)}`);
+      for (const [field, value] of Object.entries(patch)) {
+        if (field === 'id') continue; // the id is the key; never rewritten
+        assertWritable(field);
+        if (value === undefined) removes.push(b.name(field));
+        else set(field, value);
+        // Keep shadows and index keys in step with the field they derive from.
+        if (searchable.has(field)) {
+          if (typeof value === 'string') set(LC_PREFIX + field, value.toLowerCase());
+          else removes.push(b.name(LC_PREFIX + field));
+        }
+        const index = parentIndexOf(def, field);
+        if (index) {
+          const pk = INDEX_KEYS[index].partitionKey;
+          if (value === undefined || value === null) removes.push(b.name(pk));
+          else set(pk, parentKey(def.type, field, value));
+        }
+      }
+      if (typeof patch.created_at === 'number') {
+        const tk = timeKey(patch.created_at, id);
+        for (const i of Object.values(INDEX_KEYS)) set(i.sortKey, tk);
+        if (def.ttlSeconds) set(TTL_ATTRIBUTE, Math.floor(patch.created_at / 1000) + def.ttlSeconds);
+      }
+      if (!('updated_at' in patch)) set('updated_at', Date.now());
+      const expression = [
+        sets.length ? `SET ${sets.join(', ')}` : '',
+        removes.length ? `REMOVE ${removes.join(', ')}` : '',
+      ].join(' ');
+      return toRow(await sendUpdate(id, b, expression, options));
+    },
+
+    async add(id, deltas, options) {
+      const b = new ExpressionBuilder();
+      const adds = Object.entries(deltas).map(([field, delta]) => {
+        assertWritable(field);
+        return `${b.name(field)} ${b.value(delta as number)}`;
+      });
+      const expression =
+        `SET ${b.name('updated_at')} = ${b.value(Date.now())}` + (adds.length ? ` ADD ${adds.join(', ')}` : '');
+      return toRow(await sendUpdate(id, b, expression, options));
+    },
+
+    async softDelete(id) {
+      // Dropping the index partition keys takes the row out of every list, so lists neither
+      // read nor count it (sparse indexes), and no list filter is needed for deleted rows.
+      const b = new ExpressionBuilder();
+      const indexKeys = Object.values(INDEX_KEYS).map((i) => b.name(i.partitionKey));
+      const expression =
+        `SET ${b.name('deleted')} = ${b.value(1)}, ${b.name('updated_at')} = ${b.value(Date.now())}` +
+        ` REMOVE ${indexKeys.join(', ')}`;
+      await sendUpdate(id, b, expression);
+    },
+
+    async remove(id) {
+      await dynamoClient().send(new DeleteCommand({ TableName: config.tableName, Key: key(id) }));
+    },
+
+    async list(query: ListQuery, options?: ListOptions): Promise<ListOutcome<T>> {
+      const out = await runListQuery(def, query, options);
+      return { ...out, result: out.result.map((item) => toRow(item)) };
+    },
+
+    all: (options) => readAll(options, false),
+    allWithHidden: (options) => readAll(options, true),
+  };
+}

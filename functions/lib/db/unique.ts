@@ -1,0 +1,72 @@
+// Unique values (site name, username...) as claim items `unique#type#field#value`: one conditional
+// PutItem decides the race, so of any number of parallel claims exactly one wins. The claim also
+// serves as a lookup (findUniqueOwner: username -> user id) without a scan.
+//
+// Values compare trimmed and case-insensitively: 'Site A' and ' site a' are the same name to a user.
+
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamoClient } from '../aws/clients.js';
+import { config } from '../config.js';
+import { conditional, isConditionFailure } from './repository.js';
+
+export class UniqueTakenError extends Error {
+  override name = 'UniqueTakenError';
+  constructor(
+    readonly type: string,
+    readonly field: string,
+    readonly value: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${type} ${field} '${value}' is taken`, options);
+  }
+}
+
+export function uniqueKey(type: string, field: string, value: string): { pk: string; sk: string } {
+  return { pk: `unique#${type}#${field}#${value.trim().toLowerCase()}`, sk: 'unique' };
+}
+
+/**
+ * Claims `value` for `ownerId`. Claiming again for the same owner succeeds (safe to retry);
+ * another owner's claim throws UniqueTakenError.
+ */
+export async function claimUnique(type: string, field: string, value: string, ownerId: number): Promise<void> {
+  await conditional(
+    dynamoClient().send(
+      new PutCommand({
+        TableName: config.tableName,
+        Item: { ...uniqueKey(type, field, value), owner: ownerId, value, claimed_at: Date.now() },
+        ConditionExpression: 'attribute_not_exists(pk) OR #owner = :owner',
+        ExpressionAttributeNames: { '#owner': 'owner' },
+        ExpressionAttributeValues: { ':owner': ownerId },
+      }),
+    ),
+    (cause) => new UniqueTakenError(type, field, value, { cause }),
+  );
+}
+
+/** Frees `value` if `ownerId` holds it; false when it was free or someone else's. */
+export async function releaseUnique(type: string, field: string, value: string, ownerId: number): Promise<boolean> {
+  try {
+    await dynamoClient().send(
+      new DeleteCommand({
+        TableName: config.tableName,
+        Key: uniqueKey(type, field, value),
+        ConditionExpression: '#owner = :owner',
+        ExpressionAttributeNames: { '#owner': 'owner' },
+        ExpressionAttributeValues: { ':owner': ownerId },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (isConditionFailure(err)) return false;
+    throw err;
+  }
+}
+
+/** The id holding `value`, if any. */
+export async function findUniqueOwner(type: string, field: string, value: string): Promise<number | undefined> {
+  const out = await dynamoClient().send(
+    new GetCommand({ TableName: config.tableName, Key: uniqueKey(type, field, value), ConsistentRead: true }),
+  );
+  return out.Item?.owner as number | undefined;
+}

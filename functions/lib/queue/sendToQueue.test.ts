@@ -1,0 +1,72 @@
+import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_CREDENTIALS } from '../../../scripts/local/engines/credentials.js';
+import { type SqsEngine, startSqs } from '../../../scripts/local/engines/sqs.js';
+import { resetClients } from '../aws/clients.js';
+import { sendToQueue } from './sendToQueue.js';
+
+const region = 'us-east-1';
+let engine: SqsEngine;
+let sqs: SQSClient;
+const savedEnv = { ...process.env };
+
+beforeAll(async () => {
+  engine = await startSqs({ queues: [{ name: 'notify', visibilityTimeout: 30, maxReceiveCount: 3 }], region });
+  Object.assign(process.env, {
+    AWS_REGION: region,
+    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+    SQS_ENDPOINT: engine.endpoint,
+    NOTIFY_QUEUE_URL: engine.queues[0].url,
+  });
+  resetClients();
+  sqs = new SQSClient({ region, endpoint: engine.endpoint, credentials: LOCAL_CREDENTIALS });
+});
+
+afterAll(async () => {
+  sqs.destroy();
+  await engine.stop();
+  process.env = savedEnv;
+  resetClients();
+});
+
+async function receiveAll(): Promise<{ id: string; body: Record<string, unknown> }[]> {
+  const all: { id: string; body: Record<string, unknown> }[] = [];
+  for (;;) {
+    const out = await sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: engine.queues[0].url, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }),
+    );
+    if (!out.Messages?.length) return all;
+    for (const m of out.Messages) all.push({ id: m.MessageId as string, body: JSON.parse(m.Body as string) });
+  }
+}
+
+describe('sendToQueue', () => {
+  it('delivers every body as its own JSON message, more than one batch of 10 and over 256 KiB in all', async () => {
+    const bodies = Array.from({ length: 23 }, (_, i) => ({ i, pad: 'x'.repeat(20_000) }));
+    const ids = await sendToQueue('notify', bodies);
+    expect(ids).toHaveLength(23);
+    expect(new Set(ids).size).toBe(23);
+
+    const received = await receiveAll();
+    expect(received.map((m) => m.body.i as number).sort((a, b) => a - b)).toEqual(bodies.map((b) => b.i));
+    expect(new Set(received.map((m) => m.id))).toEqual(new Set(ids));
+  });
+
+  it('holds messages back for delaySeconds', async () => {
+    await sendToQueue('notify', [{ later: true }], { delaySeconds: 2 });
+    expect(await receiveAll()).toEqual([]);
+    await new Promise((r) => setTimeout(r, 2_200));
+    expect((await receiveAll()).map((m) => m.body)).toEqual([{ later: true }]);
+  });
+
+  it('says which queue is not configured', async () => {
+    const url = process.env.NOTIFY_QUEUE_URL;
+    delete process.env.NOTIFY_QUEUE_URL;
+    try {
+      await expect(sendToQueue('notify', [{}])).rejects.toThrow('NOTIFY_QUEUE_URL');
+    } finally {
+      process.env.NOTIFY_QUEUE_URL = url;
+    }
+  });
+});

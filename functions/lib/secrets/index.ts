@@ -1,0 +1,2 @@
+export { decryptSecret, encryptSecret, isEncryptedSecret, resetSecretKeys, SecretDecryptError } from './envelope.js';
+export { maskSecret } from './maskSecret.js';

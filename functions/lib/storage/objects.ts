@@ -1,0 +1,16 @@
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { s3Client } from '../aws/clients.js';
+import { config } from '../config.js';
+
+/** Videos and screenshots: written once by a checker, read through short-lived addresses. */
+export async function putObject(key: string, body: Buffer, contentType: string): Promise<void> {
+  await s3Client().send(
+    new PutObjectCommand({ Bucket: config.videoBucket, Key: key, Body: body, ContentType: contentType }),
+  );
+}
+
+/** A GET address valid for an hour, so a <video> element can play without our auth header. */
+export function objectUrl(key: string, expiresIn = 3600): Promise<string> {
+  return getSignedUrl(s3Client(), new GetObjectCommand({ Bucket: config.videoBucket, Key: key }), { expiresIn });
+}

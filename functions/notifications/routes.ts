@@ -1,0 +1,18 @@
+import { parseListQuery } from '../../shared/listQuery.js';
+import { notificationListFields } from '../../shared/schemas/notifications.js';
+import { BadRequestError } from '../lib/errors.js';
+import { Router } from '../lib/http/router.js';
+import { listReply } from '../lib/http/listReply.js';
+import * as service from './service.js';
+
+export const notificationsRouter = new Router()
+  .get('/notifications', async (req) =>
+    listReply(req, await service.listNotifications(parseListQuery(req.query, notificationListFields))),
+  )
+  .get('/notifications/web', (req) => {
+    const since = Number(req.query.since ?? Date.now() - 60_000);
+    if (!Number.isFinite(since)) throw new BadRequestError('since must be a millisecond stamp');
+    return service.webNotifications(since);
+  })
+  .get('/notifications/:id', (req) => service.getNotification(Number(req.params.id)))
+  .put('/notifications/:id', (req) => service.markRead(Number(req.params.id)));

@@ -1,0 +1,27 @@
+import { notificationListFields } from '../../shared/schemas/notifications.js';
+import { defineEntity } from '../lib/db/entity.js';
+import { createRepository } from '../lib/db/repository.js';
+
+export interface StoredNotification {
+  id: number;
+  from_user_id: number | null;
+  category: 1 | 2 | 3;
+  title: string;
+  caption: string;
+  content: string;
+  status: 1 | 2;
+  read_at: number | null;
+  link: string;
+  created_at: number;
+}
+
+export const notifications = createRepository(
+  defineEntity<StoredNotification>({
+    type: 'notification',
+    fields: notificationListFields,
+    searchable: ['title', 'caption'],
+    // Unread rows sit in a sparse index so the web-push poll reads only new ones.
+    parents: { byParent: 'status' },
+    ttlSeconds: 365 * 24 * 3600,
+  }),
+);

@@ -1,0 +1,25 @@
+import { ConflictError, NotFoundError } from '../lib/errors.js';
+
+export class SiteNotFoundError extends NotFoundError {
+  override name = 'SiteNotFoundError';
+  override code = 4041;
+  constructor(id: number) {
+    super(`Site ${id} does not exist`);
+  }
+}
+
+export class SiteAccountNotFoundError extends NotFoundError {
+  override name = 'SiteAccountNotFoundError';
+  override code = 4042;
+  constructor(id: number) {
+    super(`Site account ${id} does not exist`);
+  }
+}
+
+export class SiteExistsError extends ConflictError {
+  override name = 'SiteExistsError';
+  override code = 4091;
+  constructor(name: string) {
+    super(`A site named ${name} already exists`, { extra: { name: `A site named ${name} already exists` } });
+  }
+}

@@ -1,0 +1,31 @@
+import { parseListQuery } from '../../shared/listQuery.js';
+import {
+  AddAccountsBody,
+  NewSiteBody,
+  UpdateAccountBody,
+  UpdateSiteBody,
+  siteAccountListFields,
+  siteListFields,
+  siteTokenListFields,
+} from '../../shared/schemas/sites.js';
+import { listReply } from '../lib/http/listReply.js';
+import { type Request, Router } from '../lib/http/router.js';
+import * as service from './service.js';
+
+const id = (req: Request, name = 'id') => Number(req.params[name]);
+
+export const sitesRouter = new Router()
+  .get('/sites', async (req) => listReply(req, await service.listSites(parseListQuery(req.query, siteListFields))))
+  .get('/sites/all', () => service.allSites())
+  .post('/sites', (req) => service.createSite(req.body), { body: NewSiteBody })
+  .get('/sites/accounts', async (req) =>
+    listReply(req, await service.listAccounts(parseListQuery(req.query, siteAccountListFields))),
+  )
+  .get('/sites/accounts/tokens', async (req) =>
+    listReply(req, await service.listTokens(parseListQuery(req.query, siteTokenListFields))),
+  )
+  .put('/sites/accounts/:id', (req) => service.updateAccount(id(req), req.body), { body: UpdateAccountBody })
+  .get('/sites/:id', (req) => service.getSite(id(req)))
+  .put('/sites/:id', (req) => service.updateSite(id(req), req.body), { body: UpdateSiteBody })
+  .get('/sites/:id/accounts', (req) => service.listSiteAccounts(id(req)))
+  .post('/sites/:id/accounts', (req) => service.addAccounts(id(req), req.body), { body: AddAccountsBody });

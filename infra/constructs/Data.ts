@@ -1,0 +1,42 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import type { IGrantable } from 'aws-cdk-lib/aws-iam';
+import { Construct } from 'constructs';
+import { TABLE_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../../functions/lib/db/tableSchema.js';
+
+export interface DataProps {
+  /** RETAIN in production: the table holds every site, account and check history. */
+  removalPolicy: RemovalPolicy;
+}
+
+/** The single DynamoDB table, shaped by the same schema the local runner creates its table from. */
+export class Data extends Construct {
+  readonly table: Table;
+
+  constructor(scope: Construct, id: string, props: DataProps) {
+    super(scope, id);
+    const retained = props.removalPolicy === RemovalPolicy.RETAIN;
+    this.table = new Table(this, 'Table', {
+      partitionKey: { name: TABLE_KEYS.partitionKey, type: AttributeType.STRING },
+      sortKey: { name: TABLE_KEYS.sortKey, type: AttributeType.STRING },
+      // Checks come in bursts (batch checks, auto-check rules) and sit idle otherwise.
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      timeToLiveAttribute: TTL_ATTRIBUTE,
+      encryption: TableEncryption.AWS_MANAGED,
+      removalPolicy: props.removalPolicy,
+      deletionProtection: retained,
+    });
+    for (const index of TABLE_INDEXES) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: index.name,
+        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+        sortKey: { name: index.sortKey, type: AttributeType.STRING },
+      });
+    }
+  }
+
+  grantReadWrite(grantee: IGrantable): void {
+    this.table.grantReadWriteData(grantee);
+  }
+}

@@ -1,0 +1,179 @@
+import path from 'node:path';
+import { Duration, type RemovalPolicy, Size } from 'aws-cdk-lib';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import type { LambdaDef } from '../../functions/registry.js';
+import type { LogLevel } from '../stageConfig.js';
+import type { Data } from './Data.js';
+import type { Keys } from './Keys.js';
+import type { Queues } from './Queues.js';
+import type { Storage } from './Storage.js';
+
+export interface FunctionsProps {
+  /** The registry's LAMBDAS (a copy may be passed in tests). */
+  defs: readonly LambdaDef[];
+  /** Registry entries are paths from here. */
+  repoRoot: string;
+  stage: string;
+  logLevel: LogLevel;
+  logRetentionDays: number;
+  removalPolicy: RemovalPolicy;
+  data: Data;
+  queues: Queues;
+  storage: Storage;
+  keys: Keys;
+}
+
+/** The Chromium ones record video into /tmp and decompress the browser there (~300 MB). */
+export const CHROMIUM_MIN_MEMORY_MB = 2048;
+const CHROMIUM_EPHEMERAL = Size.mebibytes(2048);
+/** @sparticuz/chromium ships an x86_64 browser only. */
+const CHROMIUM_PACKAGE = '@sparticuz/chromium';
+/** Reads its font from `__dirname` at import, which a bundle cannot provide; the API draws login captchas. */
+const HTTP_FILE_READING_PACKAGES = ['svg-captcha'];
+/** Lambda polls a queue with at least 2 concurrent invocations when a maximum is set. */
+const MIN_SQS_CONCURRENCY = 2;
+
+/**
+ * Every Lambda of the registry, bundled by the local esbuild (no docker), wired to its trigger and
+ * given the grants every Patrol handler needs. A new registry entry deploys without a code change here.
+ */
+export class Functions extends Construct {
+  readonly byName = new Map<string, NodejsFunction>();
+  private readonly defs: readonly LambdaDef[];
+
+  constructor(scope: Construct, id: string, props: FunctionsProps) {
+    super(scope, id);
+    this.defs = props.defs;
+    const sharedEnv: Record<string, string> = {
+      TABLE_NAME: props.data.table.tableName,
+      VIDEO_BUCKET: props.storage.bucket.bucketName,
+      KMS_KEY_ID: props.keys.key.keyArn,
+      LOG_LEVEL: props.logLevel,
+      NODE_OPTIONS: '--enable-source-maps',
+      ...props.queues.urlEnvironment(),
+    };
+
+    for (const def of props.defs) {
+      if (this.byName.has(def.name)) throw new Error(`Lambda '${def.name}' is declared twice in the registry`);
+      // Startup hooks run when the local runner boots. The cloud has no boot moment; a scheduled
+      // sweep re-enqueues pending work instead, so these get no function at all.
+      if (triggerType(def) === 'startup') continue;
+      const chromium = def.chromium === true;
+      const nodeModules = [
+        ...(chromium ? [CHROMIUM_PACKAGE] : []),
+        ...(def.trigger.type === 'http' ? HTTP_FILE_READING_PACKAGES : []),
+      ];
+      const fn = new NodejsFunction(this, def.name, {
+        description: `Patrol ${props.stage}: ${def.name} (${def.entry})`,
+        entry: path.join(props.repoRoot, def.entry),
+        handler: 'handler',
+        projectRoot: props.repoRoot,
+        depsLockFilePath: path.join(props.repoRoot, 'package-lock.json'),
+        runtime: Runtime.NODEJS_22_X,
+        // Graviton is ~20 % cheaper per GB-second; the Chromium build only exists for x86_64.
+        architecture: chromium ? Architecture.X86_64 : Architecture.ARM_64,
+        memorySize: chromium ? Math.max(def.memoryMb, CHROMIUM_MIN_MEMORY_MB) : def.memoryMb,
+        ephemeralStorageSize: chromium ? CHROMIUM_EPHEMERAL : undefined,
+        timeout: Duration.seconds(def.timeoutSeconds),
+        tracing: Tracing.ACTIVE,
+        environment: { ...sharedEnv, POWERTOOLS_SERVICE_NAME: `patrol-${def.name}` },
+        environmentEncryption: props.keys.key,
+        logGroup: new LogGroup(this, `${def.name}-logs`, {
+          retention: props.logRetentionDays as RetentionDays,
+          removalPolicy: props.removalPolicy,
+        }),
+        bundling: {
+          format: OutputFormat.ESM,
+          target: 'node22',
+          mainFields: ['module', 'main'],
+          // CommonJS dependencies inside an ES module bundle still call require().
+          banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+          minify: true,
+          sourceMap: true,
+          sourcesContent: false,
+          // The SDK versions pinned in our lockfile, not whatever the runtime image carries this month.
+          bundleAwsSDK: true,
+          nodeModules: nodeModules.length ? nodeModules : undefined,
+        },
+      });
+      props.data.grantReadWrite(fn);
+      props.storage.grantReadWrite(fn);
+      props.keys.grantEncryptDecrypt(fn);
+      props.queues.grantSendAll(fn);
+      this.attachTrigger(def, fn, props.queues);
+      this.byName.set(def.name, fn);
+    }
+  }
+
+  get(name: string): NodejsFunction {
+    const fn = this.byName.get(name);
+    if (!fn) throw new Error(`Lambda '${name}' is not declared in the registry's LAMBDAS`);
+    return fn;
+  }
+
+  /** The one function behind the HTTP API. */
+  httpHandler(): NodejsFunction {
+    const http = this.defs.filter((d) => d.trigger.type === 'http');
+    if (http.length !== 1) {
+      throw new Error(`Expected exactly one http Lambda in the registry, found ${http.length}`);
+    }
+    return this.get(http[0].name);
+  }
+
+  /** Known only once the web distribution exists, which itself needs the API in front of these functions. */
+  setPublicUrl(url: string): void {
+    for (const fn of this.byName.values()) fn.addEnvironment('PUBLIC_URL', url);
+  }
+
+  private attachTrigger(def: LambdaDef, fn: NodejsFunction, queues: Queues): void {
+    const trigger = def.trigger;
+    switch (trigger.type) {
+      case 'http':
+        return; // routed by the Api construct
+      case 'sqs': {
+        const { queue, def: queueDef } = queues.get(trigger.queue);
+        if (queueDef.visibilityTimeout < def.timeoutSeconds) {
+          throw new Error(
+            `Queue '${queueDef.name}' hides messages for ${queueDef.visibilityTimeout} s but '${def.name}' may run ` +
+              `${def.timeoutSeconds} s; a message would be delivered twice while still being processed`,
+          );
+        }
+        fn.addEventSource(
+          new SqsEventSource(queue, {
+            batchSize: trigger.batchSize,
+            // Report per message, or SQS re-delivers the whole batch and re-checks sites that already passed.
+            reportBatchItemFailures: true,
+            maxConcurrency: Math.max(MIN_SQS_CONCURRENCY, trigger.concurrency),
+          }),
+        );
+        return;
+      }
+      case 'schedule': {
+        if (trigger.everySeconds < 60 || trigger.everySeconds % 60 !== 0) {
+          throw new Error(
+            `Lambda '${def.name}' runs every ${trigger.everySeconds} s; EventBridge rates are whole minutes`,
+          );
+        }
+        new Rule(this, `${def.name}-schedule`, {
+          description: `Runs ${def.name} every ${trigger.everySeconds} s`,
+          schedule: Schedule.rate(Duration.seconds(trigger.everySeconds)),
+          targets: [new LambdaTarget(fn, { retryAttempts: 2, maxEventAge: Duration.minutes(5) })],
+        });
+        return;
+      }
+      default:
+        throw new Error(`Lambda '${def.name}' has trigger type '${triggerType(def)}', which the CDK app does not know`);
+    }
+  }
+}
+
+/** Wider than the registry's union: trigger types may be added there before this app knows them. */
+function triggerType(def: LambdaDef): string {
+  return (def.trigger as { type: string }).type;
+}

@@ -1,0 +1,48 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type { IGrantable } from 'aws-cdk-lib/aws-iam';
+import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+
+export interface StorageProps {
+  removalPolicy: RemovalPolicy;
+  /** Recorded videos are evidence for recent checks only; S3 deletes them after this many days. */
+  videoExpiryDays: number;
+}
+
+/** The private bucket of recorded check videos; the console plays them through presigned GET URLs. */
+export class Storage extends Construct {
+  readonly bucket: Bucket;
+
+  constructor(scope: Construct, id: string, props: StorageProps) {
+    super(scope, id);
+    const disposable = props.removalPolicy !== RemovalPolicy.RETAIN;
+    this.bucket = new Bucket(this, 'Videos', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      // SSE-S3 rather than KMS: presigned GETs then need no kms:Decrypt and cost no KMS request per view.
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      lifecycleRules: [
+        { id: 'expire-videos', expiration: Duration.days(props.videoExpiryDays) },
+        { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+      ],
+      removalPolicy: props.removalPolicy,
+      autoDeleteObjects: disposable,
+    });
+  }
+
+  /** The `<video>` element of the console fetches presigned URLs cross-origin. */
+  allowWebOrigin(origin: string): void {
+    this.bucket.addCorsRule({
+      allowedMethods: [HttpMethods.GET, HttpMethods.HEAD],
+      allowedOrigins: [origin],
+      allowedHeaders: ['Range'],
+      exposedHeaders: ['Content-Length', 'Content-Range', 'Accept-Ranges', 'ETag'],
+      maxAge: 3600,
+    });
+  }
+
+  grantReadWrite(grantee: IGrantable): void {
+    this.bucket.grantReadWrite(grantee);
+  }
+}

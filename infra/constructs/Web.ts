@@ -1,0 +1,122 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { Annotations, RemovalPolicy } from 'aws-cdk-lib';
+import {
+  AllowedMethods,
+  CachePolicy,
+  Distribution,
+  Function as CloudFrontFunction,
+  FunctionCode,
+  FunctionEventType,
+  FunctionRuntime,
+  HttpVersion,
+  OriginProtocolPolicy,
+  OriginRequestPolicy,
+  PriceClass,
+  ResponseHeadersPolicy,
+  ViewerProtocolPolicy,
+} from 'aws-cdk-lib/aws-cloudfront';
+import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import { Construct } from 'constructs';
+import { SPA_FALLBACK_CODE } from './spaFallback.js';
+
+export interface WebProps {
+  stage: string;
+  /** Host name of the HTTP API (execute-api), served under /api/* on the console's own origin. */
+  apiDomainName: string;
+  /** The built console (`npm run build`); skipped with a warning when absent. */
+  distDir: string;
+  removalPolicy: RemovalPolicy;
+}
+
+export const API_PATH_PATTERN = '/api/*';
+
+/**
+ * The console: a private bucket behind CloudFront (origin access control), with the API on the
+ * same origin under /api/* so the web calls relative URLs as the spec requires.
+ */
+export class Web extends Construct {
+  readonly bucket: Bucket;
+  readonly distribution: Distribution;
+  /** https://<distribution domain> */
+  readonly url: string;
+
+  constructor(scope: Construct, id: string, props: WebProps) {
+    super(scope, id);
+    const disposable = props.removalPolicy !== RemovalPolicy.RETAIN;
+    this.bucket = new Bucket(this, 'Site', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      removalPolicy: props.removalPolicy,
+      autoDeleteObjects: disposable,
+    });
+
+    const spaFallback = new CloudFrontFunction(this, 'SpaFallback', {
+      comment: 'Serve index.html for console routes',
+      runtime: FunctionRuntime.JS_2_0,
+      code: FunctionCode.fromInline(SPA_FALLBACK_CODE),
+    });
+
+    this.distribution = new Distribution(this, 'Distribution', {
+      comment: `Patrol ${props.stage} console`,
+      defaultRootObject: 'index.html',
+      // An internal console used from a few regions: the cheapest edge set is enough.
+      priceClass: PriceClass.PRICE_CLASS_100,
+      httpVersion: HttpVersion.HTTP2_AND_3,
+      defaultBehavior: {
+        origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
+        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        cachePolicy: CachePolicy.CACHING_OPTIMIZED,
+        responseHeadersPolicy: ResponseHeadersPolicy.SECURITY_HEADERS,
+        compress: true,
+        functionAssociations: [{ function: spaFallback, eventType: FunctionEventType.VIEWER_REQUEST }],
+      },
+      additionalBehaviors: {
+        [API_PATH_PATTERN]: {
+          origin: new HttpOrigin(props.apiDomainName, { protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY }),
+          // A redirect would turn a POST into a GET.
+          viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+          allowedMethods: AllowedMethods.ALLOW_ALL,
+          cachePolicy: CachePolicy.CACHING_DISABLED,
+          // API Gateway routes by its own Host name; everything else (Authorization, trace id,
+          // fingerprint, X-Forwarded-For) must reach the handler.
+          originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+        },
+      },
+    });
+    this.url = `https://${this.distribution.distributionDomainName}`;
+
+    if (existsSync(path.join(props.distDir, 'index.html'))) {
+      this.deploy(props.distDir);
+    } else {
+      Annotations.of(this).addWarningV2(
+        'patrol:web-not-built',
+        `${props.distDir} has no index.html: the console is not uploaded. Run 'npm run build' before deploying.`,
+      );
+    }
+  }
+
+  /** Hashed assets are immutable; index.html must be re-fetched so a deploy reaches open tabs. */
+  private deploy(distDir: string): void {
+    // Old chunks stay (prune: false) so a tab opened before a deploy can still load its lazy routes.
+    new BucketDeployment(this, 'Assets', {
+      sources: [Source.asset(distDir, { exclude: ['index.html'] })],
+      destinationBucket: this.bucket,
+      prune: false,
+      cacheControl: [CacheControl.fromString('public, max-age=31536000, immutable')],
+      memoryLimit: 512,
+    });
+    new BucketDeployment(this, 'Index', {
+      sources: [Source.asset(distDir, { exclude: ['*', '!index.html'] })],
+      destinationBucket: this.bucket,
+      prune: false,
+      cacheControl: [CacheControl.noCache()],
+      distribution: this.distribution,
+      distributionPaths: ['/index.html'],
+    });
+  }
+}

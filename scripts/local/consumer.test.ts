@@ -1,0 +1,149 @@
+import { GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resetClients } from '../../functions/lib/aws/clients.js';
+import { sendToQueue } from '../../functions/lib/queue/sendToQueue.js';
+import { sqsRecordHandler } from '../../functions/lib/queue/sqsRecordHandler.js';
+import { startQueueConsumer } from './consumer.js';
+import { LOCAL_CREDENTIALS } from './engines/credentials.js';
+import { type SqsEngine, startSqs } from './engines/sqs.js';
+import { lambdaContext } from './lambdaContext.js';
+
+const region = 'us-east-1';
+let engine: SqsEngine;
+let sqs: SQSClient;
+const savedEnv = { ...process.env };
+
+beforeAll(async () => {
+  // Short visibility so that a failed message comes back within the test.
+  engine = await startSqs({ queues: [{ name: 'check', visibilityTimeout: 1, maxReceiveCount: 2 }], region });
+  Object.assign(process.env, {
+    AWS_REGION: region,
+    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+    SQS_ENDPOINT: engine.endpoint,
+    CHECK_QUEUE_URL: engine.queues[0].url,
+  });
+  resetClients();
+  sqs = new SQSClient({ region, endpoint: engine.endpoint, credentials: LOCAL_CREDENTIALS });
+});
+
+afterAll(async () => {
+  sqs.destroy();
+  await engine.stop();
+  process.env = savedEnv;
+  resetClients();
+});
+
+function consume(handler: (event: SQSEvent) => Promise<SQSBatchResponse | undefined>) {
+  const queue = engine.queues[0];
+  return startQueueConsumer({
+    name: 'test',
+    queueUrl: queue.url,
+    queueArn: queue.arn,
+    batchSize: 10,
+    concurrency: 1,
+    handler,
+    context: () => lambdaContext({ name: 'test', memoryMb: 128, timeoutSeconds: 10 }, region),
+    sqs,
+    region,
+    waitTimeSeconds: 1,
+    onError: () => {},
+  });
+}
+
+async function until(check: () => boolean | Promise<boolean>, ms = 15_000): Promise<void> {
+  for (const deadline = Date.now() + ms; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+    if (await check()) return;
+  }
+  throw new Error('condition not met in time');
+}
+
+async function queueDepth(url: string): Promise<number> {
+  const out = await sqs.send(
+    new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['ApproximateNumberOfMessages'] }),
+  );
+  return Number(out.Attributes?.ApproximateNumberOfMessages ?? 0);
+}
+
+async function drain(url: string): Promise<string[]> {
+  const out = await sqs.send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
+  return (out.Messages ?? []).map((m) => JSON.parse(m.Body ?? '{}').n);
+}
+
+describe('the local SQS consumer', () => {
+  it('deletes the messages of a batch that succeeded and redelivers the one that failed, until the DLQ', async () => {
+    const deliveries: { n: string; receiveCount: string; queue: string }[] = [];
+    const handler = sqsRecordHandler<{ n: string }>(async (body, record) => {
+      deliveries.push({
+        n: body.n,
+        receiveCount: record.attributes.ApproximateReceiveCount,
+        queue: record.eventSourceARN,
+      });
+      if (body.n === 'b') throw new Error('site b is down');
+    });
+    const consumer = consume(handler);
+    await sendToQueue('check', [{ n: 'a' }, { n: 'b' }, { n: 'c' }]);
+
+    // After maxReceiveCount (2) deliveries, the next receive moves the failing message to the DLQ.
+    await until(async () => (await queueDepth(engine.queues[0].dlqUrl)) === 1);
+    await consumer.stop();
+
+    expect(deliveries.filter((d) => d.n === 'a')).toHaveLength(1);
+    expect(deliveries.filter((d) => d.n === 'c')).toHaveLength(1);
+    expect(deliveries.filter((d) => d.n === 'b').map((d) => d.receiveCount)).toEqual(['1', '2']);
+    expect(deliveries[0].queue).toBe(engine.queues[0].arn);
+    expect(await drain(engine.queues[0].url)).toEqual([]);
+    expect(await drain(engine.queues[0].dlqUrl)).toEqual(['b']);
+  });
+
+  it('retries the whole batch when the handler throws', async () => {
+    let invocations = 0;
+    const seen: string[] = [];
+    const consumer = consume(async (event) => {
+      invocations++;
+      if (invocations === 1) throw new Error('cold start failed');
+      for (const r of event.Records) seen.push(JSON.parse(r.body).n);
+      return { batchItemFailures: [] };
+    });
+    await sendToQueue('check', [{ n: 'x' }, { n: 'y' }]);
+
+    await until(() => seen.length === 2);
+    await consumer.stop();
+
+    expect(seen.sort()).toEqual(['x', 'y']);
+    expect(await drain(engine.queues[0].url)).toEqual([]);
+  });
+
+  it('runs at most `concurrency` invocations at once and waits for them on stop', async () => {
+    let running = 0;
+    let peak = 0;
+    let finished = 0;
+    const queue = engine.queues[0];
+    const consumer = startQueueConsumer({
+      name: 'test',
+      queueUrl: queue.url,
+      queueArn: queue.arn,
+      batchSize: 1,
+      concurrency: 2,
+      handler: async () => {
+        running++;
+        peak = Math.max(peak, running);
+        await new Promise((r) => setTimeout(r, 300));
+        running--;
+        finished++;
+      },
+      context: () => lambdaContext({ name: 'test', memoryMb: 128, timeoutSeconds: 10 }, region),
+      sqs,
+      region,
+      waitTimeSeconds: 1,
+    });
+    await sendToQueue('check', [{ n: 1 }, { n: 2 }, { n: 3 }, { n: 4 }, { n: 5 }]);
+
+    await until(() => finished >= 3);
+    expect(await consumer.stop()).toBe(true);
+
+    expect(peak).toBe(2);
+    expect(running).toBe(0);
+  });
+});

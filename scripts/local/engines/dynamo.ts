@@ -1,0 +1,160 @@
+// Starts a local DynamoDB engine in a child process: dynalite (default; fast, embedded LevelDB)
+// or DynamoDB Local (fidelity; Java). A child process puts the engine on the other core and
+// makes it the only opener of its data directory (a second dynalite on one path crashes).
+
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { createTableInput } from '../../../functions/lib/db/tableSchema.js';
+
+export type DynamoEngine = 'dynalite' | 'dynamodb-local';
+
+export interface DynamoHandle {
+  endpoint: string;
+  stop(): Promise<void>;
+}
+
+const require = createRequire(import.meta.url);
+const START_TIMEOUT_MS = 60_000;
+
+export async function startDynamo(options: {
+  dataDir: string;
+  engine: DynamoEngine;
+  port?: number;
+}): Promise<DynamoHandle> {
+  mkdirSync(options.dataDir, { recursive: true });
+  const { child, port } =
+    options.engine === 'dynalite'
+      ? await spawnDynalite(options.dataDir, options.port ?? 0)
+      : await spawnDynamoDbLocal(options.dataDir, options.port ?? (await freePort()));
+  const endpoint = `http://127.0.0.1:${port}`;
+  const stop = () => stopChild(child);
+  try {
+    await waitUntilAnswering(endpoint, child);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { endpoint, stop };
+}
+
+/** Creates the table from the shared schema unless it exists, and waits until it is ACTIVE. */
+export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
+  const client = localClient(endpoint);
+  try {
+    await client.send(new CreateTableCommand(createTableInput(tableName)));
+  } catch (err) {
+    if (!(err instanceof Error && err.name === 'ResourceInUseException')) throw err;
+  }
+  for (const deadline = Date.now() + START_TIMEOUT_MS; Date.now() < deadline; ) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const indexesReady = (Table?.GlobalSecondaryIndexes ?? []).every((i) => i.IndexStatus === 'ACTIVE');
+    if (Table?.TableStatus === 'ACTIVE' && indexesReady) return client.destroy();
+    await sleep(50);
+  }
+  client.destroy();
+  throw new Error(`table ${tableName} did not become ACTIVE`);
+}
+
+function localClient(endpoint: string): DynamoDBClient {
+  // Local engines accept any credentials; fixed ones keep the SDK from searching the machine.
+  return new DynamoDBClient({
+    endpoint,
+    region: process.env.AWS_REGION ?? 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 1,
+  });
+}
+
+async function spawnDynalite(dataDir: string, port: number): Promise<{ child: ChildProcess; port: number }> {
+  // dynalite's CLI treats --port 0 as "default 4567", so run its library and report the real port.
+  // The child exits when its stdin closes, so a crashed parent never leaves it holding the directory.
+  const script = `
+    const server = require(${JSON.stringify(require.resolve('dynalite'))})({
+      path: ${JSON.stringify(dataDir)}, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0,
+    });
+    server.listen(${port}, '127.0.0.1', () => console.log('PORT ' + server.address().port));
+    const quit = () => server.close(() => process.exit(0));
+    process.stdin.on('end', quit).resume();
+    process.on('SIGTERM', quit);
+  `;
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const port_ = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /PORT (\d+)/.exec(out);
+      if (m) resolve(Number(m[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`dynalite exited with ${code} before listening`)));
+  });
+  return { child, port: port_ };
+}
+
+async function spawnDynamoDbLocal(dataDir: string, port: number): Promise<{ child: ChildProcess; port: number }> {
+  const dir = join(dirname(require.resolve('amplify-dynamodb-simulator/package.json')), 'emulator');
+  const child = spawn(
+    'java',
+    [
+      `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
+      '-jar',
+      join(dir, 'DynamoDBLocal.jar'),
+      '-sharedDb',
+      '-dbPath',
+      dataDir,
+      '-port',
+      String(port),
+    ],
+    { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  // Java cannot watch our stdin; at least end it with this process.
+  const kill = () => child.kill('SIGKILL');
+  process.once('exit', kill);
+  child.once('exit', () => process.off('exit', kill));
+  return { child, port };
+}
+
+async function waitUntilAnswering(endpoint: string, child: ChildProcess): Promise<void> {
+  const client = localClient(endpoint);
+  try {
+    for (const deadline = Date.now() + START_TIMEOUT_MS; Date.now() < deadline; ) {
+      if (child.exitCode !== null) throw new Error(`DynamoDB engine exited with ${child.exitCode}`);
+      try {
+        await client.send(new ListTablesCommand({}));
+        return;
+      } catch {
+        await sleep(100);
+      }
+    }
+    throw new Error(`DynamoDB engine at ${endpoint} did not answer within ${START_TIMEOUT_MS} ms`);
+  } finally {
+    client.destroy();
+  }
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}

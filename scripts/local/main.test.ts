@@ -1,0 +1,97 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from './loadHandler.js';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const dataDir = await mkdtemp(join(tmpdir(), 'patrol-main-'));
+afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+describe('npm start (scripts/local/main.ts)', () => {
+  it('serves health within 60 s, prints the generated admin password once, and stops cleanly on SIGTERM', async () => {
+    const port = await freePort();
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, DEMO: '0' };
+    delete env.ADMIN_PASSWORD;
+    const started = Date.now();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/local/main.ts'], { cwd: REPO_ROOT, env });
+    let output = '';
+    child.stdout.on('data', (c) => {
+      output += c;
+    });
+    child.stderr.on('data', (c) => {
+      output += c;
+    });
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+
+    let health = 0;
+    while (Date.now() - started < 60_000 && child.exitCode === null) {
+      health = await fetch(`http://127.0.0.1:${port}/api/v1/health`).then(
+        (r) => r.status,
+        () => 0,
+      );
+      if (health === 200) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const msToHealth = Date.now() - started;
+    console.log(`main.ts: health after ${msToHealth} ms`);
+    expect(health, output).toBe(200);
+    expect(msToHealth).toBeLessThan(60_000);
+
+    await expect.poll(() => output).toContain('Patrol is running at');
+    const password = (await readFile(join(dataDir, 'admin-password.txt'), 'utf8')).trim();
+    expect(password).toMatch(/^\S{6,40}$/);
+    expect(output).toContain(`admin / ${password}`);
+    expect(output).toContain(`http://127.0.0.1:${port}`);
+
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  }, 90_000);
+
+  it('does not print the password again on the next start of the same DATA_DIR', async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/local/main.ts'], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, DEMO: '0', ADMIN_PASSWORD: 'ignored-now' },
+    });
+    let output = '';
+    child.stdout.on('data', (c) => {
+      output += c;
+    });
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    await expect.poll(() => output, { timeout: 60_000 }).toContain('Patrol is running at');
+    const password = (await readFile(join(dataDir, 'admin-password.txt'), 'utf8')).trim();
+
+    expect(output).not.toContain(password);
+    expect(output).toContain('admin-password.txt');
+
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  }, 90_000);
+
+  it('refuses a PORT that is not a port number', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/local/main.ts'], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, PORT: 'eighty', DATA_DIR: dataDir },
+    });
+    let output = '';
+    child.stderr.on('data', (c) => {
+      output += c;
+    });
+    const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+    expect(code).toBe(2);
+    expect(output).toContain('PORT must be a port number');
+  }, 30_000);
+});

@@ -1,0 +1,61 @@
+import { isAbsolute, relative } from 'node:path';
+import { startLocalStack } from './stack.js';
+
+// `npm start`: the local stack in the foreground. Ctrl-C stops it cleanly: no new requests,
+// running invocations finish (up to 30 s), then the engines close; the data stays in DATA_DIR.
+
+const port = Number(process.env.PORT ?? 3000);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`PORT must be a port number, not "${process.env.PORT}"`);
+  process.exit(2);
+}
+const dataDir = process.env.DATA_DIR || '.data';
+const dynamoEngine = process.env.DYNAMO_ENGINE === 'dynamodb-local' ? 'dynamodb-local' : 'dynalite';
+
+const started = Date.now();
+const stack = await startLocalStack({
+  dataDir,
+  port,
+  host: process.env.HOST || '127.0.0.1',
+  demo: process.env.DEMO !== '0',
+  adminPassword: process.env.ADMIN_PASSWORD || undefined,
+  dynamoEngine,
+  publicUrl: process.env.PUBLIC_URL || undefined,
+}).catch((error) => {
+  console.error('Patrol could not start:', error);
+  process.exit(1);
+});
+
+const fromCwd = relative(process.cwd(), stack.adminPasswordFile);
+const shown = fromCwd.startsWith('..') || isAbsolute(fromCwd) ? stack.adminPasswordFile : fromCwd;
+const adminLine = stack.adminPasswordGenerated
+  ? `admin / ${stack.adminPassword}   (new; also saved in ${shown})`
+  : stack.adminPassword
+    ? 'admin / the password in ADMIN_PASSWORD (new)'
+    : `admin (existing; a generated password is kept in ${shown})`;
+console.log(`
+Patrol is running at ${stack.url}  (ready in ${Date.now() - started} ms)
+  Sign in:  ${adminLine}
+  Data:     ${stack.dataDir}${stack.sandboxSiteUrl ? `\n  Sandbox:  ${stack.sandboxSiteUrl}` : ''}
+  Stop:     Ctrl-C
+`);
+// A parent that started us with an IPC channel (the test harness) gets the details directly.
+process.send?.({ type: 'ready', url: stack.url, dataDir: stack.dataDir, env: stack.env });
+
+let stopping = false;
+const shutdown = async (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  console.log(`\n${signal}: stopping (waiting for running work, at most 30 s)...`);
+  try {
+    await stack.stop();
+    console.log('Stopped. Data kept in', stack.dataDir);
+    process.exit(0);
+  } catch (error) {
+    console.error('Stop failed:', error);
+    process.exit(1);
+  }
+};
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('disconnect', () => void shutdown('parent gone'));

@@ -1,0 +1,271 @@
+import { mkdir } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { resetClients } from '../../functions/lib/aws/clients.js';
+import { LAMBDAS, type LambdaDef, QUEUES } from '../../functions/registry.js';
+import { startSandboxSite } from '../sandbox/site/server.js';
+import { type ApiHandler, serveWithLambda } from './adapter.js';
+import { seedAdmin } from './adminSeed.js';
+import { startQueueConsumer, type QueueConsumer } from './consumer.js';
+import { demoSeeds } from './demo.js';
+import { LOCAL_CREDENTIALS } from './engines/credentials.js';
+import { ensureTable, startDynamo } from './engines/dynamo.js';
+import { startS3 } from './engines/s3.js';
+import { startSqs } from './engines/sqs.js';
+import { startupEvent } from './events.js';
+import { ensureKeyFile } from './keys.js';
+import { lambdaContext } from './lambdaContext.js';
+import { loadHandler, REPO_ROOT } from './loadHandler.js';
+import { type Schedule, startSchedule } from './scheduler.js';
+import { createStaticHandler } from './staticFiles.js';
+
+export interface LocalStackOptions {
+  dataDir: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Seed demo data on an empty store. */
+  demo: boolean;
+  /** Password of the super user `admin` when the store is empty; generated when absent. */
+  adminPassword?: string;
+  /** No progress lines; handler logs at WARN unless LOG_LEVEL is set. */
+  quiet?: boolean;
+  dynamoEngine?: 'dynalite' | 'dynamodb-local';
+  /** Base URL of the console in links (notifications); default the served URL. */
+  publicUrl?: string;
+  /** Built web app; default web/dist. */
+  webDist?: string;
+}
+
+export interface LocalStack {
+  url: string;
+  dataDir: string;
+  /** Set when the admin user was created by this start (the given or the generated password). */
+  adminPassword?: string;
+  /** The admin user was created by this start with a generated password (also in DATA_DIR/admin-password.txt). */
+  adminPasswordGenerated: boolean;
+  adminPasswordFile: string;
+  /** The sandbox 4D site the checks can target, when it started. */
+  sandboxSiteUrl?: string;
+  /** The environment the handlers run with (endpoints, queue URLs, table...), for tests and tools. */
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+const REGION = 'us-east-1';
+const TABLE_NAME = 'patrol';
+const VIDEO_BUCKET = 'patrol-videos';
+/** Bound on waiting for running invocations at shutdown. */
+const DRAIN_MS = 30_000;
+
+type Cleanup = () => Promise<unknown>;
+function listen(server: ReturnType<typeof createServer>, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolveListen(server.address() as AddressInfo);
+    });
+  });
+}
+
+/**
+ * The whole product on one machine: embedded engines for DynamoDB, SQS and S3, the API
+ * Lambda behind an HTTP server, SQS consumers and timers for the other Lambdas, all
+ * declared in functions/registry.ts. Everything it keeps lives in `dataDir`.
+ * One stack per process: the handlers read their configuration from process.env.
+ */
+export async function startLocalStack(opts: LocalStackOptions): Promise<LocalStack> {
+  const started = Date.now();
+  const dataDir = resolve(opts.dataDir);
+  const host = opts.host ?? '127.0.0.1';
+  const log = opts.quiet ? () => {} : (line: string) => console.log(`[local] ${line}`);
+  const cleanups: Cleanup[] = [];
+  const stopAll = async () => {
+    for (const c of cleanups.splice(0).reverse()) {
+      try {
+        await c();
+      } catch (error) {
+        console.error('[local] stop step failed', error);
+      }
+    }
+  };
+
+  // Before any SDK client exists. The versions are pinned for Node 20 on purpose (see docs);
+  // the SDK's warning about Node 20 says nothing new on every start.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  await mkdir(dataDir, { recursive: true });
+
+  // The HTTP server binds first: its port is part of PUBLIC_URL, which handlers read, and
+  // API requests that arrive meanwhile wait for the handler instead of being refused.
+  let apiReady!: (handler: ApiHandler | undefined) => void;
+  const apiHandler = new Promise<ApiHandler | undefined>((r) => {
+    apiReady = r;
+  });
+  const apiDef = LAMBDAS.find((l) => l.trigger.type === 'http') as LambdaDef;
+  const serveStatic = createStaticHandler(opts.webDist ?? join(REPO_ROOT, 'web', 'dist'));
+  const onRequest = async (req: IncomingMessage, res: ServerResponse) => {
+    try {
+      if ((req.url ?? '/').startsWith('/api/')) {
+        const handler = await apiHandler;
+        if (!handler) {
+          res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' }).end('The local stack failed to start');
+          return;
+        }
+        await serveWithLambda(
+          req,
+          res,
+          handler,
+          () => lambdaContext(apiDef, REGION),
+          (error) => console.error('[local] api handler threw', error),
+        );
+      } else await serveStatic(req, res);
+    } catch (error) {
+      console.error('[local] request failed', error);
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end();
+    }
+  };
+  const server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => void onRequest(req, res));
+  const address = await listen(server, opts.port, host);
+  const url = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${address.port}`;
+  const httpClosed = () =>
+    new Promise<void>((r) => {
+      server.close(() => r());
+      server.closeIdleConnections();
+    });
+  cleanups.push(async () => {
+    // In-flight requests get a moment to finish; then the stragglers are cut.
+    const t = setTimeout(() => server.closeAllConnections(), 5_000);
+    await httpClosed();
+    clearTimeout(t);
+  });
+
+  try {
+    const [jwtSecret] = await Promise.all([
+      ensureKeyFile(join(dataDir, 'jwt.key'), 48),
+      ensureKeyFile(join(dataDir, 'secrets.key'), 32),
+    ]);
+
+    const engines = await Promise.allSettled([
+      startDynamo({ dataDir: join(dataDir, 'dynamo'), engine: opts.dynamoEngine ?? 'dynalite' }),
+      startSqs({ queues: QUEUES, region: REGION }),
+      startS3({ directory: join(dataDir, 's3'), buckets: [VIDEO_BUCKET] }),
+      startSandboxSite({ port: 0 }),
+    ]);
+    for (const e of engines) if (e.status === 'fulfilled') cleanups.push(() => e.value.stop());
+    const [dynamo, sqs, s3, sandbox] = engines;
+    for (const e of [dynamo, sqs, s3]) if (e.status === 'rejected') throw e.reason;
+    if (dynamo.status !== 'fulfilled' || sqs.status !== 'fulfilled' || s3.status !== 'fulfilled')
+      throw new Error('unreachable');
+    // The sandbox site is a test target, not part of the product: the stack runs without it.
+    if (sandbox.status === 'rejected') console.warn('[local] sandbox site did not start:', sandbox.reason);
+    const sandboxSiteUrl = sandbox.status === 'fulfilled' ? sandbox.value.url : undefined;
+    await ensureTable(dynamo.value.endpoint, TABLE_NAME);
+
+    const env: Record<string, string> = {
+      AWS_REGION: REGION,
+      AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+      DYNAMO_ENDPOINT: dynamo.value.endpoint,
+      SQS_ENDPOINT: sqs.value.endpoint,
+      S3_ENDPOINT: s3.value.endpoint,
+      TABLE_NAME,
+      VIDEO_BUCKET,
+      JWT_SECRET: jwtSecret,
+      SECRETS_KEY_FILE: join(dataDir, 'secrets.key'),
+      PUBLIC_URL: opts.publicUrl ?? url,
+      ...Object.fromEntries(sqs.value.queues.map((q) => [`${q.name.toUpperCase()}_QUEUE_URL`, q.url])),
+      ...(sandboxSiteUrl ? { SANDBOX_SITE_URL: sandboxSiteUrl } : {}),
+    };
+    if (!process.env.CHROMIUM_PATH) env.CHROMIUM_PATH = '/usr/bin/chromium';
+    // A session token from the developer's shell would be sent with the fake keys.
+    delete process.env.AWS_SESSION_TOKEN;
+    delete process.env.AWS_PROFILE;
+    if (opts.quiet && !process.env.LOG_LEVEL) process.env.LOG_LEVEL = 'WARN';
+    Object.assign(process.env, env);
+    resetClients();
+
+    const api = (await loadHandler(apiDef)) as ApiHandler;
+
+    // Imported only now: feature modules read the environment (e.g. LOG_LEVEL) when loaded.
+    const { ensureSuperUser } = await import('../../functions/users/seed.js');
+    const admin = await seedAdmin(dataDir, opts.adminPassword, ensureSuperUser);
+    if (opts.demo && admin.created) {
+      for (const seed of demoSeeds) await seed();
+    }
+    apiReady(api);
+
+    const context = (def: LambdaDef) => () => lambdaContext(def, REGION);
+    for (const def of LAMBDAS.filter((l) => l.trigger.type === 'startup')) {
+      try {
+        await (await loadHandler(def))(startupEvent(), context(def)());
+      } catch (error) {
+        console.error(`[local] startup lambda ${def.name} failed`, error);
+      }
+    }
+
+    const sqsClient = new SQSClient({ region: REGION, endpoint: sqs.value.endpoint, credentials: LOCAL_CREDENTIALS });
+    const consumers: QueueConsumer[] = [];
+    const schedules: Schedule[] = [];
+    // Registered before the engines' stops run (cleanups run in reverse): drain first.
+    cleanups.push(async () => {
+      const drained = await Promise.all([...consumers, ...schedules].map((c) => c.stop(DRAIN_MS)));
+      if (drained.includes(false)) console.warn('[local] some invocations were still running after 30 s');
+      sqsClient.destroy();
+    });
+    for (const def of LAMBDAS) {
+      const t = def.trigger;
+      if (t.type === 'sqs') {
+        const queue = sqs.value.queues.find((q) => q.name === t.queue);
+        if (!queue) throw new Error(`lambda ${def.name} reads unknown queue ${t.queue}`);
+        consumers.push(
+          startQueueConsumer({
+            name: def.name,
+            queueUrl: queue.url,
+            queueArn: queue.arn,
+            batchSize: t.batchSize,
+            concurrency: t.concurrency,
+            handler: await loadHandler(def),
+            context: context(def),
+            sqs: sqsClient,
+            region: REGION,
+          }),
+        );
+      } else if (t.type === 'schedule') {
+        schedules.push(
+          startSchedule({
+            name: def.name,
+            everySeconds: t.everySeconds,
+            handler: await loadHandler(def),
+            context: context(def),
+            region: REGION,
+          }),
+        );
+      }
+    }
+
+    log(`ready in ${Date.now() - started} ms`);
+    let stopping: Promise<void> | undefined;
+    return {
+      url,
+      dataDir,
+      ...(admin.password ? { adminPassword: admin.password } : {}),
+      adminPasswordGenerated: admin.created && admin.generated,
+      adminPasswordFile: admin.passwordFile,
+      ...(sandboxSiteUrl ? { sandboxSiteUrl } : {}),
+      env,
+      stop: () => {
+        stopping ??= stopAll();
+        return stopping;
+      },
+    };
+  } catch (error) {
+    apiReady(undefined);
+    await stopAll();
+    throw error;
+  }
+}

@@ -1,0 +1,284 @@
+import { z } from 'zod';
+import { Process, TestMode } from '../enums.js';
+import type { EnumValue } from '../enums.js';
+import type { ListFields } from '../listQuery.js';
+import type { UserRef } from './common.js';
+
+// Checks: Operation -> Task (one per site) -> SubTask (one per process and mode), their logs,
+// raw logs and videos (spec sections 3, 4, 5, 7).
+
+export type ProcessValue = EnumValue<typeof Process>;
+export type TestModeValue = EnumValue<typeof TestMode>;
+export type RunStatusValue = 1 | 2 | 3 | 99 | 100;
+
+export const CheckMessages = {
+  noCheckpointSingle: 'No checkpoint to check',
+  noPointBatch: 'No point to check',
+  noSites: 'Please select sites first',
+} as const;
+
+/** One function point with the test modes chosen for it. Input says `point`, output says `process`. */
+export const CheckPoint = z.object({
+  point: z.number().refine((v) => Process.has(v), 'Unknown checkpoint'),
+  modes: z.array(z.number().refine((v) => TestMode.has(v), 'Unknown test mode')).default([]),
+});
+export type CheckPoint = z.infer<typeof CheckPoint>;
+
+export interface Checkpoints {
+  points: { process: ProcessValue; modes: TestModeValue[] }[];
+}
+
+export const SiteCheckBody = z.object({ points: z.array(CheckPoint).default([]) });
+export type SiteCheckBody = z.infer<typeof SiteCheckBody>;
+
+export const BatchCheckBody = z.object({
+  sites: z.array(z.number().int().positive()).default([]),
+  points: z.array(CheckPoint).default([]),
+});
+export type BatchCheckBody = z.infer<typeof BatchCheckBody>;
+
+/** 1 pauses all pending tasks, 2 resumes all paused ones (spec section 4). */
+export const OperationAction = { Pause: 1, Resume: 2 } as const;
+export const ActionBody = z.object({
+  action: z.union([z.literal(1), z.literal(2)], { error: 'action must be 1 (pause) or 2 (resume)' }),
+});
+export type ActionBody = z.infer<typeof ActionBody>;
+
+export interface Operation {
+  id: number;
+  name: 1 | 2 | 3;
+  status: RunStatusValue;
+  operator: UserRef;
+  /** Shown only when name is 1 (SingleSite); otherwise the web shows MultiSites. */
+  site: { id: number; name: string } | null;
+  rule_id: number | null;
+  task_total: number;
+  task_done: number;
+  task_failed: number;
+  task_running: number;
+  start_at: number | null;
+  end_at: number | null;
+  created_at: number;
+  remark: string;
+}
+
+export interface ProcessGroup {
+  process: ProcessValue;
+  tasks: Subtask[];
+  task_failed: number;
+  task_running: number;
+  task_total: number;
+}
+
+export interface Task {
+  id: number;
+  operation_id: number;
+  site: { id: number; name: string; url: string } | null;
+  account: { id: number; user: string } | null;
+  checkpoints: Checkpoints;
+  status: 1 | 2 | 3 | 100;
+  creator: UserRef;
+  task_total: number;
+  task_done: number;
+  task_failed: number;
+  task_running: number;
+  start_at: number | null;
+  end_at: number | null;
+  remark: string;
+  created_at: number;
+  /** Present on GET /check/tasks/{id} */
+  subtasks?: ProcessGroup[];
+}
+
+export interface Subtask {
+  id: number;
+  task_id: number;
+  operation_id: number;
+  site: { name: string } | null;
+  mode: TestModeValue;
+  process: ProcessValue;
+  status: RunStatusValue;
+  start_at: number | null;
+  end_at: number | null;
+  msg: string;
+  created_at: number;
+}
+
+export interface Video {
+  id: number;
+  process: ProcessValue;
+  /** Bytes; the web shows Kib. */
+  size: number;
+  /** A time-limited address to play it; null when the object is missing. */
+  url: string | null;
+  content_type: string;
+  duration_ms: number;
+  raw_log_id: number;
+  subtask_id: number;
+  created_at: number;
+}
+
+export interface StepTiming {
+  name: string;
+  ms: number;
+  ok: boolean;
+  detail?: string;
+}
+
+export interface RawLog {
+  id: number;
+  process: ProcessValue;
+  /** The related check log id. */
+  business_id: number;
+  subtask_id: number;
+  success: boolean;
+  remark: string;
+  result: unknown;
+  steps: StepTiming[];
+  console_errors: string[];
+  video: Video | null;
+  /** Address of a PNG of the last page, for failed checks. */
+  screenshot_url: string | null;
+  created_at: number;
+}
+
+export interface CheckResult {
+  id: number;
+  subtask_id: number;
+  created_at: number;
+  raw_log: RawLog | null;
+}
+
+/** The wire names of the eight log lists (spec section 7) and their processes. */
+export const LOG_KINDS = {
+  login: Process.values.Login,
+  'place-bets': Process.values.PlaceBets,
+  'delete-bet': Process.values.DeleteBets,
+  'fix-bet': Process.values.CheckFixBets,
+  'out-setting-3': Process.values.OutSetting3,
+  'delete-bet-out': Process.values.DeleteBetsOut,
+  'out-setting-3-status': Process.values.OutSetting3Status,
+  'agent-setting': Process.values.AgentSetting,
+} as const;
+export type LogKind = keyof typeof LOG_KINDS;
+
+/** A check log row: the shared columns plus the process's own result fields. */
+export interface CheckLog {
+  id: number;
+  process: ProcessValue;
+  mode: TestModeValue;
+  task_id: number;
+  subtask_id: number;
+  site: { id: number; name: string } | null;
+  account: { user: string } | null;
+  success: boolean;
+  raw_log_id: number | null;
+  created_at: number;
+  [field: string]: unknown;
+}
+
+export interface BetUpload {
+  id: number;
+  check_log_id: number;
+  subtask_id: number;
+  site: { name: string } | null;
+  mode: TestModeValue;
+  bet_id: string;
+  number: string;
+  big: number;
+  small: number;
+  created_at: number;
+}
+
+export interface EngineEvent {
+  id: number;
+  action: string;
+  operation_id: number;
+  task_id: number | null;
+  subtask_id: number | null;
+  message: string;
+  created_at: number;
+}
+
+export const operationListFields = {
+  id: 'number',
+  name: 'enum',
+  status: 'enum',
+  remark: 'text',
+  start_at: 'datetime',
+  end_at: 'datetime',
+  created_at: 'datetime',
+} as const satisfies ListFields;
+
+export const taskListFields = {
+  id: 'number',
+  operation_id: 'number',
+  site_id: 'number',
+  status: 'enum',
+  remark: 'text',
+  start_at: 'datetime',
+  end_at: 'datetime',
+  created_at: 'datetime',
+} as const satisfies ListFields;
+
+export const subtaskListFields = {
+  id: 'number',
+  task_id: 'number',
+  operation_id: 'number',
+  mode: 'enum',
+  process: 'enum',
+  status: 'enum',
+  msg: 'text',
+  start_at: 'datetime',
+  end_at: 'datetime',
+  created_at: 'datetime',
+} as const satisfies ListFields;
+
+export const checkLogListFields = {
+  id: 'number',
+  process: 'enum',
+  mode: 'enum',
+  task_id: 'number',
+  subtask_id: 'number',
+  site_id: 'number',
+  success: 'boolean',
+  description: 'text',
+  msg: 'text',
+  created_at: 'datetime',
+} as const satisfies ListFields;
+
+export const rawLogListFields = {
+  id: 'number',
+  process: 'enum',
+  business_id: 'number',
+  subtask_id: 'number',
+  success: 'boolean',
+  remark: 'text',
+  created_at: 'datetime',
+} as const satisfies ListFields;
+
+export const videoListFields = {
+  id: 'number',
+  process: 'enum',
+  size: 'number',
+  raw_log_id: 'number',
+  subtask_id: 'number',
+  created_at: 'datetime',
+} as const satisfies ListFields;
+
+export const betUploadListFields = {
+  id: 'number',
+  check_log_id: 'number',
+  subtask_id: 'number',
+  mode: 'enum',
+  number: 'text',
+  created_at: 'datetime',
+} as const satisfies ListFields;
+
+export const engineEventListFields = {
+  id: 'number',
+  action: 'enum',
+  operation_id: 'number',
+  message: 'text',
+  created_at: 'datetime',
+} as const satisfies ListFields;

@@ -1,0 +1,46 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { TABLE_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../../functions/lib/db/tableSchema.js';
+import { synthStack } from './synthStack.js';
+import { ofType } from './templateQueries.js';
+
+describe('Data: the single table', () => {
+  const { template } = synthStack();
+
+  it('has the keys, indexes and TTL attribute of tableSchema, on demand with point-in-time recovery', () => {
+    template.resourceCountIs('AWS::DynamoDB::Table', 1);
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [
+        { AttributeName: TABLE_KEYS.partitionKey, KeyType: 'HASH' },
+        { AttributeName: TABLE_KEYS.sortKey, KeyType: 'RANGE' },
+      ],
+      BillingMode: 'PAY_PER_REQUEST',
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
+    });
+  });
+
+  it('declares exactly the global secondary indexes of tableSchema, projecting all attributes', () => {
+    const [[, table]] = ofType(template, 'AWS::DynamoDB::Table');
+    const indexes = table.Properties?.GlobalSecondaryIndexes.map((i: any) => ({
+      name: i.IndexName,
+      partitionKey: i.KeySchema.find((k: any) => k.KeyType === 'HASH').AttributeName,
+      sortKey: i.KeySchema.find((k: any) => k.KeyType === 'RANGE').AttributeName,
+      projection: i.Projection.ProjectionType,
+    }));
+    expect(indexes).toEqual(TABLE_INDEXES.map((i) => ({ ...i, projection: 'ALL' })));
+  });
+
+  it('may be deleted with a development stage', () => {
+    template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Delete' });
+  });
+
+  it('is retained and protected from deletion in prod', () => {
+    const prod = synthStack({ stage: 'prod' }).template;
+    prod.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: Match.objectLike({ DeletionProtectionEnabled: true }),
+    });
+  });
+});

@@ -1,0 +1,207 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { CHROMIUM_MIN_MEMORY_MB } from '../../infra/constructs/Functions.js';
+import { LAMBDAS, type LambdaDef, QUEUES } from '../../functions/registry.js';
+import { synthStack } from './synthStack.js';
+import { allows, functionId, ofType, resources, statementsOfFunction } from './templateQueries.js';
+
+const api = LAMBDAS.find((l) => l.name === 'api')!;
+
+// Entries other engineers will add later; the construct must deploy them without a code change.
+const fakeChecker: LambdaDef = {
+  name: 'fake-checker',
+  entry: 'functions/api.ts',
+  trigger: { type: 'sqs', queue: 'check', batchSize: 1, concurrency: 4 },
+  memoryMb: 1600,
+  timeoutSeconds: 150,
+  chromium: true,
+};
+const fakeNotifier: LambdaDef = {
+  name: 'fake-notifier',
+  entry: 'functions/api.ts',
+  trigger: { type: 'sqs', queue: 'notify', batchSize: 10, concurrency: 1 },
+  memoryMb: 256,
+  timeoutSeconds: 30,
+};
+const fakeSweep: LambdaDef = {
+  name: 'fake-sweep',
+  entry: 'functions/api.ts',
+  trigger: { type: 'schedule', everySeconds: 300 },
+  memoryMb: 512,
+  timeoutSeconds: 60,
+};
+const fakeStartup = {
+  name: 'fake-startup',
+  entry: 'functions/api.ts',
+  trigger: { type: 'startup' },
+  memoryMb: 256,
+  timeoutSeconds: 60,
+} as unknown as LambdaDef;
+
+function withLambdas(...extra: LambdaDef[]) {
+  return synthStack({ registry: { lambdas: [...LAMBDAS, ...extra], queues: QUEUES } });
+}
+
+describe('Functions: the api Lambda of the registry', () => {
+  const { template } = synthStack();
+  const apiId = functionId(template, 'api');
+  const fn = resources(template)[apiId].Properties!;
+
+  it('runs on Node 22 on arm64 with the memory and timeout of the registry, traced', () => {
+    expect(fn).toMatchObject({
+      Runtime: 'nodejs22.x',
+      Architectures: ['arm64'],
+      MemorySize: api.memoryMb,
+      Timeout: api.timeoutSeconds,
+      TracingConfig: { Mode: 'Active' },
+      Handler: 'index.handler',
+    });
+  });
+
+  it('receives every variable functions/lib/config.ts reads, and no CHROMIUM_PATH', () => {
+    const vars = fn.Environment.Variables;
+    const expected = [
+      'TABLE_NAME',
+      'VIDEO_BUCKET',
+      'KMS_KEY_ID',
+      'PUBLIC_URL',
+      'POWERTOOLS_SERVICE_NAME',
+      'LOG_LEVEL',
+      'JWT_SECRET',
+      ...QUEUES.map((q) => `${q.name.toUpperCase()}_QUEUE_URL`),
+    ];
+    expect(Object.keys(vars)).toEqual(expect.arrayContaining(expected));
+    expect(vars).not.toHaveProperty('CHROMIUM_PATH');
+    expect(vars.LOG_LEVEL).toBe('DEBUG');
+    expect(JSON.stringify(vars.PUBLIC_URL)).toContain('WebDistribution');
+  });
+
+  it('gets the JWT key from Secrets Manager by a deploy-time reference, never as a literal', () => {
+    const [[secretId]] = ofType(template, 'AWS::SecretsManager::Secret');
+    const jwt = JSON.stringify(fn.Environment.Variables.JWT_SECRET);
+    expect(jwt).toContain('{{resolve:secretsmanager:');
+    expect(jwt).toContain(secretId);
+    template.hasResourceProperties('AWS::SecretsManager::Secret', {
+      GenerateSecretString: Match.objectLike({ PasswordLength: 64 }),
+    });
+  });
+
+  it('encrypts its environment (which holds the JWT key) with the stack key', () => {
+    const [[keyId]] = ofType(template, 'AWS::KMS::Key');
+    expect(fn.KmsKeyArn).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
+  });
+
+  it('can read and write the table and its indexes', () => {
+    const statements = statementsOfFunction(template, apiId);
+    const [[tableId]] = ofType(template, 'AWS::DynamoDB::Table');
+    for (const action of ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query', 'BatchWriteItem']) {
+      expect(allows(statements, `dynamodb:${action}`, tableId), action).toBe(true);
+    }
+    const tableStatement = statements.find((s) => JSON.stringify(s.Resource).includes(tableId));
+    expect(JSON.stringify(tableStatement?.Resource)).toContain('/index/*');
+  });
+
+  it('can encrypt and decrypt with the secrets key, including data keys for envelope encryption', () => {
+    const statements = statementsOfFunction(template, apiId);
+    const [[keyId]] = ofType(template, 'AWS::KMS::Key');
+    for (const action of ['kms:Encrypt', 'kms:Decrypt', 'kms:GenerateDataKey']) {
+      expect(allows(statements, action, keyId), action).toBe(true);
+    }
+    template.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
+  });
+
+  it('can read and write videos and enqueue on every queue, but consume none', () => {
+    const statements = statementsOfFunction(template, apiId);
+    const [[bucketId]] = ofType(template, 'AWS::S3::Bucket').filter(([id]) => id.startsWith('Storage'));
+    expect(allows(statements, 's3:GetObject', bucketId)).toBe(true);
+    expect(allows(statements, 's3:PutObject', bucketId)).toBe(true);
+    for (const [queueId] of ofType(template, 'AWS::SQS::Queue').filter(([, q]) => q.Properties?.RedrivePolicy)) {
+      expect(allows(statements, 'sqs:SendMessage', queueId)).toBe(true);
+      expect(allows(statements, 'sqs:ReceiveMessage', queueId)).toBe(false);
+    }
+  });
+
+  it('keeps its logs for the stage retention', () => {
+    const logGroupId = fn.LoggingConfig.LogGroup.Ref;
+    expect(resources(template)[logGroupId].Properties?.RetentionInDays).toBe(14);
+  });
+});
+
+describe('Functions: entries added to the registry later', () => {
+  const { template } = withLambdas(fakeChecker, fakeNotifier, fakeSweep, fakeStartup);
+
+  it('deploys every sqs entry with an event source that reports batch item failures', () => {
+    const mappings = ofType(template, 'AWS::Lambda::EventSourceMapping');
+    expect(mappings).toHaveLength(2);
+    for (const def of [fakeChecker, fakeNotifier]) {
+      const trigger = def.trigger as Extract<LambdaDef['trigger'], { type: 'sqs' }>;
+      template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        FunctionName: { Ref: functionId(template, def.name) },
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        BatchSize: trigger.batchSize,
+        ScalingConfig: { MaximumConcurrency: Math.max(2, trigger.concurrency) },
+        EventSourceArn: { 'Fn::GetAtt': [Match.stringLikeRegexp(`^Queues${trigger.queue}[0-9A-F]{8}$`), 'Arn'] },
+      });
+    }
+  });
+
+  it('lets a consumer receive from its own queue only', () => {
+    const statements = statementsOfFunction(template, functionId(template, 'fake-notifier'));
+    const sources = ofType(template, 'AWS::SQS::Queue').filter(([, q]) => q.Properties?.RedrivePolicy);
+    const receivable = sources.filter(([id]) => allows(statements, 'sqs:ReceiveMessage', id)).map(([id]) => id);
+    expect(receivable).toEqual([expect.stringMatching(/^Queuesnotify/)]);
+  });
+
+  it('runs every schedule entry from an EventBridge rule at the registry rate', () => {
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(5 minutes)',
+      State: 'ENABLED',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [functionId(template, 'fake-sweep'), 'Arn'] } })],
+    });
+  });
+
+  it('gives Chromium functions x86_64, at least 2048 MB and room in /tmp, without CHROMIUM_PATH', () => {
+    const fn = resources(template)[functionId(template, 'fake-checker')].Properties!;
+    expect(fn).toMatchObject({
+      Architectures: ['x86_64'],
+      MemorySize: CHROMIUM_MIN_MEMORY_MB,
+      Timeout: fakeChecker.timeoutSeconds,
+      EphemeralStorage: { Size: 2048 },
+    });
+    expect(fn.Environment.Variables).not.toHaveProperty('CHROMIUM_PATH');
+    expect(fn.Environment.Variables).not.toHaveProperty('JWT_SECRET');
+  });
+
+  it('creates nothing in the cloud for a startup entry', () => {
+    expect(() => functionId(template, 'fake-startup')).toThrow(/found 0/);
+    expect(ofType(template, 'AWS::Lambda::Function').length).toBe(
+      ofType(withLambdas().template, 'AWS::Lambda::Function').length + 3,
+    );
+  });
+});
+
+describe('Functions: registry entries the cloud cannot run', () => {
+  it('refuses a consumer that may outlive its queue visibility timeout', () => {
+    const slow = { ...fakeNotifier, name: 'slow', timeoutSeconds: 90 };
+    expect(() => withLambdas(slow)).toThrow(/notify' hides messages for 60 s but 'slow' may run 90 s/);
+  });
+
+  it('refuses a schedule that is not a whole number of minutes', () => {
+    const fast = { ...fakeSweep, name: 'fast', trigger: { type: 'schedule' as const, everySeconds: 30 } };
+    expect(() => withLambdas(fast)).toThrow(/every 30 s; EventBridge rates are whole minutes/);
+  });
+
+  it('refuses a consumer of a queue the registry does not declare', () => {
+    const lost = {
+      ...fakeNotifier,
+      name: 'lost',
+      trigger: { ...fakeNotifier.trigger, queue: 'nope' },
+    } as unknown as LambdaDef;
+    expect(() => withLambdas(lost)).toThrow(/Queue 'nope' is not declared/);
+  });
+
+  it('refuses a trigger type it does not know instead of deploying an unreachable function', () => {
+    const odd = { ...fakeSweep, name: 'odd', trigger: { type: 'webhook' } } as unknown as LambdaDef;
+    expect(() => withLambdas(odd)).toThrow(/trigger type 'webhook'/);
+  });
+});

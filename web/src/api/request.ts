@@ -1,0 +1,178 @@
+// The one way the web talks to the API (spec sections 7 and 8): envelope unwrapping, headers,
+// timeout, the loading bar, and failure texts. Callers get `data` or an ApiError whose `msg`
+// has already been shown (unless `silent`).
+import { HEADERS } from '@shared/envelope';
+import { clearAuth, getToken } from '@/app/auth';
+import { API_TIMEOUT_MS } from '@/app/constants';
+import { currentPath, LOGIN_PATH, loginPathFor, navigateTo } from '@/app/navigation';
+import { toast } from '@/app/toast';
+import { t } from '@/i18n';
+import { ApiError, NETWORK_CODE, TIMEOUT_CODE } from './ApiError';
+import { browserFingerprint, rememberTraceId, storedTraceId } from './clientIdentity';
+import { NETWORK_TEXT, TIMEOUT_TEXT, textForBody, textForStatus } from './errorText';
+import { beginLoading } from './loadingTracker';
+
+export const API_BASE = '/api/v1';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface RequestOptions {
+  method?: Method;
+  /** Path below /api/v1, e.g. '/sites'. */
+  url: string;
+  params?: Record<string, string>;
+  data?: unknown;
+  /** Shown (translated) when the call succeeds. */
+  successTip?: string;
+  /** Shown (translated) with the reason when the call fails. */
+  failureTip?: string;
+  /** Show nothing on failure; the caller handles the ApiError itself. */
+  silent?: boolean;
+  /** Keep this call out of the top loading bar. */
+  skipLoading?: boolean;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+function buildUrl(url: string, params?: Record<string, string>): string {
+  const path = `${API_BASE}${url.startsWith('/') ? url : `/${url}`}`;
+  if (!params) return path;
+  const search = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) {
+    if (v !== undefined && v !== null) search.append(k, v);
+  }
+  const qs = search.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+function buildHeaders(token: string | null): Headers {
+  const headers = new Headers({ 'Content-Type': 'application/json', Accept: 'application/json' });
+  if (token) headers.set('Authorization', `Bearer ${token}`);
+  const traceId = storedTraceId();
+  if (traceId) headers.set(HEADERS.traceId, traceId);
+  headers.set(HEADERS.fingerprint, browserFingerprint());
+  return headers;
+}
+
+async function readBody(res: Response): Promise<unknown> {
+  const text = await res.text().catch(() => '');
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** An HTTP error body worth reading: our envelope, or at least a message. */
+function failureFromHttp(status: number, body: unknown): ApiError {
+  if (isObject(body) && ('msg' in body || 'extra' in body || 'code' in body)) {
+    return new ApiError({
+      code: typeof body.code === 'number' ? body.code : status,
+      msg: textForBody(body),
+      extra: isObject(body.extra) ? (body.extra as Record<string, string>) : undefined,
+      status,
+    });
+  }
+  if (typeof body === 'string' && body.trim() && body.length < 300) {
+    return new ApiError({ code: status, msg: body.trim(), status });
+  }
+  return new ApiError({ code: status, msg: textForStatus(status), status });
+}
+
+/** Spec: a 2xx answer is data unless it has a request_id and no data, is a string, or is empty. */
+function failureFromBusiness(status: number, body: unknown): ApiError | null {
+  if (isObject(body) && 'data' in body) return null;
+  if (isObject(body)) {
+    return new ApiError({
+      code: typeof body.code === 'number' ? body.code : 'UNKNOWN',
+      msg: textForBody(body),
+      extra: isObject(body.extra) ? (body.extra as Record<string, string>) : undefined,
+      status,
+    });
+  }
+  return new ApiError({ code: 'UNKNOWN', msg: textForBody({}), status });
+}
+
+function sessionExpired(): void {
+  clearAuth();
+  const here = currentPath();
+  if (!here.startsWith(LOGIN_PATH)) navigateTo(loginPathFor(here), { replace: true });
+}
+
+function report(opts: RequestOptions, error: ApiError): void {
+  if (opts.silent) return;
+  const reason = t(error.msg);
+  if (opts.failureTip) toast.error(t(opts.failureTip), reason);
+  else toast.error(reason);
+}
+
+export async function request<T>(opts: RequestOptions): Promise<T> {
+  const method = opts.method ?? 'GET';
+  const token = getToken();
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, opts.timeoutMs ?? API_TIMEOUT_MS);
+  const onCallerAbort = () => controller.abort();
+  opts.signal?.addEventListener('abort', onCallerAbort);
+  const endLoading = opts.skipLoading ? () => {} : beginLoading();
+
+  try {
+    let res: Response;
+    try {
+      res = await fetch(buildUrl(opts.url, opts.params), {
+        method,
+        headers: buildHeaders(token),
+        body: opts.data === undefined || method === 'GET' ? undefined : JSON.stringify(opts.data),
+        signal: controller.signal,
+      });
+    } catch (cause) {
+      if (opts.signal?.aborted && !timedOut) throw cause; // the caller cancelled (e.g. TanStack Query): not a failure to show
+      throw timedOut
+        ? new ApiError({ code: TIMEOUT_CODE, msg: TIMEOUT_TEXT, status: 0, cause })
+        : new ApiError({ code: NETWORK_CODE, msg: NETWORK_TEXT, status: 0, cause });
+    }
+    rememberTraceId(res.headers.get(HEADERS.traceId));
+    const body = await readBody(res);
+
+    if (!res.ok) {
+      const error = failureFromHttp(res.status, body);
+      // A 401 on a call made without a token is a wrong login, not an expired session.
+      if (res.status === 401 && token) sessionExpired();
+      throw error;
+    }
+    const businessError = failureFromBusiness(res.status, body);
+    if (businessError) throw businessError;
+
+    if (opts.successTip) toast.success(t(opts.successTip));
+    return (body as { data: T }).data;
+  } catch (error) {
+    if (error instanceof ApiError) report(opts, error);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    opts.signal?.removeEventListener('abort', onCallerAbort);
+    endLoading();
+  }
+}
+
+/** Shorthands; `opts` carries tips and flags. */
+export const api = {
+  get: <T>(url: string, params?: Record<string, string>, opts?: Omit<RequestOptions, 'url' | 'params' | 'method'>) =>
+    request<T>({ ...opts, method: 'GET', url, params }),
+  post: <T>(url: string, data?: unknown, opts?: Omit<RequestOptions, 'url' | 'data' | 'method'>) =>
+    request<T>({ ...opts, method: 'POST', url, data }),
+  put: <T>(url: string, data?: unknown, opts?: Omit<RequestOptions, 'url' | 'data' | 'method'>) =>
+    request<T>({ ...opts, method: 'PUT', url, data }),
+  delete: <T>(url: string, data?: unknown, opts?: Omit<RequestOptions, 'url' | 'data' | 'method'>) =>
+    request<T>({ ...opts, method: 'DELETE', url, data }),
+};
+
+export { ApiError, isApiError } from './ApiError';

@@ -1,0 +1,79 @@
+// The stored login (spec: one fixed local key holding jwt, name, s). Everything that needs to know
+// "who is signed in" reads it here; `useAuth` re-renders when it changes, in this tab or another.
+import { useSyncExternalStore } from 'react';
+
+export const AUTH_STORAGE_KEY = 'patrol.auth';
+
+export type Role = 'super' | 'operator';
+export interface StoredAuth {
+  jwt: string;
+  name: string;
+  /** Role. */
+  s: Role;
+}
+
+const listeners = new Set<() => void>();
+let cachedRaw: string | null | undefined;
+let cached: StoredAuth | null = null;
+
+function emit(): void {
+  for (const l of listeners) l();
+}
+
+export function getAuth(): StoredAuth | null {
+  let raw: string | null;
+  try {
+    raw = localStorage.getItem(AUTH_STORAGE_KEY);
+  } catch {
+    raw = null;
+  }
+  if (raw === cachedRaw) return cached;
+  cachedRaw = raw;
+  cached = parse(raw);
+  return cached;
+}
+
+function parse(raw: string | null): StoredAuth | null {
+  if (!raw) return null;
+  try {
+    const v = JSON.parse(raw) as Partial<StoredAuth>;
+    if (typeof v.jwt !== 'string' || !v.jwt) return null;
+    return { jwt: v.jwt, name: String(v.name ?? ''), s: v.s === 'super' ? 'super' : 'operator' };
+  } catch {
+    return null;
+  }
+}
+
+export function getToken(): string | null {
+  return getAuth()?.jwt ?? null;
+}
+
+export function isSuper(auth: StoredAuth | null = getAuth()): boolean {
+  return auth?.s === 'super';
+}
+
+export function setAuth(auth: StoredAuth): void {
+  localStorage.setItem(AUTH_STORAGE_KEY, JSON.stringify(auth));
+  emit();
+}
+
+export function clearAuth(): void {
+  localStorage.removeItem(AUTH_STORAGE_KEY);
+  emit();
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  const onStorage = (e: StorageEvent) => {
+    if (e.key === AUTH_STORAGE_KEY || e.key === null) listener();
+  };
+  window.addEventListener('storage', onStorage);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener('storage', onStorage);
+  };
+}
+
+export function useAuth(): StoredAuth | null {
+  return useSyncExternalStore(subscribe, getAuth, () => null);
+}

@@ -1,0 +1,71 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { buildRouteObjects } from '@/app/router';
+import { type RouteDef, readyRoutes, routeByName } from '@/app/routes';
+import { operator, renderRoutes, superUser } from '@/test/renderApp';
+import { AppShell, LEFT_DRAWER_KEY } from './AppShell';
+
+const Stub = () => <p>stub</p>;
+const routeList: RouteDef[] = [
+  ...readyRoutes,
+  ...['superUsers', 'superTg', 'superConfig', 'sites', 'siteAccounts'].map((name) => ({
+    ...routeByName(name),
+    ready: true,
+    screen: Stub,
+  })),
+];
+
+function renderShell(path: string, auth = operator) {
+  return renderRoutes(buildRouteObjects(routeList, <AppShell routeList={routeList} />), path, auth);
+}
+
+describe('AppShell', () => {
+  it('shows operators the main menu and no super menu', async () => {
+    renderShell('/');
+    const menu = await screen.findByRole('navigation', { name: 'Main menu' });
+    expect(within(menu).getByText('Home')).toBeInTheDocument();
+    expect(within(menu).getByText('Site')).toBeInTheDocument();
+    expect(within(menu).getByText('Help')).toBeInTheDocument();
+    expect(screen.queryByRole('navigation', { name: 'Super menu' })).not.toBeInTheDocument();
+    expect(screen.queryByText('User management')).not.toBeInTheDocument();
+  });
+
+  it('shows super users the super menu with its three entries', async () => {
+    renderShell('/', superUser);
+    const menu = await screen.findByRole('navigation', { name: 'Super menu' });
+    expect(within(menu).getByText('User management')).toBeInTheDocument();
+    expect(within(menu).getByText('TG notification')).toBeInTheDocument();
+    expect(within(menu).getByText('Config')).toBeInTheDocument();
+  });
+
+  it('leaves screens that are not built yet out of the menu', async () => {
+    renderShell('/');
+    const menu = await screen.findByRole('navigation', { name: 'Main menu' });
+    expect(within(menu).queryByText('Bank Monitor')).not.toBeInTheDocument();
+    expect(within(menu).queryByText('Check Log')).not.toBeInTheDocument();
+  });
+
+  it('opens a tab per visited page, highlights the current one and closes it back to the previous', async () => {
+    const user = userEvent.setup();
+    const { router } = renderShell('/help');
+    const tabs = await screen.findByLabelText('Opened pages');
+    expect(await within(tabs).findByRole('button', { name: 'Help' })).toHaveAttribute('aria-current', 'page');
+    await user.click(within(tabs).getByRole('button', { name: 'Home' }));
+    expect(router.state.location.pathname).toBe('/');
+    expect(within(tabs).getByRole('button', { name: 'Home' })).toHaveAttribute('aria-current', 'page');
+    await user.click(within(tabs).getByRole('button', { name: 'Help' }));
+    await user.click(within(tabs).getByRole('button', { name: /Close tab/ }));
+    expect(router.state.location.pathname).toBe('/');
+    expect(within(tabs).queryByRole('button', { name: 'Help' })).not.toBeInTheDocument();
+  });
+
+  it('remembers a collapsed menu as the icon-only rail', async () => {
+    const user = userEvent.setup();
+    renderShell('/');
+    await user.click(await screen.findByRole('button', { name: 'Toggle menu' }));
+    expect(localStorage.getItem(LEFT_DRAWER_KEY)).toBe('false');
+    expect(screen.getByRole('navigation', { name: 'Main menu' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Site' })).toBeInTheDocument();
+  });
+});

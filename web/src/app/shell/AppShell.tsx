@@ -1,0 +1,50 @@
+import { makeStyles, tokens } from '@fluentui/react-components';
+import type { ReactNode } from 'react';
+import { Outlet } from 'react-router-dom';
+import { type RouteDef, readyRoutes } from '../routes';
+import { usePersistentState } from '../usePersistentState';
+import { LeftNav } from './LeftNav';
+import { PageTabs } from './PageTabs';
+import { SuperNav } from './SuperNav';
+import { TopBar } from './TopBar';
+
+export const LEFT_DRAWER_KEY = 'patrol.drawer.left';
+export const RIGHT_DRAWER_KEY = 'patrol.drawer.right';
+
+const useStyles = makeStyles({
+  root: {
+    display: 'flex',
+    flexDirection: 'column',
+    height: '100vh',
+    backgroundColor: tokens.colorNeutralBackground3,
+  },
+  body: { display: 'flex', flexGrow: 1, minHeight: 0 },
+  main: { display: 'flex', flexDirection: 'column', flexGrow: 1, minWidth: 0 },
+  content: {
+    flexGrow: 1,
+    overflow: 'auto',
+    padding: tokens.spacingHorizontalL,
+  },
+});
+
+/** The console frame: app bar, menu drawer, page tabs, content, super drawer. */
+export function AppShell({ routeList = readyRoutes }: { routeList?: readonly RouteDef[] }): ReactNode {
+  const styles = useStyles();
+  const [leftOpen, setLeftOpen] = usePersistentState(LEFT_DRAWER_KEY, true);
+  const [rightOpen, setRightOpen] = usePersistentState(RIGHT_DRAWER_KEY, true);
+  return (
+    <div className={styles.root}>
+      <TopBar menuOpen={leftOpen} onToggleMenu={() => setLeftOpen((o) => !o)} />
+      <div className={styles.body}>
+        <LeftNav open={leftOpen} routeList={routeList} />
+        <main className={styles.main}>
+          <PageTabs />
+          <div className={styles.content}>
+            <Outlet />
+          </div>
+        </main>
+        <SuperNav open={rightOpen} onToggle={() => setRightOpen((o) => !o)} routeList={routeList} />
+      </div>
+    </div>
+  );
+}

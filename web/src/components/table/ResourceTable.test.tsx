@@ -1,0 +1,305 @@
+import { defineEnum } from '@shared/enums';
+import type { ListFields } from '@shared/listQuery';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { col } from './col';
+import { defineResource } from './defineResource';
+import { fakeListServer, renderTable } from './testTable';
+import type { ActionContext } from './types';
+
+interface Site {
+  id: number;
+  name: string;
+  url: string;
+  enable: boolean;
+  status: number;
+  created_at: number;
+}
+const Status = defineEnum({ Enable: [1, 'Enable'], Disable: [2, 'Disable'] });
+const fields: ListFields = {
+  id: 'number',
+  name: 'text',
+  url: 'text',
+  enable: 'boolean',
+  status: 'enum',
+  created_at: 'datetime',
+};
+const sites: Site[] = Array.from({ length: 25 }, (_, i) => ({
+  id: i + 1,
+  name: `site-${String(i + 1).padStart(2, '0')}`,
+  url: `https://s${i + 1}.example`,
+  enable: i % 2 === 0,
+  status: i % 3 === 0 ? 2 : 1,
+  created_at: Date.UTC(2026, 10, 1) + i * 3600_000,
+}));
+
+function sitesResource(extra: { onBatch?: (ctx: ActionContext<Site>) => void } = {}) {
+  return defineResource<Site>({
+    name: 'sites',
+    endpoint: '/sites',
+    title: 'Sites',
+    rowId: (s) => s.id,
+    selectable: true,
+    columns: [
+      col.number('id', 'ID'),
+      col.text('name', 'Name', { searchable: true, filter: true }),
+      col.text('url', 'URL', { searchable: true }),
+      col.boolean('enable', 'Enable', { filter: true }),
+      col.enum('status', 'Status', Status, { filter: true }),
+      col.datetime('created_at', 'Created At', { sortable: true, hidden: true }),
+    ],
+    actions: [
+      { label: 'BatchCheck', requiresSelection: 'Please select some sites first', onClick: (ctx) => extra.onBatch?.(ctx) },
+    ],
+  });
+}
+
+vi.setConfig({ testTimeout: 30_000 });
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// Header texts straight from the DOM: role queries skip them while a modal dialog is open.
+const headerNames = () => [...document.querySelectorAll('thead th')].map((h) => h.textContent?.trim());
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('ResourceTable', () => {
+  it('shows the title, the first 20 rows and the total, and asks for page 1 of 20', async () => {
+    const server = fakeListServer('/sites', sites, fields);
+    renderTable(sitesResource());
+    expect(await screen.findByText('site-01')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Sites' })).toBeInTheDocument();
+    expect(screen.getByText('site-20')).toBeInTheDocument();
+    expect(screen.queryByText('site-21')).not.toBeInTheDocument();
+    expect(screen.getByText('1-20 of 25')).toBeInTheDocument();
+    expect(Object.fromEntries(server.last())).toEqual({ page: '1', page_size: '20' });
+  });
+
+  it('shows No result when the list is empty', async () => {
+    fakeListServer('/sites', [], fields);
+    renderTable(sitesResource());
+    expect(await screen.findByText('No result')).toBeInTheDocument();
+  });
+
+  it('asks for page_size=0 and shows every row when All is chosen', async () => {
+    const server = fakeListServer('/sites', sites, fields);
+    const { user } = renderTable(sitesResource());
+    await screen.findByText('site-01');
+    await user.click(screen.getByRole('combobox', { name: 'Rows per page' }));
+    await user.click(within(screen.getByRole('listbox')).getByRole('option', { name: 'All' }));
+    expect(await screen.findByText('site-25')).toBeInTheDocument();
+    expect(server.last().get('page_size')).toBe('0');
+    expect(screen.getByText('1-25 of 25')).toBeInTheDocument();
+  });
+
+  it('keeps the current rows on screen while the next page loads', async () => {
+    fakeListServer('/sites', sites, fields);
+    const { user } = renderTable(sitesResource());
+    await screen.findByText('site-01');
+    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    // Until page 2 arrives, page 1 stays (no empty table flash).
+    expect(screen.queryByText('No result')).not.toBeInTheDocument();
+    expect(await screen.findByText('site-21')).toBeInTheDocument();
+    expect(screen.queryByText('site-01')).not.toBeInTheDocument();
+  });
+
+  it('sends the sort as JSON when a sortable header is clicked, ascending then descending', async () => {
+    const server = fakeListServer('/sites', sites, fields);
+    localStorage.setItem('patrol.table.sites.columns', JSON.stringify({ created_at: true }));
+    const { user } = renderTable(sitesResource());
+    await screen.findByText('site-01');
+    await user.click(screen.getByRole('button', { name: /Created At/ }));
+    await waitFor(() => expect(server.last().get('sort')).toBe('{"created_at":"asc"}'));
+    await user.click(screen.getByRole('button', { name: /Created At/ }));
+    await waitFor(() => expect(server.last().get('sort')).toBe('{"created_at":"desc"}'));
+    expect(await screen.findByText('site-25')).toBeInTheDocument();
+    expect(screen.getByRole('columnheader', { name: /Created At/ })).toHaveAttribute('aria-sort', 'descending');
+  });
+
+  describe('keyword search', () => {
+    it('waits 300 ms after typing, then searches the chosen columns once', async () => {
+      const server = fakeListServer('/sites', sites, fields);
+      const { user } = renderTable(sitesResource());
+      await screen.findByText('site-01');
+      const before = server.calls.length;
+      await user.type(screen.getByRole('searchbox', { name: 'Search' }), 'e-07');
+      expect(server.calls.length).toBe(before);
+      await waitFor(() => expect(server.last().get('keyword')).toBe('e-07'));
+      expect(server.calls.slice(before).filter((c) => c.has('keyword'))).toHaveLength(1);
+      expect(server.last().get('keywordField')).toBe('name,url');
+      expect(await screen.findByText('1-1 of 1')).toBeInTheDocument();
+    });
+
+    it('warns "At least 3 chars" for one or two characters and sends nothing', async () => {
+      const server = fakeListServer('/sites', sites, fields);
+      const { user } = renderTable(sitesResource());
+      await screen.findByText('site-01');
+      const before = server.calls.length;
+      await user.type(screen.getByRole('searchbox', { name: 'Search' }), 'ab');
+      expect(await screen.findByText('At least 3 chars')).toBeInTheDocument();
+      await act(() => sleep(400));
+      expect(server.calls.length).toBe(before);
+    });
+
+    it('warns "At least 1 search field" when no search column is chosen and sends nothing', async () => {
+      localStorage.setItem('patrol.table.sites.search', '[]');
+      const server = fakeListServer('/sites', sites, fields);
+      const { user } = renderTable(sitesResource());
+      await screen.findByText('site-01');
+      const before = server.calls.length;
+      await user.type(screen.getByRole('searchbox', { name: 'Search' }), 'site');
+      expect(await screen.findByText('At least 1 search field')).toBeInTheDocument();
+      await act(() => sleep(400));
+      expect(server.calls.length).toBe(before);
+    });
+  });
+
+  describe('column settings', () => {
+    it('hides a column from the column dialog and remembers it after a reload', async () => {
+      fakeListServer('/sites', sites, fields);
+      const first = renderTable(sitesResource());
+      await screen.findByText('site-01');
+      expect(headerNames()).toContain('URL');
+      await first.user.click(screen.getByRole('button', { name: 'Columns' }));
+      const dialog = await screen.findByRole('dialog');
+      await first.user.click(within(dialog).getByRole('checkbox', { name: 'URL' }));
+      expect(headerNames()).not.toContain('URL');
+      await first.user.click(within(dialog).getByRole('button', { name: 'Close' }));
+      first.unmount();
+
+      const second = renderTable(sitesResource());
+      await screen.findByText('site-01');
+      expect(headerNames()).not.toContain('URL');
+      expect(headerNames()).toContain('Name');
+      second.unmount();
+    });
+
+    it('shows every column with All and flips them with Reverse', async () => {
+      fakeListServer('/sites', sites, fields);
+      const { user } = renderTable(sitesResource());
+      await screen.findByText('site-01');
+      expect(headerNames()).not.toContain('Created At');
+      await user.click(screen.getByRole('button', { name: 'Columns' }));
+      const dialog = await screen.findByRole('dialog');
+      await user.click(within(dialog).getByRole('button', { name: 'All' }));
+      expect(headerNames()).toContain('Created At');
+      await user.click(within(dialog).getByRole('button', { name: 'Reverse' }));
+      expect(headerNames().filter((h) => h && h !== 'Operations')).toEqual([]);
+    });
+
+    it('applies search columns only on Save, and restores them after a reload', async () => {
+      const server = fakeListServer('/sites', sites, fields);
+      const first = renderTable(sitesResource());
+      await screen.findByText('site-01');
+      await first.user.click(screen.getByRole('button', { name: 'Search Columns' }));
+      const dialog = await screen.findByRole('dialog');
+      expect(within(dialog).getByText('Save to take effect')).toBeInTheDocument();
+      await first.user.click(within(dialog).getByRole('checkbox', { name: 'URL' }));
+      await first.user.click(within(dialog).getByRole('button', { name: 'Save' }));
+      await first.user.type(screen.getByRole('searchbox', { name: 'Search' }), 'site');
+      await waitFor(() => expect(server.last().get('keywordField')).toBe('name'));
+      expect(JSON.parse(localStorage.getItem('patrol.table.sites.search')!)).toEqual(['name']);
+      first.unmount();
+
+      const second = renderTable(sitesResource());
+      await screen.findByText('site-01');
+      await second.user.click(screen.getByRole('button', { name: 'Search Columns' }));
+      const reopened = await screen.findByRole('dialog');
+      expect(within(reopened).getByRole('checkbox', { name: 'URL' })).not.toBeChecked();
+      expect(within(reopened).getByRole('checkbox', { name: 'Name' })).toBeChecked();
+      await second.user.click(within(reopened).getByRole('button', { name: 'Reset' }));
+      expect(within(reopened).getByRole('checkbox', { name: 'URL' })).toBeChecked();
+    });
+  });
+
+  describe('filters', () => {
+    it('filters a boolean column to No with enable=false and shows only those rows', async () => {
+      const server = fakeListServer('/sites', sites, fields);
+      const { user } = renderTable(sitesResource());
+      await screen.findByText('site-01');
+      await user.click(screen.getByRole('button', { name: 'Filter Enable' }));
+      await user.click(await screen.findByRole('radio', { name: 'No' }));
+      await waitFor(() => expect(server.last().get('enable')).toBe('false'));
+      expect(await screen.findByText('1-12 of 12')).toBeInTheDocument();
+      expect(screen.queryByText('site-01')).not.toBeInTheDocument();
+      expect(server.last().get('page')).toBe('1');
+    });
+
+    it('filters an enum column by the ticked values and clears it from its tag', async () => {
+      const server = fakeListServer('/sites', sites, fields);
+      const { user } = renderTable(sitesResource());
+      await screen.findByText('site-01');
+      await user.click(screen.getByRole('button', { name: 'Filter Status' }));
+      await user.click(await screen.findByRole('checkbox', { name: 'Disable' }));
+      await waitFor(() => expect(server.last().get('status')).toBe('2'));
+      await user.keyboard('{Escape}');
+      expect(await screen.findByText('Status: Disable')).toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: 'Clear' }));
+      await waitFor(() => expect(server.last().has('status')).toBe(false));
+    });
+
+    it('filters a text column on Apply', async () => {
+      const server = fakeListServer('/sites', sites, fields);
+      const { user } = renderTable(sitesResource());
+      await screen.findByText('site-01');
+      await user.click(screen.getByRole('button', { name: 'Filter Name' }));
+      await user.type(await screen.findByRole('textbox', { name: 'Name' }), 'site-1{Enter}');
+      await waitFor(() => expect(server.last().get('name')).toBe('site-1'));
+      expect(await screen.findByText('1-10 of 10')).toBeInTheDocument();
+    });
+  });
+
+  it('copies an id cell and says Copy Success', async () => {
+    fakeListServer('/sites', sites, fields);
+    const { user } = renderTable(sitesResource());
+    await screen.findByText('site-01');
+    const row = screen.getByText('site-03').closest('tr')!;
+    await user.click(within(row).getByRole('button', { name: 'Copy' }));
+    expect(await screen.findByText('Copy Success')).toBeInTheDocument();
+    expect(await navigator.clipboard.readText()).toBe('3');
+  });
+
+  it('keeps BatchCheck disabled until rows are selected, then shows the count and hands over the rows', async () => {
+    fakeListServer('/sites', sites, fields);
+    const onBatch = vi.fn();
+    const { user } = renderTable(sitesResource({ onBatch }));
+    await screen.findByText('site-01');
+    const batch = screen.getByRole('button', { name: 'BatchCheck' });
+    expect(batch).toHaveAttribute('aria-disabled', 'true');
+    await user.hover(batch);
+    expect(await screen.findByText('Please select some sites first')).toBeInTheDocument();
+
+    for (const name of ['site-02', 'site-05']) {
+      await user.click(within(screen.getByText(name).closest('tr')!).getByRole('checkbox'));
+    }
+    const enabled = screen.getByRole('button', { name: 'BatchCheck (2)' });
+    await user.click(enabled);
+    expect(onBatch).toHaveBeenCalledTimes(1);
+    expect(onBatch.mock.calls[0][0].selected.map((s: Site) => s.id)).toEqual([2, 5]);
+  });
+
+  it('exports the selected rows as a CSV file named by the time', async () => {
+    fakeListServer('/sites', sites, fields);
+    const blobs: Blob[] = [];
+    const names: string[] = [];
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: (b: Blob) => (blobs.push(b), 'blob:x'), revokeObjectURL() {} }));
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      names.push(this.download);
+    });
+    const { user } = renderTable(sitesResource());
+    await screen.findByText('site-01');
+    await user.click(within(screen.getByText('site-04').closest('tr')!).getByRole('checkbox'));
+    await user.click(screen.getByRole('button', { name: 'Export' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'CSV' }));
+    expect(names[0]).toMatch(/^sites-\d{8}-\d{6}\.csv$/);
+    const bytes = await new Promise<ArrayBuffer>((resolve) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(reader.result as ArrayBuffer);
+      reader.readAsArrayBuffer(blobs[0]);
+    });
+    const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+    expect(text).toBe('\uFEFFID,Name,URL,Enable,Status\r\n4,site-04,https://s4.example,false,Enable\r\n');
+    click.mockRestore();
+  });
+});

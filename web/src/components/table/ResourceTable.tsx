@@ -1,0 +1,518 @@
+import { DEFAULT_PAGE_SIZE, KEYWORD_MIN_LENGTH, SEARCH_DEBOUNCE_MS } from '@/app/constants';
+import { toast } from '@/app/toast';
+import { useT } from '@/i18n';
+import {
+  Button,
+  Field,
+  Input,
+  Menu,
+  MenuItem,
+  MenuList,
+  MenuPopover,
+  MenuTrigger,
+  makeStyles,
+  mergeClasses,
+  ProgressBar,
+  Spinner,
+  Subtitle1,
+  Switch,
+  Table,
+  TableBody,
+  TableCell,
+  TableHeader,
+  TableHeaderCell,
+  TableRow,
+  TableSelectionCell,
+  Tag,
+  TagGroup,
+  ToggleButton,
+  Tooltip,
+  tokens,
+} from '@fluentui/react-components';
+import {
+  ArrowClockwise20Regular,
+  ArrowDownload20Regular,
+  CheckboxChecked20Regular,
+  ColumnTriple20Regular,
+  FullScreenMaximize20Regular,
+  FullScreenMinimize20Regular,
+  Search20Regular,
+  TextBulletListSquareSearch20Regular,
+} from '@fluentui/react-icons';
+import type { Filter, ListQuery } from '@shared/listQuery';
+import {
+  type ColumnDef,
+  flexRender,
+  getCoreRowModel,
+  type RowSelectionState,
+  type SortingState,
+  type Updater,
+  useReactTable,
+} from '@tanstack/react-table';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { CellContent } from './CellContent';
+import { ChecklistDialog } from './ChecklistDialog';
+import { buildCsv, buildJson, downloadText, exportFileName } from './exportRows';
+import { emptyFilterInput, FilterPopover } from './FilterPopover';
+import { filterSummary } from './filterSummary';
+import { filtersToQuery } from './filtersToQuery';
+import { RowActionButton, TableActionButton } from './TableActions';
+import { TablePagination } from './TablePagination';
+import type { ActionContext, Column, FilterInput, Resource } from './types';
+import { useDebouncedValue } from './useDebouncedValue';
+import { useList } from './useList';
+import { defaultSearchFields, useTableSettings } from './useTableSettings';
+
+/** Pages longer than this render only the rows in view. */
+export const VIRTUALIZE_AFTER = 200;
+const ROW_HEIGHT_ESTIMATE = 41;
+const OPERATIONS_COLUMN = '__operations';
+
+const useStyles = makeStyles({
+  root: {
+    display: 'flex',
+    flexDirection: 'column',
+    minWidth: 0,
+    backgroundColor: tokens.colorNeutralBackground1,
+    borderRadius: tokens.borderRadiusLarge,
+    boxShadow: tokens.shadow4,
+  },
+  fullscreen: {
+    position: 'fixed',
+    inset: 0,
+    zIndex: 1000,
+    borderRadius: 0,
+    height: '100vh',
+  },
+  toolbar: {
+    display: 'flex',
+    alignItems: 'center',
+    flexWrap: 'wrap',
+    gap: tokens.spacingHorizontalS,
+    padding: `${tokens.spacingVerticalM} ${tokens.spacingHorizontalM}`,
+  },
+  title: { marginRight: tokens.spacingHorizontalM },
+  actions: { display: 'flex', gap: tokens.spacingHorizontalS, flexWrap: 'wrap' },
+  tools: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalXS, flexWrap: 'wrap', marginLeft: 'auto' },
+  search: { width: '240px', '@media (max-width: 600px)': { width: '100%' } },
+  tags: { padding: `0 ${tokens.spacingHorizontalM} ${tokens.spacingVerticalS}` },
+  progress: { height: '2px' },
+  progressIdle: { visibility: 'hidden' },
+  scroll: { overflow: 'auto', minHeight: 0 },
+  scrollBounded: { maxHeight: '70vh' },
+  scrollFill: { flexGrow: 1 },
+  head: {
+    position: 'sticky',
+    top: 0,
+    zIndex: 1,
+    backgroundColor: tokens.colorNeutralBackground1,
+  },
+  headerCell: { fontWeight: tokens.fontWeightSemibold, whiteSpace: 'nowrap' },
+  empty: {
+    textAlign: 'center',
+    padding: `${tokens.spacingVerticalXXL} 0`,
+    color: tokens.colorNeutralForeground3,
+  },
+  operations: { display: 'flex', gap: tokens.spacingHorizontalXS, flexWrap: 'wrap' },
+});
+
+export interface ResourceTableProps<T> {
+  resource: Resource<T>;
+  /** Filters the screen fixes (e.g. the sub-account of a detail page); the user does not see or change them. */
+  baseFilters?: Record<string, Filter>;
+  /** Extra toolbar content after the resource's actions. */
+  toolbar?: ReactNode;
+}
+
+type Sel<T> = Map<string, T>;
+
+/** Any list screen: a resource's columns over its list call, with every common table feature of spec section 2. */
+export function ResourceTable<T>({ resource, baseFilters, toolbar }: ResourceTableProps<T>) {
+  const t = useT();
+  const styles = useStyles();
+  const columns = resource.columns;
+  const { visibility, setVisibility, searchFields, setSearchFields } = useTableSettings(resource.name, columns);
+
+  // ---- query state
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
+  const [sorting, setSorting] = useState<SortingState>(() =>
+    resource.defaultSort.map((s) => ({ id: s.field, desc: s.order === 'desc' })),
+  );
+  const [filterInputs, setFilterInputs] = useState<Record<string, FilterInput>>({});
+  const [keywordText, setKeywordText] = useState('');
+  const typed = useDebouncedValue(keywordText.trim(), SEARCH_DEBOUNCE_MS);
+  const keywordProblem =
+    typed.length > 0 && typed.length < KEYWORD_MIN_LENGTH
+      ? 'At least 3 chars'
+      : typed && searchFields.length === 0
+        ? 'At least 1 search field'
+        : null;
+  // A keyword the server would refuse is never sent: the last valid one stays in force.
+  const [keyword, setKeyword] = useState('');
+  const [keywordFields, setKeywordFields] = useState(searchFields);
+  useEffect(() => {
+    if (keywordProblem) return;
+    setKeyword(typed);
+    setKeywordFields(searchFields);
+    setPage(1);
+  }, [typed, searchFields, keywordProblem]);
+
+  const query: ListQuery = useMemo(
+    () => ({
+      page,
+      page_size: pageSize,
+      sort: sorting.map((s) => ({ field: s.id, order: s.desc ? 'desc' : 'asc' })),
+      keyword: keyword || undefined,
+      keywordField: keywordFields,
+      filters: { ...filtersToQuery(columns, filterInputs), ...baseFilters },
+    }),
+    [page, pageSize, sorting, keyword, keywordFields, columns, filterInputs, baseFilters],
+  );
+
+  // ---- view state
+  const [autoRefresh, setAutoRefresh] = useState(false);
+  const [fullscreen, setFullscreen] = useState(false);
+  const [selectMode, setSelectMode] = useState(resource.selectable);
+  const [selected, setSelected] = useState<Sel<T>>(() => new Map());
+
+  const list = useList<T>(resource, query, { autoRefresh });
+  const rows = list.data?.result ?? [];
+  const total = list.data?.total_count ?? 0;
+  const pageCount = pageSize === 0 ? 1 : Math.max(1, Math.ceil(total / pageSize));
+
+  const refetch = list.refetch;
+  const clearSelection = useCallback(() => setSelected(new Map()), []);
+  const ctx: ActionContext<T> = useMemo(
+    () => ({ selected: [...selected.values()], clearSelection, refetch }),
+    [selected, clearSelection, refetch],
+  );
+
+  useEffect(() => {
+    if (!fullscreen) return;
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setFullscreen(false);
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [fullscreen]);
+
+  // ---- table model (TanStack): visibility, sorting and selection are controlled here, rows come from the server.
+  const rowKey = useCallback((row: T) => String(resource.rowId(row)), [resource]);
+  const rowSelection: RowSelectionState = useMemo(
+    () => Object.fromEntries([...selected.keys()].map((id) => [id, true])),
+    [selected],
+  );
+  const onRowSelectionChange = (updater: Updater<RowSelectionState>) => {
+    const next = typeof updater === 'function' ? updater(rowSelection) : updater;
+    const onPage = new Map(rows.map((r) => [rowKey(r), r]));
+    setSelected((prev) => {
+      const out: Sel<T> = new Map();
+      for (const [id, on] of Object.entries(next)) {
+        const row = prev.get(id) ?? onPage.get(id);
+        if (on && row !== undefined) out.set(id, row);
+      }
+      return out;
+    });
+  };
+
+  const columnDefs = useMemo<ColumnDef<T>[]>(() => {
+    const defs: ColumnDef<T>[] = columns.map((c) => ({
+      id: c.id,
+      accessorFn: (row: T) => c.value(row),
+      enableSorting: c.sortable,
+      enableHiding: true,
+      meta: { column: c },
+      cell: ({ row }) => <CellContent column={c} row={row.original} onSaved={refetch} />,
+    }));
+    if (resource.rowActions.length) {
+      defs.push({ id: OPERATIONS_COLUMN, enableSorting: false, enableHiding: false });
+    }
+    return defs;
+  }, [columns, resource.rowActions.length, refetch]);
+
+  const table = useReactTable<T>({
+    data: rows,
+    columns: columnDefs,
+    getRowId: rowKey,
+    getCoreRowModel: getCoreRowModel(),
+    manualSorting: true,
+    manualFiltering: true,
+    enableMultiSort: false,
+    sortDescFirst: false,
+    enableRowSelection: selectMode,
+    state: {
+      sorting,
+      columnVisibility: visibility,
+      rowSelection,
+    },
+    onSortingChange: (updater) => {
+      setSorting(updater);
+      setPage(1);
+    },
+    onRowSelectionChange,
+  });
+
+  // ---- virtualisation for long pages (page size All)
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const tableRows = table.getRowModel().rows;
+  const virtual = tableRows.length > VIRTUALIZE_AFTER;
+  const virtualizer = useVirtualizer({
+    count: tableRows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT_ESTIMATE,
+    overscan: 12,
+    enabled: virtual,
+  });
+  const items = virtual ? virtualizer.getVirtualItems() : null;
+  const paddingTop = items?.length ? items[0].start : 0;
+  const paddingBottom = items?.length ? virtualizer.getTotalSize() - items[items.length - 1].end : 0;
+  const visibleRows = items ? items.map((i) => tableRows[i.index]) : tableRows;
+
+  // ---- handlers
+  const setFilter = (id: string, input: FilterInput) => {
+    setFilterInputs((prev) => ({ ...prev, [id]: input }));
+    setPage(1);
+  };
+  const activeFilters = filtersToQuery(columns, filterInputs);
+  const exportColumns = columns.filter((c) => c.exportable && visibility[c.id] !== false);
+  const exportAs = (ext: 'csv' | 'json') => {
+    const chosen = [...selected.values()];
+    const text = ext === 'csv' ? buildCsv(chosen, exportColumns) : buildJson(chosen, exportColumns);
+    downloadText(
+      exportFileName(resource.name, ext),
+      text,
+      ext === 'csv' ? 'text/csv;charset=utf-8' : 'application/json;charset=utf-8',
+    );
+    toast.success(t('Exported {count} rows', { count: chosen.length }));
+  };
+
+  const visibleLeafColumns = table.getVisibleLeafColumns();
+  const colSpan = visibleLeafColumns.length + (selectMode ? 1 : 0);
+  const searchable = columns.filter((c) => c.searchable);
+  const allPageSelected = table.getIsAllPageRowsSelected();
+  const somePageSelected = table.getIsSomePageRowsSelected();
+
+  return (
+    <section className={mergeClasses(styles.root, fullscreen && styles.fullscreen)} aria-label={t(resource.title)}>
+      <div className={styles.toolbar}>
+        <Subtitle1 as="h2" className={styles.title}>
+          {t(resource.title)}
+        </Subtitle1>
+        <div className={styles.actions}>
+          {resource.actions.map((a, i) => (
+            <TableActionButton key={`${a.label}-${i}`} action={a} ctx={ctx} />
+          ))}
+          {toolbar}
+        </div>
+        <div className={styles.tools}>
+          <Field
+            className={styles.search}
+            validationState={keywordProblem ? 'warning' : 'none'}
+            validationMessage={keywordProblem ? t(keywordProblem) : undefined}
+          >
+            <Input
+              type="search"
+              aria-label={t('Search')}
+              placeholder={t('Search')}
+              contentBefore={<Search20Regular />}
+              value={keywordText}
+              onChange={(_, d) => setKeywordText(d.value)}
+            />
+          </Field>
+          {searchable.length ? (
+            <ChecklistDialog
+              title="Search Columns"
+              trigger={{ icon: <TextBulletListSquareSearch20Regular />, label: 'Search Columns' }}
+              items={searchable.map((c) => ({ id: c.id, label: c.label }))}
+              checked={searchFields}
+              onSave={setSearchFields}
+              resetTo={defaultSearchFields(columns as Column<unknown>[])}
+            />
+          ) : null}
+          <Tooltip content={t('Refresh')} relationship="label">
+            <Button appearance="subtle" icon={<ArrowClockwise20Regular />} onClick={() => void refetch()} />
+          </Tooltip>
+          <Switch label={t('Auto refresh')} checked={autoRefresh} onChange={(_, d) => setAutoRefresh(d.checked)} />
+          <Tooltip content={t('Select mode')} relationship="label">
+            <ToggleButton
+              appearance="subtle"
+              icon={<CheckboxChecked20Regular />}
+              checked={selectMode}
+              onClick={() => {
+                if (selectMode) clearSelection();
+                setSelectMode(!selectMode);
+              }}
+            />
+          </Tooltip>
+          {selectMode ? (
+            <Menu>
+              <MenuTrigger disableButtonEnhancement>
+                <Tooltip
+                  content={t(selected.size ? 'Export selected rows' : 'Please select some rows first')}
+                  relationship="description"
+                >
+                  <Button appearance="subtle" icon={<ArrowDownload20Regular />} disabledFocusable={selected.size === 0}>
+                    {t('Export')}
+                  </Button>
+                </Tooltip>
+              </MenuTrigger>
+              <MenuPopover>
+                <MenuList>
+                  <MenuItem onClick={() => exportAs('csv')}>CSV</MenuItem>
+                  <MenuItem onClick={() => exportAs('json')}>JSON</MenuItem>
+                </MenuList>
+              </MenuPopover>
+            </Menu>
+          ) : null}
+          <ChecklistDialog
+            title="Columns"
+            trigger={{ icon: <ColumnTriple20Regular />, label: 'Columns' }}
+            items={columns.map((c) => ({ id: c.id, label: c.label }))}
+            checked={columns.filter((c) => visibility[c.id] !== false).map((c) => c.id)}
+            onChange={(ids) => setVisibility(Object.fromEntries(columns.map((c) => [c.id, ids.includes(c.id)])))}
+          />
+          <Tooltip content={t(fullscreen ? 'Exit fullscreen' : 'Fullscreen')} relationship="label">
+            <Button
+              appearance="subtle"
+              icon={fullscreen ? <FullScreenMinimize20Regular /> : <FullScreenMaximize20Regular />}
+              onClick={() => setFullscreen(!fullscreen)}
+            />
+          </Tooltip>
+        </div>
+      </div>
+
+      {Object.keys(activeFilters).length ? (
+        <TagGroup
+          className={styles.tags}
+          aria-label={t('Filters')}
+          onDismiss={(_, d) => {
+            const column = columns.find((c) => c.id === d.value)!;
+            setFilter(column.id, emptyFilterInput(column as Column<unknown>));
+          }}
+        >
+          {columns
+            .filter((c) => activeFilters[c.id])
+            .map((c) => (
+              <Tag key={c.id} value={c.id} size="small" dismissible dismissIcon={{ 'aria-label': t('Clear') }}>
+                {filterSummary(c as Column<unknown>, filterInputs[c.id], t)}
+              </Tag>
+            ))}
+        </TagGroup>
+      ) : null}
+
+      <ProgressBar
+        className={mergeClasses(styles.progress, !list.isFetching && styles.progressIdle)}
+        thickness="medium"
+        aria-hidden={!list.isFetching}
+      />
+      <div
+        ref={scrollRef}
+        className={mergeClasses(styles.scroll, fullscreen ? styles.scrollFill : virtual && styles.scrollBounded)}
+      >
+        <Table size="small" sortable aria-label={t(resource.title)} aria-busy={list.isFetching}>
+          <TableHeader className={styles.head}>
+            <TableRow>
+              {selectMode ? (
+                <TableSelectionCell
+                  type="checkbox"
+                  checked={allPageSelected ? true : somePageSelected ? 'mixed' : false}
+                  onClick={table.getToggleAllPageRowsSelectedHandler()}
+                  checkboxIndicator={{ 'aria-label': t('Select all rows') }}
+                />
+              ) : null}
+              {visibleLeafColumns.map((tc) => {
+                if (tc.id === OPERATIONS_COLUMN) {
+                  return (
+                    <TableHeaderCell key={tc.id} sortable={false} className={styles.headerCell}>
+                      {t('Operations')}
+                    </TableHeaderCell>
+                  );
+                }
+                const c = (tc.columnDef.meta as { column: Column<T> }).column;
+                const sorted = tc.getIsSorted();
+                return (
+                  <TableHeaderCell
+                    key={tc.id}
+                    className={styles.headerCell}
+                    style={c.width ? { minWidth: c.width } : undefined}
+                    sortable={c.sortable}
+                    sortDirection={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}
+                    onClick={c.sortable ? tc.getToggleSortingHandler() : undefined}
+                    aside={
+                      c.filter ? (
+                        <FilterPopover
+                          column={c as Column<unknown>}
+                          input={filterInputs[c.id]}
+                          active={Boolean(activeFilters[c.id])}
+                          onChange={(input) => setFilter(c.id, input)}
+                        />
+                      ) : undefined
+                    }
+                  >
+                    {t(c.label)}
+                  </TableHeaderCell>
+                );
+              })}
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {paddingTop > 0 ? <tr aria-hidden style={{ height: paddingTop }} /> : null}
+            {visibleRows.map((row) => {
+              const isSelected = row.getIsSelected();
+              return (
+                <TableRow
+                  key={row.id}
+                  appearance={isSelected ? 'brand' : 'none'}
+                  data-index={row.index}
+                  ref={virtual ? virtualizer.measureElement : undefined}
+                >
+                  {selectMode ? (
+                    <TableSelectionCell
+                      type="checkbox"
+                      checked={isSelected}
+                      onClick={row.getToggleSelectedHandler()}
+                      checkboxIndicator={{ 'aria-label': t('Select row') }}
+                    />
+                  ) : null}
+                  {row.getVisibleCells().map((cell) =>
+                    cell.column.id === OPERATIONS_COLUMN ? (
+                      <TableCell key={cell.id}>
+                        <div className={styles.operations}>
+                          {resource.rowActions.map((a, i) => (
+                            <RowActionButton key={`${a.label}-${i}`} action={a} row={row.original} ctx={ctx} />
+                          ))}
+                        </div>
+                      </TableCell>
+                    ) : (
+                      <TableCell key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</TableCell>
+                    ),
+                  )}
+                </TableRow>
+              );
+            })}
+            {paddingBottom > 0 ? <tr aria-hidden style={{ height: paddingBottom }} /> : null}
+            {tableRows.length === 0 ? (
+              <TableRow>
+                <TableCell colSpan={colSpan} className={styles.empty}>
+                  {list.isPending ? <Spinner size="small" label={t('Loading...')} /> : t('No result')}
+                </TableCell>
+              </TableRow>
+            ) : null}
+          </TableBody>
+        </Table>
+      </div>
+
+      <TablePagination
+        page={page}
+        pageSize={pageSize}
+        pageCount={pageCount}
+        total={total}
+        onPage={setPage}
+        onPageSize={(size) => {
+          setPageSize(size);
+          setPage(1);
+        }}
+      />
+    </section>
+  );
+}

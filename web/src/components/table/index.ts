@@ -1,0 +1,20 @@
+// The one generic table (style rule 5): declare a resource, render <ResourceTable resource={...} />.
+export { col, type FieldPath, readPath } from './col';
+export { defineResource } from './defineResource';
+export { buildCsv, buildJson, exportFileName } from './exportRows';
+export { filterInputToFilter, filtersToQuery } from './filtersToQuery';
+export { DEFAULT_RECENT_RANGE, RECENT_RANGES, resolveRecentRange } from './recentRanges';
+export { ResourceTable, type ResourceTableProps, VIRTUALIZE_AFTER } from './ResourceTable';
+export type {
+  ActionContext,
+  Column,
+  ColumnEdit,
+  ColumnKind,
+  ColumnOptions,
+  FilterInput,
+  Resource,
+  ResourceConfig,
+  RowAction,
+  TableAction,
+} from './types';
+export { listQueryKey, type UseListOptions, useList } from './useList';

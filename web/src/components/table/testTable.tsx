@@ -1,0 +1,88 @@
+// Test harness: a ResourceTable against a fake /api/v1 list endpoint that applies the real
+// list-query protocol (shared/listQuery) to in-memory rows, so tests see what a user would.
+import { createQueryClient } from '@/api/queryClient';
+import { ToastHost } from '@/app/toast';
+import { i18n } from '@/i18n';
+import { FluentProvider, webLightTheme } from '@fluentui/react-components';
+import { type ListFields, matchesFilter, parseListQuery } from '@shared/listQuery';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { vi } from 'vitest';
+import { readPath } from './col';
+import { ResourceTable, type ResourceTableProps } from './ResourceTable';
+import type { Resource } from './types';
+
+// jsdom lacks these; Fluent's positioning and motion ask for them.
+globalThis.ResizeObserver ??= class {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+} as unknown as typeof ResizeObserver;
+window.matchMedia ??= ((query: string) => ({
+  matches: false,
+  media: query,
+  onchange: null,
+  addListener() {},
+  removeListener() {},
+  addEventListener() {},
+  removeEventListener() {},
+  dispatchEvent: () => false,
+})) as unknown as typeof window.matchMedia;
+
+export interface FakeServer {
+  /** Query params of every list call, in order. */
+  calls: URLSearchParams[];
+  last(): URLSearchParams;
+}
+
+export function fakeListServer<T>(endpoint: string, rows: T[], fields: ListFields): FakeServer {
+  const calls: URLSearchParams[] = [];
+  const fetchStub = vi.fn(async (input: RequestInfo | URL) => {
+    const url = new URL(String(input), 'http://localhost');
+    if (url.pathname !== `/api/v1${endpoint}`) {
+      return new Response(JSON.stringify({ code: 4040, msg: 'Not found.', request_id: 'r' }), { status: 404 });
+    }
+    calls.push(url.searchParams);
+    const q = parseListQuery(url.searchParams, fields);
+    let result = rows.filter((row) =>
+      Object.entries(q.filters).every(([field, f]) => matchesFilter(readPath(row, field), f)),
+    );
+    if (q.keyword) {
+      const k = q.keyword.toLowerCase();
+      result = result.filter((row) => q.keywordField.some((f) => String(readPath(row, f)).toLowerCase().includes(k)));
+    }
+    for (const s of [...q.sort].reverse()) {
+      const dir = s.order === 'asc' ? 1 : -1;
+      result = [...result].sort((a, b) => {
+        const x = readPath(a, s.field) as number | string;
+        const y = readPath(b, s.field) as number | string;
+        return x < y ? -dir : x > y ? dir : 0;
+      });
+    }
+    const total_count = result.length;
+    if (q.page_size > 0) result = result.slice((q.page - 1) * q.page_size, q.page * q.page_size);
+    const data = { result, total_count, page: q.page, page_size: q.page_size };
+    return new Response(JSON.stringify({ code: 1000, msg: 'SUCCESS', data }), {
+      status: 200,
+      headers: { 'Content-Type': 'application/json' },
+    });
+  });
+  vi.stubGlobal('fetch', fetchStub);
+  return { calls, last: () => calls[calls.length - 1] };
+}
+
+export function renderTable<T>(resource: Resource<T>, props: Omit<ResourceTableProps<T>, 'resource'> = {}) {
+  void i18n.changeLanguage('en');
+  const user = userEvent.setup({ delay: null });
+  const client = createQueryClient();
+  const view = render(
+    <FluentProvider theme={webLightTheme}>
+      <QueryClientProvider client={client}>
+        <ToastHost />
+        <ResourceTable resource={resource} {...props} />
+      </QueryClientProvider>
+    </FluentProvider>,
+  );
+  return { user, ...view };
+}

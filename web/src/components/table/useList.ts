@@ -1,0 +1,41 @@
+import { request } from '@/api/request';
+import { AUTO_REFRESH_MS } from '@/app/constants';
+import { type ListQuery, type ListResult, serializeListQuery } from '@shared/listQuery';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { Resource } from './types';
+
+export function listQueryKey(name: string, query: ListQuery) {
+  return [name, 'list', serializeListQuery(query)] as const;
+}
+
+export interface UseListOptions {
+  /** Refetch every 5 s (spec section 9). */
+  autoRefresh?: boolean;
+  /** False holds the request, e.g. while the keyword is too short. */
+  enabled?: boolean;
+}
+
+/** One list query of a resource: key `[name, 'list', params]`; rows stay visible while the next page loads. */
+export function useList<T>(
+  resource: Pick<Resource<T>, 'name' | 'endpoint' | 'failureTip'>,
+  query: ListQuery,
+  options: UseListOptions = {},
+) {
+  const params = serializeListQuery(query);
+  return useQuery({
+    queryKey: [resource.name, 'list', params] as const,
+    queryFn: ({ signal }) =>
+      request<ListResult<T>>({
+        method: 'GET',
+        url: resource.endpoint,
+        params,
+        signal,
+        failureTip: resource.failureTip,
+        // The 5 s poll would otherwise flash the top loading bar forever.
+        skipLoading: options.autoRefresh,
+      }),
+    placeholderData: keepPreviousData,
+    refetchInterval: options.autoRefresh ? AUTO_REFRESH_MS : false,
+    enabled: options.enabled ?? true,
+  });
+}

@@ -1,0 +1,206 @@
+import {
+  Button,
+  Field,
+  Input,
+  MessageBar,
+  MessageBarBody,
+  makeStyles,
+  Spinner,
+  Text,
+  Tooltip,
+  tokens,
+} from '@fluentui/react-components';
+import { KeyRegular, PersonRegular, ShieldKeyholeRegular } from '@fluentui/react-icons';
+import { ErrorCode } from '@shared/envelope';
+import { type FormEvent, type ReactNode, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { isApiError } from '@/api/ApiError';
+import { setAuth } from '@/app/auth';
+import { safeRedirect } from '@/app/guards';
+import { Logo } from '@/app/Logo';
+import { LocaleSwitcher } from '@/app/shell/LocaleSwitcher';
+import { useT } from '@/i18n';
+import { fetchCaptcha, login } from './authApi';
+
+const useStyles = makeStyles({
+  page: {
+    minHeight: '100vh',
+    display: 'grid',
+    placeItems: 'center',
+    padding: tokens.spacingHorizontalL,
+    boxSizing: 'border-box',
+    backgroundColor: tokens.colorNeutralBackground3,
+    backgroundImage:
+      'radial-gradient(1200px 600px at 10% -10%, rgba(47,140,234,0.18), transparent 60%), radial-gradient(900px 500px at 110% 110%, rgba(11,79,150,0.16), transparent 60%)',
+  },
+  locale: { position: 'fixed', top: tokens.spacingVerticalM, right: tokens.spacingHorizontalM },
+  card: {
+    width: '100%',
+    maxWidth: '380px',
+    display: 'flex',
+    flexDirection: 'column',
+    gap: tokens.spacingVerticalL,
+    padding: `${tokens.spacingVerticalXXL} ${tokens.spacingHorizontalXXL}`,
+    backgroundColor: tokens.colorNeutralBackground1,
+    borderRadius: tokens.borderRadiusXLarge,
+    boxShadow: tokens.shadow16,
+  },
+  head: { display: 'flex', flexDirection: 'column', alignItems: 'center', gap: tokens.spacingVerticalS },
+  product: { fontSize: tokens.fontSizeHero700, lineHeight: tokens.lineHeightHero700, fontWeight: tokens.fontWeightSemibold },
+  sub: { color: tokens.colorNeutralForeground3 },
+  form: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
+  captchaRow: { display: 'flex', gap: tokens.spacingHorizontalS, alignItems: 'stretch' },
+  captchaInput: { flexGrow: 1 },
+  captchaImage: {
+    height: '32px',
+    minWidth: '100px',
+    padding: 0,
+    borderRadius: tokens.borderRadiusMedium,
+    border: `1px solid ${tokens.colorNeutralStroke1}`,
+    backgroundColor: tokens.colorNeutralBackground1,
+    cursor: 'pointer',
+    overflow: 'hidden',
+    display: 'grid',
+    placeItems: 'center',
+  },
+  footer: { textAlign: 'center', color: tokens.colorNeutralForeground4 },
+});
+
+interface CaptchaState {
+  id: string;
+  image: string;
+}
+
+/** Errors a user can act on; everything else stays hidden, as the spec asks of the login call. */
+const shownErrors: Readonly<Record<number, string>> = {
+  [ErrorCode.BadCredentials]: 'Wrong username or password.',
+  [ErrorCode.CaptchaRequired]: 'Please input the captcha.',
+  [ErrorCode.CaptchaWrong]: 'Wrong captcha.',
+};
+
+export default function LoginPage(): ReactNode {
+  const styles = useStyles();
+  const t = useT();
+  const navigate = useNavigate();
+  const [search] = useSearchParams();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [captcha, setCaptcha] = useState<CaptchaState | null>(null);
+  const [answer, setAnswer] = useState('');
+  const [touched, setTouched] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const usernameError = touched && !username.trim() ? t('Please input username') : undefined;
+  const passwordError = touched && !password ? t('Please input password') : undefined;
+  const captchaError = touched && captcha && !answer.trim() ? t('Please input the captcha.') : undefined;
+
+  const loadCaptcha = async () => {
+    try {
+      setCaptcha(await fetchCaptcha());
+      setAnswer('');
+    } catch {
+      setCaptcha(null);
+    }
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setTouched(true);
+    if (!username.trim() || !password || (captcha && !answer.trim())) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const result = await login({
+        username: username.trim(),
+        password,
+        captcha: captcha ? { id: captcha.id, answer: answer.trim() } : undefined,
+      });
+      setAuth({ jwt: result.jwt, name: result.name, s: result.s });
+      navigate(safeRedirect(search.get('redirect')), { replace: true });
+    } catch (err) {
+      const code = isApiError(err) ? err.code : undefined;
+      const text = typeof code === 'number' ? shownErrors[code] : undefined;
+      if (text) setError(text);
+      // The server asks for a captcha after repeated failures; every answer is single-use.
+      if (code === ErrorCode.CaptchaRequired || code === ErrorCode.CaptchaWrong || captcha) await loadCaptcha();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className={styles.page}>
+      <div className={styles.locale}>
+        <LocaleSwitcher />
+      </div>
+      <main className={styles.card}>
+        <div className={styles.head}>
+          <Logo size={56} />
+          <h1 className={styles.product} style={{ margin: 0 }}>
+            Patrol
+          </h1>
+          <Text className={styles.sub}>{t('Sign in to the console')}</Text>
+        </div>
+        {error ? (
+          <MessageBar intent="error">
+            <MessageBarBody>{t(error)}</MessageBarBody>
+          </MessageBar>
+        ) : null}
+        <form className={styles.form} onSubmit={submit} noValidate>
+          <Field label={t('Username')} required validationMessage={usernameError}>
+            <Input
+              name="username"
+              autoComplete="username"
+              contentBefore={<PersonRegular />}
+              value={username}
+              onChange={(_, d) => setUsername(d.value)}
+              autoFocus
+            />
+          </Field>
+          <Field label={t('Password')} required validationMessage={passwordError}>
+            <Input
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              contentBefore={<KeyRegular />}
+              value={password}
+              onChange={(_, d) => setPassword(d.value)}
+            />
+          </Field>
+          {captcha ? (
+            <Field label={t('Captcha')} required validationMessage={captchaError}>
+              <div className={styles.captchaRow}>
+                <Input
+                  className={styles.captchaInput}
+                  name="captcha"
+                  autoComplete="off"
+                  contentBefore={<ShieldKeyholeRegular />}
+                  value={answer}
+                  onChange={(_, d) => setAnswer(d.value)}
+                />
+                <Tooltip content={t('Click to refresh')} relationship="label">
+                  <button type="button" className={styles.captchaImage} onClick={() => void loadCaptcha()}>
+                    <img src={captcha.image} alt={t('Captcha')} height={30} />
+                  </button>
+                </Tooltip>
+              </div>
+            </Field>
+          ) : null}
+          <Button
+            type="submit"
+            appearance="primary"
+            size="large"
+            disabled={busy}
+            icon={busy ? <Spinner size="tiny" /> : undefined}
+          >
+            {t('Sign in')}
+          </Button>
+        </form>
+        <Text size={200} className={styles.footer}>
+          © Patrol
+        </Text>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,29 @@
+import type { Captcha, LoginResult, Profile } from '@shared/schemas/auth';
+import { request } from '@/api/request';
+
+export interface LoginInput {
+  username: string;
+  password: string;
+  captcha?: { id: string; answer: string } | null;
+}
+
+/** Errors are hidden by default (spec section 7); the login page shows the ones a user can fix. */
+export const login = (data: LoginInput) => request<LoginResult>({ method: 'POST', url: '/login', data, silent: true });
+
+export const logout = () => request<unknown>({ method: 'POST', url: '/logout', silent: true });
+
+export const fetchCaptcha = () => request<Captcha>({ url: '/captcha', silent: true });
+
+export const profileQuery = {
+  queryKey: ['profile', 'detail'] as const,
+  queryFn: () => request<Profile>({ url: '/info' }),
+};
+
+export const changePassword = (data: { old_pwd: string; pwd: string }) =>
+  request<unknown>({
+    method: 'POST',
+    url: '/pwd',
+    data,
+    successTip: 'Password update success, please login again.',
+    failureTip: 'Password update failed.',
+  });
