@@ -39,4 +39,28 @@ export interface LambdaDef {
 
 export const LAMBDAS: readonly LambdaDef[] = [
   { name: 'api', entry: 'functions/api.ts', trigger: { type: 'http' }, memoryMb: 1024, timeoutSeconds: 29 },
+  {
+    name: 'checker',
+    entry: 'functions/checks/checker.ts',
+    // One check per invocation: on Lambda the browser runs single-process in the default context.
+    trigger: { type: 'sqs', queue: 'check', batchSize: 1, concurrency: Number(process.env.CHECKER_CONCURRENCY ?? 4) },
+    memoryMb: 2048,
+    timeoutSeconds: 120,
+    chromium: true,
+  },
+  {
+    name: 'checkReaper',
+    entry: 'functions/checks/reaper.ts',
+    trigger: { type: 'schedule', everySeconds: 60 },
+    memoryMb: 512,
+    timeoutSeconds: 60,
+  },
+  { name: 'checkRequeue', entry: 'functions/checks/requeue.ts', trigger: { type: 'startup' }, memoryMb: 512, timeoutSeconds: 60 },
+  {
+    name: 'siteRepair',
+    entry: 'functions/sites/repair.ts',
+    trigger: { type: 'schedule', everySeconds: 3600 },
+    memoryMb: 512,
+    timeoutSeconds: 300,
+  },
 ];

@@ -173,7 +173,9 @@ async function pauseTaskRows(task: StoredTask): Promise<boolean> {
 }
 
 async function resumeTaskRows(task: StoredTask): Promise<boolean> {
-  const resumed = await conditional(() => tasks.update(task.id, { status: Pending }, { expect: { status: TaskStatus.values.Pause } }));
+  const resumed = await conditional(() =>
+    tasks.update(task.id, { status: TaskStatus.values.Pending }, { expect: { status: TaskStatus.values.Pause } }),
+  );
   if (!resumed) return false;
   const back: StoredSubtask[] = [];
   for (const s of await subtasks.all({ scope: { task_id: task.id } })) {

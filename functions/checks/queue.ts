@@ -7,9 +7,9 @@ export interface CheckMessage {
   operation_id: number;
 }
 
-export function enqueueSubtasks(list: Pick<StoredSubtask, 'id' | 'operation_id'>[]): Promise<void> {
-  if (!list.length) return Promise.resolve();
-  return sendToQueue(
+export async function enqueueSubtasks(list: Pick<StoredSubtask, 'id' | 'operation_id'>[]): Promise<void> {
+  if (!list.length) return;
+  await sendToQueue(
     'check',
     list.map((s): CheckMessage => ({ subtask_id: s.id, operation_id: s.operation_id })),
   );

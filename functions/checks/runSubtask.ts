@@ -1,4 +1,4 @@
-import { AuthType, Process } from '../../shared/enums.js';
+import { Process } from '../../shared/enums.js';
 import { logger } from '../lib/logger.js';
 import { decryptSecret, encryptSecret } from '../lib/secrets/index.js';
 import { putObject } from '../lib/storage/objects.js';
@@ -32,9 +32,9 @@ async function saveSession(task: StoredTask, session: CheckSession): Promise<voi
   const token = await siteTokens.create({
     site_id: task.site_id,
     account_id: task.account_id ?? 0,
-    auth_type: session.authType ?? AuthType.values.Session,
+    auth_type: session.auth_type,
     token_enc: await encryptSecret(JSON.stringify(session)),
-    expire_at: session.expiresAt ?? null,
+    expire_at: session.expires_at ?? null,
   });
   await tasks.update(task.id, { session_id: token.id });
 }

@@ -11,6 +11,7 @@ import type {
 } from '../../shared/schemas/sites.js';
 import type { ListOutcome } from '../lib/db/entity.js';
 import { ConditionFailedError } from '../lib/db/entity.js';
+import { nextId } from '../lib/db/ids.js';
 import { UniqueTakenError, claimUnique, releaseUnique } from '../lib/db/unique.js';
 import { decryptSecret, encryptSecret } from '../lib/secrets/index.js';
 import { SiteAccountNotFoundError, SiteExistsError, SiteNotFoundError } from './errors.js';
@@ -72,12 +73,13 @@ async function writeAccounts(siteId: number, accounts: NewAccount[]): Promise<St
  * the same site; if any later write fails, what was written is removed again, so no half site stays.
  */
 export async function createSite(body: NewSiteBody): Promise<Site> {
-  // The claim is taken before the site exists, so it cannot name its owner yet (0).
-  await claimName(body.name, 0);
+  // The id comes first so that the name claim names its owner before the row exists.
+  const siteId = await nextId(sites.def.type);
+  await claimName(body.name, siteId);
   let site: Site | undefined;
   const written: StoredSiteAccount[] = [];
   try {
-    site = await sites.create({ name: body.name, url: body.url, enable: true, available_account_cnt: 0 });
+    site = await sites.create({ name: body.name, url: body.url, enable: true, available_account_cnt: 0 }, { id: siteId });
     written.push(...(await writeAccounts(site.id, body.accounts)));
     if (written.length) site = await sites.add(site.id, { available_account_cnt: written.length });
     return site;
@@ -85,7 +87,7 @@ export async function createSite(body: NewSiteBody): Promise<Site> {
     await Promise.allSettled([
       ...written.map((a) => siteAccounts.remove(a.id)),
       site ? sites.remove(site.id) : Promise.resolve(),
-      releaseUnique('site', 'name', nameKey(body.name)),
+      releaseUnique('site', 'name', nameKey(body.name), siteId),
     ]);
     throw error;
   }
@@ -99,10 +101,10 @@ export async function updateSite(id: number, body: UpdateSiteBody): Promise<Site
       await claimName(body.name, id);
       try {
         const updated = await sites.update(id, { name: body.name }, { expect: { name: site.name } });
-        await releaseUnique('site', 'name', nameKey(site.name));
+        await releaseUnique('site', 'name', nameKey(site.name), id);
         return updated;
       } catch (error) {
-        await releaseUnique('site', 'name', nameKey(body.name));
+        await releaseUnique('site', 'name', nameKey(body.name), id);
         throw error;
       }
     }
@@ -112,7 +114,7 @@ export async function updateSite(id: number, body: UpdateSiteBody): Promise<Site
     const accounts = await siteAccounts.all({ scope: { site_id: id } });
     await sites.softDelete(id);
     await Promise.all(accounts.map((a) => siteAccounts.softDelete(a.id)));
-    await releaseUnique('site', 'name', nameKey(site.name));
+    await releaseUnique('site', 'name', nameKey(site.name), id);
     return { ...site, enable: false };
   } catch (error) {
     if (error instanceof ConditionFailedError) throw new SiteNotFoundError(id);

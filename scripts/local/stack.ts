@@ -38,6 +38,8 @@ export interface LocalStackOptions {
   publicUrl?: string;
   /** Built web app; default web/dist. */
   webDist?: string;
+  /** The Lambdas to run; default the registry's. Tests add their own. */
+  lambdas?: readonly LambdaDef[];
 }
 
 export interface LocalStack {
@@ -105,7 +107,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
   const apiHandler = new Promise<ApiHandler | undefined>((r) => {
     apiReady = r;
   });
-  const apiDef = LAMBDAS.find((l) => l.trigger.type === 'http') as LambdaDef;
+  const lambdas = opts.lambdas ?? LAMBDAS;
+  const apiDef = lambdas.find((l) => l.trigger.type === 'http') as LambdaDef;
   const serveStatic = createStaticHandler(opts.webDist ?? join(REPO_ROOT, 'web', 'dist'));
   const onRequest = async (req: IncomingMessage, res: ServerResponse) => {
     try {
@@ -200,7 +203,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     apiReady(api);
 
     const context = (def: LambdaDef) => () => lambdaContext(def, REGION);
-    for (const def of LAMBDAS.filter((l) => l.trigger.type === 'startup')) {
+    for (const def of lambdas.filter((l) => l.trigger.type === 'startup')) {
       try {
         await (await loadHandler(def))(startupEvent(), context(def)());
       } catch (error) {
@@ -217,7 +220,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       if (drained.includes(false)) console.warn('[local] some invocations were still running after 30 s');
       sqsClient.destroy();
     });
-    for (const def of LAMBDAS) {
+    for (const def of lambdas) {
       const t = def.trigger;
       if (t.type === 'sqs') {
         const queue = sqs.value.queues.find((q) => q.name === t.queue);

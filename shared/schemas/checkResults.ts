@@ -3,7 +3,7 @@
 // of the process and the raw log, so every field is always present, also when the check failed
 // half-way (defaults from `emptyResult`, then filled as far as the driver got).
 import { z } from 'zod';
-import { AuthType, type EnumValue, Process, TestMode } from '../enums';
+import { AuthType, type EnumValue, type Process, type TestMode } from '../enums';
 
 export type ProcessValue = EnumValue<typeof Process>;
 export type TestModeValue = EnumValue<typeof TestMode>;
@@ -206,7 +206,14 @@ export function emptyResult<P extends ProcessValue>(process: P): ProcessResult<P
 }
 
 function emptyDelete(): DeleteBetResult {
-  return { has_record: false, delete_success: false, response_timing: 0, result: null, status_code: 0, description: '' };
+  return {
+    has_record: false,
+    delete_success: false,
+    response_timing: 0,
+    result: null,
+    status_code: 0,
+    description: '',
+  };
 }
 
 // ---- Session and outcome ---------------------------------------------------------------------

@@ -69,7 +69,10 @@ export async function probeVideo(bytes: Buffer, ext = 'mp4'): Promise<ProbedVide
       ...['-v', 'error', '-print_format', 'json', '-show_entries', 'format=duration,format_name:stream=codec_name'],
       file,
     ]);
-    const info = JSON.parse(stdout) as { format: { duration?: string; format_name: string }; streams: { codec_name: string }[] };
+    const info = JSON.parse(stdout) as {
+      format: { duration?: string; format_name: string };
+      streams: { codec_name: string }[];
+    };
     return {
       formatName: info.format.format_name,
       codec: info.streams[0]?.codec_name ?? '',

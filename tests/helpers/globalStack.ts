@@ -18,9 +18,6 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** The one local stack of this test project. */
     stack: StackInfo;
-    url: string;
-    adminPassword: string;
-    dataDir: string;
   }
 }
 
@@ -74,9 +71,6 @@ export default async function setup(project: TestProject) {
 
   const info: StackInfo = { url: ready.url, adminPassword: TEST_ADMIN_PASSWORD, dataDir, env: ready.env };
   project.provide('stack', info);
-  project.provide('url', info.url);
-  project.provide('adminPassword', info.adminPassword);
-  project.provide('dataDir', info.dataDir);
 
   return async () => {
     await stopChild(child);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../infra/PatrolStack.js';
+import type { Json } from './templateQueries.js';
 
 const run = promisify(execFile);
 
@@ -23,7 +24,7 @@ describe('a real cdk synth of the dev stage', () => {
     });
 
     const template = JSON.parse(readFileSync(path.join(out, 'Patrol-dev.template.json'), 'utf8'));
-    const [api] = Object.values<any>(template.Resources).filter(
+    const [api] = Object.values<Json>(template.Resources).filter(
       (r) => r.Type === 'AWS::Lambda::Function' && String(r.Properties.Description).includes(': api ('),
     );
     const assetDir = path.join(out, `asset.${api.Properties.Code.S3Key.replace(/\.zip$/, '')}`);

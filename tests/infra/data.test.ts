@@ -2,7 +2,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { TABLE_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../../functions/lib/db/tableSchema.js';
 import { synthStack } from './synthStack.js';
-import { ofType } from './templateQueries.js';
+import { type Json, ofType } from './templateQueries.js';
 
 describe('Data: the single table', () => {
   const { template } = synthStack();
@@ -22,10 +22,10 @@ describe('Data: the single table', () => {
 
   it('declares exactly the global secondary indexes of tableSchema, projecting all attributes', () => {
     const [[, table]] = ofType(template, 'AWS::DynamoDB::Table');
-    const indexes = table.Properties?.GlobalSecondaryIndexes.map((i: any) => ({
+    const indexes = table.Properties?.GlobalSecondaryIndexes.map((i: Json) => ({
       name: i.IndexName,
-      partitionKey: i.KeySchema.find((k: any) => k.KeyType === 'HASH').AttributeName,
-      sortKey: i.KeySchema.find((k: any) => k.KeyType === 'RANGE').AttributeName,
+      partitionKey: i.KeySchema.find((k: Json) => k.KeyType === 'HASH').AttributeName,
+      sortKey: i.KeySchema.find((k: Json) => k.KeyType === 'RANGE').AttributeName,
       projection: i.Projection.ProjectionType,
     }));
     expect(indexes).toEqual(TABLE_INDEXES.map((i) => ({ ...i, projection: 'ALL' })));

@@ -1,8 +1,7 @@
-import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { resolveStageConfig } from '../../infra/stageConfig.js';
 import { cdkContext, synthStack } from './synthStack.js';
-import { findCycle, ofType } from './templateQueries.js';
+import { ofType } from './templateQueries.js';
 
 describe('Stages', () => {
   it('refuses a stage cdk.json does not define, naming the ones it does', () => {
@@ -24,19 +23,10 @@ describe('Stages', () => {
     });
   });
 
-  it('has a cycle check that does find a cycle when resources refer to each other', () => {
-    const looped = Template.fromJSON({
-      Resources: {
-        Fn: { Type: 'AWS::Lambda::Function', Properties: { Env: { 'Fn::GetAtt': ['Cdn', 'DomainName'] } } },
-        Cdn: { Type: 'AWS::CloudFront::Distribution', Properties: { Origin: { Ref: 'Route' } } },
-        Route: { Type: 'AWS::ApiGatewayV2::Route', DependsOn: 'Fn' },
-      },
-    });
-    expect(findCycle(looped)).toEqual(['Fn', 'Cdn', 'Route', 'Fn']);
-  });
-
+  // Template.fromStack refuses resources that depend on each other in a circle, as CloudFormation
+  // would; the console URL reaching the functions that the console fronts is where one could appear.
   it.each(['dev', 'prod'])('synthesizes %s without a dependency cycle CloudFormation would reject', (stage) => {
-    expect(findCycle(synthStack({ stage }).template)).toEqual([]);
+    expect(() => synthStack({ stage })).not.toThrow();
   });
 
   it('retains the key, the secret and both buckets in prod and empties nothing on delete', () => {

@@ -3,7 +3,11 @@ import type { Template } from 'aws-cdk-lib/assertions';
 // Small readers over a synthesized template, so tests can speak of "the api function's role"
 // instead of logical-id hashes.
 
-type Resource = { Type: string; Properties?: Record<string, any>; DependsOn?: string | string[]; [k: string]: any };
+/** Template JSON: CloudFormation properties have no TypeScript types worth writing here. */
+// biome-ignore lint/suspicious/noExplicitAny: untyped CloudFormation JSON
+export type Json = any;
+
+type Resource = { Type: string; Properties?: Record<string, Json>; DependsOn?: string | string[]; [k: string]: Json };
 
 export function resources(template: Template): Record<string, Resource> {
   return template.toJSON().Resources as Record<string, Resource>;
@@ -33,7 +37,7 @@ export function statementsOfFunction(template: Template, logicalId: string): Sta
   const fn = resources(template)[logicalId];
   const roleId = fn.Properties?.Role?.['Fn::GetAtt']?.[0];
   return ofType(template, 'AWS::IAM::Policy')
-    .filter(([, p]) => (p.Properties?.Roles ?? []).some((r: any) => r?.Ref === roleId))
+    .filter(([, p]) => (p.Properties?.Roles ?? []).some((r: Json) => r?.Ref === roleId))
     .flatMap(([, p]) => p.Properties?.PolicyDocument.Statement as Statement[]);
 }
 
@@ -45,56 +49,4 @@ export function allows(statements: Statement[], action: string, resourceId: stri
     const actionMatches = actions.some((a) => new RegExp(`^${a.replace(/\*/g, '.*')}$`).test(action));
     return actionMatches && JSON.stringify(s.Resource).includes(`"${resourceId}"`);
   });
-}
-
-/** Logical ids a resource refers to (Ref, Fn::GetAtt, DependsOn, ${X} in Fn::Sub). */
-function referencesOf(resource: Resource, ids: Set<string>): Set<string> {
-  const out = new Set<string>();
-  const deps = resource.DependsOn === undefined ? [] : [resource.DependsOn].flat();
-  for (const d of deps) out.add(d);
-  const walk = (node: unknown): void => {
-    if (Array.isArray(node)) {
-      for (const item of node) walk(item);
-      return;
-    }
-    if (!node || typeof node !== 'object') return;
-    for (const [k, v] of Object.entries(node)) {
-      if (k === 'Ref' && typeof v === 'string' && ids.has(v)) out.add(v);
-      else if (k === 'Fn::GetAtt' && Array.isArray(v) && ids.has(v[0])) out.add(v[0]);
-      else if (k === 'Fn::Sub') {
-        const text = Array.isArray(v) ? v[0] : v;
-        for (const m of String(text).matchAll(/\$\{([A-Za-z0-9]+)(\.[^}]*)?\}/g)) if (ids.has(m[1])) out.add(m[1]);
-        walk(v);
-      } else walk(v);
-    }
-  };
-  walk(resource.Properties);
-  return out;
-}
-
-/** A dependency cycle CloudFormation would refuse to deploy, as a list of logical ids; [] when none. */
-export function findCycle(template: Template): string[] {
-  const all = resources(template);
-  const ids = new Set(Object.keys(all));
-  const edges = new Map([...ids].map((id) => [id, referencesOf(all[id], ids)]));
-  const state = new Map<string, 'open' | 'done'>();
-  const stack: string[] = [];
-  const visit = (id: string): string[] => {
-    if (state.get(id) === 'done') return [];
-    if (state.get(id) === 'open') return [...stack.slice(stack.indexOf(id)), id];
-    state.set(id, 'open');
-    stack.push(id);
-    for (const next of edges.get(id) ?? []) {
-      const cycle = visit(next);
-      if (cycle.length) return cycle;
-    }
-    stack.pop();
-    state.set(id, 'done');
-    return [];
-  };
-  for (const id of ids) {
-    const cycle = visit(id);
-    if (cycle.length) return cycle;
-  }
-  return [];
 }

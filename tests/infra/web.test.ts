@@ -5,7 +5,7 @@ import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SPA_FALLBACK_CODE } from '../../infra/constructs/spaFallback.js';
 import { synthStack } from './synthStack.js';
-import { ofType, resources } from './templateQueries.js';
+import { type Json, ofType, resources } from './templateQueries.js';
 
 const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
 const ALL_VIEWER_EXCEPT_HOST_HEADER = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
@@ -22,14 +22,14 @@ describe('Web: the console behind CloudFront', () => {
   const config = distribution.Properties?.DistributionConfig;
 
   it('forwards /api/* to the HTTP API uncached, with every viewer header but Host and every method', () => {
-    const apiBehaviour = config.CacheBehaviors.find((b: any) => b.PathPattern === '/api/*');
+    const apiBehaviour = config.CacheBehaviors.find((b: Json) => b.PathPattern === '/api/*');
     expect(apiBehaviour).toMatchObject({
       CachePolicyId: CACHING_DISABLED,
       OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST_HEADER,
       AllowedMethods: expect.arrayContaining(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']),
       ViewerProtocolPolicy: 'https-only',
     });
-    const origin = config.Origins.find((o: any) => o.Id === apiBehaviour.TargetOriginId);
+    const origin = config.Origins.find((o: Json) => o.Id === apiBehaviour.TargetOriginId);
     const [[apiId]] = ofType(template, 'AWS::ApiGatewayV2::Api');
     expect(JSON.stringify(origin.DomainName)).toContain(apiId);
     expect(JSON.stringify(origin.DomainName)).toContain('.execute-api.');
@@ -38,7 +38,7 @@ describe('Web: the console behind CloudFront', () => {
 
   it('serves index.html at the root and reaches the private bucket through origin access control', () => {
     expect(config.DefaultRootObject).toBe('index.html');
-    const origin = config.Origins.find((o: any) => o.Id === config.DefaultCacheBehavior.TargetOriginId);
+    const origin = config.Origins.find((o: Json) => o.Id === config.DefaultCacheBehavior.TargetOriginId);
     expect(origin.OriginAccessControlId).toBeDefined();
     template.hasResourceProperties('AWS::CloudFront::OriginAccessControl', {
       OriginAccessControlConfig: Match.objectLike({ OriginAccessControlOriginType: 's3', SigningBehavior: 'always' }),
@@ -50,7 +50,7 @@ describe('Web: the console behind CloudFront', () => {
     expect(config.DefaultCacheBehavior.FunctionAssociations).toEqual([
       { EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [fnId, 'FunctionARN'] } },
     ]);
-    const apiBehaviour = config.CacheBehaviors.find((b: any) => b.PathPattern === '/api/*');
+    const apiBehaviour = config.CacheBehaviors.find((b: Json) => b.PathPattern === '/api/*');
     expect(apiBehaviour.FunctionAssociations).toBeUndefined();
     expect(resources(template)[fnId].Properties?.FunctionCode).toBe(SPA_FALLBACK_CODE);
   });
@@ -118,7 +118,7 @@ describe('Web: a built console', () => {
   const { app, template } = synthStack({ webDistDir: dist });
 
   /** Files of the asset a BucketDeployment uploads, read from the cloud assembly. */
-  function uploadedFiles(deployment: any): string[] {
+  function uploadedFiles(deployment: Json): string[] {
     const [key] = deployment.Properties.SourceObjectKeys;
     const dir = path.join(app.outdir, `asset.${String(key).replace(/\.zip$/, '')}`);
     return readdirSync(dir, { recursive: true, withFileTypes: true })

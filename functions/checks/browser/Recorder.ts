@@ -152,7 +152,12 @@ export class ScreencastX264Recorder implements Recorder {
     try {
       if (code !== 0 || frames === 0) return undefined;
       const bytes = await readFile(file);
-      return { bytes, contentType: 'video/mp4', durationMs: Math.round((frames * 1000) / this.opts.frameRate), codec: 'h264' };
+      return {
+        bytes,
+        contentType: 'video/mp4',
+        durationMs: Math.round((frames * 1000) / this.opts.frameRate),
+        codec: 'h264',
+      };
     } catch {
       return undefined;
     } finally {
@@ -185,7 +190,10 @@ export class AutoRecorder implements Recorder {
   }
 }
 
-export function createRecorder(kind: RecorderKind | 'auto' = 'auto', opts: RecordingOptions = DEFAULT_RECORDING): Recorder {
+export function createRecorder(
+  kind: RecorderKind | 'auto' = 'auto',
+  opts: RecordingOptions = DEFAULT_RECORDING,
+): Recorder {
   if (kind === 'screen-recording') return new ScreenRecordingRecorder(opts);
   if (kind === 'screencast-x264') return new ScreencastX264Recorder(opts);
   return new AutoRecorder(opts);

@@ -12,7 +12,14 @@ import {
 } from '../../../shared/schemas/checkResults';
 import { createStepRecorder } from '../drivers/createStepRecorder';
 import { checkErrorMessage } from '../drivers/errors';
-import type { DriverContext, ProcessHandler, ProcessVerdict, SiteAccountRef, SiteDriver, SiteRef } from '../drivers/SiteDriver';
+import type {
+  DriverContext,
+  ProcessHandler,
+  ProcessVerdict,
+  SiteAccountRef,
+  SiteDriver,
+  SiteRef,
+} from '../drivers/SiteDriver';
 import { driverForSite } from '../drivers/siteDriverRegistry';
 import { type CheckContext, openCheckContext } from './launchBrowser';
 import { createRecorder, type RecordedVideo, type Recorder, type RecorderKind } from './Recorder';

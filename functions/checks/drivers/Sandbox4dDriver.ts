@@ -63,10 +63,10 @@ async function signInWithForm(ctx: DriverContext, opts: { awaitDashboard: boolea
   );
   await step('type credentials', async () => {
     await page.waitForSelector('#username', { timeout: timeoutMs });
-    await page.type('#username', ctx.account.user);
-    await page.type('#password', ctx.account.pwd);
+    await page.locator('#username').fill(ctx.account.user);
+    await page.locator('#password').fill(ctx.account.pwd);
   });
-  const loginCall = await watchSiteCall(page, 'POST', '/api/login', timeoutMs);
+  const loginCall = await watchSiteCall(page, 'POST', '/api/login', timeoutMs, { authCall: true });
   const profileCall = await watchSiteCall(page, 'GET', `/api/${mode}/profile`, timeoutMs * 2);
   const landed = page.waitForNavigation({ waitUntil: 'domcontentloaded', timeout: timeoutMs * 2 });
   landed.catch(() => {});
@@ -90,9 +90,12 @@ async function signInWithForm(ctx: DriverContext, opts: { awaitDashboard: boolea
   if (opts.awaitDashboard) {
     await step(`GET /api/${mode}/profile`, () => profileCall.done, { detail: httpDetail });
     await step('read dashboard', () =>
-      page.waitForFunction(`document.getElementById('profile-user')?.textContent === ${JSON.stringify(ctx.account.user)}`, {
-        timeout: timeoutMs,
-      }),
+      page.waitForFunction(
+        `document.getElementById('profile-user')?.textContent === ${JSON.stringify(ctx.account.user)}`,
+        {
+          timeout: timeoutMs,
+        },
+      ),
     );
   }
   const cookies = await page.browserContext().cookies();
@@ -120,11 +123,14 @@ async function signIn(ctx: DriverContext): Promise<SignedIn> {
   const stored = ctx.session;
   if (stored && stored.expires_at > Date.now() && stored.cookies.length > 0) {
     await ctx.step('restore session', async () => {
-      await ctx.page.browserContext().setCookie(
-        ...stored.cookies.map((c) => ({ ...c, expires: c.expires > 0 ? c.expires : undefined })),
+      await ctx.page
+        .browserContext()
+        .setCookie(...stored.cookies.map((c) => ({ ...c, expires: c.expires > 0 ? c.expires : undefined })));
+      // The portal's script sends the token as a Bearer header as well as the cookie. Only seed it:
+      // after a fallback login the page keeps its new token, which this must not overwrite.
+      await ctx.page.evaluateOnNewDocument(
+        `if (!localStorage.getItem('token')) localStorage.setItem('token', ${JSON.stringify(stored.token)})`,
       );
-      // The portal's script sends the token as a Bearer header as well as the cookie.
-      await ctx.page.evaluateOnNewDocument(`localStorage.setItem('token', ${JSON.stringify(stored.token)})`);
     });
     return { reused: true, session: { ...stored, auth_type: 2 } };
   }
@@ -144,7 +150,9 @@ async function openModePage(
 ): Promise<{ call?: SiteCall; auth: SignedIn }> {
   const { page, step, timeoutMs } = ctx;
   const mode = modeSlug(ctx);
-  const pending = onLoad ? await watchSiteCall(page, onLoad.method, `/api/${mode}/${onLoad.api}`, timeoutMs * 2) : undefined;
+  const pending = onLoad
+    ? await watchSiteCall(page, onLoad.method, `/api/${mode}/${onLoad.api}`, timeoutMs * 2)
+    : undefined;
   await step(`open /${mode}/${path}`, () =>
     page.goto(siteUrl(ctx, `/${mode}/${path}`), { waitUntil: 'domcontentloaded', timeout: timeoutMs }),
   );
@@ -241,7 +249,7 @@ export const sandbox4dDriver: SiteDriver = {
       }
       const numbers = betNumbers();
       await ctx.step('fill bet form', async () => {
-        await ctx.page.type('#bet-numbers', numbers.join(','));
+        await ctx.page.locator('#bet-numbers').fill(numbers.join(','));
       });
       const pending = await watchSiteCall(ctx.page, 'POST', `/api/${modeSlug(ctx)}/bets`, ctx.timeoutMs);
       const bet = await ctx.step(
@@ -285,7 +293,11 @@ export const sandbox4dDriver: SiteDriver = {
       result.active_cnt = rows.filter((r) => r.status[0]).length;
       result.inactive_cnt = rows.length - result.active_cnt;
       result.description = `${rows.length} draw setting(s): ${result.active_cnt} active, ${result.inactive_cnt} inactive`;
-      const shown = await settle(ctx, 'read draw settings table', `document.querySelectorAll('#draws-body tr').length > 0`);
+      const shown = await settle(
+        ctx,
+        'read draw settings table',
+        `document.querySelectorAll('#draws-body tr').length > 0`,
+      );
       if (!shown && rows.length > 0) result.description += ' (table not rendered)';
       return { success: true, msg: result.description, session: auth.session };
     },

@@ -2,12 +2,7 @@
 // in and how to perform each of the eight function points in its pages. The engine never touches
 // a page itself; it hands a driver a fresh page and gets back a typed result it can store.
 import type { Page } from 'puppeteer-core';
-import type {
-  ProcessResult,
-  ProcessValue,
-  StoredSession,
-  TestModeValue,
-} from '../../../shared/schemas/checkResults';
+import type { ProcessResult, ProcessValue, StoredSession, TestModeValue } from '../../../shared/schemas/checkResults';
 import type { StepFn } from './createStepRecorder';
 
 export interface SiteRef {
@@ -50,7 +45,10 @@ export interface ProcessVerdict {
  * Performs one function point. It fills `result` (pre-filled by `emptyResult`) as it learns things,
  * so a check that fails half-way still reports what it saw.
  */
-export type ProcessHandler<P extends ProcessValue> = (ctx: DriverContext, result: ProcessResult<P>) => Promise<ProcessVerdict>;
+export type ProcessHandler<P extends ProcessValue> = (
+  ctx: DriverContext,
+  result: ProcessResult<P>,
+) => Promise<ProcessVerdict>;
 
 export interface SiteDriver {
   /** Stable name, shown in logs. */

@@ -100,6 +100,8 @@ export async function watchSiteCall(
   method: string,
   pathname: string,
   timeoutMs: number,
+  /** A login call answers 401 for bad credentials; everywhere else 401 means the session is gone. */
+  opts: { authCall?: boolean } = {},
 ): Promise<PendingSiteCall> {
   const call = `${method} ${pathname}`;
   const tap = await tapSiteCalls(page);
@@ -122,7 +124,7 @@ export async function watchSiteCall(
   ])
     .then(({ status, text }): SiteCall => {
       const ms = Math.round(performance.now() - (startedAt ?? watchedAt));
-      if (status === 401) throw new SessionExpiredError(call, status);
+      if (status === 401 && !opts.authCall) throw new SessionExpiredError(call, status);
       if (status >= 500) throw new SiteHttpError(status, call);
       let body: unknown;
       try {

@@ -195,7 +195,8 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
       return item && toRow(item, true);
     },
 
-    async getMany(ids) {
+    async getMany(ids, options) {
+      const keep = options?.includeDeleted ? (item: Item | undefined) => item : live;
       const unique = [...new Set(ids)];
       const found = new Map<number, T>();
       for (let i = 0; i < unique.length; i += BATCH_GET_MAX) {
@@ -207,7 +208,7 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
             new BatchGetCommand({ RequestItems: { [config.tableName]: { Keys: keys, ConsistentRead: true } } }),
           );
           for (const item of out.Responses?.[config.tableName] ?? []) {
-            if (live(item)) found.set(item.id as number, toRow(item));
+            if (keep(item)) found.set(item.id as number, toRow(item));
           }
           keys = out.UnprocessedKeys?.[config.tableName]?.Keys;
         }

@@ -4,7 +4,16 @@
 // or per request with the `x-sandbox-failure` header (for JSON-level tests).
 import type { ModeSlug } from './data';
 
-export const FAILURES = ['none', 'wrong_password', 'locked', 'expired', 'slow', 'http500', 'badjson', 'closed'] as const;
+export const FAILURES = [
+  'none',
+  'wrong_password',
+  'locked',
+  'expired',
+  'slow',
+  'http500',
+  'badjson',
+  'closed',
+] as const;
 export type Failure = (typeof FAILURES)[number];
 
 /** The password every sandbox account accepts unless a switch says otherwise. */
@@ -45,11 +54,15 @@ export function parseRule(body: unknown): BehaviourRule | string {
   if (!FAILURES.includes(b.failure as Failure)) return `failure must be one of ${FAILURES.join(', ')}`;
   const mode = b.mode === 'd4' || b.mode === 'D4' ? 1 : b.mode === 'tt' || b.mode === 'TT' ? 3 : b.mode;
   if (mode !== undefined && mode !== 1 && mode !== 3) return 'mode must be 1 (D4) or 3 (TT)';
-  if (b.process !== undefined && !(Number.isInteger(b.process) && (b.process as number) >= 1 && (b.process as number) <= 8))
+  if (
+    b.process !== undefined &&
+    !(Number.isInteger(b.process) && (b.process as number) >= 1 && (b.process as number) <= 8)
+  )
     return 'process must be 1..8';
   if (b.user !== undefined && typeof b.user !== 'string') return 'user must be a string';
   for (const k of ['delayMs', 'times'] as const)
-    if (b[k] !== undefined && !(Number.isInteger(b[k]) && (b[k] as number) >= 0)) return `${k} must be a non-negative integer`;
+    if (b[k] !== undefined && !(Number.isInteger(b[k]) && (b[k] as number) >= 0))
+      return `${k} must be a non-negative integer`;
   return {
     failure: b.failure as Failure,
     user: b.user as string | undefined,

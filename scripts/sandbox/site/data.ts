@@ -65,7 +65,16 @@ export function hashSeed(...parts: (string | number)[]): number {
 }
 
 const DRAW_NAMES: Record<ModeSlug, string[]> = {
-  d4: ['Magnum 4D', 'Da Ma Cai 1+3D', 'Sports Toto 4D', 'Singapore 4D', 'Sabah 88', 'Sandakan 4D', 'Cash Sweep', 'GD Lotto'],
+  d4: [
+    'Magnum 4D',
+    'Da Ma Cai 1+3D',
+    'Sports Toto 4D',
+    'Singapore 4D',
+    'Sabah 88',
+    'Sandakan 4D',
+    'Cash Sweep',
+    'GD Lotto',
+  ],
   tt: ['Toto 6/58', 'Toto 6/55', 'Toto 6/50', 'Toto 5D', 'Toto 6D', 'Star Toto', 'Power Toto', 'Supreme Toto'],
 };
 
@@ -127,7 +136,13 @@ export function balanceStat(seed: number, user: string, mode: ModeSlug): Balance
   return [1, 2, 3, 4, 5, 6].map((i) => {
     const big = 10 + Math.floor(rnd() * 90);
     const small = 10 + Math.floor(rnd() * 90);
-    return { rid: `R${String(i).padStart(3, '0')}`, number: digits(rnd, 4), big, small, to_out: Math.floor((big + small) * rnd() * 0.5) };
+    return {
+      rid: `R${String(i).padStart(3, '0')}`,
+      number: digits(rnd, 4),
+      big,
+      small,
+      to_out: Math.floor((big + small) * rnd() * 0.5),
+    };
   });
 }
 

@@ -49,7 +49,8 @@ function doc(title: string, body: string, page: string, mode?: ModeSlug): string
 }
 
 export function loginPage(opts: { next?: string; expired?: boolean }): string {
-  const next = opts.next && opts.next.startsWith('/') ? opts.next : '/d4/home';
+  // Only same-site paths: '//host' would send the agent elsewhere after login.
+  const next = opts.next?.startsWith('/') && !opts.next.startsWith('//') ? opts.next : '/d4/home';
   return doc(
     'Login',
     `<div class="login"><div class="card"><h1><span style="color:#b3121b">4D</span> Agent</h1>

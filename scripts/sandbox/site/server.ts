@@ -91,7 +91,10 @@ class HttpReply {
     readonly headers: Record<string, string> = {},
   ) {}
   static json(status: number, value: unknown, headers: Record<string, string> = {}) {
-    return new HttpReply(status, JSON.stringify(value), { 'content-type': 'application/json; charset=utf-8', ...headers });
+    return new HttpReply(status, JSON.stringify(value), {
+      'content-type': 'application/json; charset=utf-8',
+      ...headers,
+    });
   }
   static ok(data: unknown, msg = 'OK') {
     return HttpReply.json(200, { code: SiteCode.OK, msg, data });
@@ -225,10 +228,9 @@ export async function startSandboxSite(opts: SandboxSiteOptions): Promise<Sandbo
     // An expire* account's session answers one page, then dies: the check meets it mid-task.
     const remaining = failure === 'expired' || accountFailure(user) === 'expired' ? 1 : undefined;
     sessions.set(token, { token, user, expiresAt, remaining });
-    return HttpReply.ok(
-      { token, user, expires_at: expiresAt },
-      'Login success',
-    ).withCookie(`sid=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${Math.floor(sessionTtlMs / 1000)}`);
+    return HttpReply.ok({ token, user, expires_at: expiresAt }, 'Login success').withCookie(
+      `sid=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${Math.floor(sessionTtlMs / 1000)}`,
+    );
   }
 
   async function modeApi(req: IncomingMessage, mode: ModeSlug, route: string, session: Session): Promise<HttpReply> {

@@ -1,9 +1,12 @@
 import { screen } from '@testing-library/react';
 import { Outlet } from 'react-router-dom';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { operator, renderRoutes, superUser } from '@/test/renderApp';
 import { buildRouteObjects } from './router';
 import { type RouteDef, readyRoutes, routeByName, routes } from './routes';
+
+// Fluent inputs re-render on every keystroke; jsdom makes that slow on a 2-core machine.
+vi.setConfig({ testTimeout: 30_000 });
 
 const OperationStub = () => <p>Operation screen</p>;
 const UsersStub = () => <p>Users screen</p>;

@@ -3,19 +3,33 @@
 // `ready: false`: it is neither routed nor in the menu; the issue that builds it sets `screen`
 // and flips the flag.
 import {
+  AlertFilled,
   AlertRegular,
+  BuildingBankFilled,
   BuildingBankRegular,
+  bundleIcon,
+  ClipboardTaskListLtrFilled,
   ClipboardTaskListLtrRegular,
+  DocumentBulletListFilled,
   DocumentBulletListRegular,
   type FluentIcon,
+  GlobeFilled,
   GlobeRegular,
+  HistoryFilled,
   HistoryRegular,
+  HomeFilled,
   HomeRegular,
+  PeopleTeamFilled,
   PeopleTeamRegular,
+  PlayFilled,
   PlayRegular,
+  QuestionCircleFilled,
   QuestionCircleRegular,
+  SendFilled,
   SendRegular,
+  SettingsFilled,
   SettingsRegular,
+  TimerFilled,
   TimerRegular,
 } from '@fluentui/react-icons';
 import type { ComponentType, LazyExoticComponent } from 'react';
@@ -24,6 +38,21 @@ import ForbiddenPage from '@/features/errors/ForbiddenPage';
 import NotFoundPage from '@/features/errors/NotFoundPage';
 import ServerErrorPage from '@/features/errors/ServerErrorPage';
 import { lazyScreen } from './lazyScreen';
+
+// Filled when selected, regular otherwise (Fluent's nav swaps them).
+const AlertIcon = bundleIcon(AlertFilled, AlertRegular);
+const BuildingBankIcon = bundleIcon(BuildingBankFilled, BuildingBankRegular);
+const ClipboardTaskListLtrIcon = bundleIcon(ClipboardTaskListLtrFilled, ClipboardTaskListLtrRegular);
+const DocumentBulletListIcon = bundleIcon(DocumentBulletListFilled, DocumentBulletListRegular);
+const GlobeIcon = bundleIcon(GlobeFilled, GlobeRegular);
+const HistoryIcon = bundleIcon(HistoryFilled, HistoryRegular);
+const HomeIcon = bundleIcon(HomeFilled, HomeRegular);
+const PeopleTeamIcon = bundleIcon(PeopleTeamFilled, PeopleTeamRegular);
+const PlayIcon = bundleIcon(PlayFilled, PlayRegular);
+const QuestionCircleIcon = bundleIcon(QuestionCircleFilled, QuestionCircleRegular);
+const SendIcon = bundleIcon(SendFilled, SendRegular);
+const SettingsIcon = bundleIcon(SettingsFilled, SettingsRegular);
+const TimerIcon = bundleIcon(TimerFilled, TimerRegular);
 
 export type Layout = 'shell' | 'bare';
 
@@ -52,14 +81,14 @@ export interface RouteDef {
 }
 
 export const menuGroups = {
-  Site: { label: 'Site', icon: GlobeRegular },
-  'Auto Check': { label: 'Auto Check', icon: TimerRegular },
-  Task: { label: 'Task', icon: ClipboardTaskListLtrRegular },
-  'Check Log': { label: 'Check Log', icon: DocumentBulletListRegular },
-  'Browser History': { label: 'Browser History', icon: HistoryRegular },
-  'Bank Monitor': { label: 'Bank Monitor', icon: BuildingBankRegular },
-  Message: { label: 'Message', icon: AlertRegular },
-  Setting: { label: 'Setting', icon: SettingsRegular },
+  Site: { label: 'Site', icon: GlobeIcon },
+  'Auto Check': { label: 'Auto Check', icon: TimerIcon },
+  Task: { label: 'Task', icon: ClipboardTaskListLtrIcon },
+  'Check Log': { label: 'Check Log', icon: DocumentBulletListIcon },
+  'Browser History': { label: 'Browser History', icon: HistoryIcon },
+  'Bank Monitor': { label: 'Bank Monitor', icon: BuildingBankIcon },
+  Message: { label: 'Message', icon: AlertIcon },
+  Setting: { label: 'Setting', icon: SettingsIcon },
 } as const satisfies Record<string, { label: string; icon: FluentIcon }>;
 export type MenuGroup = keyof typeof menuGroups;
 
@@ -80,7 +109,7 @@ export const routes: readonly RouteDef[] = [
     ready: true,
     screen: lazyScreen(() => import('@/features/dashboard/DashboardPage')),
     menu: { label: 'Home' },
-    icon: HomeRegular,
+    icon: HomeIcon,
   },
   { name: 'sites', path: '/sites', title: 'Sites', ready: false, menu: { group: 'Site', label: 'Site' } },
   { name: 'siteAccounts', path: '/sites/accounts', title: 'Account', ready: false, menu: { group: 'Site', label: 'Account' } },
@@ -90,7 +119,7 @@ export const routes: readonly RouteDef[] = [
     title: 'Operations',
     ready: false,
     menu: { label: 'Operation' },
-    icon: PlayRegular,
+    icon: PlayIcon,
   },
   { name: 'operationRecords', path: '/operations/records', title: 'Operation Records', ready: false },
   { name: 'operationDetail', path: '/operations/:operationID', title: 'Operation Detail', ready: false },
@@ -206,7 +235,7 @@ export const routes: readonly RouteDef[] = [
     ready: true,
     screen: lazyScreen(() => import('@/features/help/HelpPage')),
     menu: { label: 'Help' },
-    icon: QuestionCircleRegular,
+    icon: QuestionCircleIcon,
   },
   {
     name: 'superUsers',
@@ -214,7 +243,7 @@ export const routes: readonly RouteDef[] = [
     title: 'User management',
     ready: false,
     super: true,
-    icon: PeopleTeamRegular,
+    icon: PeopleTeamIcon,
   },
   {
     name: 'superTg',
@@ -222,7 +251,7 @@ export const routes: readonly RouteDef[] = [
     title: 'TG notification',
     ready: false,
     super: true,
-    icon: SendRegular,
+    icon: SendIcon,
   },
   {
     name: 'superConfig',
@@ -230,7 +259,7 @@ export const routes: readonly RouteDef[] = [
     title: 'Config',
     ready: false,
     super: true,
-    icon: SettingsRegular,
+    icon: SettingsIcon,
   },
   {
     name: 'login',

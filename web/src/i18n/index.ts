@@ -48,6 +48,7 @@ void i18n.use(initReactI18next).init({
   interpolation: { prefix: '{', suffix: '}', escapeValue: false },
   returnEmptyString: false,
   initAsync: false,
+  showSupportNotice: false,
 });
 
 export function setLocale(locale: Locale): void {

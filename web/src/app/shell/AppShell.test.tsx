@@ -1,10 +1,13 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { buildRouteObjects } from '@/app/router';
 import { type RouteDef, readyRoutes, routeByName } from '@/app/routes';
 import { operator, renderRoutes, superUser } from '@/test/renderApp';
 import { AppShell, LEFT_DRAWER_KEY } from './AppShell';
+
+// Fluent inputs re-render on every keystroke; jsdom makes that slow on a 2-core machine.
+vi.setConfig({ testTimeout: 30_000 });
 
 const Stub = () => <p>stub</p>;
 const routeList: RouteDef[] = [
@@ -47,7 +50,7 @@ describe('AppShell', () => {
   });
 
   it('opens a tab per visited page, highlights the current one and closes it back to the previous', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const { router } = renderShell('/help');
     const tabs = await screen.findByLabelText('Opened pages');
     expect(await within(tabs).findByRole('button', { name: 'Help' })).toHaveAttribute('aria-current', 'page');
@@ -61,7 +64,7 @@ describe('AppShell', () => {
   });
 
   it('remembers a collapsed menu as the icon-only rail', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderShell('/');
     await user.click(await screen.findByRole('button', { name: 'Toggle menu' }));
     expect(localStorage.getItem(LEFT_DRAWER_KEY)).toBe('false');

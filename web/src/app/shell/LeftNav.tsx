@@ -27,8 +27,9 @@ import { usePersistentState } from '../usePersistentState';
 export const useNavStyles = makeStyles({
   drawer: {
     width: '240px',
+    minWidth: '240px',
+    flexShrink: 0,
     height: '100%',
-    backgroundColor: tokens.colorNeutralBackground2,
     borderRight: `1px solid ${tokens.colorNeutralStroke2}`,
   },
   rail: {
@@ -39,7 +40,7 @@ export const useNavStyles = makeStyles({
     alignItems: 'center',
     gap: tokens.spacingVerticalXS,
     paddingBlock: tokens.spacingVerticalS,
-    backgroundColor: tokens.colorNeutralBackground2,
+    backgroundColor: tokens.colorNeutralBackground4,
     overflowY: 'auto',
     flexShrink: 0,
   },
@@ -119,14 +120,14 @@ export function LeftNav({ open, routeList = readyRoutes }: { open: boolean; rout
               key={node.route.name}
               value={node.route.name}
               href={node.route.path}
-              icon={node.icon ? <node.icon /> : undefined}
+              icon={node.icon ? <node.icon fontSize={20} /> : undefined}
               onClick={linkTo(navigate, node.route.path)}
             >
               {t(node.label)}
             </NavItem>
           ) : (
             <NavCategory key={node.group} value={node.group}>
-              <NavCategoryItem icon={<node.icon />}>{t(node.label)}</NavCategoryItem>
+              <NavCategoryItem icon={<node.icon fontSize={20} />}>{t(node.label)}</NavCategoryItem>
               <NavSubItemGroup>
                 {node.children.map((leaf) => (
                   <NavSubItem

@@ -21,8 +21,9 @@ import { useNavStyles } from './LeftNav';
 const useStyles = makeStyles({
   drawer: {
     width: '220px',
+    minWidth: '220px',
+    flexShrink: 0,
     height: '100%',
-    backgroundColor: tokens.colorNeutralBackground2,
     borderLeft: `1px solid ${tokens.colorNeutralStroke2}`,
   },
   header: {
@@ -105,7 +106,7 @@ export function SuperNav({
               key={item.route.name}
               value={item.route.name}
               href={item.route.path}
-              icon={<Icon />}
+              icon={<Icon fontSize={20} />}
               onClick={(e) => {
                 e.preventDefault();
                 navigate(item.route.path);

@@ -327,7 +327,6 @@ export function FilterPopover({
         clearTimeout(closeTimer.current);
         setOpen(d.open);
       }}
-      trapFocus
       withArrow
     >
       <PopoverTrigger disableButtonEnhancement>

@@ -136,7 +136,7 @@ export function ResourceTable<T>({ resource, baseFilters, toolbar }: ResourceTab
 
   // ---- query state
   const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
+  const [pageSize, setPageSize] = useState<number>(resource.pageSize ?? DEFAULT_PAGE_SIZE);
   const [sorting, setSorting] = useState<SortingState>(() =>
     resource.defaultSort.map((s) => ({ id: s.field, desc: s.order === 'desc' })),
   );

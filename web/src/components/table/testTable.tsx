@@ -6,12 +6,15 @@ import { i18n } from '@/i18n';
 import { FluentProvider, webLightTheme } from '@fluentui/react-components';
 import { type ListFields, matchesFilter, parseListQuery } from '@shared/listQuery';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { render } from '@testing-library/react';
+import { configure, render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { vi } from 'vitest';
 import { readPath } from './col';
 import { ResourceTable, type ResourceTableProps } from './ResourceTable';
 import type { Resource } from './types';
+
+// The machine is shared and Fluent in jsdom is slow: give popups time to appear.
+configure({ asyncUtilTimeout: 10_000 });
 
 // jsdom lacks these; Fluent's positioning and motion ask for them.
 globalThis.ResizeObserver ??= class {
@@ -74,7 +77,7 @@ export function fakeListServer<T>(endpoint: string, rows: T[], fields: ListField
 
 export function renderTable<T>(resource: Resource<T>, props: Omit<ResourceTableProps<T>, 'resource'> = {}) {
   void i18n.changeLanguage('en');
-  const user = userEvent.setup({ delay: null });
+  const user = userEvent.setup();
   const client = createQueryClient();
   const view = render(
     <FluentProvider theme={webLightTheme}>

@@ -104,6 +104,8 @@ export interface ResourceConfig<T> {
   /** Starts in select mode (multi-select checkboxes). */
   selectable?: boolean;
   defaultSort?: SortBy | SortBy[];
+  /** Initial page size, one of 10, 20, 50, 100 or 0 (all); 20 when absent. */
+  pageSize?: number;
   /** Toast when the list call fails, e.g. 'Fetch sites failed.' */
   failureTip?: string;
 }

@@ -5,6 +5,9 @@ import { getAuth } from '@/app/auth';
 import { buildRouteObjects } from '@/app/router';
 import { jsonResponse, ok, renderRoutes } from '@/test/renderApp';
 
+// Fluent inputs re-render on every keystroke; jsdom makes that slow on a 2-core machine.
+vi.setConfig({ testTimeout: 30_000 });
+
 const fetchMock = vi.fn<typeof fetch>();
 beforeEach(() => vi.stubGlobal('fetch', fetchMock));
 afterEach(() => {
@@ -13,7 +16,7 @@ afterEach(() => {
 });
 
 async function fillAndSubmit(username: string, password: string) {
-  const user = userEvent.setup();
+  const user = userEvent.setup({ delay: null });
   await user.type(await screen.findByLabelText(/^Username/), username);
   await user.type(screen.getByLabelText(/^Password/), password);
   await user.click(screen.getByRole('button', { name: 'Sign in' }));

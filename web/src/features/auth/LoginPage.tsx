@@ -88,17 +88,20 @@ export default function LoginPage(): ReactNode {
   const [captcha, setCaptcha] = useState<CaptchaState | null>(null);
   const [answer, setAnswer] = useState('');
   const [touched, setTouched] = useState(false);
+  // The captcha field is judged only once the user has tried to send it.
+  const [captchaTried, setCaptchaTried] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
   const usernameError = touched && !username.trim() ? t('Please input username') : undefined;
   const passwordError = touched && !password ? t('Please input password') : undefined;
-  const captchaError = touched && captcha && !answer.trim() ? t('Please input the captcha.') : undefined;
+  const captchaError = captchaTried && captcha && !answer.trim() ? t('Please input the captcha.') : undefined;
 
   const loadCaptcha = async () => {
     try {
       setCaptcha(await fetchCaptcha());
       setAnswer('');
+      setCaptchaTried(false);
     } catch {
       setCaptcha(null);
     }
@@ -107,6 +110,7 @@ export default function LoginPage(): ReactNode {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setTouched(true);
+    if (captcha) setCaptchaTried(true);
     if (!username.trim() || !password || (captcha && !answer.trim())) return;
     setBusy(true);
     setError(null);

@@ -5,6 +5,9 @@ import { getAuth } from '@/app/auth';
 import { buildRouteObjects } from '@/app/router';
 import { findToast, jsonResponse, ok, operator, renderRoutes } from '@/test/renderApp';
 
+// Fluent inputs re-render on every keystroke; jsdom makes that slow on a 2-core machine.
+vi.setConfig({ testTimeout: 30_000 });
+
 const fetchMock = vi.fn<typeof fetch>();
 beforeEach(() => vi.stubGlobal('fetch', fetchMock));
 afterEach(() => {
@@ -27,7 +30,7 @@ async function openForm() {
 
 describe('Edit Password', () => {
   it('asks for all three passwords when saved empty or blank', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const form = await openForm();
     await user.type(form.current, '   ');
     await user.click(form.save);
@@ -38,7 +41,7 @@ describe('Edit Password', () => {
   });
 
   it('enforces the length limits of 6 and 40', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const form = await openForm();
     await user.type(form.current, 'abc');
     await user.type(form.next, 'x'.repeat(41));
@@ -48,7 +51,7 @@ describe('Edit Password', () => {
   });
 
   it('requires the repeated password to match the new one', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const form = await openForm();
     await user.type(form.next, 'secret-1');
     await user.type(form.repeat, 'secret-2');
@@ -57,7 +60,7 @@ describe('Edit Password', () => {
   });
 
   it('sends trimmed passwords, then signs the user out to login', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     fetchMock.mockResolvedValueOnce(jsonResponse(ok(null)));
     const form = await openForm();
     await user.type(form.current, ' old-secret ');
@@ -72,7 +75,7 @@ describe('Edit Password', () => {
   });
 
   it('says the update failed and keeps the user on the form', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     fetchMock.mockResolvedValueOnce(
       jsonResponse({ code: 4001, msg: 'Current password is wrong', request_id: 'r' }, 400),
     );

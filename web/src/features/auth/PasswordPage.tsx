@@ -48,7 +48,7 @@ export default function PasswordPage(): ReactNode {
   return (
     <>
       <PageHeader title={t('Edit Password')} subtitle={t('After the change you will be asked to sign in again.')} />
-      <Panel>
+      <Panel style={{ maxWidth: 560 }}>
         <form className={styles.form} onSubmit={submit} noValidate>
           {fields.map(({ key, label, autoComplete }) => (
             <Field

@@ -1,0 +1,181 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { kit, uniqueName } from '../helpers/authKit.js';
+
+const stack = inject('stack');
+const k = kit(stack);
+const { client } = k;
+let token: string;
+
+const post = (path: string, body: unknown) => client.post(`/api/v1${path}`, { token, body });
+const put = (path: string, body: unknown) => client.put(`/api/v1${path}`, { token, body });
+const get = (path: string) => client.get(`/api/v1${path}`, { token });
+
+async function newSite(accounts = [{ user: 'agent01', pwd: 'secret-1' }], name = uniqueName('Site ')) {
+  const res = await post('/sites', { name, url: 'https://example.test/agent', accounts });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data as { id: number; name: string; available_account_cnt: number };
+}
+
+beforeAll(async () => {
+  token = await k.admin();
+});
+afterAll(() => k.destroy());
+
+describe('creating sites', () => {
+  it('creates a site with its accounts and counts them as valid accounts', async () => {
+    const site = await newSite([
+      { user: ' agent01 ', pwd: ' pw-1 ' },
+      { user: 'agent02', pwd: 'pw-2' },
+    ]);
+    expect(site.available_account_cnt).toBe(2);
+
+    const accounts = await get(`/sites/${site.id}/accounts`);
+    expect(accounts.status).toBe(200);
+    expect(accounts.body.data.map((a: { user: string; pwd: string }) => [a.user, a.pwd]).sort()).toEqual([
+      ['agent01', 'pw-1'],
+      ['agent02', 'pw-2'],
+    ]);
+  });
+
+  it.each([
+    [{ name: '   ', url: 'https://a.test', accounts: [] }, 'name', 'Please enter site name'],
+    [{ url: 'https://a.test', accounts: [] }, 'name', 'Please enter site name'],
+    [{ name: 'X', url: '', accounts: [] }, 'url', 'Please enter site url'],
+    [{ name: 'X', url: 'ftp://a.test', accounts: [] }, 'url', 'Please give the full address including http(s)://'],
+    [{ name: 'X', url: 'https://a.test', accounts: [{ user: '', pwd: 'p' }] }, 'accounts.0.user', 'Please enter this account'],
+    [{ name: 'X', url: 'https://a.test', accounts: [{ user: 'u', pwd: '  ' }] }, 'accounts.0.pwd', 'Please enter this password'],
+  ])('refuses %j with the spec message and writes nothing', async (body, field, message) => {
+    const before = await get('/sites?page_size=0');
+    const res = await post('/sites', body);
+    expect(res.status).toBe(400);
+    expect(res.body.extra[field]).toBe(message);
+    expect(res.body.data).toBeUndefined();
+    const after = await get('/sites?page_size=0');
+    expect(after.body.data.total_count).toBe(before.body.data.total_count);
+  });
+
+  it('refuses a second site with the same name in another case', async () => {
+    const site = await newSite();
+    const res = await post('/sites', { name: site.name.toUpperCase(), url: 'https://b.test', accounts: [] });
+    expect(res.status).toBe(409);
+    expect(res.body.msg).toContain('already exists');
+  });
+
+  it('stores passwords encrypted, never in plain text', async () => {
+    const site = await newSite([{ user: 'plainuser', pwd: 'very-secret-pw' }]);
+    const accounts = await get(`/sites/${site.id}/accounts`);
+    const raw = await k.rawItem(`site_account#${accounts.body.data[0].id}`, 'item');
+    expect(JSON.stringify(raw)).not.toContain('very-secret-pw');
+    expect(raw?.pwd_enc).toMatch(/^v1\./);
+  });
+});
+
+describe('listing and filtering sites', () => {
+  it('filters by part of the name in any case, and by enable', async () => {
+    const tag = uniqueName('zq');
+    const a = await newSite(undefined, `Alpha ${tag}`);
+    await newSite(undefined, `Beta ${tag}`);
+    await put(`/sites/${a.id}`, { enable: false });
+
+    const byName = await get(`/sites?name=${encodeURIComponent(`ALPHA ${tag.toUpperCase()}`)}`);
+    expect(byName.body.data.result.map((s: { id: number }) => s.id)).toEqual([a.id]);
+
+    const disabled = await get(`/sites?keyword=${tag}&keywordField=name&enable=false`);
+    expect(disabled.body.data).toMatchObject({ total_count: 1, page: 1, page_size: 20 });
+    expect(disabled.body.data.result[0].name).toBe(`Alpha ${tag}`);
+  });
+
+  it('answers 400 with the spec text for a keyword under 3 characters', async () => {
+    const res = await get('/sites?keyword=ab&keywordField=name');
+    expect(res.status).toBe(400);
+    expect(res.body.msg).toBe('At least 3 chars');
+  });
+
+  it('reports the read units a list consumed', async () => {
+    const res = await get('/sites');
+    expect(Number(res.headers['x-consumed-rcu'])).toBeGreaterThan(0);
+  });
+});
+
+describe('updating sites', () => {
+  it('renames, changes the url and toggles enable', async () => {
+    const site = await newSite();
+    const newName = uniqueName('Renamed ');
+    expect((await put(`/sites/${site.id}`, { name: `  ${newName} ` })).body.data.name).toBe(newName);
+    expect((await put(`/sites/${site.id}`, { url: 'http://other.test' })).body.data.url).toBe('http://other.test');
+    expect((await put(`/sites/${site.id}`, { enable: false })).body.data.enable).toBe(false);
+    // The old name is free again after the rename.
+    const reuse = await post('/sites', { name: site.name, url: 'https://c.test', accounts: [] });
+    expect(reuse.status).toBe(200);
+  });
+
+  it('refuses enable that is not a boolean', async () => {
+    const site = await newSite();
+    const res = await put(`/sites/${site.id}`, { enable: 'yes' });
+    expect(res.status).toBe(400);
+  });
+
+  it('soft-deletes a site: gone from lists and reads, 404 afterwards', async () => {
+    const site = await newSite();
+    expect((await put(`/sites/${site.id}`, { delete: 1 })).status).toBe(200);
+    expect((await get(`/sites/${site.id}`)).status).toBe(404);
+    const list = await get(`/sites?name=${encodeURIComponent(site.name)}`);
+    expect(list.body.data.total_count).toBe(0);
+    expect((await put(`/sites/${site.id}`, { name: 'again' })).status).toBe(404);
+  });
+
+  it('answers 404 for unknown ids', async () => {
+    expect((await put('/sites/999999', { enable: true })).status).toBe(404);
+    expect((await get('/sites/999999/accounts')).status).toBe(404);
+    expect((await put('/sites/accounts/999999', { enable: true })).status).toBe(404);
+  });
+});
+
+describe('site accounts', () => {
+  it('adds accounts, edits them inline and keeps Valid Accounts right', async () => {
+    const site = await newSite();
+    const added = await post(`/sites/${site.id}/accounts`, { accounts: [{ user: 'agent09', pwd: 'pw-9' }] });
+    expect(added.status).toBe(200);
+    const accountId = added.body.data[0].id;
+    expect((await get(`/sites/${site.id}`)).body.data.available_account_cnt).toBe(2);
+
+    expect((await put(`/sites/accounts/${accountId}`, { pwd: ' new-pw ' })).body.data.pwd).toBe('new-pw');
+    expect((await put(`/sites/accounts/${accountId}`, { user: 'agent10' })).body.data.user).toBe('agent10');
+    expect((await put(`/sites/accounts/${accountId}`, { enable: false })).body.data).toMatchObject({
+      enable: false,
+      status: 2,
+    });
+    expect((await get(`/sites/${site.id}`)).body.data.available_account_cnt).toBe(1);
+  });
+
+  it('counts once when the same account is disabled by several operators at once', async () => {
+    const site = await newSite([
+      { user: 'a', pwd: 'p' },
+      { user: 'b', pwd: 'p' },
+    ]);
+    const [first] = (await get(`/sites/${site.id}/accounts`)).body.data;
+    await Promise.all(Array.from({ length: 8 }, () => put(`/sites/accounts/${first.id}`, { enable: false })));
+    expect((await get(`/sites/${site.id}`)).body.data.available_account_cnt).toBe(1);
+  });
+
+  it('adding an empty list changes nothing', async () => {
+    const site = await newSite();
+    const res = await post(`/sites/${site.id}/accounts`, { accounts: [] });
+    expect(res.status).toBe(200);
+    expect((await get(`/sites/${site.id}`)).body.data.available_account_cnt).toBe(1);
+  });
+
+  it('lists all accounts with their site name', async () => {
+    const site = await newSite([{ user: uniqueName('listed'), pwd: 'p' }]);
+    const res = await get(`/sites/accounts?site_id==-${site.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body.data.result[0]).toMatchObject({ site: { name: site.name }, enable: true });
+  });
+
+  it('lists no session tokens for a site that was never checked', async () => {
+    const site = await newSite();
+    const res = await get(`/sites/accounts/tokens?site_id==-${site.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body.data.total_count).toBe(0);
+  });
+});
