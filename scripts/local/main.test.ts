@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from './loadHandler.js';
 
 function freePort(): Promise<number> {
@@ -20,13 +20,29 @@ function freePort(): Promise<number> {
 const dataDir = await mkdtemp(join(tmpdir(), 'patrol-main-'));
 afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
+// A failed assertion must not leave a stack running: it would hold DATA_DIR for the next test.
+const children: ChildProcess[] = [];
+function startMain(env: NodeJS.ProcessEnv): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/local/main.ts'], { cwd: REPO_ROOT, env });
+  children.push(child);
+  return child;
+}
+afterEach(async () => {
+  for (const child of children.splice(0)) {
+    if (child.exitCode !== null || child.signalCode !== null) continue;
+    const gone = new Promise((r) => child.once('exit', r));
+    child.kill('SIGKILL');
+    await gone;
+  }
+});
+
 describe('npm start (scripts/local/main.ts)', () => {
   it('serves health within 60 s, prints the generated admin password once, and stops cleanly on SIGTERM', async () => {
     const port = await freePort();
     const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, DEMO: '0' };
     delete env.ADMIN_PASSWORD;
     const started = Date.now();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/local/main.ts'], { cwd: REPO_ROOT, env });
+    const child = startMain(env);
     let output = '';
     child.stdout.on('data', (c) => {
       output += c;
@@ -50,7 +66,7 @@ describe('npm start (scripts/local/main.ts)', () => {
     expect(health, output).toBe(200);
     expect(msToHealth).toBeLessThan(60_000);
 
-    await expect.poll(() => output).toContain('Patrol is running at');
+    await expect.poll(() => output, { timeout: 10_000 }).toContain('Patrol is running at');
     const password = (await readFile(join(dataDir, 'admin-password.txt'), 'utf8')).trim();
     expect(password).toMatch(/^\S{6,40}$/);
     expect(output).toContain(`admin / ${password}`);
@@ -62,9 +78,12 @@ describe('npm start (scripts/local/main.ts)', () => {
 
   it('does not print the password again on the next start of the same DATA_DIR', async () => {
     const port = await freePort();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/local/main.ts'], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, DEMO: '0', ADMIN_PASSWORD: 'ignored-now' },
+    const child = startMain({
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      DEMO: '0',
+      ADMIN_PASSWORD: 'ignored-now',
     });
     let output = '';
     child.stdout.on('data', (c) => {
@@ -82,10 +101,7 @@ describe('npm start (scripts/local/main.ts)', () => {
   }, 90_000);
 
   it('refuses a PORT that is not a port number', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/local/main.ts'], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, PORT: 'eighty', DATA_DIR: dataDir },
-    });
+    const child = startMain({ ...process.env, PORT: 'eighty', DATA_DIR: dataDir });
     let output = '';
     child.stderr.on('data', (c) => {
       output += c;

@@ -200,7 +200,6 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     if (opts.demo && admin.created) {
       for (const seed of demoSeeds) await seed();
     }
-    apiReady(api);
 
     const context = (def: LambdaDef) => () => lambdaContext(def, REGION);
     for (const def of lambdas.filter((l) => l.trigger.type === 'startup')) {
@@ -251,6 +250,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       }
     }
 
+    // Health answers only now: a stack that says it is up also consumes its queues.
+    apiReady(api);
     log(`ready in ${Date.now() - started} ms`);
     let stopping: Promise<void> | undefined;
     return {

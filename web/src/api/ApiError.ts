@@ -12,7 +12,13 @@ export class ApiError extends Error {
   /** HTTP status; 0 when no response arrived. */
   readonly status: number;
 
-  constructor(init: { code: number | string; msg: string; extra?: Record<string, string>; status: number; cause?: unknown }) {
+  constructor(init: {
+    code: number | string;
+    msg: string;
+    extra?: Record<string, string>;
+    status: number;
+    cause?: unknown;
+  }) {
     super(init.msg, { cause: init.cause });
     this.code = init.code;
     this.msg = init.msg;

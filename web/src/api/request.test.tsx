@@ -109,9 +109,14 @@ describe('request', () => {
   });
 
   it('reports a network error for unnamed statuses without a body and for unreachable servers', async () => {
-    fetchMock.mockResolvedValueOnce(jsonResponse(undefined, 502)).mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    fetchMock
+      .mockResolvedValueOnce(jsonResponse(undefined, 502))
+      .mockRejectedValueOnce(new TypeError('Failed to fetch'));
     expect((await failureOf(request({ url: '/a' }))).msg).toBe('Network error, try later.');
-    expect(await failureOf(request({ url: '/b' }))).toMatchObject({ code: 'ERR_NETWORK', msg: 'Network error, try later.' });
+    expect(await failureOf(request({ url: '/b' }))).toMatchObject({
+      code: 'ERR_NETWORK',
+      msg: 'Network error, try later.',
+    });
   });
 
   it('shows the extra texts of a business error, one per line', async () => {
@@ -143,7 +148,9 @@ describe('request', () => {
   });
 
   it('shows nothing for a silent call', async () => {
-    fetchMock.mockResolvedValueOnce(jsonResponse({ code: 4011, msg: 'Wrong username or password', request_id: 'r' }, 401));
+    fetchMock.mockResolvedValueOnce(
+      jsonResponse({ code: 4011, msg: 'Wrong username or password', request_id: 'r' }, 401),
+    );
     await failureOf(request({ method: 'POST', url: '/login', silent: true, failureTip: 'Login failed' }));
     await new Promise((r) => setTimeout(r, 50));
     expect(screen.queryAllByText('Login failed')).toHaveLength(0);

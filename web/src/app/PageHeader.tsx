@@ -38,7 +38,15 @@ const usePanelStyles = makeStyles({
 });
 
 /** A white surface on the grey page background. */
-export function Panel({ children, className, style }: { children: ReactNode; className?: string; style?: React.CSSProperties }) {
+export function Panel({
+  children,
+  className,
+  style,
+}: {
+  children: ReactNode;
+  className?: string;
+  style?: React.CSSProperties;
+}) {
   const styles = usePanelStyles();
   return (
     <section className={className ? `${styles.panel} ${className}` : styles.panel} style={style}>

@@ -13,7 +13,7 @@ export function RequireAuth({ children }: { children: ReactNode }): ReactNode {
 
 /** Only same-site paths are followed, so a crafted link cannot send a user elsewhere after login. */
 export function safeRedirect(value: string | null): string {
-  return value && value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/auth/login') ? value : '/';
+  return value?.startsWith('/') && !value.startsWith('//') && !value.startsWith('/auth/login') ? value : '/';
 }
 
 /** Opening login while logged in goes to the redirect path, or home. */

@@ -22,7 +22,5 @@ export const LOGIN_PATH = '/auth/login';
 
 /** The login address that brings the user back to `path` afterwards. */
 export function loginPathFor(path: string): string {
-  return path && !path.startsWith(LOGIN_PATH)
-    ? `${LOGIN_PATH}?redirect=${encodeURIComponent(path)}`
-    : LOGIN_PATH;
+  return path && !path.startsWith(LOGIN_PATH) ? `${LOGIN_PATH}?redirect=${encodeURIComponent(path)}` : LOGIN_PATH;
 }

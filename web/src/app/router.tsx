@@ -1,16 +1,25 @@
-import type { ReactNode } from 'react';
+import { lazy, type ReactNode, Suspense } from 'react';
 import type { RouteObject } from 'react-router-dom';
 import NotFoundPage from '@/features/errors/NotFoundPage';
 import { GuestOnly, RequireAuth } from './guards';
 import { RouteScreen } from './RouteScreen';
 import { type RouteDef, readyRoutes } from './routes';
-import { AppShell } from './shell/AppShell';
+
+// The login page needs none of the shell, so the shell is its own chunk.
+const LazyAppShell = lazy(() => import('./shell/AppShell').then((m) => ({ default: m.AppShell })));
 
 /**
  * Route objects for `createBrowserRouter` (the app) or `createMemoryRouter` (tests).
  * `shell` lets tests swap the shell for a bare outlet.
  */
-export function buildRouteObjects(list: readonly RouteDef[] = readyRoutes, shell: ReactNode = <AppShell />): RouteObject[] {
+export function buildRouteObjects(
+  list: readonly RouteDef[] = readyRoutes,
+  shell: ReactNode = (
+    <Suspense fallback={null}>
+      <LazyAppShell />
+    </Suspense>
+  ),
+): RouteObject[] {
   const bare = list.filter((d) => d.layout === 'bare');
   const inShell = list.filter((d) => d.layout !== 'bare');
   return [

@@ -38,7 +38,11 @@ describe('routes', () => {
   });
 
   it('sends a logged-in user who opens login to the redirect path', async () => {
-    const { router } = renderRoutes(buildRouteObjects(readyRoutes, bareShell), '/auth/login?redirect=%2Fhelp', operator);
+    const { router } = renderRoutes(
+      buildRouteObjects(readyRoutes, bareShell),
+      '/auth/login?redirect=%2Fhelp',
+      operator,
+    );
     expect(await screen.findByRole('heading', { name: 'Help' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/help');
   });
@@ -50,7 +54,11 @@ describe('routes', () => {
   });
 
   it('ignores a redirect to another site after login', async () => {
-    const { router } = renderRoutes(buildRouteObjects(readyRoutes, bareShell), '/auth/login?redirect=//evil.example', operator);
+    const { router } = renderRoutes(
+      buildRouteObjects(readyRoutes, bareShell),
+      '/auth/login?redirect=//evil.example',
+      operator,
+    );
     await screen.findByRole('heading', { name: /Welcome to Patrol/ });
     expect(router.state.location.pathname).toBe('/');
   });

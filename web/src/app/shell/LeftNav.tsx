@@ -78,7 +78,13 @@ function useActiveRoute(): RouteDef | undefined {
   return matchRoute(pathname)?.def;
 }
 
-export function LeftNav({ open, routeList = readyRoutes }: { open: boolean; routeList?: readonly RouteDef[] }): ReactNode {
+export function LeftNav({
+  open,
+  routeList = readyRoutes,
+}: {
+  open: boolean;
+  routeList?: readonly RouteDef[];
+}): ReactNode {
   const t = useT();
   const styles = useNavStyles();
   const navigate = useNavigate();

@@ -8,7 +8,7 @@ import {
 } from '@fluentui/react-components';
 import { type ReactNode, useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { type TFunction } from 'i18next';
+import type { TFunction } from 'i18next';
 import { useT } from '@/i18n';
 import { matchRoute, routeByName } from '../routes';
 import { usePersistentState } from '../usePersistentState';
@@ -66,7 +66,8 @@ export function PageTabs(): ReactNode {
     const to = `${pathname}${search}`;
     setTabs((current) => {
       const existing = current.find((tab) => tab.path === pathname);
-      if (existing) return existing.to === to ? current : current.map((tab) => (tab === existing ? { ...tab, to } : tab));
+      if (existing)
+        return existing.to === to ? current : current.map((tab) => (tab === existing ? { ...tab, to } : tab));
       return [...current, { path: pathname, to, name: match.def.name, params: match.params }];
     });
   }, [pathname, search, setTabs]);

@@ -59,7 +59,12 @@ export function SuperNav({
     return (
       <nav className={mergeClasses(navStyles.rail, navStyles.railRight)} aria-label={t('Super menu')}>
         <Tooltip content={t('Expand super menu')} relationship="label" positioning="before">
-          <Button appearance="subtle" className={navStyles.railButton} icon={<PanelRightExpandRegular />} onClick={onToggle} />
+          <Button
+            appearance="subtle"
+            className={navStyles.railButton}
+            icon={<PanelRightExpandRegular />}
+            onClick={onToggle}
+          />
         </Tooltip>
         {items.map((item) => {
           const Icon = item.icon ?? ShieldPersonRegular;

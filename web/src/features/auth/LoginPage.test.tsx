@@ -30,7 +30,10 @@ describe('Login', () => {
     await fillAndSubmit(' olivia ', 'secret-1');
     await waitFor(() => expect(router.state.location.pathname).toBe('/help'));
     expect(getAuth()).toEqual({ jwt: 'jwt-1', name: 'Olivia', s: 'operator' });
-    expect(JSON.parse(String(fetchMock.mock.calls[0]?.[1]?.body))).toEqual({ username: 'olivia', password: 'secret-1' });
+    expect(JSON.parse(String(fetchMock.mock.calls[0]?.[1]?.body))).toEqual({
+      username: 'olivia',
+      password: 'secret-1',
+    });
   });
 
   it('says so clearly when the credentials are wrong', async () => {
@@ -48,12 +51,17 @@ describe('Login', () => {
       .mockResolvedValueOnce(jsonResponse(ok({ jwt: 'jwt-2', name: 'Olivia', s: 'super', expires_at: 0 })));
     renderRoutes(buildRouteObjects(), '/auth/login');
     const user = await fillAndSubmit('olivia', 'secret-1');
-    expect(await screen.findByRole('img', { name: 'Captcha' })).toHaveAttribute('src', 'data:image/svg+xml;base64,PHN2Zy8+');
+    expect(await screen.findByRole('img', { name: 'Captcha' })).toHaveAttribute(
+      'src',
+      'data:image/svg+xml;base64,PHN2Zy8+',
+    );
     await user.type(screen.getByRole('textbox', { name: /^Captcha/ }), 'x7k2');
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
     await waitFor(() => expect(getAuth()?.s).toBe('super'));
     expect(fetchMock.mock.calls[1]?.[0]).toBe('/api/v1/captcha');
-    expect(JSON.parse(String(fetchMock.mock.calls[2]?.[1]?.body))).toMatchObject({ captcha: { id: 'cap-1', answer: 'x7k2' } });
+    expect(JSON.parse(String(fetchMock.mock.calls[2]?.[1]?.body))).toMatchObject({
+      captcha: { id: 'cap-1', answer: 'x7k2' },
+    });
   });
 
   it('hides other login errors', async () => {

@@ -46,7 +46,11 @@ const useStyles = makeStyles({
     boxShadow: tokens.shadow16,
   },
   head: { display: 'flex', flexDirection: 'column', alignItems: 'center', gap: tokens.spacingVerticalS },
-  product: { fontSize: tokens.fontSizeHero700, lineHeight: tokens.lineHeightHero700, fontWeight: tokens.fontWeightSemibold },
+  product: {
+    fontSize: tokens.fontSizeHero700,
+    lineHeight: tokens.lineHeightHero700,
+    fontWeight: tokens.fontWeightSemibold,
+  },
   sub: { color: tokens.colorNeutralForeground3 },
   form: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
   captchaRow: { display: 'flex', gap: tokens.spacingHorizontalS, alignItems: 'stretch' },

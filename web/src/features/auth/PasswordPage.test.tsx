@@ -68,7 +68,10 @@ describe('Edit Password', () => {
     await user.type(form.repeat, 'new-secret ');
     await user.click(form.save);
     expect(await findToast('Password update success, please login again.')).toBeInTheDocument();
-    expect(JSON.parse(String(fetchMock.mock.calls[0]?.[1]?.body))).toEqual({ old_pwd: 'old-secret', pwd: 'new-secret' });
+    expect(JSON.parse(String(fetchMock.mock.calls[0]?.[1]?.body))).toEqual({
+      old_pwd: 'old-secret',
+      pwd: 'new-secret',
+    });
     expect(fetchMock.mock.calls[0]?.[0]).toBe('/api/v1/pwd');
     expect(getAuth()).toBeNull();
     expect(form.router.state.location.pathname).toBe('/auth/login');

@@ -68,7 +68,12 @@ export default function PasswordPage(): ReactNode {
             </Field>
           ))}
           <div className={styles.actions}>
-            <Button type="submit" appearance="primary" disabled={busy} icon={busy ? <Spinner size="tiny" /> : undefined}>
+            <Button
+              type="submit"
+              appearance="primary"
+              disabled={busy}
+              icon={busy ? <Spinner size="tiny" /> : undefined}
+            >
               {t('Save')}
             </Button>
             <Button

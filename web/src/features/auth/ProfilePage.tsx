@@ -7,7 +7,12 @@ import { useT } from '@/i18n';
 import { profileQuery } from './authApi';
 
 const useStyles = makeStyles({
-  head: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalL, marginBottom: tokens.spacingVerticalXL },
+  head: {
+    display: 'flex',
+    alignItems: 'center',
+    gap: tokens.spacingHorizontalL,
+    marginBottom: tokens.spacingVerticalXL,
+  },
   list: {
     display: 'grid',
     gridTemplateColumns: 'max-content 1fr',

@@ -33,7 +33,11 @@ const useStyles = makeStyles({
     boxShadow: tokens.shadow16,
   },
   text: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, maxWidth: '640px' },
-  title: { fontSize: tokens.fontSizeHero800, lineHeight: tokens.lineHeightHero800, fontWeight: tokens.fontWeightSemibold },
+  title: {
+    fontSize: tokens.fontSizeHero800,
+    lineHeight: tokens.lineHeightHero800,
+    fontWeight: tokens.fontWeightSemibold,
+  },
   lead: { fontSize: tokens.fontSizeBase400, lineHeight: tokens.lineHeightBase400, opacity: 0.92 },
   actions: { display: 'flex', gap: tokens.spacingHorizontalS, marginTop: tokens.spacingVerticalM, flexWrap: 'wrap' },
   ghost: {

@@ -89,7 +89,15 @@ export function ArchitectureDiagram(): ReactNode {
       style={{ width: '100%', maxWidth: 980, height: 'auto', display: 'block', fontFamily: tokens.fontFamilyBase }}
     >
       <defs>
-        <marker id="arch-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+        <marker
+          id="arch-arrow"
+          viewBox="0 0 10 10"
+          refX="9"
+          refY="5"
+          markerWidth="7"
+          markerHeight="7"
+          orient="auto-start-reverse"
+        >
           <path d="M0 0 L10 5 L0 10 Z" fill="#605e5c" />
         </marker>
         <filter id="arch-shadow" x="-10%" y="-10%" width="120%" height="140%">

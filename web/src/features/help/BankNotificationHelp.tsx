@@ -15,7 +15,12 @@ import type { ReactNode } from 'react';
 import { useT } from '@/i18n';
 
 const useStyles = makeStyles({
-  section: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, marginBottom: tokens.spacingVerticalXXL },
+  section: {
+    display: 'flex',
+    flexDirection: 'column',
+    gap: tokens.spacingVerticalS,
+    marginBottom: tokens.spacingVerticalXXL,
+  },
   lead: { color: tokens.colorNeutralForeground2, maxWidth: '760px', lineHeight: tokens.lineHeightBase400 },
   code: {
     margin: 0,
@@ -29,7 +34,11 @@ const useStyles = makeStyles({
     overflowX: 'auto',
   },
   inline: { fontFamily: tokens.fontFamilyMonospace, fontSize: tokens.fontSizeBase200 },
-  examples: { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(320px, 1fr))', gap: tokens.spacingHorizontalL },
+  examples: {
+    display: 'grid',
+    gridTemplateColumns: 'repeat(auto-fit, minmax(320px, 1fr))',
+    gap: tokens.spacingHorizontalL,
+  },
   table: { maxWidth: '900px' },
 });
 
@@ -76,7 +85,13 @@ const statementExample = {
 const balanceExample = {
   bank: 2,
   type: 2,
-  content: { bank: '2', account: '0041203010008871', pre_bal: '2500000.00', cur_bal: '2650000.00', amount: '150000.00' },
+  content: {
+    bank: '2',
+    account: '0041203010008871',
+    pre_bal: '2500000.00',
+    cur_bal: '2650000.00',
+    amount: '150000.00',
+  },
 };
 
 function FieldTable({ rows, caption }: { rows: FieldRow[]; caption: string }): ReactNode {
