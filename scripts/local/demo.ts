@@ -1,6 +1,96 @@
+import { OperationName, Process, TestMode } from '../../shared/enums.js';
+
+/** A demo site: its accounts all use the sandbox password unless they show a failure. */
+export interface DemoSite {
+  name: string;
+  accounts: string[];
+  /** Shown disabled in the Sites list (and refused by checks). */
+  disabled?: boolean;
+}
+
+/** The sandbox accepts any username with this password (docs/site-driver.md). */
+export const DEMO_ACCOUNT_PASSWORD = 'sandbox123';
+
+// What a first look at the console should show: sites that pass, one whose account the site
+// locks (a failed check with its reason) and one that is switched off.
+export const DEMO_SITES: readonly DemoSite[] = [
+  { name: 'Sandbox Agent A', accounts: ['agent01', 'agent02'] },
+  { name: 'Sandbox Agent B', accounts: ['agent03'] },
+  { name: 'Sandbox Locked Agent', accounts: ['locked01'] },
+  { name: 'Sandbox Disabled Agent', accounts: ['agent04'], disabled: true },
+];
+
+/** The demo check: a short one over the passing and the locked site, so Operations is not empty. */
+export const DEMO_CHECK = {
+  sites: ['Sandbox Agent A', 'Sandbox Locked Agent'],
+  points: [
+    { point: Process.values.Login, modes: [TestMode.values.D4] },
+    { point: Process.values.CheckFixBets, modes: [TestMode.values.D4] },
+  ],
+} as const;
+
+const log = (line: string) => {
+  if (process.env.LOG_LEVEL !== 'WARN') console.log(`[demo] ${line}`);
+};
+
+/**
+ * The demo sites, through the sites service. A name already taken is left alone, so a seed
+ * that runs again (e.g. after a crash between two sites) completes instead of duplicating.
+ * Returns the ids by name.
+ */
+export async function seedDemoSites(sandboxUrl: string): Promise<Map<string, number>> {
+  // Feature modules read the environment when loaded: imported only once the stack has set it.
+  const { createSite, updateSite, allSites } = await import('../../functions/sites/service.js');
+  const { SiteExistsError } = await import('../../functions/sites/errors.js');
+  const ids = new Map<string, number>();
+  for (const demo of DEMO_SITES) {
+    try {
+      const site = await createSite({
+        name: demo.name,
+        url: sandboxUrl,
+        accounts: demo.accounts.map((user) => ({ user, pwd: DEMO_ACCOUNT_PASSWORD })),
+      });
+      if (demo.disabled) await updateSite(site.id, { enable: false });
+      ids.set(demo.name, site.id);
+    } catch (error) {
+      if (!(error instanceof SiteExistsError)) throw error;
+    }
+  }
+  for (const s of await allSites()) if (!ids.has(s.name) && DEMO_SITES.some((d) => d.name === s.name)) ids.set(s.name, s.id);
+  log(`${DEMO_SITES.length} sandbox sites at ${sandboxUrl}`);
+  return ids;
+}
+
+/** Starts the demo check; it runs in the background once the checker consumes its queue. */
+export async function startDemoCheck(siteIds: Map<string, number>): Promise<void> {
+  const { startCheck } = await import('../../functions/checks/start.js');
+  const { userStore } = await import('../../functions/users/store.js');
+  const admin = await userStore().findByUsername('admin');
+  const wanted = DEMO_CHECK.sites.map((name) => siteIds.get(name)).filter((id): id is number => id !== undefined);
+  if (!wanted.length) return;
+  const op = await startCheck({
+    siteIds: wanted,
+    points: DEMO_CHECK.points.map((p) => ({ point: p.point, modes: [...p.modes] })),
+    name: OperationName.values.MultiSites,
+    operatorId: admin?.id ?? null,
+    remark: 'Demo check',
+  });
+  log(`demo check started (operation ${op.id})`);
+}
+
+async function seedSandboxDemo(): Promise<void> {
+  const url = process.env.SANDBOX_SITE_URL;
+  if (!url) {
+    console.warn('[demo] the sandbox site is not running: no demo sites');
+    return;
+  }
+  const ids = await seedDemoSites(url);
+  if (process.env.DEMO_CHECK !== '0') await startDemoCheck(ids);
+}
+
 /**
  * Demo data for a new local store (DEMO != '0'): each entry adds one area's sample rows
  * through the features' own services. Run in order, after the admin user exists, and only
  * on an empty store so that a restart never duplicates them.
  */
-export const demoSeeds: Array<() => Promise<void>> = [];
+export const demoSeeds: Array<() => Promise<void>> = [seedSandboxDemo];

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -21,8 +21,8 @@ const dataDir = await mkdtemp(join(tmpdir(), 'patrol-main-'));
 afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
 // A failed assertion must not leave a stack running: it would hold DATA_DIR for the next test.
-const children: ChildProcess[] = [];
-function startMain(env: NodeJS.ProcessEnv): ChildProcess {
+const children: ChildProcessWithoutNullStreams[] = [];
+function startMain(env: NodeJS.ProcessEnv): ChildProcessWithoutNullStreams {
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/local/main.ts'], { cwd: REPO_ROOT, env });
   children.push(child);
   return child;

@@ -10,6 +10,7 @@ import { type ApiHandler, serveWithLambda } from './adapter.js';
 import { seedAdmin } from './adminSeed.js';
 import { startQueueConsumer, type QueueConsumer } from './consumer.js';
 import { demoSeeds } from './demo.js';
+import { followSandbox } from './followSandbox.js';
 import { LOCAL_CREDENTIALS } from './engines/credentials.js';
 import { ensureTable, startDynamo } from './engines/dynamo.js';
 import { startS3 } from './engines/s3.js';
@@ -200,6 +201,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     if (opts.demo && admin.created) {
       for (const seed of demoSeeds) await seed();
     }
+    if (sandboxSiteUrl) await followSandbox(dataDir, sandboxSiteUrl);
 
     const context = (def: LambdaDef) => () => lambdaContext(def, REGION);
     for (const def of lambdas.filter((l) => l.trigger.type === 'startup')) {

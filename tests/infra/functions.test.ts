@@ -38,6 +38,17 @@ const fakeStartup = {
   timeoutSeconds: 60,
 } as unknown as LambdaDef;
 
+/** EventBridge's own spelling of a rate: the largest whole unit, singular for 1. */
+function rateExpression(seconds: number): string {
+  const [n, unit] =
+    seconds % 86_400 === 0
+      ? [seconds / 86_400, 'day']
+      : seconds % 3600 === 0
+        ? [seconds / 3600, 'hour']
+        : [seconds / 60, 'minute'];
+  return `rate(${n} ${unit}${n === 1 ? '' : 's'})`;
+}
+
 function withLambdas(...extra: LambdaDef[]) {
   return synthStack({ registry: { lambdas: [...LAMBDAS, ...extra], queues: QUEUES } });
 }
@@ -130,10 +141,12 @@ describe('Functions: the api Lambda of the registry', () => {
 describe('Functions: entries added to the registry later', () => {
   const { template } = withLambdas(fakeChecker, fakeNotifier, fakeSweep, fakeStartup);
 
+  const all = [...LAMBDAS, fakeChecker, fakeNotifier, fakeSweep];
+
   it('deploys every sqs entry with an event source that reports batch item failures', () => {
-    const mappings = ofType(template, 'AWS::Lambda::EventSourceMapping');
-    expect(mappings).toHaveLength(2);
-    for (const def of [fakeChecker, fakeNotifier]) {
+    const consumers = all.filter((l) => l.trigger.type === 'sqs');
+    expect(ofType(template, 'AWS::Lambda::EventSourceMapping')).toHaveLength(consumers.length);
+    for (const def of consumers) {
       const trigger = def.trigger as Extract<LambdaDef['trigger'], { type: 'sqs' }>;
       template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
         FunctionName: { Ref: functionId(template, def.name) },
@@ -153,11 +166,19 @@ describe('Functions: entries added to the registry later', () => {
   });
 
   it('runs every schedule entry from an EventBridge rule at the registry rate', () => {
-    template.hasResourceProperties('AWS::Events::Rule', {
-      ScheduleExpression: 'rate(5 minutes)',
-      State: 'ENABLED',
-      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [functionId(template, 'fake-sweep'), 'Arn'] } })],
-    });
+    const scheduled = all.filter((l) => l.trigger.type === 'schedule');
+    expect(ofType(template, 'AWS::Events::Rule')).toHaveLength(scheduled.length);
+    for (const def of scheduled) {
+      const { everySeconds } = def.trigger as Extract<LambdaDef['trigger'], { type: 'schedule' }>;
+      template.hasResourceProperties('AWS::Events::Rule', {
+        ScheduleExpression: rateExpression(everySeconds),
+        State: 'ENABLED',
+        Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [functionId(template, def.name), 'Arn'] } })],
+      });
+    }
+    expect(rateExpression(fakeSweep.trigger.type === 'schedule' ? fakeSweep.trigger.everySeconds : 0)).toBe(
+      'rate(5 minutes)',
+    );
   });
 
   it('gives Chromium functions x86_64, at least 2048 MB and room in /tmp, without CHROMIUM_PATH', () => {

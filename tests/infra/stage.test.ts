@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { LAMBDAS } from '../../functions/registry.js';
 import { resolveStageConfig } from '../../infra/stageConfig.js';
 import { cdkContext, synthStack } from './synthStack.js';
 import { ofType } from './templateQueries.js';
@@ -44,7 +45,8 @@ describe('Stages', () => {
     for (const [dlqId] of dlqs) {
       expect(alarms.some((a) => JSON.stringify(a?.Dimensions).includes(dlqId))).toBe(true);
     }
-    expect(alarms.filter((a) => a?.MetricName === 'Errors')).toHaveLength(1);
+    const deployed = LAMBDAS.filter((l) => l.trigger.type !== 'startup');
+    expect(alarms.filter((a) => a?.MetricName === 'Errors')).toHaveLength(deployed.length);
     expect(alarms.filter((a) => a?.MetricName === '5xx')).toHaveLength(1);
     for (const alarm of alarms) expect(alarm?.AlarmActions).toHaveLength(1);
   });

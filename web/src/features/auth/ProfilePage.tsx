@@ -45,7 +45,7 @@ export default function ProfilePage(): ReactNode {
               {data?.nickname ?? ' '}
             </Text>
             {data ? (
-              <Badge appearance="tint" color={data.role === 'super' ? 'important' : 'brand'}>
+              <Badge appearance="tint" color={data.role === 'super' ? 'brand' : 'informative'}>
                 {data.role === 'super' ? t('Super user') : t('Operator')}
               </Badge>
             ) : null}
