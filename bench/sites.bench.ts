@@ -60,9 +60,11 @@ interface Figure {
 }
 
 try {
-  const token = ((await call('POST', '/login', undefined, { username: 'admin', password: ADMIN_PASSWORD })).data as {
-    jwt: string;
-  }).jwt;
+  const token = (
+    (await call('POST', '/login', undefined, { username: 'admin', password: ADMIN_PASSWORD })).data as {
+      jwt: string;
+    }
+  ).jwt;
 
   console.log(
     `load: ${SITES} sites x ${ACCOUNTS} accounts through POST /sites, ${LOAD_CONCURRENCY} in parallel; load average ${load()}`,
@@ -74,8 +76,15 @@ try {
     Array.from({ length: LOAD_CONCURRENCY }, async () => {
       while (next <= SITES) {
         const i = next++;
-        const accounts = Array.from({ length: ACCOUNTS }, (_, a) => ({ user: accountUser(i, a + 1), pwd: `pw-${i}-${a}` }));
-        const { data } = await call('POST', '/sites', token, { name: siteName(i), url: `https://s${i}.example.com`, accounts });
+        const accounts = Array.from({ length: ACCOUNTS }, (_, a) => ({
+          user: accountUser(i, a + 1),
+          pwd: `pw-${i}-${a}`,
+        }));
+        const { data } = await call('POST', '/sites', token, {
+          name: siteName(i),
+          url: `https://s${i}.example.com`,
+          accounts,
+        });
         siteIds[i] = (data as { id: number }).id;
       }
     }),
@@ -142,7 +151,15 @@ try {
   writeFileSync(
     join(out, 'sites.json'),
     JSON.stringify(
-      { at: new Date().toISOString(), sites: SITES, accounts_per_site: ACCOUNTS, reps: REPS, load: loadFigures, figures, loadavg: loadAfter },
+      {
+        at: new Date().toISOString(),
+        sites: SITES,
+        accounts_per_site: ACCOUNTS,
+        reps: REPS,
+        load: loadFigures,
+        figures,
+        loadavg: loadAfter,
+      },
       null,
       2,
     ),

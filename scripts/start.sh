@@ -7,4 +7,4 @@ if [ ! -f web/dist/index.html ] || [ -n "$(find web/src web/index.html shared -n
   echo "start: building the web app"
   npx vite build --config web/vite.config.ts --logLevel warn
 fi
-exec npx tsx scripts/local/main.ts
+exec node --import tsx scripts/local/main.ts

@@ -234,6 +234,7 @@ export const subtaskListFields = {
   created_at: 'datetime',
 } as const satisfies ListFields;
 
+/** The columns of all eight log lists; each list filters on the ones its process writes. */
 export const checkLogListFields = {
   id: 'number',
   process: 'enum',
@@ -241,9 +242,28 @@ export const checkLogListFields = {
   task_id: 'number',
   subtask_id: 'number',
   site_id: 'number',
+  raw_log_id: 'number',
   success: 'boolean',
   description: 'text',
   msg: 'text',
+  login_success: 'boolean',
+  DrawOpen: 'boolean',
+  bet_success: 'boolean',
+  has_record: 'boolean',
+  delete_success: 'boolean',
+  query_success: 'boolean',
+  process_success: 'boolean',
+  is_closed: 'boolean',
+  response_timing: 'number',
+  executed_timing: 'number',
+  status_code: 'number',
+  records_cnt: 'number',
+  active_cnt: 'number',
+  inactive_cnt: 'number',
+  fixed_bets: 'number',
+  balance_left: 'number',
+  agents_cnt: 'number',
+  normal_cnt: 'number',
   created_at: 'datetime',
 } as const satisfies ListFields;
 

@@ -38,6 +38,8 @@ const INVOKE_UNKNOWN_ROUTE = `
 
 const LOAD_HANDLER = `const m = await import('./index.mjs'); process.stdout.write(typeof m.handler);`;
 
+const LOAD_CHROMIUM = `const c = await import('@sparticuz/chromium'); process.stdout.write(typeof c.default.executablePath);`;
+
 /** Runs a script as an ES module inside an unzipped function asset, as Lambda would load it. */
 async function runInAsset(assetDir: string, script: string): Promise<string> {
   const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
@@ -79,6 +81,8 @@ describe('a real cdk synth of the dev stage', () => {
     for (const def of LAMBDAS.filter((l) => l.trigger.type !== 'startup')) {
       const asset = assetOf(def.name);
       if (def.chromium) {
+        // Imported lazily by the checker, so only resolving it from the asset proves it ships.
+        expect(await runInAsset(asset, LOAD_CHROMIUM), def.name).toBe('function');
         expect(existsSync(path.join(asset, 'node_modules', '@sparticuz', 'chromium', 'bin')), def.name).toBe(true);
       }
       expect(await runInAsset(asset, LOAD_HANDLER), def.name).toBe('function');

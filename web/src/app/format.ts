@@ -26,9 +26,9 @@ export function userName(ref: { nickname?: string | null } | null | undefined): 
 
 const thousands = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
-/** Response timings: '1,234 ms'. */
+/** Response timings in ms: '1,234' (the column header names the unit). */
 export function formatMs(n: number | null | undefined): string {
-  return typeof n === 'number' && Number.isFinite(n) ? `${thousands.format(n)} ms` : EMPTY_TEXT;
+  return typeof n === 'number' && Number.isFinite(n) ? thousands.format(n) : EMPTY_TEXT;
 }
 
 const kib = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });

@@ -10,11 +10,10 @@ import {
   PopoverSurface,
   PopoverTrigger,
   Switch,
-  Tooltip,
   tokens,
 } from '@fluentui/react-components';
 import { CheckmarkCircle16Filled, Copy16Regular, DismissCircle16Filled, Edit16Regular } from '@fluentui/react-icons';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import type { Column } from './types';
 
 const useStyles = makeStyles({
@@ -35,22 +34,48 @@ export async function copyText(text: string, t: (key: string) => string): Promis
   }
 }
 
+// Cells use a native title, not a Fluent Tooltip: hundreds of tooltips cost more to mount than the rows.
 function CopyButton({ text }: { text: string }) {
   const t = useT();
   return (
-    <Tooltip content={t('Copy')} relationship="label">
-      <Button size="small" appearance="transparent" icon={<Copy16Regular />} onClick={() => copyText(text, t)} />
-    </Tooltip>
+    <Button
+      size="small"
+      appearance="transparent"
+      aria-label={t('Copy')}
+      title={t('Copy')}
+      icon={<Copy16Regular />}
+      onClick={() => copyText(text, t)}
+    />
   );
 }
 
 function EditPopover<T>({ column, row, onSaved }: { column: Column<T>; row: T; onSaved(): unknown }) {
   const t = useT();
   const styles = useStyles();
+  // The popup mounts on first use only, so a page of rows does not carry one per cell.
+  const [armed, setArmed] = useState(false);
   const [open, setOpen] = useState(false);
   const [value, setValue] = useState('');
   const [saving, setSaving] = useState(false);
   const edit = column.edit!;
+  const label = `${t('Edit')} ${t(column.label)}`;
+  const trigger = (onClick?: () => void) => (
+    <Button
+      size="small"
+      appearance="transparent"
+      aria-label={label}
+      title={label}
+      icon={<Edit16Regular />}
+      onClick={onClick}
+    />
+  );
+  if (!armed) {
+    return trigger(() => {
+      setValue(String(column.value(row) ?? ''));
+      setArmed(true);
+      setOpen(true);
+    });
+  }
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -77,11 +102,7 @@ function EditPopover<T>({ column, row, onSaved }: { column: Column<T>; row: T; o
         if (d.open) setValue(String(column.value(row) ?? ''));
       }}
     >
-      <PopoverTrigger disableButtonEnhancement>
-        <Tooltip content={`${t('Edit')} ${t(column.label)}`} relationship="label">
-          <Button size="small" appearance="transparent" icon={<Edit16Regular />} />
-        </Tooltip>
-      </PopoverTrigger>
+      <PopoverTrigger disableButtonEnhancement>{trigger()}</PopoverTrigger>
       <PopoverSurface>
         <form className={styles.form} onSubmit={submit}>
           <Field label={t(column.label)} hint={edit.hint ? t(edit.hint) : undefined}>
@@ -138,7 +159,7 @@ export function CellContent<T>({ column, row, onSaved }: { column: Column<T>; ro
   if (column.toggle) return <ToggleSwitch column={column} row={row} onSaved={onSaved} />;
 
   const text = column.text(row);
-  let body: React.ReactNode;
+  let body: ReactNode;
   if (column.render) body = column.render(row);
   else if (column.kind === 'boolean') {
     const v = column.value(row);

@@ -46,11 +46,12 @@ import {
   getCoreRowModel,
   type RowSelectionState,
   type SortingState,
+  type Row,
   type Updater,
   useReactTable,
 } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { CellContent } from './CellContent';
 import { ChecklistDialog } from './ChecklistDialog';
 import { buildCsv, buildJson, downloadText, exportFileName } from './exportRows';
@@ -59,7 +60,7 @@ import { filterSummary } from './filterSummary';
 import { filtersToQuery } from './filtersToQuery';
 import { RowActionButton, TableActionButton } from './TableActions';
 import { TablePagination } from './TablePagination';
-import type { ActionContext, Column, FilterInput, Resource } from './types';
+import type { ActionContext, Column, FilterInput, Resource, RowAction } from './types';
 import { useDebouncedValue } from './useDebouncedValue';
 import { useList } from './useList';
 import { defaultSearchFields, useTableSettings } from './useTableSettings';
@@ -184,9 +185,18 @@ export function ResourceTable<T>({ resource, baseFilters, toolbar }: ResourceTab
 
   const refetch = list.refetch;
   const clearSelection = useCallback(() => setSelected(new Map()), []);
+  // One ctx for the table's lifetime (rows are memoised on it); `selected` is read when an action runs.
+  const selectedRef = useRef(selected);
+  selectedRef.current = selected;
   const ctx: ActionContext<T> = useMemo(
-    () => ({ selected: [...selected.values()], clearSelection, refetch }),
-    [selected, clearSelection, refetch],
+    () => ({
+      get selected() {
+        return [...selectedRef.current.values()];
+      },
+      clearSelection,
+      refetch,
+    }),
+    [clearSelection, refetch],
   );
 
   useEffect(() => {
@@ -287,6 +297,7 @@ export function ResourceTable<T>({ resource, baseFilters, toolbar }: ResourceTab
   };
 
   const visibleLeafColumns = table.getVisibleLeafColumns();
+  const visibleKey = visibleLeafColumns.map((c) => c.id).join(',');
   const colSpan = visibleLeafColumns.length + (selectMode ? 1 : 0);
   const searchable = columns.filter((c) => c.searchable);
   const allPageSelected = table.getIsAllPageRowsSelected();
@@ -457,39 +468,17 @@ export function ResourceTable<T>({ resource, baseFilters, toolbar }: ResourceTab
           </TableHeader>
           <TableBody>
             {paddingTop > 0 ? <tr aria-hidden style={{ height: paddingTop }} /> : null}
-            {visibleRows.map((row) => {
-              const isSelected = row.getIsSelected();
-              return (
-                <TableRow
-                  key={row.id}
-                  appearance={isSelected ? 'brand' : 'none'}
-                  data-index={row.index}
-                  ref={virtual ? virtualizer.measureElement : undefined}
-                >
-                  {selectMode ? (
-                    <TableSelectionCell
-                      type="checkbox"
-                      checked={isSelected}
-                      onClick={row.getToggleSelectedHandler()}
-                      checkboxIndicator={{ 'aria-label': t('Select row') }}
-                    />
-                  ) : null}
-                  {row.getVisibleCells().map((cell) =>
-                    cell.column.id === OPERATIONS_COLUMN ? (
-                      <TableCell key={cell.id}>
-                        <div className={styles.operations}>
-                          {resource.rowActions.map((a, i) => (
-                            <RowActionButton key={`${a.label}-${i}`} action={a} row={row.original} ctx={ctx} />
-                          ))}
-                        </div>
-                      </TableCell>
-                    ) : (
-                      <TableCell key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</TableCell>
-                    ),
-                  )}
-                </TableRow>
-              );
-            })}
+            {visibleRows.map((row) => (
+              <BodyRow
+                key={row.id}
+                row={row}
+                isSelected={selectMode && row.getIsSelected()}
+                selectMode={selectMode}
+                visibleKey={visibleKey}
+                rowActions={resource.rowActions}
+                ctx={ctx}
+              />
+            ))}
             {paddingBottom > 0 ? <tr aria-hidden style={{ height: paddingBottom }} /> : null}
             {tableRows.length === 0 ? (
               <TableRow>
@@ -516,3 +505,45 @@ export function ResourceTable<T>({ resource, baseFilters, toolbar }: ResourceTab
     </section>
   );
 }
+
+interface BodyRowProps<T> {
+  row: Row<T>;
+  isSelected: boolean;
+  selectMode: boolean;
+  /** Visible column ids: a change re-renders the row. */
+  visibleKey: string;
+  rowActions: RowAction<T>[];
+  ctx: ActionContext<T>;
+}
+
+/** One body row; memoised so selecting a row or scrolling a long page re-renders only what changed. */
+function BodyRowImpl<T>({ row, isSelected, selectMode, rowActions, ctx }: BodyRowProps<T>) {
+  const t = useT();
+  const styles = useStyles();
+  return (
+    <TableRow appearance={isSelected ? 'brand' : 'none'}>
+      {selectMode ? (
+        <TableSelectionCell
+          type="checkbox"
+          checked={isSelected}
+          onClick={row.getToggleSelectedHandler()}
+          checkboxIndicator={{ 'aria-label': t('Select row') }}
+        />
+      ) : null}
+      {row.getVisibleCells().map((cell) =>
+        cell.column.id === OPERATIONS_COLUMN ? (
+          <TableCell key={cell.id}>
+            <div className={styles.operations}>
+              {rowActions.map((a, i) => (
+                <RowActionButton key={`${a.label}-${i}`} action={a} row={row.original} ctx={ctx} />
+              ))}
+            </div>
+          </TableCell>
+        ) : (
+          <TableCell key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</TableCell>
+        ),
+      )}
+    </TableRow>
+  );
+}
+const BodyRow = memo(BodyRowImpl) as typeof BodyRowImpl;

@@ -55,7 +55,7 @@ export function RowActionButton<T>({ action, row, ctx }: { action: RowAction<T>;
       >
         {t(action.label)}
       </Button>
-      {question ? (
+      {question && asking ? (
         <Dialog open={asking} onOpenChange={(_, d) => setAsking(d.open)}>
           <DialogSurface style={{ maxWidth: 480 }}>
             <DialogBody>

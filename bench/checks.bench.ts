@@ -1,0 +1,309 @@
+// Check engine figures on the local stack: 50 sandbox sites x all eight processes in both modes
+// (Login once per task: 15 subtasks a site, 750 in all). Check Now goes through the API; the
+// checker runs them from the SQS queue in Chromium with recording, storing logs, raw logs and
+// videos. Measured: seconds to the first subtask Running, subtasks per minute, subtask duration,
+// failures, peak memory of the process tree (Node + Chromium, sampled every second) and video
+// KiB per minute. Then bench/bareRecording.ts runs the same checks from a plain script in the
+// same run; the ratio engine / bare is the engine's overhead. BENCH_SITES=5 for a short run.
+
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { closeSharedBrowser } from '../functions/checks/browser/launchBrowser.js';
+import { startLocalStack } from '../scripts/local/stack.js';
+import { Process, RunStatus } from '../shared/enums.js';
+import type { BareResult } from './bareRecording.js';
+
+const SITES = Number(process.env.BENCH_SITES ?? 50);
+const CONCURRENCY = Number(process.env.CHECKER_CONCURRENCY ?? 4);
+const ADMIN_PASSWORD = 'bench-admin-pass-1';
+const POINTS = Process.options.map((p) => ({ point: p.value, modes: [1, 3] }));
+const benchDir = import.meta.dirname ?? '.';
+
+// --- process-tree memory -------------------------------------------------------------------
+
+interface MemSample {
+  rss_mib: number;
+  /** Proportional set size: shared pages split between the processes that map them. */
+  pss_mib: number;
+  node_rss_mib: number;
+  chromium_rss_mib: number;
+  chromium_procs: number;
+}
+
+function descendants(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(d)]);
+    } catch {
+      // Gone between the listing and the read.
+    }
+  }
+  const out = [root];
+  for (let i = 0; i < out.length; i++) out.push(...(children.get(out[i]) ?? []));
+  return out;
+}
+
+function kib(text: string, key: string): number {
+  return Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(text)?.[1] ?? 0);
+}
+
+function sampleTree(root: number): MemSample {
+  const s: MemSample = { rss_mib: 0, pss_mib: 0, node_rss_mib: 0, chromium_rss_mib: 0, chromium_procs: 0 };
+  for (const pid of descendants(root)) {
+    try {
+      const comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+      const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+      const rss = kib(rollup, 'Rss') / 1024;
+      s.rss_mib += rss;
+      s.pss_mib += kib(rollup, 'Pss') / 1024;
+      if (/chrom/i.test(comm)) {
+        s.chromium_rss_mib += rss;
+        s.chromium_procs++;
+      } else if (/node|tsx/.test(comm)) s.node_rss_mib += rss;
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return s;
+}
+
+/** Peaks of each figure (not of one sample) over the sampled time, and the mean load average. */
+function startSampler(root: () => number | undefined) {
+  const peak: MemSample = { rss_mib: 0, pss_mib: 0, node_rss_mib: 0, chromium_rss_mib: 0, chromium_procs: 0 };
+  const loads: number[] = [];
+  const tick = () => {
+    loads.push(loadavg()[0]);
+    const pid = root();
+    if (!pid) return;
+    const s = sampleTree(pid);
+    for (const k of Object.keys(peak) as (keyof MemSample)[]) peak[k] = Math.max(peak[k], s[k]);
+  };
+  const timer = setInterval(tick, 1000);
+  return {
+    stop() {
+      clearInterval(timer);
+      tick();
+      return { peak, load_mean: loads.reduce((a, b) => a + b, 0) / Math.max(1, loads.length) };
+    },
+  };
+}
+
+// --- figures --------------------------------------------------------------------------------
+
+const quantile = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] ?? Number.NaN;
+};
+const loadNow = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' / ');
+
+interface RunFigures {
+  subtasks: number;
+  failures: number;
+  wall_s: number;
+  per_minute: number;
+  first_running_s: number | null;
+  p50_s: number;
+  p95_s: number;
+  video_kib_per_min: number;
+  video_mib: number;
+  video_min: number;
+  peak: MemSample;
+  load_mean: number;
+}
+
+// --- the engine run ---------------------------------------------------------------------------
+
+async function engineRun(): Promise<RunFigures & { failure_msgs: string[]; operation_id: number }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'patrol-bench-checks-'));
+  const stack = await startLocalStack({ dataDir, port: 0, demo: false, quiet: true, adminPassword: ADMIN_PASSWORD });
+  try {
+    if (!stack.sandboxSiteUrl) throw new Error('the sandbox site did not start');
+    const call = async (method: string, path: string, token?: string, body?: unknown) => {
+      const res = await fetch(`${stack.url}/api/v1${path}`, {
+        method,
+        headers: {
+          accept: 'application/json',
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      const json = (await res.json()) as { msg: string; data: never };
+      if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${json.msg}`);
+      return json.data;
+    };
+    const token = (
+      (await call('POST', '/login', undefined, { username: 'admin', password: ADMIN_PASSWORD })) as {
+        jwt: string;
+      }
+    ).jwt;
+    const siteIds: number[] = [];
+    for (let i = 1; i <= SITES; i++) {
+      const site = (await call('POST', '/sites', token, {
+        name: `Bench Sandbox ${i}`,
+        url: stack.sandboxSiteUrl,
+        accounts: [{ user: 'agent01', pwd: 'sandbox123' }],
+      })) as { id: number };
+      siteIds.push(site.id);
+    }
+
+    const sampler = startSampler(() => process.pid);
+    const clicked = Date.now();
+    const op = (await call('POST', '/sites/check', token, { sites: siteIds, points: POINTS })) as { id: number };
+    const answeredMs = Date.now() - clicked;
+    console.log(`engine: Check Now answered in ${answeredMs} ms (operation ${op.id}); load average ${loadNow()}`);
+    let lastLine = 0;
+    for (;;) {
+      const detail = (await call('GET', `/operations/${op.id}/tasks`, token)) as {
+        operation: { status: number };
+        tasks: { task_done: number; task_failed: number; task_total: number }[];
+      };
+      if (detail.operation.status === RunStatus.values.Done || detail.operation.status === RunStatus.values.Failed)
+        break;
+      if (Date.now() - lastLine > 30_000) {
+        lastLine = Date.now();
+        const ended = detail.tasks.reduce((n, t) => n + t.task_done + t.task_failed, 0);
+        const total = detail.tasks.reduce((n, t) => n + t.task_total, 0);
+        console.log(
+          `engine: ${((Date.now() - clicked) / 1000).toFixed(0)} s, ${ended}/${total} subtasks ended; load average ${loadNow()}`,
+        );
+      }
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+    const { peak, load_mean } = sampler.stop();
+
+    const subtasks = (
+      (await call('GET', `/check/subtasks?page_size=0&operation_id=${encodeURIComponent(`=-${op.id}`)}`, token)) as {
+        result: { status: number; start_at: number | null; end_at: number | null; msg: string }[];
+      }
+    ).result;
+    const ran = subtasks.filter((s) => s.start_at !== null && s.end_at !== null);
+    const firstStart = Math.min(...ran.map((s) => s.start_at as number));
+    const lastEnd = Math.max(...subtasks.map((s) => s.end_at ?? 0));
+    const failed = subtasks.filter((s) => s.status === RunStatus.values.Failed);
+    const videos = (
+      (await call('GET', '/raw/videos?page_size=0', token)) as { result: { size: number; duration_ms: number }[] }
+    ).result;
+    const bytes = videos.reduce((n, v) => n + v.size, 0);
+    const ms = videos.reduce((n, v) => n + v.duration_ms, 0);
+    const wall = (lastEnd - clicked) / 1000;
+    return {
+      operation_id: op.id,
+      subtasks: subtasks.length,
+      failures: failed.length,
+      failure_msgs: [...new Set(failed.map((s) => s.msg))].slice(0, 10),
+      wall_s: wall,
+      per_minute: subtasks.length / (wall / 60),
+      first_running_s: ran.length ? (firstStart - clicked) / 1000 : null,
+      p50_s: quantile(
+        ran.map((s) => ((s.end_at as number) - (s.start_at as number)) / 1000),
+        0.5,
+      ),
+      p95_s: quantile(
+        ran.map((s) => ((s.end_at as number) - (s.start_at as number)) / 1000),
+        0.95,
+      ),
+      video_kib_per_min: bytes / 1024 / (ms / 60_000),
+      video_mib: bytes / 2 ** 20,
+      video_min: ms / 60_000,
+      peak,
+      load_mean,
+    };
+  } finally {
+    await stack.stop();
+    // The checker's browser belongs to this process, not to the stack: closed before the baseline runs.
+    await closeSharedBrowser();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+// --- the bare run -------------------------------------------------------------------------------
+
+async function bareRun(): Promise<RunFigures & { failure_msgs: string[] }> {
+  const outFile = join(mkdtempSync(join(tmpdir(), 'patrol-bench-bare-')), 'bare.json');
+  const tsx = join(benchDir, '../node_modules/.bin/tsx');
+  // Its own sandbox site, in its own process like the stack's was in ours: the stack's is gone.
+  const { SANDBOX_SITE_URL: _gone, ...env } = process.env;
+  const child = spawn(tsx, [join(benchDir, 'bareRecording.ts')], {
+    stdio: 'inherit',
+    env: { ...env, BENCH_SITES: String(SITES), CHECKER_CONCURRENCY: String(CONCURRENCY), BARE_OUT: outFile },
+  });
+  const sampler = startSampler(() => child.pid);
+  const code = await new Promise<number | null>((r) => child.once('exit', r));
+  const { peak, load_mean } = sampler.stop();
+  if (code !== 0) throw new Error(`bareRecording exited with ${code}`);
+  const r = JSON.parse(readFileSync(outFile, 'utf8')) as BareResult;
+  rmSync(outFile, { force: true });
+  const wall = r.wall_ms / 1000;
+  return {
+    subtasks: r.subtasks,
+    failures: r.failures,
+    failure_msgs: r.failure_msgs,
+    wall_s: wall,
+    per_minute: r.subtasks / (wall / 60),
+    first_running_s: null,
+    p50_s: quantile(r.durations_ms, 0.5) / 1000,
+    p95_s: quantile(r.durations_ms, 0.95) / 1000,
+    video_kib_per_min: r.video_bytes / 1024 / (r.video_ms / 60_000),
+    video_mib: r.video_bytes / 2 ** 20,
+    video_min: r.video_ms / 60_000,
+    peak,
+    load_mean,
+  };
+}
+
+// --- main ----------------------------------------------------------------------------------------
+
+console.log(
+  `${SITES} sandbox sites x 8 processes x modes D4+TT = ${SITES * 15} subtasks; checker concurrency ${CONCURRENCY}; load average at start ${loadNow()} (2 cores, shared)`,
+);
+const engine = await engineRun();
+console.log(`engine: done; bare script next; load average ${loadNow()}`);
+const bare = await bareRun();
+
+const row = (label: string, f: (x: RunFigures) => string) =>
+  console.log(`${label.padEnd(34)} ${f(engine).padStart(12)} ${f(bare).padStart(12)}`);
+console.log(`\n${''.padEnd(34)} ${'engine'.padStart(12)} ${'bare'.padStart(12)}`);
+row('subtasks (failed)', (x) => `${x.subtasks} (${x.failures})`);
+row('wall s', (x) => x.wall_s.toFixed(0));
+row('subtasks / min', (x) => x.per_minute.toFixed(1));
+row('first subtask Running after, s', (x) => (x.first_running_s === null ? '-' : x.first_running_s.toFixed(2)));
+row('subtask duration p50 / p95, s', (x) => `${x.p50_s.toFixed(1)} / ${x.p95_s.toFixed(1)}`);
+row('peak tree RSS / PSS, MiB', (x) => `${x.peak.rss_mib.toFixed(0)} / ${x.peak.pss_mib.toFixed(0)}`);
+row(
+  'peak Node / Chromium RSS, MiB',
+  (x) => `${x.peak.node_rss_mib.toFixed(0)} / ${x.peak.chromium_rss_mib.toFixed(0)}`,
+);
+row('peak PSS per concurrent check, MiB', (x) => (x.peak.pss_mib / CONCURRENCY).toFixed(0));
+row('video MiB over min recorded', (x) => `${x.video_mib.toFixed(1)} / ${x.video_min.toFixed(1)}`);
+row('video KiB per minute', (x) => x.video_kib_per_min.toFixed(0));
+row('load average (1 min), mean', (x) => x.load_mean.toFixed(1));
+const ratio = engine.per_minute / bare.per_minute;
+console.log(`\nengine / bare subtasks per minute: ${ratio.toFixed(2)}`);
+for (const [name, r] of [
+  ['engine', engine],
+  ['bare', bare],
+] as const)
+  if (r.failure_msgs.length) console.log(`${name} failures: ${r.failure_msgs.join(' | ')}`);
+console.log(`load average at the end: ${loadNow()}`);
+
+const out = join(benchDir, 'results');
+mkdirSync(out, { recursive: true });
+writeFileSync(
+  join(out, 'checks.json'),
+  JSON.stringify(
+    { at: new Date().toISOString(), sites: SITES, concurrency: CONCURRENCY, engine, bare, engine_over_bare: ratio },
+    null,
+    2,
+  ),
+);

@@ -1,0 +1,90 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RunStatus } from '../../shared/enums.js';
+import { type LocalStack, startLocalStack } from '../../scripts/local/stack.js';
+import { api, type Json, login } from '../helpers/api.js';
+
+// Its own stack with demo data in this worker process: the project's shared stack runs without.
+const dataDir = await mkdtemp(join(tmpdir(), 'patrol-demo-'));
+const ADMIN_PASSWORD = 'demo-test-pass-1';
+let stack: LocalStack | undefined;
+let token: string;
+
+const start = () => startLocalStack({ dataDir, port: 0, demo: true, quiet: true, adminPassword: ADMIN_PASSWORD });
+const get = async (path: string) => {
+  const res = await api((stack as LocalStack).url).get(`/api/v1${path}`, { token });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data as Json;
+};
+
+async function waitForOperationEnd(id: number, timeoutMs = 90_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const detail = await get(`/operations/${id}/tasks`);
+    if ([RunStatus.values.Done, RunStatus.values.Failed].includes(detail.operation.status)) return detail;
+    if (Date.now() > until) throw new Error(`demo operation still ${detail.operation.status}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+beforeAll(async () => {
+  stack = await start();
+  token = await login(stack.url, 'admin', ADMIN_PASSWORD);
+});
+afterAll(async () => {
+  await stack?.stop();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('a first start with demo data', () => {
+  it('shows the sandbox sites with their accounts, one of them disabled', async () => {
+    const sites = (await get('/sites?page_size=0')).result as Json[];
+    const byName = new Map(sites.map((s) => [s.name, s]));
+    expect([...byName.keys()].sort()).toEqual(
+      ['Sandbox Agent A', 'Sandbox Agent B', 'Sandbox Disabled Agent', 'Sandbox Locked Agent'].sort(),
+    );
+    for (const s of sites) expect(s.url).toBe(stack?.sandboxSiteUrl);
+    expect(byName.get('Sandbox Disabled Agent').enable).toBe(false);
+    expect(byName.get('Sandbox Agent A')).toMatchObject({ enable: true, available_account_cnt: 2 });
+
+    const accounts = await get(`/sites/${byName.get('Sandbox Agent A').id}/accounts`);
+    expect(accounts.map((a: Json) => a.user).sort()).toEqual(['agent01', 'agent02']);
+    expect(accounts[0].pwd).toBe('sandbox123');
+    const locked = await get(`/sites/${byName.get('Sandbox Locked Agent').id}/accounts`);
+    expect(locked.map((a: Json) => a.user)).toEqual(['locked01']);
+  });
+
+  it('has a demo check in Operations that passes one site and shows why the locked one failed', async () => {
+    const ops = await get('/operations');
+    expect(ops.total_count).toBe(1);
+    expect(ops.result[0]).toMatchObject({ remark: 'Demo check', task_total: 2 });
+
+    const detail = await waitForOperationEnd(ops.result[0].id);
+    expect(detail.operation).toMatchObject({ status: RunStatus.values.Failed, task_done: 2, task_failed: 1 });
+    const task = (name: string) => detail.tasks.find((t: Json) => t.site.name === name);
+    expect(task('Sandbox Agent A')).toMatchObject({ task_total: 2, task_done: 2, task_failed: 0 });
+    expect(task('Sandbox Locked Agent')).toMatchObject({ task_total: 2, task_failed: 2 });
+
+    const subtasks = (
+      await get(`/check/subtasks?page_size=0&task_id=${encodeURIComponent(`=-${task('Sandbox Locked Agent').id}`)}`)
+    ).result as Json[];
+    expect(subtasks.map((s) => s.msg).join('\n')).toContain('Account is locked');
+  });
+});
+
+describe('a second start on the same data', () => {
+  it('adds no demo sites or checks again, and the sites follow the sandbox to its new address', async () => {
+    const before = (await get('/sites?page_size=0')).total_count;
+    await stack?.stop();
+    stack = await start();
+    token = await login(stack.url, 'admin', ADMIN_PASSWORD);
+
+    const sites = (await get('/sites?page_size=0')).result as Json[];
+    expect(sites.length).toBe(before);
+    expect(new Set(sites.map((s) => s.name)).size).toBe(sites.length);
+    for (const s of sites) expect(s.url).toBe(stack.sandboxSiteUrl);
+    expect((await get('/operations')).total_count).toBe(1);
+  });
+});
