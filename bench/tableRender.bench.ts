@@ -177,10 +177,15 @@ const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', arg
 const results: Record<string, unknown> = {};
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await page.addInitScript(() => localStorage.setItem('patrol.locale', 'en'));
+  await page.addInitScript(() =>
+    (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem(
+      'patrol.locale',
+      'en',
+    ),
+  );
   page.on('pageerror', (e) => console.error('page error:', e.message));
   await page.goto(site.url);
-  await page.waitForFunction(() => 'bench' in window);
+  await page.waitForFunction(() => 'bench' in globalThis);
   // Wall time suffers when the machine is shared; main-thread busy time (CDP TaskDuration) much less.
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
@@ -191,7 +196,7 @@ try {
   type Step = 'mount' | 'refresh' | 'scroll';
   const step = async (name: Step, n: number) => {
     const before = await busy();
-    const r = (await page.evaluate(([s, size]) => (window as unknown as BenchWindow).bench[s](size), [
+    const r = (await page.evaluate(([s, size]) => (globalThis as unknown as BenchWindow).bench[s](size), [
       name,
       n,
     ] as const)) as {
@@ -205,11 +210,11 @@ try {
       const mount = await step('mount', n);
       const refresh = await step('refresh', n);
       const scroll = n > 200 ? await step('scroll', n) : null;
-      await page.evaluate(() => (window as unknown as BenchWindow).bench.unmount());
+      await page.evaluate(() => (globalThis as unknown as BenchWindow).bench.unmount());
       return { mount, refresh, scroll };
     };
     await once(); // warm-up: JIT and style injection
-    const runs = [];
+    const runs: Awaited<ReturnType<typeof once>>[] = [];
     for (let i = 0; i < REPS; i++) runs.push(await once());
     const m = (f: (r: (typeof runs)[number]) => number) => +median(runs.map(f)).toFixed(1);
     const figures = {

@@ -61,8 +61,8 @@ export class Functions extends Construct {
 
     for (const def of props.defs) {
       if (this.byName.has(def.name)) throw new Error(`Lambda '${def.name}' is declared twice in the registry`);
-      // Startup hooks run when the local runner boots. The cloud has no boot moment; a scheduled
-      // sweep re-enqueues pending work instead, so these get no function at all.
+      // Startup hooks re-enqueue what the local queue forgot on restart. SQS forgets nothing and the
+      // cloud has no boot moment; work stuck for other reasons is a schedule entry's job.
       if (triggerType(def) === 'startup') continue;
       const chromium = def.chromium === true;
       const nodeModules = [

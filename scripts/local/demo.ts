@@ -56,7 +56,8 @@ export async function seedDemoSites(sandboxUrl: string): Promise<Map<string, num
       if (!(error instanceof SiteExistsError)) throw error;
     }
   }
-  for (const s of await allSites()) if (!ids.has(s.name) && DEMO_SITES.some((d) => d.name === s.name)) ids.set(s.name, s.id);
+  for (const s of await allSites())
+    if (!ids.has(s.name) && DEMO_SITES.some((d) => d.name === s.name)) ids.set(s.name, s.id);
   log(`${DEMO_SITES.length} sandbox sites at ${sandboxUrl}`);
   return ids;
 }

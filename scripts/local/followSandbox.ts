@@ -14,8 +14,8 @@ export async function followSandbox(dataDir: string, sandboxUrl: string): Promis
   let moved = 0;
   try {
     if (previous && previous !== sandboxUrl) {
-    // Imported only now: feature modules read the environment the stack has just set.
-    const { allSites, updateSite } = await import('../../functions/sites/service.js');
+      // Imported only now: feature modules read the environment the stack has just set.
+      const { allSites, updateSite } = await import('../../functions/sites/service.js');
       for (const site of await allSites()) {
         if (site.url !== previous && !site.url.startsWith(`${previous}/`)) continue;
         await updateSite(site.id, { url: sandboxUrl + site.url.slice(previous.length) });

@@ -52,7 +52,8 @@ async function runInAsset(assetDir: string, script: string): Promise<string> {
 
 // The one test that runs the real toolchain: `cdk synth` as a deployer would, bundling with the
 // local esbuild (no docker) and installing the unbundled packages. With the api, checker, reaper and
-// repair functions: about 19 s of CPU, 54 s of wall time on a busy machine; no time is asserted.
+// repair functions it costs about 20 s of CPU; wall time was 54 s to 115 s on a 2-core machine under
+// a load of 14 to 21, hence the generous limit and no time asserted.
 describe('a real cdk synth of the dev stage', () => {
   const out = mkdtempSync(path.join(tmpdir(), 'patrol-cdk-out-'));
   afterAll(() => rmSync(out, { recursive: true, force: true }));
@@ -60,7 +61,7 @@ describe('a real cdk synth of the dev stage', () => {
   it('bundles every function into an ES module that loads, and the api one answers an API Gateway event', async () => {
     await run('npx', ['cdk', 'synth', '-c', 'stage=dev', '-o', out, '--quiet'], {
       cwd: REPO_ROOT,
-      timeout: 170_000,
+      timeout: 230_000,
       env: { ...process.env, CI: '1' },
     });
     const template = JSON.parse(readFileSync(path.join(out, 'Patrol-dev.template.json'), 'utf8'));
@@ -87,5 +88,5 @@ describe('a real cdk synth of the dev stage', () => {
       }
       expect(await runInAsset(asset, LOAD_HANDLER), def.name).toBe('function');
     }
-  }, 180_000);
+  }, 240_000);
 });

@@ -59,6 +59,11 @@ describe('request', () => {
     expect(fetchMock.mock.calls[0]?.[1]?.body).toBe('{"name":"x"}');
   });
 
+  it('accepts a SUCCESS answer whose data was left out', async () => {
+    fetchMock.mockResolvedValueOnce(jsonResponse({ code: 1000, msg: 'SUCCESS' }));
+    await expect(request({ method: 'POST', url: '/logout' })).resolves.toBeUndefined();
+  });
+
   it('sends no authorization header without a stored token', async () => {
     fetchMock.mockResolvedValueOnce(jsonResponse(ok(null)));
     await request({ url: '/info' });

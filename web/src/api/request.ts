@@ -1,7 +1,7 @@
 // The one way the web talks to the API (spec sections 7 and 8): envelope unwrapping, headers,
 // timeout, the loading bar, and failure texts. Callers get `data` or an ApiError whose `msg`
 // has already been shown (unless `silent`).
-import { HEADERS } from '@shared/envelope';
+import { HEADERS, SUCCESS_CODE } from '@shared/envelope';
 import { clearAuth, getToken } from '@/app/auth';
 import { API_TIMEOUT_MS } from '@/app/constants';
 import { currentPath, LOGIN_PATH, loginPathFor, navigateTo } from '@/app/navigation';
@@ -87,6 +87,8 @@ function failureFromHttp(status: number, body: unknown): ApiError {
 /** Spec: a 2xx answer is data unless it has a request_id and no data, is a string, or is empty. */
 function failureFromBusiness(status: number, body: unknown): ApiError | null {
   if (isObject(body) && 'data' in body) return null;
+  // JSON drops `data: undefined`, so a bare SUCCESS is still a success (e.g. POST /logout).
+  if (isObject(body) && body.code === SUCCESS_CODE && !('request_id' in body)) return null;
   if (isObject(body)) {
     return new ApiError({
       code: typeof body.code === 'number' ? body.code : 'UNKNOWN',

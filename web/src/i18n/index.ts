@@ -51,6 +51,8 @@ void i18n.use(initReactI18next).init({
   showSupportNotice: false,
 });
 
+if (typeof document !== 'undefined') document.documentElement.lang = i18n.language;
+
 export function setLocale(locale: Locale): void {
   try {
     localStorage.setItem(LOCALE_STORAGE_KEY, locale);

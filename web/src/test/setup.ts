@@ -12,8 +12,9 @@ if (!('ResizeObserver' in globalThis)) {
   };
 }
 
-// Lazily loaded screens are transformed on first import, which can exceed the 1 s default.
-configure({ asyncUtilTimeout: 5000 });
+// Lazily loaded screens are transformed on first import; with every web test file running at once
+// on two cores that took up to 8 s, far past the 1 s default. Only failing waits get slower.
+configure({ asyncUtilTimeout: 15_000 });
 
 // Tests read the spec's English texts.
 void i18n.changeLanguage('en');

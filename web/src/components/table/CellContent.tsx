@@ -17,7 +17,13 @@ import { type FormEvent, type ReactNode, useState } from 'react';
 import type { Column } from './types';
 
 const useStyles = makeStyles({
-  cell: { display: 'inline-flex', alignItems: 'center', gap: tokens.spacingHorizontalXS, minWidth: 0, maxWidth: '100%' },
+  cell: {
+    display: 'inline-flex',
+    alignItems: 'center',
+    gap: tokens.spacingHorizontalXS,
+    minWidth: 0,
+    maxWidth: '100%',
+  },
   text: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
   yes: { color: tokens.colorPaletteGreenForeground1 },
   no: { color: tokens.colorPaletteRedForeground1 },

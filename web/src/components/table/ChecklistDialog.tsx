@@ -78,7 +78,10 @@ export function ChecklistDialog({ title, trigger, items, checked, onChange, onSa
               <Button size="small" onClick={() => update(items.map((i) => i.id))}>
                 {t('All')}
               </Button>
-              <Button size="small" onClick={() => update(items.filter((i) => !current.includes(i.id)).map((i) => i.id))}>
+              <Button
+                size="small"
+                onClick={() => update(items.filter((i) => !current.includes(i.id)).map((i) => i.id))}
+              >
                 {t('Reverse')}
               </Button>
               {onSave && resetTo ? (

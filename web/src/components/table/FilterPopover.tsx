@@ -28,7 +28,15 @@ const useStyles = makeStyles({
   surface: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, minWidth: '240px' },
   row: { display: 'flex', gap: tokens.spacingHorizontalS, alignItems: 'flex-end', flexWrap: 'wrap' },
   actions: { display: 'flex', justifyContent: 'flex-end', gap: tokens.spacingHorizontalS },
-  options: { display: 'flex', flexDirection: 'column', maxHeight: '260px', overflowY: 'auto' },
+  options: {
+    display: 'flex',
+    flexDirection: 'column',
+    maxHeight: '260px',
+    overflowY: 'auto',
+    border: 'none',
+    margin: 0,
+    padding: 0,
+  },
   active: { color: tokens.colorBrandForeground1 },
   op: { minWidth: '80px', width: '80px' },
 });
@@ -90,7 +98,13 @@ function MomentInput({
       onChange={(_, d) => {
         const tod = timeOfDay(d.value);
         if (kind === 'time') onChange(tod);
-        else if (tod !== null) onChange(dayjs(value ?? Date.now()).startOf('day').add(tod, 'ms').valueOf());
+        else if (tod !== null)
+          onChange(
+            dayjs(value ?? Date.now())
+              .startOf('day')
+              .add(tod, 'ms')
+              .valueOf(),
+          );
       }}
     />
   );
@@ -181,20 +195,20 @@ function FilterEditor({
       const values = draft.values;
       return (
         // Not a Field: it would name every checkbox after the column.
-        <div className={styles.options} role="group" aria-label={t(column.label)}>
+        <fieldset className={styles.options} aria-label={t(column.label)}>
           {(column.enumDef?.options ?? []).map((o) => (
-              <Checkbox
-                key={String(o.value)}
-                label={t(o.label)}
-                checked={values.includes(o.value)}
-                onChange={(_, d) => {
-                  const next = d.checked ? [...values, o.value] : values.filter((v) => v !== o.value);
-                  setDraft({ kind: 'enum', values: next });
-                  onCommit({ kind: 'enum', values: next });
-                }}
-              />
-            ))}
-        </div>
+            <Checkbox
+              key={String(o.value)}
+              label={t(o.label)}
+              checked={values.includes(o.value)}
+              onChange={(_, d) => {
+                const next = d.checked ? [...values, o.value] : values.filter((v) => v !== o.value);
+                setDraft({ kind: 'enum', values: next });
+                onCommit({ kind: 'enum', values: next });
+              }}
+            />
+          ))}
+        </fieldset>
       );
     }
     case 'number': {
@@ -293,7 +307,12 @@ function FilterEditor({
             value={d0.start}
             onChange={(start) => pick({ kind: 'range', start, end: d0.end })}
           />
-          <MomentInput kind={kind} label="End" value={d0.end} onChange={(end) => pick({ kind: 'range', start: d0.start, end })} />
+          <MomentInput
+            kind={kind}
+            label="End"
+            value={d0.end}
+            onChange={(end) => pick({ kind: 'range', start: d0.start, end })}
+          />
           {applyButtons}
         </form>
       );

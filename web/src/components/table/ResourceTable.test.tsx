@@ -49,7 +49,11 @@ function sitesResource(extra: { onBatch?: (ctx: ActionContext<Site>) => void } =
       col.datetime('created_at', 'Created At', { sortable: true, hidden: true }),
     ],
     actions: [
-      { label: 'BatchCheck', requiresSelection: 'Please select some sites first', onClick: (ctx) => extra.onBatch?.(ctx) },
+      {
+        label: 'BatchCheck',
+        requiresSelection: 'Please select some sites first',
+        onClick: (ctx) => extra.onBatch?.(ctx),
+      },
     ],
   });
 }
@@ -289,7 +293,14 @@ describe('ResourceTable', () => {
     fakeListServer('/sites', sites, fields);
     const blobs: Blob[] = [];
     const names: string[] = [];
-    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: (b: Blob) => (blobs.push(b), 'blob:x'), revokeObjectURL() {} }));
+    // jsdom has no object URLs; the table's download goes through these two.
+    Object.assign(URL, {
+      createObjectURL: (b: Blob) => {
+        blobs.push(b);
+        return 'blob:export';
+      },
+      revokeObjectURL() {},
+    });
     const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
       names.push(this.download);
     });

@@ -91,7 +91,10 @@ export const col = {
     });
   },
   date<T>(field: FieldPath<T>, label: string, opts: ColumnOptions<T, number> = {}): Column<T> {
-    return build<T>('date', field, label, { ...(opts as ColumnOptions<T, never>), text: (v) => formatDate(typeof v === 'number' ? v : null) });
+    return build<T>('date', field, label, {
+      ...(opts as ColumnOptions<T, never>),
+      text: (v) => formatDate(typeof v === 'number' ? v : null),
+    });
   },
   datetime<T>(field: FieldPath<T>, label: string, opts: ColumnOptions<T, number> = {}): Column<T> {
     return build<T>('datetime', field, label, {

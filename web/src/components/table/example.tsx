@@ -47,7 +47,11 @@ export const sitesResource = defineResource<Site>({
     {
       label: 'BatchCheck',
       requiresSelection: 'Please select some sites first',
-      onClick: ({ selected }) => console.info('batch check', selected.map((s) => s.id)),
+      onClick: ({ selected }) =>
+        console.info(
+          'batch check',
+          selected.map((s) => s.id),
+        ),
     },
   ],
   rowActions: [

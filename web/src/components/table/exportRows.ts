@@ -16,7 +16,10 @@ function csvField(text: string): string {
  * UTF-8 (Chinese and Burmese names), CRLF is what it expects between records.
  */
 export function buildCsv<T>(rows: readonly T[], columns: readonly ExportColumn<T>[]): string {
-  const lines = [columns.map((c) => csvField(c.label)), ...rows.map((row) => columns.map((c) => csvField(c.text(row))))];
+  const lines = [
+    columns.map((c) => csvField(c.label)),
+    ...rows.map((row) => columns.map((c) => csvField(c.text(row)))),
+  ];
   return BOM + lines.map((fields) => fields.join(',')).join(CRLF) + CRLF;
 }
 

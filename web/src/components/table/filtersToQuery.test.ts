@@ -87,7 +87,9 @@ describe('filtersToQuery', () => {
 
   it('sends a picked time of day as ms since midnight covering its minute', () => {
     const nineThirty = (9 * 60 + 30) * 60_000;
-    expect(paramsOf({ tod: { kind: 'moment', at: nineThirty } })).toEqual({ tod: `${nineThirty},${nineThirty + 59_999}` });
+    expect(paramsOf({ tod: { kind: 'moment', at: nineThirty } })).toEqual({
+      tod: `${nineThirty},${nineThirty + 59_999}`,
+    });
   });
 
   it('sends a recent range as exactly now minus the amount to now', () => {

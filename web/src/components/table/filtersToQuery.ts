@@ -36,7 +36,8 @@ export function filterInputToFilter(column: Pick<Column<unknown>, 'kind'>, input
       if (input.start === null && input.end === null) return undefined;
       // A recent range already ends now; a picked end includes its whole day or minute.
       const end = input.end === null ? undefined : input.recent ? input.end : span(column.kind, input.end).end;
-      const start = input.start === null ? undefined : input.recent ? input.start : span(column.kind, input.start).start;
+      const start =
+        input.start === null ? undefined : input.recent ? input.start : span(column.kind, input.start).start;
       return { kind: 'range', start, end };
     }
   }
