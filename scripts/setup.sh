@@ -9,8 +9,9 @@ need_apt=()
 command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || need_apt+=(chromium)
 command -v ffmpeg >/dev/null 2>&1 || need_apt+=(ffmpeg)
 command -v java >/dev/null 2>&1 || need_apt+=(openjdk-17-jre-headless)
-# Fonts so screenshots and videos show text.
+# Fonts so screenshots and videos show text, Chinese included (the default locale is zh).
 [ -d /usr/share/fonts/truetype/dejavu ] || need_apt+=(fonts-dejavu-core)
+[ -d /usr/share/fonts/opentype/noto ] || need_apt+=(fonts-noto-cjk)
 
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${need_apt[*]}"

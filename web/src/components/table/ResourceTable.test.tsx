@@ -60,6 +60,13 @@ function sitesResource(extra: { onBatch?: (ctx: ActionContext<Site>) => void } =
 
 vi.setConfig({ testTimeout: 60_000 });
 
+/** The open dialog, once focus is inside: until then Fluent's focus trap (tabster) may mark it aria-hidden. */
+async function openedDialog() {
+  const dialog = await screen.findByRole('dialog');
+  await waitFor(() => expect(dialog.contains(document.activeElement)).toBe(true));
+  await waitFor(() => expect(dialog.closest('[aria-hidden="true"]')).toBeNull());
+  return dialog;
+}
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 // Header texts straight from the DOM: role queries skip them while a modal dialog is open.
 const headerNames = () => [...document.querySelectorAll('thead th')].map((h) => h.textContent?.trim());
@@ -173,7 +180,7 @@ describe('ResourceTable', () => {
       await screen.findByText('site-01');
       expect(headerNames()).toContain('URL');
       await first.user.click(screen.getByRole('button', { name: 'Columns' }));
-      const dialog = await screen.findByRole('dialog');
+      const dialog = await openedDialog();
       await first.user.click(within(dialog).getByRole('checkbox', { name: 'URL' }));
       expect(headerNames()).not.toContain('URL');
       await first.user.click(within(dialog).getByRole('button', { name: 'Close' }));
@@ -192,7 +199,7 @@ describe('ResourceTable', () => {
       await screen.findByText('site-01');
       expect(headerNames()).not.toContain('Created At');
       await user.click(screen.getByRole('button', { name: 'Columns' }));
-      const dialog = await screen.findByRole('dialog');
+      const dialog = await openedDialog();
       await user.click(within(dialog).getByRole('button', { name: 'All' }));
       expect(headerNames()).toContain('Created At');
       await user.click(within(dialog).getByRole('button', { name: 'Reverse' }));
@@ -204,7 +211,7 @@ describe('ResourceTable', () => {
       const first = renderTable(sitesResource());
       await screen.findByText('site-01');
       await first.user.click(screen.getByRole('button', { name: 'Search Columns' }));
-      const dialog = await screen.findByRole('dialog');
+      const dialog = await openedDialog();
       expect(within(dialog).getByText('Save to take effect')).toBeInTheDocument();
       await first.user.click(within(dialog).getByRole('checkbox', { name: 'URL' }));
       await first.user.click(within(dialog).getByRole('button', { name: 'Save' }));
@@ -216,7 +223,7 @@ describe('ResourceTable', () => {
       const second = renderTable(sitesResource());
       await screen.findByText('site-01');
       await second.user.click(screen.getByRole('button', { name: 'Search Columns' }));
-      const reopened = await screen.findByRole('dialog');
+      const reopened = await openedDialog();
       expect(within(reopened).getByRole('checkbox', { name: 'URL' })).not.toBeChecked();
       expect(within(reopened).getByRole('checkbox', { name: 'Name' })).toBeChecked();
       await second.user.click(within(reopened).getByRole('button', { name: 'Reset' }));

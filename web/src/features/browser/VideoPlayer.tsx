@@ -1,0 +1,59 @@
+// The recorded browser video of a check, used by the raw log view, the Browser Video play dialog
+// and the check results dialog.
+import { makeStyles, Text, tokens } from '@fluentui/react-components';
+import type { Video } from '@shared/schemas/checks';
+import { useT } from '@/i18n';
+
+const useStyles = makeStyles({
+  frame: {
+    position: 'relative',
+    width: '100%',
+    aspectRatio: '16 / 9',
+    backgroundColor: '#000',
+    borderRadius: tokens.borderRadiusMedium,
+    overflow: 'hidden',
+  },
+  video: { position: 'absolute', inset: 0, width: '100%', height: '100%' },
+  empty: {
+    display: 'flex',
+    alignItems: 'center',
+    justifyContent: 'center',
+    width: '100%',
+    aspectRatio: '16 / 9',
+    backgroundColor: tokens.colorNeutralBackground3,
+    color: tokens.colorNeutralForeground3,
+    borderRadius: tokens.borderRadiusMedium,
+    textAlign: 'center',
+    padding: tokens.spacingHorizontalL,
+    boxSizing: 'border-box',
+    wordBreak: 'break-all',
+  },
+});
+
+export function VideoPlayer({ video }: { video: Video | null | undefined }) {
+  const t = useT();
+  const styles = useStyles();
+  if (!video) {
+    return (
+      <div className={styles.empty}>
+        <Text>{t('No video record')}</Text>
+      </div>
+    );
+  }
+  if (!video.url) {
+    // The object is gone from storage (or could not be signed): say which record it was.
+    return (
+      <div className={styles.empty} role="alert">
+        <Text>{t('Load failed from {url}.', { url: `video #${video.id}` })}</Text>
+      </div>
+    );
+  }
+  return (
+    <div className={styles.frame}>
+      {/* biome-ignore lint/a11y/useMediaCaption: a silent screen recording has no captions */}
+      <video className={styles.video} controls preload="metadata" src={video.url} data-testid="video-player">
+        <track kind="captions" />
+      </video>
+    </div>
+  );
+}
