@@ -55,7 +55,13 @@ export const LAMBDAS: readonly LambdaDef[] = [
     memoryMb: 512,
     timeoutSeconds: 60,
   },
-  { name: 'checkRequeue', entry: 'functions/checks/requeue.ts', trigger: { type: 'startup' }, memoryMb: 512, timeoutSeconds: 60 },
+  {
+    name: 'checkRequeue',
+    entry: 'functions/checks/requeue.ts',
+    trigger: { type: 'startup' },
+    memoryMb: 512,
+    timeoutSeconds: 60,
+  },
   {
     name: 'siteRepair',
     entry: 'functions/sites/repair.ts',

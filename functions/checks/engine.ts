@@ -38,7 +38,11 @@ export async function claimSubtask(id: number, runId: string): Promise<StoredSub
   if (!claimed) return null;
   await tasks.add(claimed.task_id, { task_running: 1 });
   const started = await conditional(() =>
-    tasks.update(claimed.task_id, { status: TaskStatus.values.Running, start_at: Date.now() }, { expect: { status: Pending } }),
+    tasks.update(
+      claimed.task_id,
+      { status: TaskStatus.values.Running, start_at: Date.now() },
+      { expect: { status: Pending } },
+    ),
   );
   if (started) {
     await operations.add(started.operation_id, { task_running: 1 });
@@ -65,7 +69,11 @@ export interface SubtaskOutcome {
 export async function finishSubtask(sub: StoredSubtask, runId: string, outcome: SubtaskOutcome): Promise<boolean> {
   const status = outcome.success ? Done : Failed;
   const finished = await conditional(() =>
-    subtasks.update(sub.id, { status, msg: outcome.msg, end_at: Date.now() }, { expect: { status: Running, run_id: runId } }),
+    subtasks.update(
+      sub.id,
+      { status, msg: outcome.msg, end_at: Date.now() },
+      { expect: { status: Running, run_id: runId } },
+    ),
   );
   if (!finished) return false;
   const task = await tasks.add(sub.task_id, {
@@ -80,10 +88,15 @@ async function afterSubtaskEnded(sub: StoredSubtask, task: StoredTask): Promise<
   const name = await siteName(sub.site_id);
   const label = `${Process.label(sub.process)} (${TestMode.label(sub.mode)})`;
   const ok = sub.status === Done;
-  await recordEvent('subtask_end', sub.operation_id, `Subtask ${sub.id} ${label} ${ok ? 'done' : 'failed'}: ${sub.msg}`, {
-    task_id: sub.task_id,
-    subtask_id: sub.id,
-  });
+  await recordEvent(
+    'subtask_end',
+    sub.operation_id,
+    `Subtask ${sub.id} ${label} ${ok ? 'done' : 'failed'}: ${sub.msg}`,
+    {
+      task_id: sub.task_id,
+      subtask_id: sub.id,
+    },
+  );
   await createNotification({
     category: NotificationCategory.values.Subtask,
     title: `${name}: ${label} ${ok ? 'Done' : 'Failed'}`,
@@ -128,9 +141,14 @@ async function maybeFinishTask(task: StoredTask): Promise<void> {
   if (!closed || task.status === TaskStatus.values.Done) return;
   const name = await siteName(task.site_id);
   const failed = task.task_failed > 0;
-  await recordEvent('task_end', task.operation_id, `Task ${task.id} ended: ${task.task_failed} of ${task.task_total} failed`, {
-    task_id: task.id,
-  });
+  await recordEvent(
+    'task_end',
+    task.operation_id,
+    `Task ${task.id} ended: ${task.task_failed} of ${task.task_total} failed`,
+    {
+      task_id: task.id,
+    },
+  );
   await createNotification({
     category: NotificationCategory.values.Task,
     title: `${name}: check ${failed ? 'finished with failures' : 'passed'}`,
@@ -139,7 +157,11 @@ async function maybeFinishTask(task: StoredTask): Promise<void> {
     link: `/operations/${task.operation_id}`,
   });
   const wasRunning = task.status === TaskStatus.values.Running ? { task_running: -1 } : {};
-  const op = await operations.add(task.operation_id, { ...wasRunning, task_done: 1, ...(failed ? { task_failed: 1 } : {}) });
+  const op = await operations.add(task.operation_id, {
+    ...wasRunning,
+    task_done: 1,
+    ...(failed ? { task_failed: 1 } : {}),
+  });
   await maybeFinishOperation(op);
 }
 
@@ -150,7 +172,11 @@ async function maybeFinishOperation(op: StoredOperation): Promise<void> {
     operations.update(op.id, { status, end_at: Date.now(), open: undefined }, { expect: { open: 1 } }),
   );
   if (!closed) return;
-  await recordEvent('operation_end', op.id, `Operation ${op.id} ended: ${op.task_failed} of ${op.task_total} task(s) with failures`);
+  await recordEvent(
+    'operation_end',
+    op.id,
+    `Operation ${op.id} ended: ${op.task_failed} of ${op.task_total} task(s) with failures`,
+  );
   await createNotification({
     category: NotificationCategory.values.Operation,
     title: `Operation ${op.id} ${status === Done ? 'done' : 'finished with failures'}`,
@@ -164,10 +190,13 @@ async function maybeFinishOperation(op: StoredOperation): Promise<void> {
 // Pause and resume (spec section 4: action 1 pauses all pending tasks, 2 resumes all paused ones).
 
 async function pauseTaskRows(task: StoredTask): Promise<boolean> {
-  const paused = await conditional(() => tasks.update(task.id, { status: TaskStatus.values.Pause }, { expect: { status: Pending } }));
+  const paused = await conditional(() =>
+    tasks.update(task.id, { status: TaskStatus.values.Pause }, { expect: { status: Pending } }),
+  );
   if (!paused) return false;
   for (const s of await subtasks.all({ scope: { task_id: task.id } })) {
-    if (s.status === Pending) await conditional(() => subtasks.update(s.id, { status: Pause }, { expect: { status: Pending } }));
+    if (s.status === Pending)
+      await conditional(() => subtasks.update(s.id, { status: Pause }, { expect: { status: Pending } }));
   }
   return true;
 }
@@ -228,7 +257,9 @@ export async function reapStuck(opts: { runningLimitMs: number; pendingLimitMs: 
     for (const task of await tasks.all({ scope: { operation_id: op.id } })) {
       if (task.status === TaskStatus.values.Pause || task.status === TaskStatus.values.Done) continue;
       const list = await subtasks.all({ scope: { task_id: task.id } });
-      const loginPending = list.some((s) => s.process === Process.values.Login && (s.status === Pending || s.status === Running));
+      const loginPending = list.some(
+        (s) => s.process === Process.values.Login && (s.status === Pending || s.status === Running),
+      );
       for (const s of list) {
         if (s.status === Running && s.start_at !== null && now - s.start_at > opts.runningLimitMs && s.run_id) {
           const ok = await finishSubtask(s, s.run_id, {

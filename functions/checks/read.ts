@@ -144,7 +144,13 @@ export async function getTask(id: number): Promise<Task> {
   const subs = await presentSubtasks(await subtasks.all({ scope: { task_id: id } }));
   const groups = new Map<number, ProcessGroup>();
   for (const s of subs) {
-    const g = groups.get(s.process) ?? { process: s.process, tasks: [], task_failed: 0, task_running: 0, task_total: 0 };
+    const g = groups.get(s.process) ?? {
+      process: s.process,
+      tasks: [],
+      task_failed: 0,
+      task_running: 0,
+      task_total: 0,
+    };
     g.tasks.push(s);
     g.task_total++;
     if (s.status === RunStatus.values.Failed) g.task_failed++;
@@ -159,9 +165,7 @@ export async function listSubtasks(query: ListQuery): Promise<ListOutcome<Subtas
 }
 
 async function presentVideos(rows: StoredVideo[]): Promise<Video[]> {
-  return Promise.all(
-    rows.map(async ({ key, ...v }) => ({ ...v, url: key ? await objectUrl(key) : null })),
-  );
+  return Promise.all(rows.map(async ({ key, ...v }) => ({ ...v, url: key ? await objectUrl(key) : null })));
 }
 
 async function presentRawLogs(rows: StoredRawLog[]): Promise<RawLog[]> {
@@ -204,7 +208,12 @@ export async function subtaskCheckResults(subtaskId: number): Promise<CheckResul
     (await presentRawLogs(await rawLogs.getMany(results.map((r) => r.raw_log_id)))).map((l) => [l.id, l]),
   );
   return results
-    .map((r) => ({ id: r.id, subtask_id: r.subtask_id, created_at: r.created_at, raw_log: logs.get(r.raw_log_id) ?? null }))
+    .map((r) => ({
+      id: r.id,
+      subtask_id: r.subtask_id,
+      created_at: r.created_at,
+      raw_log: logs.get(r.raw_log_id) ?? null,
+    }))
     .sort((a, b) => b.created_at - a.created_at);
 }
 

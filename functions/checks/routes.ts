@@ -58,7 +58,9 @@ export const checksRouter = new Router()
     { body: BatchCheckBody },
   )
   // Operations
-  .get('/operations', async (req) => listReply(req, await read.listOperations(parseListQuery(req.query, operationListFields))))
+  .get('/operations', async (req) =>
+    listReply(req, await read.listOperations(parseListQuery(req.query, operationListFields))),
+  )
   .get('/operations/records', async (req) =>
     listReply(req, await read.listEngineEvents(parseListQuery(req.query, engineEventListFields))),
   )

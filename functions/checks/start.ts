@@ -75,7 +75,8 @@ export interface StartCheckInput {
 export async function startCheck(input: StartCheckInput): Promise<StoredOperation> {
   const checkpoints = normalizePoints(input.points);
   if (!checkpoints.points.length) {
-    const msg = input.name === OperationName.values.SingleSite ? CheckMessages.noCheckpointSingle : CheckMessages.noPointBatch;
+    const msg =
+      input.name === OperationName.values.SingleSite ? CheckMessages.noCheckpointSingle : CheckMessages.noPointBatch;
     throw new ValidationError({ points: msg });
   }
   const siteIds = [...new Set(input.siteIds)];

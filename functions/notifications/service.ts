@@ -35,10 +35,12 @@ async function present(rows: StoredNotification[]): Promise<Notification[]> {
 
 /** Unread first (spec: the list shows what needs reading on top), then newest first. */
 export async function listNotifications(query: ListQuery): Promise<ListOutcome<Notification>> {
-  const sort = query.sort.length ? query.sort : [
-    { field: 'status', order: 'asc' as const },
-    { field: 'created_at', order: 'desc' as const },
-  ];
+  const sort = query.sort.length
+    ? query.sort
+    : [
+        { field: 'status', order: 'asc' as const },
+        { field: 'created_at', order: 'desc' as const },
+      ];
   const page = await notifications.list({ ...query, sort });
   return { ...page, result: await present(page.result) };
 }

@@ -42,7 +42,13 @@ export function listSites(query: ListQuery): Promise<ListOutcome<Site>> {
 /** Every live site, for pickers (rules stepper) and batch checks. */
 export async function allSites(): Promise<Pick<Site, 'id' | 'name' | 'url' | 'enable' | 'available_account_cnt'>[]> {
   const rows = await sites.all();
-  return rows.map(({ id, name, url, enable, available_account_cnt }) => ({ id, name, url, enable, available_account_cnt }));
+  return rows.map(({ id, name, url, enable, available_account_cnt }) => ({
+    id,
+    name,
+    url,
+    enable,
+    available_account_cnt,
+  }));
 }
 
 async function toAccount(row: StoredSiteAccount, siteName?: string | null): Promise<SiteAccount> {
@@ -79,7 +85,10 @@ export async function createSite(body: NewSiteBody): Promise<Site> {
   let site: Site | undefined;
   const written: StoredSiteAccount[] = [];
   try {
-    site = await sites.create({ name: body.name, url: body.url, enable: true, available_account_cnt: 0 }, { id: siteId });
+    site = await sites.create(
+      { name: body.name, url: body.url, enable: true, available_account_cnt: 0 },
+      { id: siteId },
+    );
     written.push(...(await writeAccounts(site.id, body.accounts)));
     if (written.length) site = await sites.add(site.id, { available_account_cnt: written.length });
     return site;
@@ -205,7 +214,9 @@ export async function recountAllSites(): Promise<number> {
 export async function listTokens(query: ListQuery): Promise<ListOutcome<SiteAccountToken>> {
   const page = await siteTokens.list(query);
   const names = await siteNames(page.result.map((t) => t.site_id));
-  const accounts = new Map((await siteAccounts.getMany(page.result.map((t) => t.account_id))).map((a) => [a.id, a.user]));
+  const accounts = new Map(
+    (await siteAccounts.getMany(page.result.map((t) => t.account_id))).map((a) => [a.id, a.user]),
+  );
   return {
     ...page,
     result: page.result.map((t) => ({

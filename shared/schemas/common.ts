@@ -24,7 +24,10 @@ export const password = (requiredMessage: string) =>
     .max(PASSWORD_MAX, Messages.maxLength(PASSWORD_MAX));
 
 /** An http(s) address. */
-export const httpUrl = (requiredMessage: string, invalidMessage = 'Please give the full address including http(s)://') =>
+export const httpUrl = (
+  requiredMessage: string,
+  invalidMessage = 'Please give the full address including http(s)://',
+) =>
   requiredText(requiredMessage).refine((v) => {
     try {
       const u = new URL(v);

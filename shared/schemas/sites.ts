@@ -28,23 +28,29 @@ export const NewSiteBody = z.object({
 export type NewSiteBody = z.infer<typeof NewSiteBody>;
 
 /** PUT /sites/{id}: exactly one of name, url, enable, or delete = 1. */
-export const UpdateSiteBody = z.union([
-  z.object({ name: requiredText(SiteMessages.name).max(100, 'max length is 100') }).strict(),
-  z.object({ url: httpUrl(SiteMessages.url, SiteMessages.urlInvalid) }).strict(),
-  z.object({ enable: z.boolean({ error: SiteMessages.enable }) }).strict(),
-  z.object({ delete: z.literal(1, { error: 'delete must be 1' }) }).strict(),
-], { error: 'Give one of name, url, enable or delete' });
+export const UpdateSiteBody = z.union(
+  [
+    z.object({ name: requiredText(SiteMessages.name).max(100, 'max length is 100') }).strict(),
+    z.object({ url: httpUrl(SiteMessages.url, SiteMessages.urlInvalid) }).strict(),
+    z.object({ enable: z.boolean({ error: SiteMessages.enable }) }).strict(),
+    z.object({ delete: z.literal(1, { error: 'delete must be 1' }) }).strict(),
+  ],
+  { error: 'Give one of name, url, enable or delete' },
+);
 export type UpdateSiteBody = z.infer<typeof UpdateSiteBody>;
 
 export const AddAccountsBody = z.object({ accounts: z.array(NewAccount).max(200) });
 export type AddAccountsBody = z.infer<typeof AddAccountsBody>;
 
 /** PUT /sites/accounts/{id}: exactly one of user, pwd, enable. */
-export const UpdateAccountBody = z.union([
-  z.object({ user: requiredText(SiteMessages.user) }).strict(),
-  z.object({ pwd: requiredText(SiteMessages.pwd) }).strict(),
-  z.object({ enable: z.boolean({ error: SiteMessages.enable }) }).strict(),
-], { error: 'Give one of user, pwd or enable' });
+export const UpdateAccountBody = z.union(
+  [
+    z.object({ user: requiredText(SiteMessages.user) }).strict(),
+    z.object({ pwd: requiredText(SiteMessages.pwd) }).strict(),
+    z.object({ enable: z.boolean({ error: SiteMessages.enable }) }).strict(),
+  ],
+  { error: 'Give one of user, pwd or enable' },
+);
 export type UpdateAccountBody = z.infer<typeof UpdateAccountBody>;
 
 export interface Site {

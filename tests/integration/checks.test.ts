@@ -82,12 +82,21 @@ describe('a full check of one site', () => {
     const res = await post(`/sites/${site.id}/check`, { points: ALL_POINTS });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     operationId = res.body.data.id;
-    expect(res.body.data).toMatchObject({ name: 1, site: { name: site.name }, operator: { nickname: expect.any(String) } });
+    expect(res.body.data).toMatchObject({
+      name: 1,
+      site: { name: site.name },
+      operator: { nickname: expect.any(String) },
+    });
     detail = await waitForOperation(operationId);
   }, 180_000);
 
   it('ends Done with every subtask of every process and mode done', async () => {
-    expect(detail.operation).toMatchObject({ status: RunStatus.values.Done, task_total: 1, task_done: 1, task_failed: 0 });
+    expect(detail.operation).toMatchObject({
+      status: RunStatus.values.Done,
+      task_total: 1,
+      task_done: 1,
+      task_failed: 0,
+    });
     // Login once, the seven other processes in both modes.
     expect(detail.tasks[0]).toMatchObject({ status: 100, task_total: 15, task_done: 15, task_failed: 0 });
     const task = (await get(`/check/tasks/${detail.tasks[0].id}`)).body.data;
@@ -128,7 +137,8 @@ describe('a full check of one site', () => {
   });
 
   it('keeps a check result with its raw log, step timings and a playable video', async () => {
-    const subtask = (await get(`/check/subtasks?operation_id==-${operationId}&process=2&page_size=1`)).body.data.result[0];
+    const subtask = (await get(`/check/subtasks?operation_id==-${operationId}&process=2&page_size=1`)).body.data
+      .result[0];
     const results = await get(`/check/subtasks/${subtask.id}/check-results`);
     expect(results.body.data).toHaveLength(1);
     const raw = results.body.data[0].raw_log;
@@ -148,7 +158,9 @@ describe('a full check of one site', () => {
   });
 
   it('stores the login session for the account', async () => {
-    const tokens = await get(`/sites/accounts/tokens?site_id==-${detail.tasks[0].site && (detail.tasks[0].site as { id: number }).id}`);
+    const tokens = await get(
+      `/sites/accounts/tokens?site_id==-${detail.tasks[0].site && (detail.tasks[0].site as { id: number }).id}`,
+    );
     expect(tokens.body.data.total_count).toBe(1);
     expect(tokens.body.data.result[0]).toMatchObject({ account: { user: 'agent01' }, auth_type: expect.any(Number) });
   });

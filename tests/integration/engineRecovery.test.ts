@@ -34,7 +34,9 @@ async function newSandboxSite() {
 async function drainSink(): Promise<{ subtask_id: number; operation_id: number }[]> {
   const out: { subtask_id: number; operation_id: number }[] = [];
   for (;;) {
-    const res = await sqs.send(new ReceiveMessageCommand({ QueueUrl: sinkUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
+    const res = await sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: sinkUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }),
+    );
     if (!res.Messages?.length) return out;
     out.push(...res.Messages.map((m) => JSON.parse(m.Body ?? '{}')));
   }
@@ -64,7 +66,12 @@ afterAll(async () => {
 describe('a checker that dies', () => {
   it('does not leave its subtask Running: the reaper fails it with the reason', async () => {
     const site = await newSandboxSite();
-    const op = await start.startCheck({ siteIds: [site.id], points: [{ point: 8, modes: [1] }], name: 1, operatorId: null });
+    const op = await start.startCheck({
+      siteIds: [site.id],
+      points: [{ point: 8, modes: [1] }],
+      name: 1,
+      operatorId: null,
+    });
     const [message] = await drainSink();
 
     // A delivery claims the subtask and then its process is killed: nothing ever finishes it.
@@ -75,7 +82,10 @@ describe('a checker that dies', () => {
     expect(reaped.failed).toBeGreaterThanOrEqual(1);
 
     const subtask = (await get(`/check/subtasks?operation_id==-${op.id}`)).body.data.result[0];
-    expect(subtask).toMatchObject({ status: RunStatus.values.Failed, msg: expect.stringContaining('stopped answering') });
+    expect(subtask).toMatchObject({
+      status: RunStatus.values.Failed,
+      msg: expect.stringContaining('stopped answering'),
+    });
     expect((await get(`/operations/${op.id}`)).body.data.status).toBe(RunStatus.values.Failed);
 
     // The message comes back after its visibility timeout; that late delivery changes nothing.
@@ -87,7 +97,12 @@ describe('a checker that dies', () => {
 describe('a message delivered twice', () => {
   it('runs the check once and keeps one result', async () => {
     const site = await newSandboxSite();
-    const op = await start.startCheck({ siteIds: [site.id], points: [{ point: 8, modes: [1] }], name: 1, operatorId: null });
+    const op = await start.startCheck({
+      siteIds: [site.id],
+      points: [{ point: 8, modes: [1] }],
+      name: 1,
+      operatorId: null,
+    });
     const [message] = await drainSink();
 
     await Promise.all([runner.runSubtask(message, 'delivery-1'), runner.runSubtask(message, 'delivery-2')]);
@@ -135,7 +150,10 @@ describe('pause and resume', () => {
 
     // The API enqueued the resumed work on the stack's own queue: its checker runs it to the end.
     let detail = (await get(`/operations/${op.id}/tasks`)).body.data;
-    for (const until = Date.now() + 90_000; detail.operation.status === RunStatus.values.Running && Date.now() < until; ) {
+    for (
+      const until = Date.now() + 90_000;
+      detail.operation.status === RunStatus.values.Running && Date.now() < until;
+    ) {
       await new Promise((r) => setTimeout(r, 500));
       detail = (await get(`/operations/${op.id}/tasks`)).body.data;
     }

@@ -42,8 +42,16 @@ describe('creating sites', () => {
     [{ url: 'https://a.test', accounts: [] }, 'name', 'Please enter site name'],
     [{ name: 'X', url: '', accounts: [] }, 'url', 'Please enter site url'],
     [{ name: 'X', url: 'ftp://a.test', accounts: [] }, 'url', 'Please give the full address including http(s)://'],
-    [{ name: 'X', url: 'https://a.test', accounts: [{ user: '', pwd: 'p' }] }, 'accounts.0.user', 'Please enter this account'],
-    [{ name: 'X', url: 'https://a.test', accounts: [{ user: 'u', pwd: '  ' }] }, 'accounts.0.pwd', 'Please enter this password'],
+    [
+      { name: 'X', url: 'https://a.test', accounts: [{ user: '', pwd: 'p' }] },
+      'accounts.0.user',
+      'Please enter this account',
+    ],
+    [
+      { name: 'X', url: 'https://a.test', accounts: [{ user: 'u', pwd: '  ' }] },
+      'accounts.0.pwd',
+      'Please enter this password',
+    ],
   ])('refuses %j with the spec message and writes nothing', async (body, field, message) => {
     const before = await get('/sites?page_size=0');
     const res = await post('/sites', body);

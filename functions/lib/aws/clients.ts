@@ -26,7 +26,11 @@ export function sqsClient(): SQSClient {
 }
 
 export function s3Client(): S3Client {
-  s3 ??= new S3Client({ region: config.region, endpoint: config.s3Endpoint, forcePathStyle: Boolean(config.s3Endpoint) });
+  s3 ??= new S3Client({
+    region: config.region,
+    endpoint: config.s3Endpoint,
+    forcePathStyle: Boolean(config.s3Endpoint),
+  });
   return s3;
 }
 

@@ -68,7 +68,10 @@ function parseBody(event: APIGatewayProxyEventV2, headers: Record<string, string
   }
 }
 
-function toFailure(error: unknown, requestId: string): { status: number; body: ApiFailure; headers: Record<string, string> } {
+function toFailure(
+  error: unknown,
+  requestId: string,
+): { status: number; body: ApiFailure; headers: Record<string, string> } {
   if (error instanceof PatrolError) {
     if (error.status >= 500) logger.error('request failed', { error });
     return {
@@ -86,7 +89,12 @@ function toFailure(error: unknown, requestId: string): { status: number; body: A
     return {
       status: 400,
       headers: {},
-      body: { code: ErrorCode.BadRequest, msg: error.message, extra: { [error.field]: error.message }, request_id: requestId },
+      body: {
+        code: ErrorCode.BadRequest,
+        msg: error.message,
+        extra: { [error.field]: error.message },
+        request_id: requestId,
+      },
     };
   }
   if (error instanceof ZodError) {
@@ -94,7 +102,12 @@ function toFailure(error: unknown, requestId: string): { status: number; body: A
     return {
       status: 400,
       headers: {},
-      body: { code: ErrorCode.Validation, msg: Object.values(extra)[0] ?? 'Invalid input', extra, request_id: requestId },
+      body: {
+        code: ErrorCode.Validation,
+        msg: Object.values(extra)[0] ?? 'Invalid input',
+        extra,
+        request_id: requestId,
+      },
     };
   }
   // Unknown: the real error stays in the log under the request id; the caller sees no detail.
@@ -186,7 +199,8 @@ export function createApiHandler(router: Router, authenticate: Authenticate) {
       };
     } catch (error) {
       const failure = toFailure(error, requestId);
-      if (failure.status < 500) logger.info('request refused', { status: failure.status, code: failure.body.code, path });
+      if (failure.status < 500)
+        logger.info('request refused', { status: failure.status, code: failure.body.code, path });
       return {
         statusCode: failure.status,
         headers: { ...responseHeaders, ...failure.headers },

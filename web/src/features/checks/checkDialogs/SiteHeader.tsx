@@ -1,0 +1,46 @@
+import { Button, Link, makeStyles, Text, tokens } from '@fluentui/react-components';
+import { Copy16Regular, Open16Regular } from '@fluentui/react-icons';
+import type { ReactNode } from 'react';
+import { copyText } from '@/components/table/CellContent';
+import { useT } from '@/i18n';
+
+const useStyles = makeStyles({
+  root: {
+    display: 'flex',
+    flexDirection: 'column',
+    gap: tokens.spacingVerticalXXS,
+    padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`,
+    marginBottom: tokens.spacingVerticalM,
+    backgroundColor: tokens.colorNeutralBackground3,
+    borderRadius: tokens.borderRadiusMedium,
+  },
+  url: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalXS, minWidth: 0 },
+  link: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
+});
+
+/** The site a check dialog is about: its name, a link to its address and a copy button. */
+export function SiteHeader({ site }: { site: { name: string; url: string } }): ReactNode {
+  const t = useT();
+  const styles = useStyles();
+  return (
+    <div className={styles.root}>
+      <Text weight="semibold" size={400}>
+        {site.name}
+      </Text>
+      <span className={styles.url}>
+        <Link className={styles.link} href={site.url} target="_blank" rel="noreferrer noopener">
+          {site.url}
+        </Link>
+        <Open16Regular aria-hidden />
+        <Button
+          size="small"
+          appearance="transparent"
+          icon={<Copy16Regular />}
+          aria-label={t('Copy')}
+          title={t('Copy')}
+          onClick={() => copyText(site.url, t)}
+        />
+      </span>
+    </div>
+  );
+}

@@ -1,0 +1,30 @@
+import type { CheckResult, Task } from '@shared/schemas/checks';
+import { queryOptions } from '@tanstack/react-query';
+import { request } from '@/api/request';
+
+/** A task with its subtasks grouped by process (the task Detail dialog, the operation detail's rows). */
+export const taskQuery = (id: number) =>
+  queryOptions({
+    queryKey: ['tasks', 'detail', id] as const,
+    queryFn: ({ signal }) => request<Task>({ url: `/check/tasks/${id}`, signal, failureTip: 'Fetch task failed.' }),
+  });
+
+/** The checks run for one subtask, oldest first (one tab each in the check results dialog). */
+export const checkResultsQuery = (subtaskId: number) =>
+  queryOptions({
+    queryKey: ['subtasks', 'check-results', subtaskId] as const,
+    queryFn: async ({ signal }) => {
+      const rows = await request<CheckResult[]>({
+        url: `/check/subtasks/${subtaskId}/check-results`,
+        signal,
+        failureTip: 'Fetch related checks failed.',
+      });
+      return [...rows].sort((a, b) => a.created_at - b.created_at);
+    },
+  });
+
+/** How long something ran: until its end, or until now while it still runs; null before it starts. */
+export function durationMs(start: number | null, end: number | null, now = Date.now()): number | null {
+  if (!start) return null;
+  return Math.max(0, (end ?? now) - start);
+}

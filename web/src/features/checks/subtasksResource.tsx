@@ -1,0 +1,48 @@
+import { Process, RunStatus, TestMode } from '@shared/enums';
+import type { Subtask } from '@shared/schemas/checks';
+import { formatSeconds } from '@/app/format';
+import { pathOf } from '@/app/routes';
+import { col, defineResource } from '@/components/table';
+import { t } from '@/i18n';
+import { CheckLogsButton } from './CheckResultsDialog';
+import { durationMs } from './checksApi';
+import { MessageCell } from './MessageCell';
+import { RouteLink } from './RouteLink';
+import { RunStatusBadge } from './RunStatusBadge';
+
+export const subtasksResource = defineResource<Subtask>({
+  name: 'subtasks',
+  endpoint: '/check/subtasks',
+  title: 'Sub Tasks',
+  rowId: (s) => s.id,
+  defaultSort: { field: 'created_at', order: 'desc' },
+  failureTip: 'Fetch sub tasks failed.',
+  columns: [
+    col.number('id', 'ID', { filter: true, sortable: true }),
+    col.number('task_id', 'Task ID', { filter: true, copyable: true }),
+    col.number('operation_id', 'Operation', {
+      filter: true,
+      hidden: true,
+      render: (s) => (
+        <RouteLink to={pathOf('operationDetail', { operationID: s.operation_id })}>#{s.operation_id}</RouteLink>
+      ),
+    }),
+    col.text('site.name', 'Site'),
+    col.enum('process', 'Process', Process, { filter: true }),
+    col.enum('mode', 'Mode', TestMode, { filter: true }),
+    col.enum('status', 'Status', RunStatus, { filter: true, render: (s) => <RunStatusBadge status={s.status} /> }),
+    col.text('msg', 'Msg', {
+      searchable: true,
+      filter: true,
+      render: (s) => <MessageCell title={`${t('SubTask')} #${s.id} · ${t(Process.label(s.process))}`} text={s.msg} />,
+    }),
+    col.datetime('start_at', 'Start At', { filter: 'range', sortable: true }),
+    col.datetime('end_at', 'End At', { filter: 'range', sortable: true }),
+    col.custom('duration', 'Duration', {
+      render: (s) => formatSeconds(durationMs(s.start_at, s.end_at)),
+      text: (s) => formatSeconds(durationMs(s.start_at, s.end_at)),
+    }),
+    col.datetime('created_at', 'Created At', { filter: 'range', sortable: true }),
+  ],
+  rowActions: [{ label: 'Logs', render: (s) => <CheckLogsButton subtask={s} /> }],
+});

@@ -1,0 +1,51 @@
+import { TaskStatus } from '@shared/enums';
+import type { Task } from '@shared/schemas/checks';
+import { formatSeconds } from '@/app/format';
+import { pathOf } from '@/app/routes';
+import { col, defineResource } from '@/components/table';
+import { durationMs } from './checksApi';
+import { RouteLink } from './RouteLink';
+import { RunStatusBadge } from './RunStatusBadge';
+import { TaskCheckpointsButton } from './TaskCheckpointsButton';
+import { countsText, TaskCountsCell, taskCounts } from './TaskCountsCell';
+import { TaskDetailButton } from './TaskDetailDialog';
+
+export const tasksResource = defineResource<Task>({
+  name: 'tasks',
+  endpoint: '/check/tasks',
+  title: 'Tasks',
+  rowId: (task) => task.id,
+  defaultSort: { field: 'created_at', order: 'desc' },
+  failureTip: 'Fetch tasks failed.',
+  columns: [
+    col.number('id', 'ID', { filter: true, sortable: true }),
+    col.number('operation_id', 'Operation', {
+      filter: true,
+      render: (task) => (
+        <RouteLink to={pathOf('operationDetail', { operationID: task.operation_id })}>#{task.operation_id}</RouteLink>
+      ),
+    }),
+    col.text('site.name', 'Site'),
+    col.enum('status', 'Status', TaskStatus, {
+      filter: true,
+      render: (task) => <RunStatusBadge status={task.status} />,
+    }),
+    col.custom('counts', 'Sub Tasks', {
+      render: (task) => <TaskCountsCell counts={taskCounts(task)} />,
+      text: (task) => countsText(taskCounts(task)),
+    }),
+    col.user('creator', 'Creator'),
+    col.datetime('start_at', 'Start At', { filter: 'range', sortable: true }),
+    col.datetime('end_at', 'End At', { filter: 'range', sortable: true }),
+    col.custom('duration', 'Duration', {
+      render: (task) => formatSeconds(durationMs(task.start_at, task.end_at)),
+      text: (task) => formatSeconds(durationMs(task.start_at, task.end_at)),
+    }),
+    col.text('remark', 'Remark', { searchable: true, filter: true }),
+    col.datetime('created_at', 'Created At', { filter: 'range', sortable: true }),
+  ],
+  rowActions: [
+    { label: 'Checkpoint', render: (task) => <TaskCheckpointsButton task={task} /> },
+    { label: 'Detail', render: (task) => <TaskDetailButton taskId={task.id} /> },
+  ],
+});

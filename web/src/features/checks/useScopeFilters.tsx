@@ -1,0 +1,50 @@
+import { Tag, TagGroup } from '@fluentui/react-components';
+import type { Filter } from '@shared/listQuery';
+import { type ReactNode, useMemo } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { useT } from '@/i18n';
+
+export interface Scope {
+  /** Query-string parameter and list field, e.g. 'operation_id'. */
+  field: string;
+  /** Tag text, e.g. 'Operation #{id}'. */
+  label: string;
+}
+
+/**
+ * Lists opened from a parent (`/tasks/subtasks?task_id=3`) show only its rows; the scope shows as
+ * a tag the user can dismiss to see everything again.
+ */
+export function useScopeFilters(scopes: Scope[]): { baseFilters?: Record<string, Filter>; toolbar: ReactNode } {
+  const t = useT();
+  const [params, setParams] = useSearchParams();
+  const active = scopes.map((s) => ({ ...s, id: params.get(s.field) ?? '' })).filter((s) => /^[1-9]\d*$/.test(s.id));
+  const key = active.map((s) => `${s.field}=${s.id}`).join('&');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` is the whole content of `active`
+  const baseFilters = useMemo(
+    () =>
+      active.length
+        ? Object.fromEntries(
+            active.map((s): [string, Filter] => [s.field, { kind: 'number', op: '=', value: Number(s.id) }]),
+          )
+        : undefined,
+    [key],
+  );
+  const toolbar = active.length ? (
+    <TagGroup
+      aria-label={t('Scope')}
+      onDismiss={(_, d) => {
+        const next = new URLSearchParams(params);
+        next.delete(String(d.value));
+        setParams(next, { replace: true });
+      }}
+    >
+      {active.map((s) => (
+        <Tag key={s.field} value={s.field} dismissible size="small" appearance="brand">
+          {t(s.label, { id: s.id })}
+        </Tag>
+      ))}
+    </TagGroup>
+  ) : null;
+  return { baseFilters, toolbar };
+}

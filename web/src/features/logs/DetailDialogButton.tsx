@@ -1,0 +1,80 @@
+import {
+  Button,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
+  makeStyles,
+  tokens,
+} from '@fluentui/react-components';
+import { Open16Regular } from '@fluentui/react-icons';
+import { type ReactNode, useState } from 'react';
+import { type DialogSize, dialogSurfaceStyle } from '@/app/dialogSizes';
+import { useT } from '@/i18n';
+
+const useStyles = makeStyles({
+  subtitle: { color: tokens.colorNeutralForeground3, fontWeight: tokens.fontWeightRegular },
+  content: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
+});
+
+export interface DetailDialogButtonProps {
+  /** Button text (English, translated here). */
+  label: string;
+  /** Shown after the label, e.g. a count of rows. */
+  count?: number;
+  title: string;
+  /** Grey text after the title, e.g. 'Log #12'. */
+  subtitle?: string;
+  size?: DialogSize;
+  disabled?: boolean;
+  /** Built only once the dialog opens: a page of rows carries buttons, not dialogs. */
+  children: () => ReactNode;
+}
+
+/** A cell button that opens a read-only dialog with an OK button (the log detail dialogs). */
+export function DetailDialogButton({
+  label,
+  count,
+  title,
+  subtitle,
+  size = 'default',
+  disabled,
+  children,
+}: DetailDialogButtonProps): ReactNode {
+  const t = useT();
+  const styles = useStyles();
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button
+        size="small"
+        appearance="subtle"
+        icon={<Open16Regular />}
+        disabled={disabled}
+        onClick={() => setOpen(true)}
+      >
+        {count === undefined ? t(label) : `${t(label)} (${count})`}
+      </Button>
+      {open ? (
+        <Dialog open onOpenChange={(_, d) => (d.open ? undefined : setOpen(false))}>
+          <DialogSurface style={dialogSurfaceStyle(size)}>
+            <DialogBody>
+              <DialogTitle>
+                {t(title)}
+                {subtitle ? <span className={styles.subtitle}> · {subtitle}</span> : null}
+              </DialogTitle>
+              <DialogContent className={styles.content}>{children()}</DialogContent>
+              <DialogActions>
+                <Button appearance="primary" onClick={() => setOpen(false)}>
+                  {t('OK')}
+                </Button>
+              </DialogActions>
+            </DialogBody>
+          </DialogSurface>
+        </Dialog>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,48 @@
+import { RunStatus } from '@shared/enums';
+import type { Operation, Task } from '@shared/schemas/checks';
+import { OperationAction } from '@shared/schemas/checks';
+import { queryOptions } from '@tanstack/react-query';
+import { request } from '@/api/request';
+import { AUTO_REFRESH_MS } from '@/app/constants';
+import { t } from '@/i18n';
+
+export interface OperationWithTasks {
+  operation: Operation;
+  tasks: Task[];
+}
+
+/** Pending and Running operations still change on the server; the page follows them. */
+export const isOperationOpen = (op: Pick<Operation, 'status'> | undefined): boolean =>
+  op?.status === RunStatus.values.Pending || op?.status === RunStatus.values.Running;
+
+export const operationTasksQuery = (id: number) =>
+  queryOptions({
+    queryKey: ['operations', 'detail', id] as const,
+    queryFn: ({ signal, client, queryKey }) =>
+      request<OperationWithTasks>({
+        url: `/operations/${id}/tasks`,
+        signal,
+        failureTip: 'Get operation failed.',
+        // Reloads (the 5 s poll, the refresh button) show on the page, not in the top loading bar.
+        skipLoading: client.getQueryData(queryKey) !== undefined,
+      }),
+    refetchInterval: (query) => (isOperationOpen(query.state.data?.operation) ? AUTO_REFRESH_MS : false),
+    staleTime: 0,
+  });
+
+export type OperationActionCode = (typeof OperationAction)[keyof typeof OperationAction];
+
+const tips: Record<OperationActionCode, { success: string; failure: string }> = {
+  [OperationAction.Pause]: { success: 'Pause operation {id} success.', failure: 'Pause operation {id} failed.' },
+  [OperationAction.Resume]: { success: 'Resume operation {id} success.', failure: 'Resume operation {id} failed.' },
+};
+
+/** Pause (1) holds every pending task; resume (2) runs the paused ones again. */
+export const runOperationAction = (id: number, action: OperationActionCode) =>
+  request<{ operation: Operation; changed: number }>({
+    method: 'POST',
+    url: `/operations/${id}/action`,
+    data: { action },
+    successTip: t(tips[action].success, { id }),
+    failureTip: t(tips[action].failure, { id }),
+  });

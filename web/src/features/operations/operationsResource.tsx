@@ -1,0 +1,45 @@
+import { OperationName, RunStatus } from '@shared/enums';
+import type { Operation } from '@shared/schemas/checks';
+import { formatSeconds } from '@/app/format';
+import { col, defineResource } from '@/components/table';
+import { durationMs } from '@/features/checks/checksApi';
+import { RunStatusBadge } from '@/features/checks/RunStatusBadge';
+import { countsText, operationCounts, TaskCountsCell } from '@/features/checks/TaskCountsCell';
+import { useT } from '@/i18n';
+import { OpenDetailButton } from './OpenDetailButton';
+import { operationSiteText } from './operationSite';
+
+function SiteCell({ op }: { op: Operation }) {
+  const t = useT();
+  const text = operationSiteText(op);
+  return <span>{op.name === OperationName.values.SingleSite ? text : t(text)}</span>;
+}
+
+export const operationsResource = defineResource<Operation>({
+  name: 'operations',
+  endpoint: '/operations',
+  title: 'Operations',
+  rowId: (op) => op.id,
+  defaultSort: { field: 'created_at', order: 'desc' },
+  failureTip: 'Fetch operations failed.',
+  columns: [
+    col.number('id', 'ID', { filter: true, sortable: true }),
+    col.enum('name', 'Name', OperationName, { filter: true }),
+    col.custom('site', 'Site', { render: (op) => <SiteCell op={op} />, text: operationSiteText }),
+    col.user('operator', 'Operator'),
+    col.enum('status', 'Status', RunStatus, { filter: true, render: (op) => <RunStatusBadge status={op.status} /> }),
+    col.custom('tasks', 'Tasks', {
+      render: (op) => <TaskCountsCell counts={operationCounts(op)} />,
+      text: (op) => countsText(operationCounts(op)),
+    }),
+    col.datetime('start_at', 'Start At', { filter: 'range', sortable: true }),
+    col.datetime('end_at', 'End At', { filter: 'range', sortable: true }),
+    col.custom('duration', 'Duration', {
+      render: (op) => formatSeconds(durationMs(op.start_at, op.end_at)),
+      text: (op) => formatSeconds(durationMs(op.start_at, op.end_at)),
+    }),
+    col.datetime('created_at', 'Created At', { filter: 'range', sortable: true }),
+    col.text('remark', 'Remark', { searchable: true, filter: true }),
+  ],
+  rowActions: [{ label: 'Detail', render: (op) => <OpenDetailButton operationId={op.id} /> }],
+});

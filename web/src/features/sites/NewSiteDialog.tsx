@@ -1,0 +1,147 @@
+import {
+  Button,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
+  Divider,
+  Field,
+  Input,
+  makeStyles,
+  Spinner,
+  Text,
+  tokens,
+} from '@fluentui/react-components';
+import type { Site } from '@shared/schemas/sites';
+import { useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, type ReactNode, useState } from 'react';
+import { isApiError } from '@/api/request';
+import { dialogSurfaceStyle } from '@/app/dialogSizes';
+import { useT } from '@/i18n';
+import { AccountEditor } from './AccountEditor';
+import { emptyAccountRow, type FormErrors, type NewSiteForm, validateNewSite, withoutError } from './siteForm';
+import { createSite, refreshSiteLists } from './sitesApi';
+
+const useStyles = makeStyles({
+  form: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalL },
+  row: {
+    display: 'grid',
+    gridTemplateColumns: 'minmax(0, 1fr) minmax(0, 1.4fr)',
+    gap: tokens.spacingHorizontalL,
+    '@media (max-width: 900px)': { gridTemplateColumns: '1fr' },
+  },
+  prefix: { color: tokens.colorNeutralForeground3, fontWeight: tokens.fontWeightSemibold },
+  section: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS },
+  sectionHead: { display: 'flex', alignItems: 'baseline', gap: tokens.spacingHorizontalS },
+  sectionHint: { color: tokens.colorNeutralForeground3 },
+});
+
+const SCHEME = /^[a-z][a-z\d+.-]*:\/\//i;
+
+export interface NewSiteDialogProps {
+  open: boolean;
+  onClose(): void;
+  onCreated?(site: Site): void;
+}
+
+/** Persistent (60vw): only Confirm or Cancel close it, so a stray click does not lose typed accounts. */
+export function NewSiteDialog({ open, ...props }: NewSiteDialogProps): ReactNode {
+  return open ? <NewSiteSurface {...props} /> : null;
+}
+
+function NewSiteSurface({ onClose, onCreated }: Omit<NewSiteDialogProps, 'open'>): ReactNode {
+  const t = useT();
+  const styles = useStyles();
+  const client = useQueryClient();
+  const [form, setForm] = useState<NewSiteForm>(() => ({ name: '', url: '', accounts: [emptyAccountRow()] }));
+  const [errors, setErrors] = useState<FormErrors>({});
+  const [busy, setBusy] = useState(false);
+  const message = (path: string) => (errors[path] ? t(errors[path]) : undefined);
+  const edit = (field: 'name' | 'url', value: string) => {
+    setForm((f) => ({ ...f, [field]: value }));
+    setErrors((e) => withoutError(e, field));
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const checked = validateNewSite(form);
+    if (!checked.ok) return setErrors(checked.errors);
+    setBusy(true);
+    try {
+      const site = await createSite(checked.body);
+      await refreshSiteLists(client);
+      onCreated?.(site);
+      onClose();
+    } catch (error) {
+      // 'Add site failed' is shown with the reason; the server's field messages go on their fields too.
+      if (isApiError(error) && error.extra) setErrors(error.extra);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    // Persistent: outside clicks and Escape are ignored (modalType alert has no light dismiss).
+    <Dialog open modalType="alert">
+      <DialogSurface style={dialogSurfaceStyle('60vw')} aria-label={t('New Site')}>
+        <form onSubmit={submit} noValidate>
+          <DialogBody>
+            <DialogTitle>{t('New Site')}</DialogTitle>
+            <DialogContent className={styles.form}>
+              <div className={styles.row}>
+                <Field label={t('Site Name')} required validationMessage={message('name')}>
+                  <Input autoFocus value={form.name} onChange={(_, d) => edit('name', d.value)} />
+                </Field>
+                <Field
+                  label={t('Site URL')}
+                  required
+                  validationMessage={message('url')}
+                  hint={t('Without a scheme, https:// is used.')}
+                >
+                  <Input
+                    value={form.url}
+                    placeholder="example.com"
+                    contentBefore={
+                      SCHEME.test(form.url.trim()) ? undefined : <span className={styles.prefix}>HTTPS://</span>
+                    }
+                    onChange={(_, d) => edit('url', d.value)}
+                  />
+                </Field>
+              </div>
+              <Divider />
+              <div className={styles.section}>
+                <div className={styles.sectionHead}>
+                  <Text weight="semibold">{t('Accounts')}</Text>
+                  <Text size={200} className={styles.sectionHint}>
+                    {t('The logins the bot uses on this site.')}
+                  </Text>
+                </div>
+                <AccountEditor
+                  rows={form.accounts}
+                  onRows={(accounts) => setForm((f) => ({ ...f, accounts }))}
+                  errors={errors}
+                  onErrors={setErrors}
+                />
+              </div>
+            </DialogContent>
+            <DialogActions>
+              <Button type="button" onClick={onClose}>
+                {t('Cancel')}
+              </Button>
+              <Button
+                type="submit"
+                appearance="primary"
+                disabled={busy}
+                icon={busy ? <Spinner size="tiny" /> : undefined}
+              >
+                {t('Confirm')}
+              </Button>
+            </DialogActions>
+          </DialogBody>
+        </form>
+      </DialogSurface>
+    </Dialog>
+  );
+}

@@ -1,0 +1,188 @@
+import {
+  Button,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
+  makeStyles,
+  Spinner,
+  Tab,
+  Table,
+  TableBody,
+  TableCell,
+  TableHeader,
+  TableHeaderCell,
+  TableRow,
+  TabList,
+  Text,
+  tokens,
+} from '@fluentui/react-components';
+import { CheckmarkCircle16Filled, Copy16Regular, DismissCircle16Filled } from '@fluentui/react-icons';
+import type { Site } from '@shared/schemas/sites';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useState } from 'react';
+import { isApiError } from '@/api/request';
+import { dialogSurfaceStyle } from '@/app/dialogSizes';
+import { copyText } from '@/components/table/CellContent';
+import { useT } from '@/i18n';
+import { AccountEditor } from './AccountEditor';
+import { SecretText } from './SecretText';
+import { type AccountRow, emptyAccountRow, type FormErrors, validateAccounts } from './siteForm';
+import { addAccounts, refreshSiteLists, siteAccountsQuery } from './sitesApi';
+
+const useStyles = makeStyles({
+  tabs: { marginBottom: tokens.spacingVerticalM },
+  panel: { minHeight: '220px' },
+  list: { maxHeight: '50vh', overflowY: 'auto' },
+  yes: { color: tokens.colorPaletteGreenForeground1 },
+  no: { color: tokens.colorPaletteRedForeground1 },
+  center: { display: 'grid', placeItems: 'center', minHeight: '160px', color: tokens.colorNeutralForeground3 },
+  idCell: { display: 'inline-flex', alignItems: 'center', gap: tokens.spacingHorizontalXXS },
+  sub: { color: tokens.colorNeutralForeground3, fontWeight: tokens.fontWeightRegular },
+});
+
+type TabValue = 'new' | 'all';
+
+export interface SiteAccountsDialogProps {
+  site: Pick<Site, 'id' | 'name'>;
+  open: boolean;
+  onClose(): void;
+}
+
+/** A site's accounts: add new ones, or list all of them (spec section 2). */
+export function SiteAccountsDialog({ open, ...props }: SiteAccountsDialogProps): ReactNode {
+  return open ? <SiteAccountsSurface {...props} /> : null;
+}
+
+function SiteAccountsSurface({ site, onClose }: Omit<SiteAccountsDialogProps, 'open'>): ReactNode {
+  const t = useT();
+  const styles = useStyles();
+  const client = useQueryClient();
+  const [tab, setTab] = useState<TabValue>('new');
+  const [rows, setRows] = useState<AccountRow[]>(() => [emptyAccountRow()]);
+  const [errors, setErrors] = useState<FormErrors>({});
+  const [busy, setBusy] = useState(false);
+
+  const confirm = async () => {
+    // Adding an empty list does nothing (spec section 5).
+    if (rows.length === 0) return;
+    const checked = validateAccounts(rows);
+    if (!checked.ok) return setErrors(checked.errors);
+    setBusy(true);
+    try {
+      await addAccounts(site.id, checked.accounts);
+      await refreshSiteLists(client);
+      setRows([emptyAccountRow()]);
+      setTab('all');
+    } catch (error) {
+      if (isApiError(error) && error.extra) setErrors(error.extra);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog open onOpenChange={(_, d) => !d.open && onClose()}>
+      <DialogSurface style={dialogSurfaceStyle('60vw')}>
+        <DialogBody>
+          <DialogTitle>
+            {t('Site Accounts')} <span className={styles.sub}>· {site.name}</span>
+          </DialogTitle>
+          <DialogContent>
+            <TabList className={styles.tabs} selectedValue={tab} onTabSelect={(_, d) => setTab(d.value as TabValue)}>
+              <Tab value="new">{t('New Account')}</Tab>
+              <Tab value="all">{t('All Accounts')}</Tab>
+            </TabList>
+            <div className={styles.panel} role="tabpanel" aria-label={t(tab === 'new' ? 'New Account' : 'All Accounts')}>
+              {tab === 'new' ? (
+                <AccountEditor rows={rows} onRows={setRows} errors={errors} onErrors={setErrors} />
+              ) : (
+                <AllAccounts siteId={site.id} />
+              )}
+            </div>
+          </DialogContent>
+          <DialogActions>
+            {tab === 'new' ? (
+              <>
+                <Button onClick={onClose}>{t('Cancel')}</Button>
+                <Button
+                  appearance="primary"
+                  disabled={busy || rows.length === 0}
+                  icon={busy ? <Spinner size="tiny" /> : undefined}
+                  onClick={confirm}
+                >
+                  {t('Confirm')}
+                </Button>
+              </>
+            ) : (
+              <Button appearance="primary" onClick={onClose}>
+                {t('OK')}
+              </Button>
+            )}
+          </DialogActions>
+        </DialogBody>
+      </DialogSurface>
+    </Dialog>
+  );
+}
+
+function AllAccounts({ siteId }: { siteId: number }): ReactNode {
+  const t = useT();
+  const styles = useStyles();
+  const { data, isPending, isError } = useQuery(siteAccountsQuery(siteId));
+  let body: ReactNode;
+  if (isPending) body = <Spinner className={styles.center} size="small" label={t('Loading…')} />;
+  else if (isError) body = <Text className={styles.center}>{t('Fetch site accounts failed.')}</Text>;
+  else if (data.length === 0) body = <Text className={styles.center}>{t('No account yet.')}</Text>;
+  else {
+    body = (
+      <div className={styles.list}>
+        <Table size="small" aria-label={t('All Accounts')}>
+          <TableHeader>
+            <TableRow>
+              <TableHeaderCell style={{ width: 64 }}>{t('Index')}</TableHeaderCell>
+              <TableHeaderCell>{t('AccountID')}</TableHeaderCell>
+              <TableHeaderCell>{t('User')}</TableHeaderCell>
+              <TableHeaderCell>{t('Pwd')}</TableHeaderCell>
+              <TableHeaderCell style={{ width: 80 }}>{t('Status')}</TableHeaderCell>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {data.map((a, i) => (
+              <TableRow key={a.id}>
+                <TableCell>{i + 1}</TableCell>
+                <TableCell>
+                  <span className={styles.idCell}>
+                    {a.id}
+                    <Button
+                      size="small"
+                      appearance="transparent"
+                      icon={<Copy16Regular />}
+                      aria-label={t('Copy')}
+                      title={t('Copy')}
+                      onClick={() => copyText(String(a.id), t)}
+                    />
+                  </span>
+                </TableCell>
+                <TableCell>{a.user}</TableCell>
+                <TableCell>
+                  <SecretText value={a.pwd} />
+                </TableCell>
+                <TableCell>
+                  {a.enable ? (
+                    <CheckmarkCircle16Filled className={styles.yes} aria-label={t('Enable')} />
+                  ) : (
+                    <DismissCircle16Filled className={styles.no} aria-label={t('Disable')} />
+                  )}
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </div>
+    );
+  }
+  return body;
+}

@@ -1,0 +1,48 @@
+import { NewAccount, type SiteAccount } from '@shared/schemas/sites';
+import type { QueryClient } from '@tanstack/react-query';
+import { toast } from '@/app/toast';
+import { col, defineResource, type Resource } from '@/components/table';
+import { t } from '@/i18n';
+import { SecretText } from './SecretText';
+import { SITE_ACCOUNTS, SITES, updateAccount } from './sitesApi';
+
+function trimmed(field: 'user' | 'pwd', value: string, failureTip: string): string {
+  const parsed = NewAccount.shape[field].safeParse(value);
+  if (parsed.success) return parsed.data;
+  toast.error(t(failureTip), t(parsed.error.issues[0]?.message ?? ''));
+  throw parsed.error;
+}
+
+/** The Account table (spec section 2): every site account, with user, pwd and enable edited inline. */
+export function siteAccountsResource(client: QueryClient): Resource<SiteAccount> {
+  // The Sites table counts enabled accounts (Valid Accounts).
+  const sitesChanged = () => client.invalidateQueries({ queryKey: [SITES] });
+  return defineResource<SiteAccount>({
+    name: SITE_ACCOUNTS,
+    endpoint: '/sites/accounts',
+    title: 'Account',
+    rowId: (a) => a.id,
+    defaultSort: { field: 'created_at', order: 'desc' },
+    columns: [
+      col.number('id', 'ID', { width: 72 }),
+      col.text('site.name', 'Site'),
+      col.text('user', 'User', {
+        searchable: true,
+        filter: true,
+        edit: { save: (a, value) => updateAccount(a, { user: trimmed('user', value, 'Update User failed.') }) },
+      }),
+      col.text('pwd', 'Pwd', {
+        render: (a) => <SecretText value={a.pwd} />,
+        edit: { save: (a, value) => updateAccount(a, { pwd: trimmed('pwd', value, 'Update Pwd failed.') }) },
+      }),
+      col.boolean('enable', 'Enable', {
+        filter: true,
+        toggle: async (a, enable) => {
+          await updateAccount(a, { enable });
+          await sitesChanged();
+        },
+      }),
+      col.datetime('created_at', 'Created At', { sortable: true, filter: 'range' }),
+    ],
+  });
+}

@@ -1,0 +1,87 @@
+import type { NewAccount, NewSiteBody, Site, SiteAccount } from '@shared/schemas/sites';
+import { type QueryClient, queryOptions } from '@tanstack/react-query';
+import { request } from '@/api/request';
+import { t } from '@/i18n';
+
+/** Query-key roots; the tables' keys start with their resource names. */
+export const SITES = 'sites';
+export const SITE_ACCOUNTS = 'siteAccounts';
+
+/** Site and account lists show each other's numbers (Valid Accounts), so a change refreshes both. */
+export function refreshSiteLists(client: QueryClient): Promise<void> {
+  return Promise.all([
+    client.invalidateQueries({ queryKey: [SITES] }),
+    client.invalidateQueries({ queryKey: [SITE_ACCOUNTS] }),
+  ]).then(() => undefined);
+}
+
+export function createSite(body: NewSiteBody): Promise<Site> {
+  return request<Site>({
+    method: 'POST',
+    url: '/sites',
+    data: body,
+    successTip: 'Add site success',
+    failureTip: 'Add site failed',
+  });
+}
+
+type SiteChange = { name: string } | { url: string } | { enable: boolean };
+
+export function updateSite(site: Pick<Site, 'id'>, change: SiteChange): Promise<Site> {
+  if ('enable' in change) {
+    return request<Site>({
+      method: 'PUT',
+      url: `/sites/${site.id}`,
+      data: change,
+      successTip: t('Update {field} success', { field: 'enable' }),
+      failureTip: t('Update {field} failed', { field: 'enable' }),
+    });
+  }
+  return request<Site>({
+    method: 'PUT',
+    url: `/sites/${site.id}`,
+    data: change,
+    successTip: 'Update Name/URL Success.',
+    failureTip: 'Update Name/URL failed.',
+  });
+}
+
+export function deleteSite(site: Pick<Site, 'id' | 'name'>): Promise<Site> {
+  return request<Site>({
+    method: 'PUT',
+    url: `/sites/${site.id}`,
+    data: { delete: 1 },
+    successTip: t('Delete site {name} success', { name: site.name }),
+    failureTip: t('Delete site {name} failed', { name: site.name }),
+  });
+}
+
+export function addAccounts(siteId: number, accounts: NewAccount[]): Promise<SiteAccount[]> {
+  return request<SiteAccount[]>({
+    method: 'POST',
+    url: `/sites/${siteId}/accounts`,
+    data: { accounts },
+    successTip: 'Add account success.',
+    failureTip: 'Add account failed.',
+  });
+}
+
+export const siteAccountsQuery = (siteId: number) =>
+  queryOptions({
+    queryKey: [SITE_ACCOUNTS, 'site', siteId] as const,
+    queryFn: ({ signal }) =>
+      request<SiteAccount[]>({ url: `/sites/${siteId}/accounts`, signal, failureTip: 'Fetch site accounts failed.' }),
+  });
+
+type AccountChange = { user: string } | { pwd: string } | { enable: boolean };
+
+const accountTips = (change: AccountChange) =>
+  'user' in change
+    ? { successTip: 'Update User Success.', failureTip: 'Update User failed.' }
+    : 'pwd' in change
+      ? { successTip: 'Update Pwd Success.', failureTip: 'Update Pwd failed.' }
+      : { failureTip: 'Update enable failed.' };
+
+export function updateAccount(account: Pick<SiteAccount, 'id'>, change: AccountChange): Promise<SiteAccount> {
+  return request<SiteAccount>({ method: 'PUT', url: `/sites/accounts/${account.id}`, data: change, ...accountTips(change) });
+}

@@ -1,0 +1,95 @@
+import { Link } from '@fluentui/react-components';
+import { Add20Regular, PlayCircle20Regular } from '@fluentui/react-icons';
+import { NewSiteBody, type Site } from '@shared/schemas/sites';
+import type { QueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { toast } from '@/app/toast';
+import { type ActionContext, col, defineResource, type Resource } from '@/components/table';
+import { t } from '@/i18n';
+import { deleteSite, SITE_ACCOUNTS, SITES, updateSite } from './sitesApi';
+
+/** The dialogs the Sites screen opens from its table. */
+export type SiteDialog =
+  | { kind: 'new' }
+  | { kind: 'accounts'; site: Site }
+  | { kind: 'check'; site: Site }
+  | { kind: 'batch'; sites: Site[]; ctx: ActionContext<Site> };
+
+/** Checks an inline edit with the shared schema first, so a bad value is refused with the server's own words. */
+function checked<V>(schema: z.ZodType<V>, value: unknown, failureTip: string): V {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const reason = parsed.error.issues[0]?.message ?? '';
+  toast.error(t(failureTip), t(reason));
+  throw parsed.error;
+}
+
+/**
+ * The Sites table (spec section 2). `open` shows one of the screen's dialogs; `client` refreshes the
+ * Accounts list, which shows site names.
+ */
+export function sitesResource(open: (dialog: SiteDialog) => void, client: QueryClient): Resource<Site> {
+  const accountsChanged = () => client.invalidateQueries({ queryKey: [SITE_ACCOUNTS] });
+  return defineResource<Site>({
+    name: SITES,
+    endpoint: '/sites',
+    title: 'Sites',
+    rowId: (s) => s.id,
+    selectable: true,
+    defaultSort: { field: 'created_at', order: 'desc' },
+    failureTip: 'Fetch sites failed.',
+    columns: [
+      col.number('id', 'ID', { width: 72 }),
+      col.text('name', 'Name', {
+        searchable: true,
+        filter: true,
+        width: 160,
+        edit: {
+          save: async (s, value) => {
+            const name = checked(NewSiteBody.shape.name, value, 'Update Name/URL failed.');
+            await updateSite(s, { name });
+            await accountsChanged();
+          },
+        },
+      }),
+      col.text('url', 'URL', {
+        searchable: true,
+        filter: true,
+        width: 220,
+        render: (s) => (
+          <Link href={s.url} target="_blank" rel="noreferrer noopener" title={s.url}>
+            {s.url}
+          </Link>
+        ),
+        edit: {
+          save: (s, value) => updateSite(s, { url: checked(NewSiteBody.shape.url, value, 'Update Name/URL failed.') }),
+          hint: 'Please give the full address including http(s)://',
+        },
+      }),
+      col.number('available_account_cnt', 'Valid Accounts', { filter: true }),
+      col.boolean('enable', 'Enable', { filter: true, toggle: (s, enable) => updateSite(s, { enable }) }),
+      col.datetime('created_at', 'Created At', { sortable: true, filter: 'range' }),
+    ],
+    actions: [
+      { label: 'NewSite', appearance: 'primary', icon: <Add20Regular />, onClick: () => open({ kind: 'new' }) },
+      {
+        label: 'BatchCheck',
+        icon: <PlayCircle20Regular />,
+        requiresSelection: 'Please select some sites first',
+        onClick: (ctx) => open({ kind: 'batch', sites: ctx.selected, ctx }),
+      },
+    ],
+    rowActions: [
+      { label: 'Accounts', onClick: (site) => open({ kind: 'accounts', site }) },
+      { label: 'Check', onClick: (site) => open({ kind: 'check', site }) },
+      {
+        label: 'Delete',
+        confirm: (s) => t('Confirm Delete Site {name}?', { name: s.name }),
+        onClick: async (s, { refetch }) => {
+          await deleteSite(s).catch(() => undefined);
+          await Promise.all([refetch(), accountsChanged()]);
+        },
+      },
+    ],
+  });
+}

@@ -1,0 +1,148 @@
+import {
+  Button,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
+  DialogTrigger,
+  Field,
+  Input,
+  makeStyles,
+  Radio,
+  RadioGroup,
+  Spinner,
+  tokens,
+} from '@fluentui/react-components';
+import { PersonAddRegular, PersonRegular } from '@fluentui/react-icons';
+import { UserRole } from '@shared/enums';
+import type { UserRoleValue } from '@shared/schemas/auth';
+import { type FormEvent, type ReactNode, useState } from 'react';
+import { isApiError } from '@/api/ApiError';
+import { dialogSurfaceStyle } from '@/app/dialogSizes';
+import { useT } from '@/i18n';
+import { PasswordInput } from './PasswordInput';
+import { checkNewUser, emptyNewUser, type NewUserErrors, type NewUserForm } from './userForm';
+import { createUser } from './usersApi';
+
+const useStyles = makeStyles({
+  form: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
+});
+
+/** The NewUser table action: a button and its dialog; `onCreated` reloads the list. */
+export function NewUserDialog({ onCreated }: { onCreated: () => unknown }): ReactNode {
+  const t = useT();
+  const styles = useStyles();
+  const [open, setOpen] = useState(false);
+  const [form, setForm] = useState<NewUserForm>(emptyNewUser);
+  const [tried, setTried] = useState(false);
+  const [serverErrors, setServerErrors] = useState<NewUserErrors>({});
+  const [busy, setBusy] = useState(false);
+  const checked = checkNewUser(form);
+  const errors: NewUserErrors = { ...(tried && checked.errors ? checked.errors : {}), ...serverErrors };
+
+  const change = <K extends keyof NewUserForm>(key: K, value: NewUserForm[K]) => {
+    setForm((f) => ({ ...f, [key]: value }));
+    setServerErrors(({ [key]: _, ...rest }) => rest);
+  };
+  const reset = () => {
+    setForm(emptyNewUser);
+    setTried(false);
+    setServerErrors({});
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setTried(true);
+    if (!checked.body) return;
+    setBusy(true);
+    try {
+      await createUser(checked.body);
+      setOpen(false);
+      reset();
+      await onCreated();
+    } catch (error) {
+      // The toast already gave the reason; a field the server named (a taken username) is marked too.
+      if (isApiError(error) && error.extra) setServerErrors(error.extra as NewUserErrors);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const message = (key: keyof NewUserForm) => (errors[key] ? t(errors[key]) : undefined);
+
+  return (
+    <Dialog
+      open={open}
+      modalType="alert"
+      onOpenChange={(_, d) => {
+        setOpen(d.open);
+        if (!d.open) reset();
+      }}
+    >
+      <DialogTrigger disableButtonEnhancement>
+        <Button appearance="primary" icon={<PersonAddRegular />}>
+          {t('NewUser')}
+        </Button>
+      </DialogTrigger>
+      <DialogSurface style={dialogSurfaceStyle('default')}>
+        <form onSubmit={submit} noValidate>
+          <DialogBody>
+            <DialogTitle>{t('New User')}</DialogTitle>
+            <DialogContent className={styles.form}>
+              <Field label={t('Username')} required validationMessage={message('username')}>
+                <Input
+                  name="username"
+                  autoComplete="off"
+                  contentBefore={<PersonRegular />}
+                  value={form.username}
+                  onChange={(_, d) => change('username', d.value)}
+                />
+              </Field>
+              <Field
+                label={t('Nickname')}
+                hint={t('Shown in the header and as creator of records; the username when empty.')}
+                validationMessage={message('nickname')}
+              >
+                <Input name="nickname" value={form.nickname} onChange={(_, d) => change('nickname', d.value)} />
+              </Field>
+              <Field label={t('Password')} required validationMessage={message('password')}>
+                <PasswordInput
+                  name="password"
+                  autoComplete="new-password"
+                  value={form.password}
+                  onChange={(_, d) => change('password', d.value)}
+                />
+              </Field>
+              <Field label={t('Role')} required validationMessage={message('role')}>
+                <RadioGroup
+                  layout="horizontal"
+                  value={form.role}
+                  onChange={(_, d) => change('role', d.value as UserRoleValue)}
+                >
+                  {UserRole.options.map((o) => (
+                    <Radio key={o.value} value={o.value} label={t(o.label)} />
+                  ))}
+                </RadioGroup>
+              </Field>
+            </DialogContent>
+            <DialogActions>
+              <DialogTrigger disableButtonEnhancement>
+                <Button type="button">{t('Cancel')}</Button>
+              </DialogTrigger>
+              <Button
+                type="submit"
+                appearance="primary"
+                disabled={busy}
+                icon={busy ? <Spinner size="tiny" /> : undefined}
+              >
+                {t('Confirm')}
+              </Button>
+            </DialogActions>
+          </DialogBody>
+        </form>
+      </DialogSurface>
+    </Dialog>
+  );
+}

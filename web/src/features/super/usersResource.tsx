@@ -1,0 +1,40 @@
+// User management (spec section 2: '/super/users/users'); payloads per shared/schemas/users.
+import { Badge } from '@fluentui/react-components';
+import { UserRole } from '@shared/enums';
+import type { User } from '@shared/schemas/users';
+import { col, defineResource } from '@/components/table';
+import { t } from '@/i18n';
+import { NewUserDialog } from './NewUserDialog';
+import { ResetPasswordDialog } from './ResetPasswordDialog';
+
+export const usersResource = defineResource<User>({
+  name: 'superUsers',
+  endpoint: '/super/users',
+  title: 'Users',
+  rowId: (u) => u.id,
+  defaultSort: { field: 'created_at', order: 'desc' },
+  failureTip: 'Fetch users failed.',
+  columns: [
+    col.number('id', 'ID', { sortable: true }),
+    col.text('username', 'Username', { searchable: true, filter: true, sortable: true }),
+    col.text('nickname', 'Nickname', { searchable: true, filter: true }),
+    col.enum('role', 'Role', UserRole, {
+      filter: true,
+      render: (u) => (
+        <Badge appearance="tint" color={u.role === UserRole.values.Super ? 'brand' : 'informative'}>
+          {t(UserRole.label(u.role))}
+        </Badge>
+      ),
+    }),
+    col.boolean('enabled', 'Enabled', { filter: true }),
+    col.datetime('created_at', 'Created At', { sortable: true, filter: 'range' }),
+    col.datetime('updated_at', 'Updated At', { sortable: true, filter: 'range' }),
+  ],
+  actions: [{ label: 'NewUser', render: ({ refetch }) => <NewUserDialog onCreated={refetch} /> }],
+  rowActions: [
+    {
+      label: 'Reset password',
+      render: (user, { refetch }) => <ResetPasswordDialog user={user} onDone={refetch} />,
+    },
+  ],
+});
