@@ -107,7 +107,16 @@ async function work(): Promise<void> {
   }
 }
 
+// A long run says how far it is, like the engine run's poll does.
+const progress = setInterval(
+  () =>
+    console.log(
+      `bare: ${((performance.now() - started) / 1000).toFixed(0)} s, ${result.subtasks}/${SITES * 15} checks ended`,
+    ),
+  30_000,
+);
 await Promise.all(Array.from({ length: CONCURRENCY }, work));
+clearInterval(progress);
 result.wall_ms = performance.now() - started;
 await browser.close();
 await ownSandbox?.stop();

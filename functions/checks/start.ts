@@ -8,6 +8,7 @@ import {
 } from '../../shared/schemas/checks.js';
 import type { Site } from '../../shared/schemas/sites.js';
 import { ValidationError } from '../lib/errors.js';
+import { mapLimit } from '../lib/mapLimit.js';
 import { enabledAccounts, getSite } from '../sites/service.js';
 import { SiteNotFoundError } from '../sites/errors.js';
 import { recordEvent } from './events.js';
@@ -81,7 +82,7 @@ export async function startCheck(input: StartCheckInput): Promise<StoredOperatio
   }
   const siteIds = [...new Set(input.siteIds)];
   if (!siteIds.length) throw new ValidationError({ sites: CheckMessages.noSites });
-  const targets = await Promise.all(siteIds.map(checkableSite));
+  const targets = await mapLimit(siteIds, 8, checkableSite);
   const plan = plannedSubtasks(checkpoints);
 
   const now = Date.now();
@@ -102,8 +103,9 @@ export async function startCheck(input: StartCheckInput): Promise<StoredOperatio
   });
   await recordEvent('operation_start', operation.id, `Operation ${operation.id} started for ${targets.length} site(s)`);
 
-  const toEnqueue: StoredSubtask[] = [];
-  for (const { site, accountId } of targets) {
+  // Tasks are written a few at a time, and each task's first wave is sent as soon as its rows
+  // exist, so the first check starts while the rest of a large batch is still being written.
+  await mapLimit(targets, 6, async ({ site, accountId }) => {
     const task = await tasks.create({
       operation_id: operation.id,
       site_id: site.id,
@@ -120,10 +122,9 @@ export async function startCheck(input: StartCheckInput): Promise<StoredOperatio
       end_at: null,
       remark: '',
     });
-    const created: StoredSubtask[] = [];
-    for (const step of plan) {
-      created.push(
-        await subtasks.create({
+    const created = await Promise.all(
+      plan.map((step) =>
+        subtasks.create({
           task_id: task.id,
           operation_id: operation.id,
           site_id: site.id,
@@ -134,11 +135,10 @@ export async function startCheck(input: StartCheckInput): Promise<StoredOperatio
           end_at: null,
           msg: '',
         }),
-      );
-    }
-    toEnqueue.push(...firstWave(created));
-  }
-  await enqueueSubtasks(toEnqueue);
+      ),
+    );
+    await enqueueSubtasks(firstWave(created));
+  });
   return operation;
 }
 

@@ -44,9 +44,9 @@ export async function openPage(browser: Browser, baseURL: string, opts: OpenPage
   });
   const locale = opts.locale ?? 'en';
   // Only when unset, so a test that switches the language keeps its choice across reloads.
-  await context.addInitScript((value) => {
-    if (!localStorage.getItem('patrol.locale')) localStorage.setItem('patrol.locale', value);
-  }, locale);
+  await context.addInitScript({
+    content: `if (!localStorage.getItem('patrol.locale')) localStorage.setItem('patrol.locale', ${JSON.stringify(locale)});`,
+  });
   return context.newPage();
 }
 

@@ -29,7 +29,7 @@ async function call<T>(baseUrl: string, method: string, path: string, opts: ApiC
     body = JSON.stringify(opts.body);
     headers['content-type'] ??= 'application/json';
   }
-  const res = await fetch(new URL(path, baseUrl), { method, headers, body });
+  const res = await fetch(new URL(path, baseUrl), { method, headers, body: body as BodyInit | undefined });
   const text = await res.text();
   let parsed: unknown = text;
   if ((res.headers.get('content-type') ?? '').includes('json') && text) {

@@ -32,6 +32,7 @@ import {
   TimerFilled,
   TimerRegular,
 } from '@fluentui/react-icons';
+import type { LogKind } from '@shared/schemas/checks';
 import type { ComponentType, LazyExoticComponent } from 'react';
 import { matchPath } from 'react-router-dom';
 import ForbiddenPage from '@/features/errors/ForbiddenPage';
@@ -92,11 +93,13 @@ export const menuGroups = {
 } as const satisfies Record<string, { label: string; icon: FluentIcon }>;
 export type MenuGroup = keyof typeof menuGroups;
 
-const logRoute = (name: string, slug: string, title: string, label: string): RouteDef => ({
+/** A check log table; `kind` is its list on the wire (GET /check/results/{kind}). */
+const logRoute = (name: string, slug: string, title: string, label: string, kind: LogKind): RouteDef => ({
   name,
   path: `/logs/${slug}`,
   title,
-  ready: false,
+  ready: true,
+  screen: lazyScreen(() => import('@/features/logs/LogPage').then((m) => ({ default: m.logPage(kind) }))),
   menu: { group: 'Check Log', label },
 });
 
@@ -182,26 +185,34 @@ export const routes: readonly RouteDef[] = [
     screen: lazyScreen(() => import('@/features/checks/SubtasksPage')),
     menu: { group: 'Task', label: 'SubTask' },
   },
-  logRoute('logLogin', 'login', 'Log Login', 'Login'),
-  logRoute('logPlaceBets', 'place-bets', 'Log Place Bet', 'Place Bet'),
-  logRoute('logDeleteBets', 'delete-bets', 'Log Delete Bet', 'Delete Bet'),
-  logRoute('logFixBet', 'fix-bet', 'Log Fix Bet', 'Fix Bet'),
-  logRoute('logOutSetting3', 'out-setting-3', 'Log Out Setting3', 'Out Setting3'),
-  logRoute('logDeleteBetOut', 'delete-bet-out', 'Log Delete Bet Out', 'Delete Bet Out'),
-  logRoute('logOutSetting3Status', 'out-setting-3-status', 'Log Out Setting3 Status', 'Out Setting3 Status'),
-  logRoute('logAgentSetting', 'agent-setting', 'Log Agent Setting', 'Agent Setting'),
+  logRoute('logLogin', 'login', 'Log Login', 'Login', 'login'),
+  logRoute('logPlaceBets', 'place-bets', 'Log Place Bet', 'Place Bet', 'place-bets'),
+  logRoute('logDeleteBets', 'delete-bets', 'Log Delete Bet', 'Delete Bet', 'delete-bet'),
+  logRoute('logFixBet', 'fix-bet', 'Log Fix Bet', 'Fix Bet', 'fix-bet'),
+  logRoute('logOutSetting3', 'out-setting-3', 'Log Out Setting3', 'Out Setting3', 'out-setting-3'),
+  logRoute('logDeleteBetOut', 'delete-bet-out', 'Log Delete Bet Out', 'Delete Bet Out', 'delete-bet-out'),
+  logRoute(
+    'logOutSetting3Status',
+    'out-setting-3-status',
+    'Log Out Setting3 Status',
+    'Out Setting3 Status',
+    'out-setting-3-status',
+  ),
+  logRoute('logAgentSetting', 'agent-setting', 'Log Agent Setting', 'Agent Setting', 'agent-setting'),
   {
     name: 'browserLogs',
     path: '/browsers/logs',
     title: 'Browser Log',
-    ready: false,
+    ready: true,
+    screen: lazyScreen(() => import('@/features/browser/BrowserLogsPage')),
     menu: { group: 'Browser History', label: 'Log' },
   },
   {
     name: 'browserVideos',
     path: '/browsers/videos',
     title: 'Browser Video',
-    ready: false,
+    ready: true,
+    screen: lazyScreen(() => import('@/features/browser/BrowserVideosPage')),
     menu: { group: 'Browser History', label: 'Video' },
   },
   {
@@ -237,14 +248,16 @@ export const routes: readonly RouteDef[] = [
     name: 'notifications',
     path: '/notifications/notifications',
     title: 'Notifications',
-    ready: false,
+    ready: true,
+    screen: lazyScreen(() => import('@/features/notifications/NotificationsPage')),
     menu: { group: 'Message', label: 'Notification' },
   },
   {
     name: 'notificationDetail',
     path: '/notifications/:notificationID',
     title: 'Notification Detail',
-    ready: false,
+    ready: true,
+    screen: lazyScreen(() => import('@/features/notifications/NotificationDetailPage')),
   },
   {
     name: 'notificationsBank',

@@ -1,6 +1,7 @@
 import { makeStyles, tokens } from '@fluentui/react-components';
 import type { ReactNode } from 'react';
 import { Outlet } from 'react-router-dom';
+import { WebPushPoller } from '@/features/notifications/WebPushPoller';
 import { type RouteDef, readyRoutes } from '../routes';
 import { usePersistentState } from '../usePersistentState';
 import { LeftNav } from './LeftNav';
@@ -45,6 +46,7 @@ export function AppShell({ routeList = readyRoutes }: { routeList?: readonly Rou
         </main>
         <SuperNav open={rightOpen} onToggle={() => setRightOpen((o) => !o)} routeList={routeList} />
       </div>
+      <WebPushPoller />
     </div>
   );
 }

@@ -24,7 +24,7 @@ const useStyles = makeStyles({
     minWidth: 0,
     maxWidth: '100%',
   },
-  text: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
+  text: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', maxWidth: '320px' },
   yes: { color: tokens.colorPaletteGreenForeground1 },
   no: { color: tokens.colorPaletteRedForeground1 },
   form: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, minWidth: '260px' },

@@ -46,7 +46,7 @@ function sitesResource(extra: { onBatch?: (ctx: ActionContext<Site>) => void } =
       col.text('url', 'URL', { searchable: true }),
       col.boolean('enable', 'Enable', { filter: true }),
       col.enum('status', 'Status', Status, { filter: true }),
-      col.datetime('created_at', 'Created At', { sortable: true, hidden: true }),
+      col.datetime('created_at', 'Created At', { sortable: true, filter: 'range', hidden: true }),
     ],
     actions: [
       {
@@ -128,9 +128,13 @@ describe('ResourceTable', () => {
     localStorage.setItem('patrol.table.sites.columns', JSON.stringify({ created_at: true }));
     const { user } = renderTable(sitesResource());
     await screen.findByText('site-01');
-    await user.click(screen.getByRole('button', { name: /Created At/ }));
+    // The filter button sits in the same header cell and must not sort.
+    await user.click(screen.getByRole('button', { name: 'Filter Created At' }));
+    await user.keyboard('{Escape}');
+    expect(server.last().has('sort')).toBe(false);
+    await user.click(screen.getByRole('button', { name: 'Created At' }));
     await waitFor(() => expect(server.last().get('sort')).toBe('{"created_at":"asc"}'));
-    await user.click(screen.getByRole('button', { name: /Created At/ }));
+    await user.click(screen.getByRole('button', { name: 'Created At' }));
     await waitFor(() => expect(server.last().get('sort')).toBe('{"created_at":"desc"}'));
     expect(await screen.findByText('site-25')).toBeInTheDocument();
     expect(screen.getByRole('columnheader', { name: /Created At/ })).toHaveAttribute('aria-sort', 'descending');

@@ -115,13 +115,19 @@ const useStyles = makeStyles({
     zIndex: 1,
     backgroundColor: tokens.colorNeutralBackground1,
   },
+  // Columns size to their content (Fluent's default is equal fixed widths); the box scrolls sideways when narrow.
+  table: { tableLayout: 'auto', minWidth: '100%', width: 'max-content' },
   headerCell: { fontWeight: tokens.fontWeightSemibold, whiteSpace: 'nowrap' },
+  // Label (sort button) and filter button side by side, not stacked.
+  headerButton: { width: 'auto', display: 'inline-flex', verticalAlign: 'middle' },
+  headerAside: { display: 'inline-flex', verticalAlign: 'middle' },
+  cell: { whiteSpace: 'nowrap' },
   empty: {
     textAlign: 'center',
     padding: `${tokens.spacingVerticalXXL} 0`,
     color: tokens.colorNeutralForeground3,
   },
-  operations: { display: 'flex', gap: tokens.spacingHorizontalXS, flexWrap: 'wrap' },
+  operations: { display: 'flex', gap: tokens.spacingHorizontalXS },
 });
 
 export interface ResourceTableProps<T> {
@@ -426,7 +432,13 @@ export function ResourceTable<T>({ resource, baseFilters, toolbar }: ResourceTab
         ref={scrollRef}
         className={mergeClasses(styles.scroll, fullscreen ? styles.scrollFill : virtual && styles.scrollBounded)}
       >
-        <Table size="small" sortable aria-label={t(resource.title)} aria-busy={list.isFetching}>
+        <Table
+          className={styles.table}
+          size="small"
+          sortable
+          aria-label={t(resource.title)}
+          aria-busy={list.isFetching}
+        >
           <TableHeader className={styles.head}>
             <TableRow>
               {selectMode ? (
@@ -454,16 +466,25 @@ export function ResourceTable<T>({ resource, baseFilters, toolbar }: ResourceTab
                     style={c.width ? { minWidth: c.width } : undefined}
                     sortable={c.sortable}
                     sortDirection={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}
-                    onClick={c.sortable ? tc.getToggleSortingHandler() : undefined}
+                    // On the label button only: a click on the filter button beside it must not sort.
+                    button={{
+                      className: styles.headerButton,
+                      onClick: c.sortable ? tc.getToggleSortingHandler() : undefined,
+                    }}
                     aside={
-                      c.filter ? (
-                        <FilterPopover
-                          column={c as Column<unknown>}
-                          input={filterInputs[c.id]}
-                          active={Boolean(activeFilters[c.id])}
-                          onChange={(input) => setFilter(c.id, input)}
-                        />
-                      ) : undefined
+                      c.filter
+                        ? {
+                            className: styles.headerAside,
+                            children: (
+                              <FilterPopover
+                                column={c as Column<unknown>}
+                                input={filterInputs[c.id]}
+                                active={Boolean(activeFilters[c.id])}
+                                onChange={(input) => setFilter(c.id, input)}
+                              />
+                            ),
+                          }
+                        : undefined
                     }
                   >
                     {t(c.label)}
@@ -538,7 +559,7 @@ function BodyRowImpl<T>({ row, isSelected, selectMode, rowActions, ctx }: BodyRo
       ) : null}
       {row.getVisibleCells().map((cell) =>
         cell.column.id === OPERATIONS_COLUMN ? (
-          <TableCell key={cell.id}>
+          <TableCell key={cell.id} className={styles.cell}>
             <div className={styles.operations}>
               {rowActions.map((a, i) => (
                 <RowActionButton key={`${a.label}-${i}`} action={a} row={row.original} ctx={ctx} />
@@ -546,7 +567,9 @@ function BodyRowImpl<T>({ row, isSelected, selectMode, rowActions, ctx }: BodyRo
             </div>
           </TableCell>
         ) : (
-          <TableCell key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</TableCell>
+          <TableCell key={cell.id} className={styles.cell}>
+            {flexRender(cell.column.columnDef.cell, cell.getContext())}
+          </TableCell>
         ),
       )}
     </TableRow>

@@ -24,14 +24,24 @@ const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalL, minWidth: 0 },
   facts: {
     display: 'grid',
-    gridTemplateColumns: 'max-content 1fr',
-    columnGap: tokens.spacingHorizontalL,
-    rowGap: tokens.spacingVerticalS,
-    alignItems: 'baseline',
+    gridTemplateColumns: 'repeat(auto-fill, minmax(150px, 1fr))',
+    columnGap: tokens.spacingHorizontalXL,
+    rowGap: tokens.spacingVerticalM,
     margin: 0,
   },
-  term: { color: tokens.colorNeutralForeground3, fontWeight: tokens.fontWeightSemibold },
-  value: { margin: 0, minWidth: 0, wordBreak: 'break-word' },
+  fact: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXXS, minWidth: 0 },
+  wideFact: { gridColumn: '1 / -1' },
+  term: { color: tokens.colorNeutralForeground3, fontSize: tokens.fontSizeBase200 },
+  value: { margin: 0, minWidth: 0, fontWeight: tokens.fontWeightSemibold, wordBreak: 'break-word' },
+  // Wide dialogs put the recording beside the findings; narrow ones stack them.
+  columns: {
+    display: 'grid',
+    gridTemplateColumns: 'minmax(0, 1fr)',
+    gap: tokens.spacingHorizontalXXL,
+    alignItems: 'start',
+    '@media (min-width: 1280px)': { gridTemplateColumns: 'minmax(0, 1fr) minmax(0, 1fr)' },
+  },
+  column: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalL, minWidth: 0 },
   section: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, minWidth: 0 },
   heading: { fontWeight: tokens.fontWeightSemibold },
   pre: {
@@ -55,6 +65,8 @@ const useStyles = makeStyles({
     wordBreak: 'break-all',
   },
   ms: { textAlign: 'right', fontVariantNumeric: 'tabular-nums' },
+  msHead: { '& .fui-TableHeaderCell__button': { justifyContent: 'flex-end' } },
+  okCol: { width: '56px' },
   ok: { color: tokens.colorPaletteGreenForeground1, verticalAlign: 'middle' },
   bad: { color: tokens.colorPaletteRedForeground1, verticalAlign: 'middle' },
   screenshot: {
@@ -86,13 +98,13 @@ export function OkIcon({ ok, label }: { ok: boolean; label?: string }) {
   );
 }
 
-function Fact({ term, children }: { term: string; children: ReactNode }) {
+function Fact({ term, wide, children }: { term: string; wide?: boolean; children: ReactNode }) {
   const styles = useStyles();
   return (
-    <>
+    <div className={wide ? `${styles.fact} ${styles.wideFact}` : styles.fact}>
       <dt className={styles.term}>{term}</dt>
       <dd className={styles.value}>{children}</dd>
-    </>
+    </div>
   );
 }
 
@@ -107,70 +119,84 @@ export function RawLogView({ log }: { log: RawLog }) {
       <dl className={styles.facts}>
         <Fact term={t('ID')}>{log.id}</Fact>
         <Fact term={t('Process')}>{t(Process.label(log.process))}</Fact>
-        <Fact term={t('BusinessID')}>{orEmpty(log.business_id)}</Fact>
+        <Fact term={t('BusinessID')}>
+          <span title={t('Generally refers to the related CheckLog ID')}>{orEmpty(log.business_id)}</span>
+        </Fact>
         <Fact term={t('Finished')}>
           <Badge appearance="tint" color={log.success ? 'success' : 'danger'}>
             {log.success ? t('Yes') : t('No')}
           </Badge>
         </Fact>
-        <Fact term={t('Remark')}>{orEmpty(log.remark)}</Fact>
         <Fact term={t('Created')}>{formatDateTime(log.created_at)}</Fact>
+        <Fact term={t('Remark')} wide>
+          {orEmpty(log.remark)}
+        </Fact>
       </dl>
 
-      <section className={styles.section}>
-        <Text className={styles.heading}>{t('Result')}</Text>
-        {result ? <pre className={styles.pre}>{result}</pre> : <Text className={styles.muted}>{t('No result')}</Text>}
-      </section>
+      <div className={styles.columns}>
+        <div className={styles.column}>
+          <section className={styles.section}>
+            <Text className={styles.heading}>{t('Result')}</Text>
+            {result ? (
+              <pre className={styles.pre}>{result}</pre>
+            ) : (
+              <Text className={styles.muted}>{t('No result')}</Text>
+            )}
+          </section>
 
-      {steps.length > 0 && (
-        <section className={styles.section}>
-          <Text className={styles.heading}>{t('Steps')}</Text>
-          <Table size="small" aria-label={t('Steps')}>
-            <TableHeader>
-              <TableRow>
-                <TableHeaderCell>{t('Step')}</TableHeaderCell>
-                <TableHeaderCell className={styles.ms}>{t('Timing (ms)')}</TableHeaderCell>
-                <TableHeaderCell>{t('OK')}</TableHeaderCell>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {steps.map((step, i) => (
-                // Step names may repeat (a retried step), so the position is part of the key.
-                <TableRow key={`${i}-${step.name}`}>
-                  <TableCell title={step.detail}>{step.name}</TableCell>
-                  <TableCell className={styles.ms}>{formatMs(step.ms)}</TableCell>
-                  <TableCell>
-                    <OkIcon ok={step.ok} />
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </section>
-      )}
+          {steps.length > 0 && (
+            <section className={styles.section}>
+              <Text className={styles.heading}>{t('Steps')}</Text>
+              <Table size="small" aria-label={t('Steps')}>
+                <TableHeader>
+                  <TableRow>
+                    <TableHeaderCell>{t('Step')}</TableHeaderCell>
+                    <TableHeaderCell className={styles.msHead}>{t('Timing (ms)')}</TableHeaderCell>
+                    <TableHeaderCell className={styles.okCol}>{t('OK')}</TableHeaderCell>
+                  </TableRow>
+                </TableHeader>
+                <TableBody>
+                  {steps.map((step, i) => (
+                    // Step names may repeat (a retried step), so the position is part of the key.
+                    <TableRow key={`${i}-${step.name}`}>
+                      <TableCell title={step.detail}>{step.name}</TableCell>
+                      <TableCell className={styles.ms}>{formatMs(step.ms)}</TableCell>
+                      <TableCell className={styles.okCol}>
+                        <OkIcon ok={step.ok} />
+                      </TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            </section>
+          )}
 
-      {consoleErrors.length > 0 && (
-        <section className={styles.section}>
-          <Text className={styles.heading}>{t('Console errors')}</Text>
-          <ul className={styles.errors}>
-            {consoleErrors.map((line, i) => (
-              <li key={`${i}-${line}`}>{line}</li>
-            ))}
-          </ul>
-        </section>
-      )}
+          {consoleErrors.length > 0 && (
+            <section className={styles.section}>
+              <Text className={styles.heading}>{t('Console errors')}</Text>
+              <ul className={styles.errors}>
+                {consoleErrors.map((line, i) => (
+                  <li key={`${i}-${line}`}>{line}</li>
+                ))}
+              </ul>
+            </section>
+          )}
+        </div>
 
-      {log.screenshot_url && (
-        <section className={styles.section}>
-          <Text className={styles.heading}>{t('Screenshot')}</Text>
-          <img className={styles.screenshot} src={log.screenshot_url} alt={t('Screenshot')} />
-        </section>
-      )}
+        <div className={styles.column}>
+          <section className={styles.section}>
+            <Text className={styles.heading}>{t('Video')}</Text>
+            <VideoPlayer video={log.video} />
+          </section>
 
-      <section className={styles.section}>
-        <Text className={styles.heading}>{t('Video')}</Text>
-        <VideoPlayer video={log.video} />
-      </section>
+          {log.screenshot_url && (
+            <section className={styles.section}>
+              <Text className={styles.heading}>{t('Screenshot')}</Text>
+              <img className={styles.screenshot} src={log.screenshot_url} alt={t('Screenshot')} />
+            </section>
+          )}
+        </div>
+      </div>
     </div>
   );
 }

@@ -9,7 +9,9 @@ export type RawLogSource = { id: number } | { businessId: number };
 export const rawLogQuery = (source: RawLogSource) =>
   queryOptions({
     queryKey:
-      'id' in source ? (['rawLogs', 'detail', source.id] as const) : (['rawLogs', 'business', source.businessId] as const),
+      'id' in source
+        ? (['rawLogs', 'detail', source.id] as const)
+        : (['rawLogs', 'business', source.businessId] as const),
     queryFn: ({ signal }) =>
       request<RawLog>({
         url: 'id' in source ? `/raw/logs/${source.id}` : `/raw/logs/business/${source.businessId}`,

@@ -7,23 +7,24 @@ import { CheckpointGrid, type PointModes } from './CheckpointGrid';
 
 vi.setConfig({ testTimeout: 30_000 });
 
+function Harness({ initial, seen }: { initial: PointModes[]; seen: PointModes[][] }) {
+  const [value, setValue] = useState<PointModes[]>(initial);
+  return (
+    <CheckpointGrid
+      value={value}
+      onChange={(v) => {
+        seen.push(v);
+        setValue(v);
+      }}
+    />
+  );
+}
+
 function renderGrid(initial: PointModes[] = []) {
   const seen: PointModes[][] = [];
-  function Harness() {
-    const [value, setValue] = useState<PointModes[]>(initial);
-    return (
-      <CheckpointGrid
-        value={value}
-        onChange={(v) => {
-          seen.push(v);
-          setValue(v);
-        }}
-      />
-    );
-  }
   render(
     <FluentProvider theme={webLightTheme}>
-      <Harness />
+      <Harness initial={initial} seen={seen} />
     </FluentProvider>,
   );
   const box = (name: string) => screen.getByRole('checkbox', { name });

@@ -57,6 +57,9 @@ const useStyles = makeStyles({
     display: 'grid',
     gridTemplateColumns: `minmax(180px, 1fr) repeat(${MODES.length + 1}, minmax(72px, max-content))`,
     alignItems: 'center',
+    margin: 0,
+    padding: 0,
+    minWidth: 0,
     border: `1px solid ${tokens.colorNeutralStroke2}`,
     borderRadius: tokens.borderRadiusMedium,
     overflow: 'hidden',
@@ -116,7 +119,7 @@ export function CheckpointGrid({ value, onChange, readOnly = false }: Checkpoint
   const cell = (extra?: string) => mergeClasses(styles.cell, extra);
 
   return (
-    <div className={styles.grid} role="group" aria-label={t('Checkpoints')}>
+    <fieldset className={styles.grid} aria-label={t('Checkpoints')}>
       <div className={cell(mergeClasses(styles.head, styles.label))}>{t('Checkpoint')}</div>
       <div className={cell(mergeClasses(styles.head, styles.allColumn))}>
         {box(t('ALL'), stateOf(count(POINTS, MODES), POINTS.length * MODES.length), POINTS, MODES, true)}
@@ -142,6 +145,6 @@ export function CheckpointGrid({ value, onChange, readOnly = false }: Checkpoint
           </div>
         );
       })}
-    </div>
+    </fieldset>
   );
 }

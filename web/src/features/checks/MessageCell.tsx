@@ -7,7 +7,7 @@ import { InfoAlertDialog } from './InfoAlertDialog';
 
 const useStyles = makeStyles({
   cell: { display: 'inline-flex', alignItems: 'center', gap: '2px', maxWidth: '100%', minWidth: 0 },
-  text: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', maxWidth: '260px' },
+  text: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', maxWidth: '220px' },
 });
 
 /** A long message cut to one line, with a button that shows all of it (the message info popup). */

@@ -39,6 +39,7 @@ const useStyles = makeStyles({
   num: { fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' },
   nowrap: { whiteSpace: 'nowrap' },
   empty: { color: tokens.colorNeutralForeground3 },
+  hidden: { position: 'absolute', width: '1px', height: '1px', overflow: 'hidden', clipPath: 'inset(50%)' },
 });
 
 /** A group's counts: failed and running stand out only when there are any. */
@@ -81,9 +82,11 @@ export function SubtaskGroups({ groups, siteName }: { groups: ProcessGroup[]; si
                   <TableHeaderCell style={{ width: 64 }}>{t('Mode')}</TableHeaderCell>
                   <TableHeaderCell style={{ width: 96 }}>{t('Status')}</TableHeaderCell>
                   <TableHeaderCell>{t('Msg')}</TableHeaderCell>
-                  <TableHeaderCell style={{ width: 160 }}>{t('Start At')}</TableHeaderCell>
-                  <TableHeaderCell style={{ width: 88 }}>{t('Duration')}</TableHeaderCell>
-                  <TableHeaderCell style={{ width: 72 }} />
+                  <TableHeaderCell style={{ width: 176 }}>{t('Start At')}</TableHeaderCell>
+                  <TableHeaderCell style={{ width: 96 }}>{t('Duration')}</TableHeaderCell>
+                  <TableHeaderCell style={{ width: 72 }}>
+                    <span className={styles.hidden}>{t('Logs')}</span>
+                  </TableHeaderCell>
                 </TableRow>
               </TableHeader>
               <TableBody>

@@ -19,7 +19,7 @@ export const subtasksResource = defineResource<Subtask>({
   failureTip: 'Fetch sub tasks failed.',
   columns: [
     col.number('id', 'ID', { filter: true, sortable: true }),
-    col.number('task_id', 'Task ID', { filter: true, copyable: true }),
+    col.number('task_id', 'Task ID', { filter: true, copyable: false }),
     col.number('operation_id', 'Operation', {
       filter: true,
       hidden: true,
@@ -39,6 +39,7 @@ export const subtasksResource = defineResource<Subtask>({
     col.datetime('start_at', 'Start At', { filter: 'range', sortable: true }),
     col.datetime('end_at', 'End At', { filter: 'range', sortable: true }),
     col.custom('duration', 'Duration', {
+      hidden: true,
       render: (s) => formatSeconds(durationMs(s.start_at, s.end_at)),
       text: (s) => formatSeconds(durationMs(s.start_at, s.end_at)),
     }),

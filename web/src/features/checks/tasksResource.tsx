@@ -38,11 +38,12 @@ export const tasksResource = defineResource<Task>({
     col.datetime('start_at', 'Start At', { filter: 'range', sortable: true }),
     col.datetime('end_at', 'End At', { filter: 'range', sortable: true }),
     col.custom('duration', 'Duration', {
+      hidden: true,
       render: (task) => formatSeconds(durationMs(task.start_at, task.end_at)),
       text: (task) => formatSeconds(durationMs(task.start_at, task.end_at)),
     }),
-    col.text('remark', 'Remark', { searchable: true, filter: true }),
-    col.datetime('created_at', 'Created At', { filter: 'range', sortable: true }),
+    col.text('remark', 'Remark', { searchable: true, filter: true, hidden: true }),
+    col.datetime('created_at', 'Created At', { filter: 'range', sortable: true, hidden: true }),
   ],
   rowActions: [
     { label: 'Checkpoint', render: (task) => <TaskCheckpointsButton task={task} /> },

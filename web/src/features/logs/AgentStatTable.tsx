@@ -9,11 +9,26 @@ const PLATFORMS = ['D4', 'MG', 'TT'] as const;
 
 // Each platform reads [enabled, [position flag, share-claim flag]].
 const columns: SimpleColumn<AgentStat>[] = [
-  { label: 'Agent', cell: (a) => orEmpty(a.agent) },
+  { label: 'Agent', nowrap: true, cell: (a) => orEmpty(a.agent) },
   ...PLATFORMS.flatMap((p): SimpleColumn<AgentStat>[] => [
-    { group: p, label: 'Enabled', align: 'center', cell: (a) => <FlagIcon value={a[p]?.[0] ?? false} label={`${p} Enabled`} /> },
-    { group: p, label: 'Position', align: 'center', cell: (a) => <FlagIcon value={a[p]?.[1]?.[0] ?? false} label={`${p} Position`} /> },
-    { group: p, label: 'Share Claim', align: 'center', cell: (a) => <FlagIcon value={a[p]?.[1]?.[1] ?? false} label={`${p} Share Claim`} /> },
+    {
+      group: p,
+      label: 'Enabled',
+      align: 'center',
+      cell: (a) => <FlagIcon value={a[p]?.[0] ?? false} label={`${p} Enabled`} />,
+    },
+    {
+      group: p,
+      label: 'Position',
+      align: 'center',
+      cell: (a) => <FlagIcon value={a[p]?.[1]?.[0] ?? false} label={`${p} Position`} />,
+    },
+    {
+      group: p,
+      label: 'Share Claim',
+      align: 'center',
+      cell: (a) => <FlagIcon value={a[p]?.[1]?.[1] ?? false} label={`${p} Share Claim`} />,
+    },
   ]),
 ];
 

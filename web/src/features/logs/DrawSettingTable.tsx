@@ -21,7 +21,5 @@ const columns: SimpleColumn<DrawSetting>[] = [
 
 /** The draw setting dialog of a fix-bet check: each draw with its active flag and the site's text. */
 export function DrawSettingTable({ settings }: { settings: readonly DrawSetting[] }): ReactNode {
-  return (
-    <SimpleTable label="Draw Setting" columns={columns} rows={settings} rowKey={(d, i) => `${i}-${d.draw_id}`} />
-  );
+  return <SimpleTable label="Draw Setting" columns={columns} rows={settings} rowKey={(d, i) => `${i}-${d.draw_id}`} />;
 }

@@ -7,7 +7,7 @@ import { useT } from '@/i18n';
 
 const useStyles = makeStyles({
   cell: { display: 'inline-flex', alignItems: 'center', gap: '2px', maxWidth: '100%', minWidth: 0 },
-  text: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', maxWidth: '240px' },
+  text: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', maxWidth: '200px' },
 });
 
 /**

@@ -21,10 +21,19 @@ const useStyles = makeStyles({
   },
   head: { position: 'sticky', top: 0, zIndex: 1, backgroundColor: tokens.colorNeutralBackground2 },
   headCell: { fontWeight: tokens.fontWeightSemibold },
-  group: { textAlign: 'center', borderLeft: `1px solid ${tokens.colorNeutralStroke2}` },
+  group: {
+    borderLeft: `1px solid ${tokens.colorNeutralStroke2}`,
+    '& .fui-TableHeaderCell__button': { justifyContent: 'center' },
+  },
   groupStart: { borderLeft: `1px solid ${tokens.colorNeutralStroke2}` },
-  number: { textAlign: 'right', fontVariantNumeric: 'tabular-nums', justifyContent: 'flex-end' },
-  center: { textAlign: 'center', justifyContent: 'center' },
+  // Header cells lay their text out in a flex box, body cells as text.
+  number: {
+    textAlign: 'right',
+    fontVariantNumeric: 'tabular-nums',
+    '& .fui-TableHeaderCell__button': { justifyContent: 'flex-end' },
+  },
+  center: { textAlign: 'center', '& .fui-TableHeaderCell__button': { justifyContent: 'center' } },
+  nowrap: { whiteSpace: 'nowrap' },
   empty: { textAlign: 'center', color: tokens.colorNeutralForeground3, padding: tokens.spacingVerticalXL },
   footer: { backgroundColor: tokens.colorNeutralBackground2, fontWeight: tokens.fontWeightSemibold },
 });
@@ -34,6 +43,8 @@ export interface SimpleColumn<T> {
   label: string;
   cell(row: T): ReactNode;
   align?: 'number' | 'center';
+  /** Keeps short codes (agent names) on one line. */
+  nowrap?: boolean;
   /** A header above several columns (the platform of the agent stat). */
   group?: string;
 }
@@ -114,6 +125,7 @@ export function SimpleTable<T>({
                     key={`${c.group ?? ''}-${c.label}`}
                     className={mergeClasses(
                       alignClass(styles, c.align),
+                      c.nowrap ? styles.nowrap : undefined,
                       groupStarts.has(i) ? styles.groupStart : undefined,
                     )}
                   >
@@ -126,11 +138,7 @@ export function SimpleTable<T>({
           {footer && rows.length > 0 ? (
             <TableRow className={styles.footer}>
               {footer.map((cell, i) => (
-                <TableCell
-                  // biome-ignore lint/suspicious/noArrayIndexKey: the footer has one fixed cell per column
-                  key={i}
-                  className={alignClass(styles, columns[i]?.align)}
-                >
+                <TableCell key={i} className={alignClass(styles, columns[i]?.align)}>
                   {cell}
                 </TableCell>
               ))}

@@ -112,7 +112,7 @@ export const logKinds: Record<LogKind, LogKindDef> = {
               count={settings.length}
               title="Draw Setting"
               subtitle={rowCaption(r)}
-              size="s40"
+              size="40vw"
               disabled={settings.length === 0}
             >
               {() => <DrawSettingTable settings={settings} />}
@@ -140,7 +140,7 @@ export const logKinds: Record<LogKind, LogKindDef> = {
               count={result?.data?.Msg?.length}
               title="Out Setting3 Detail"
               subtitle={rowCaption(r)}
-              size="s60"
+              size="60vw"
               disabled={!result?.data && !result?.message}
             >
               {() => <OutSetting3Detail result={result} />}
@@ -176,7 +176,7 @@ export const logKinds: Record<LogKind, LogKindDef> = {
               count={log.balance_stat?.length ?? 0}
               title="Out Setting3 Balance"
               subtitle={rowCaption(r)}
-              size="s40"
+              size="40vw"
               disabled={!log.balance_stat?.length}
             >
               {() => <OutSetting3Balance log={log} />}
@@ -205,7 +205,7 @@ export const logKinds: Record<LogKind, LogKindDef> = {
               count={stat.length}
               title="Agent Stat"
               subtitle={rowCaption(r)}
-              size="s60"
+              size="60vw"
               disabled={stat.length === 0}
             >
               {() => <AgentStatTable stat={stat} />}

@@ -15,8 +15,18 @@ describe('Operation detail', () => {
   it('shows the summary, the progress and the tasks of the operation', async () => {
     stubApi({
       'GET /operations/12/tasks': () => ({
-        operation: makeOperation({ remark: 'nightly run', start_at: 1_000_000, end_at: 1_042_000, status: 100, task_running: 0, task_done: 2 }),
-        tasks: [makeTask({ id: 31 }), makeTask({ id: 32, site: { id: 4, name: 'Golden Draw', url: 'http://g.local' } })],
+        operation: makeOperation({
+          remark: 'nightly run',
+          start_at: 1_000_000,
+          end_at: 1_042_000,
+          status: 100,
+          task_running: 0,
+          task_done: 2,
+        }),
+        tasks: [
+          makeTask({ id: 31 }),
+          makeTask({ id: 32, site: { id: 4, name: 'Golden Draw', url: 'http://g.local' } }),
+        ],
       }),
     });
     openDetail();

@@ -66,7 +66,7 @@ const useStyles = makeStyles({
     fontWeight: tokens.fontWeightSemibold,
   },
   counts: { display: 'flex', gap: tokens.spacingHorizontalS, flexWrap: 'wrap' },
-  sectionTitle: { display: 'block', marginBottom: tokens.spacingVerticalM },
+  sectionTitle: { display: 'block', margin: `0 0 ${tokens.spacingVerticalM}` },
   failed: {
     display: 'flex',
     flexDirection: 'column',
@@ -83,7 +83,6 @@ function Progress({ op }: { op: Operation }): ReactNode {
   // Spec section 4: completed tasks are the total minus the running ones.
   const completed = Math.max(0, op.task_total - op.task_running);
   const ratio = op.task_total ? op.task_done / op.task_total : 0;
-  const ended = op.status === RunStatus.values.Done || op.status === RunStatus.values.Failed;
   return (
     <div className={styles.progress}>
       <Text weight="semibold">{t('Progress')}</Text>
@@ -101,7 +100,9 @@ function Progress({ op }: { op: Operation }): ReactNode {
         <ProgressBar
           value={ratio}
           thickness="large"
-          color={op.task_failed ? 'error' : ended ? 'success' : 'brand'}
+          color={
+            op.status === RunStatus.values.Failed ? 'error' : op.status === RunStatus.values.Done ? 'success' : 'brand'
+          }
           aria-label={t('Progress')}
         />
       </Field>

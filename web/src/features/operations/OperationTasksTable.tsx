@@ -26,12 +26,16 @@ import { useT } from '@/i18n';
 
 const useStyles = makeStyles({
   scroll: { overflowX: 'auto' },
+  // Fluent tables share the width equally; these columns differ too much for that.
+  table: { tableLayout: 'auto' },
   head: { fontWeight: tokens.fontWeightSemibold, whiteSpace: 'nowrap' },
   num: { fontVariantNumeric: 'tabular-nums', textAlign: 'right', whiteSpace: 'nowrap' },
   failed: { color: tokens.colorPaletteRedForeground1, fontWeight: tokens.fontWeightSemibold },
   running: { color: tokens.colorBrandForeground1, fontWeight: tokens.fontWeightSemibold },
   nowrap: { whiteSpace: 'nowrap' },
   site: { display: 'flex', flexDirection: 'column', minWidth: '140px' },
+  stack: { display: 'flex', flexDirection: 'column', fontVariantNumeric: 'tabular-nums' },
+  second: { color: tokens.colorNeutralForeground3, fontSize: tokens.fontSizeBase200 },
   url: { color: tokens.colorNeutralForeground3, fontSize: tokens.fontSizeBase200 },
   actions: { display: 'flex', gap: tokens.spacingHorizontalXS },
   expanded: { backgroundColor: tokens.colorNeutralBackground2 },
@@ -51,7 +55,7 @@ function TaskSubtasks({ task, live }: { task: Task; live: boolean }): ReactNode 
   return <SubtaskGroups groups={data.subtasks ?? []} siteName={task.site?.name} />;
 }
 
-const COLUMNS = 11;
+const COLUMNS = 10;
 
 /** The tasks of an operation, one per site, each opening onto its subtasks grouped by process. */
 export function OperationTasksTable({ tasks, live }: { tasks: Task[]; live: boolean }): ReactNode {
@@ -66,7 +70,7 @@ export function OperationTasksTable({ tasks, live }: { tasks: Task[]; live: bool
     });
   return (
     <div className={styles.scroll}>
-      <Table size="small" aria-label={t('Tasks')}>
+      <Table size="small" className={styles.table} aria-label={t('Tasks')}>
         <TableHeader>
           <TableRow>
             <TableHeaderCell style={{ width: 36 }} />
@@ -76,8 +80,9 @@ export function OperationTasksTable({ tasks, live }: { tasks: Task[]; live: bool
             <TableHeaderCell className={styles.head}>{t('Failed')}</TableHeaderCell>
             <TableHeaderCell className={styles.head}>{t('Running')}</TableHeaderCell>
             <TableHeaderCell className={styles.head}>{t('Total')}</TableHeaderCell>
-            <TableHeaderCell className={styles.head}>{t('Start At')}</TableHeaderCell>
-            <TableHeaderCell className={styles.head}>{t('End At')}</TableHeaderCell>
+            <TableHeaderCell className={styles.head}>
+              {t('Start At')} / {t('End At')}
+            </TableHeaderCell>
             <TableHeaderCell className={styles.head}>{t('Duration')}</TableHeaderCell>
             <TableHeaderCell className={styles.head}>{t('Operations')}</TableHeaderCell>
           </TableRow>
@@ -124,8 +129,12 @@ export function OperationTasksTable({ tasks, live }: { tasks: Task[]; live: bool
                     <span className={task.task_running ? styles.running : undefined}>{task.task_running}</span>
                   </TableCell>
                   <TableCell className={styles.num}>{task.task_total}</TableCell>
-                  <TableCell className={styles.nowrap}>{formatDateTime(task.start_at)}</TableCell>
-                  <TableCell className={styles.nowrap}>{formatDateTime(task.end_at)}</TableCell>
+                  <TableCell className={styles.nowrap}>
+                    <span className={styles.stack}>
+                      <span>{formatDateTime(task.start_at)}</span>
+                      <span className={styles.second}>{formatDateTime(task.end_at)}</span>
+                    </span>
+                  </TableCell>
                   <TableCell className={styles.num}>{formatSeconds(durationMs(task.start_at, task.end_at))}</TableCell>
                   <TableCell>
                     <span className={styles.actions}>

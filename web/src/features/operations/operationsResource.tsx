@@ -2,7 +2,9 @@ import { OperationName, RunStatus } from '@shared/enums';
 import type { Operation } from '@shared/schemas/checks';
 import { formatSeconds } from '@/app/format';
 import { col, defineResource } from '@/components/table';
+import { pathOf } from '@/app/routes';
 import { durationMs } from '@/features/checks/checksApi';
+import { RouteLink } from '@/features/checks/RouteLink';
 import { RunStatusBadge } from '@/features/checks/RunStatusBadge';
 import { countsText, operationCounts, TaskCountsCell } from '@/features/checks/TaskCountsCell';
 import { useT } from '@/i18n';
@@ -23,7 +25,12 @@ export const operationsResource = defineResource<Operation>({
   defaultSort: { field: 'created_at', order: 'desc' },
   failureTip: 'Fetch operations failed.',
   columns: [
-    col.number('id', 'ID', { filter: true, sortable: true }),
+    col.number('id', 'ID', {
+      filter: true,
+      sortable: true,
+      // The Detail button sits at the far right; the id is a shorter way to the same page.
+      render: (op) => <RouteLink to={pathOf('operationDetail', { operationID: op.id })}>{op.id}</RouteLink>,
+    }),
     col.enum('name', 'Name', OperationName, { filter: true }),
     col.custom('site', 'Site', { render: (op) => <SiteCell op={op} />, text: operationSiteText }),
     col.user('operator', 'Operator'),
@@ -35,6 +42,7 @@ export const operationsResource = defineResource<Operation>({
     col.datetime('start_at', 'Start At', { filter: 'range', sortable: true }),
     col.datetime('end_at', 'End At', { filter: 'range', sortable: true }),
     col.custom('duration', 'Duration', {
+      hidden: true,
       render: (op) => formatSeconds(durationMs(op.start_at, op.end_at)),
       text: (op) => formatSeconds(durationMs(op.start_at, op.end_at)),
     }),

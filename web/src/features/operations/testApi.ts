@@ -32,7 +32,10 @@ export function stubApi(routes: Record<string, Handler>) {
     return out instanceof Response ? out : jsonResponse(ok(out));
   });
   vi.stubGlobal('fetch', stub);
-  return { calls, callsTo: (method: string, path: string) => calls.filter((c) => c.method === method && c.path === path) };
+  return {
+    calls,
+    callsTo: (method: string, path: string) => calls.filter((c) => c.method === method && c.path === path),
+  };
 }
 
 export const serverError = () => jsonResponse({ code: 5000, msg: 'Server error, try later.', request_id: 'r' }, 500);

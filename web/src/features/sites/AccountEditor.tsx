@@ -119,11 +119,7 @@ export function AccountEditor({ rows, onRows, errors, onErrors }: AccountEditorP
                 />
               </Field>
               <Field validationMessage={message(i, 'pwd')}>
-                <PasswordInput
-                  label={`${t('Password')} ${i + 1}`}
-                  value={row.pwd}
-                  onChange={(v) => set(i, 'pwd', v)}
-                />
+                <PasswordInput label={`${t('Password')} ${i + 1}`} value={row.pwd} onChange={(v) => set(i, 'pwd', v)} />
               </Field>
               <Button
                 appearance="subtle"

@@ -29,6 +29,7 @@ const useStyles = makeStyles({
   row: {
     display: 'grid',
     gridTemplateColumns: 'minmax(0, 1fr) minmax(0, 1.4fr)',
+    alignItems: 'start',
     gap: tokens.spacingHorizontalL,
     '@media (max-width: 900px)': { gridTemplateColumns: '1fr' },
   },

@@ -95,7 +95,11 @@ function SiteAccountsSurface({ site, onClose }: Omit<SiteAccountsDialogProps, 'o
               <Tab value="new">{t('New Account')}</Tab>
               <Tab value="all">{t('All Accounts')}</Tab>
             </TabList>
-            <div className={styles.panel} role="tabpanel" aria-label={t(tab === 'new' ? 'New Account' : 'All Accounts')}>
+            <div
+              className={styles.panel}
+              role="tabpanel"
+              aria-label={t(tab === 'new' ? 'New Account' : 'All Accounts')}
+            >
               {tab === 'new' ? (
                 <AccountEditor rows={rows} onRows={setRows} errors={errors} onErrors={setErrors} />
               ) : (

@@ -24,7 +24,7 @@ export function siteAccountsResource(client: QueryClient): Resource<SiteAccount>
     rowId: (a) => a.id,
     defaultSort: { field: 'created_at', order: 'desc' },
     columns: [
-      col.number('id', 'ID', { width: 72 }),
+      col.number('id', 'ID'),
       col.text('site.name', 'Site'),
       col.text('user', 'User', {
         searchable: true,

@@ -55,7 +55,11 @@ export function validateAccounts(
 export function validateNewSite(
   form: NewSiteForm,
 ): { ok: true; body: NewSiteBody } | { ok: false; errors: FormErrors } {
-  const parsed = NewSiteBody.safeParse({ name: form.name, url: siteUrl(form.url), accounts: toAccounts(form.accounts) });
+  const parsed = NewSiteBody.safeParse({
+    name: form.name,
+    url: siteUrl(form.url),
+    accounts: toAccounts(form.accounts),
+  });
   return parsed.success ? { ok: true, body: parsed.data } : { ok: false, errors: errorsOf(parsed.error) };
 }
 

@@ -83,5 +83,10 @@ const accountTips = (change: AccountChange) =>
       : { failureTip: 'Update enable failed.' };
 
 export function updateAccount(account: Pick<SiteAccount, 'id'>, change: AccountChange): Promise<SiteAccount> {
-  return request<SiteAccount>({ method: 'PUT', url: `/sites/accounts/${account.id}`, data: change, ...accountTips(change) });
+  return request<SiteAccount>({
+    method: 'PUT',
+    url: `/sites/accounts/${account.id}`,
+    data: change,
+    ...accountTips(change),
+  });
 }

@@ -1,4 +1,3 @@
-import { Link } from '@fluentui/react-components';
 import { Add20Regular, PlayCircle20Regular } from '@fluentui/react-icons';
 import { NewSiteBody, type Site } from '@shared/schemas/sites';
 import type { QueryClient } from '@tanstack/react-query';
@@ -6,6 +5,7 @@ import type { z } from 'zod';
 import { toast } from '@/app/toast';
 import { type ActionContext, col, defineResource, type Resource } from '@/components/table';
 import { t } from '@/i18n';
+import { SiteUrlLink } from './SiteUrlLink';
 import { deleteSite, SITE_ACCOUNTS, SITES, updateSite } from './sitesApi';
 
 /** The dialogs the Sites screen opens from its table. */
@@ -39,11 +39,10 @@ export function sitesResource(open: (dialog: SiteDialog) => void, client: QueryC
     defaultSort: { field: 'created_at', order: 'desc' },
     failureTip: 'Fetch sites failed.',
     columns: [
-      col.number('id', 'ID', { width: 72 }),
+      col.number('id', 'ID'),
       col.text('name', 'Name', {
         searchable: true,
         filter: true,
-        width: 160,
         edit: {
           save: async (s, value) => {
             const name = checked(NewSiteBody.shape.name, value, 'Update Name/URL failed.');
@@ -55,12 +54,7 @@ export function sitesResource(open: (dialog: SiteDialog) => void, client: QueryC
       col.text('url', 'URL', {
         searchable: true,
         filter: true,
-        width: 220,
-        render: (s) => (
-          <Link href={s.url} target="_blank" rel="noreferrer noopener" title={s.url}>
-            {s.url}
-          </Link>
-        ),
+        render: (s) => <SiteUrlLink url={s.url} />,
         edit: {
           save: (s, value) => updateSite(s, { url: checked(NewSiteBody.shape.url, value, 'Update Name/URL failed.') }),
           hint: 'Please give the full address including http(s)://',

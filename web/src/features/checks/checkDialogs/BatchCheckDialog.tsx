@@ -100,7 +100,7 @@ function BatchCheckSurface({ sites, onClose, onStarted }: Omit<BatchCheckDialogP
                   <ol className={styles.sites} aria-label={t('Sites')}>
                     {sites.map((s) => (
                       <li key={s.id}>
-                        {s.name}
+                        <span>{s.name}</span>
                         <Link className={styles.siteUrl} href={s.url} target="_blank" rel="noreferrer noopener">
                           {s.url}
                         </Link>
@@ -114,7 +114,11 @@ function BatchCheckSurface({ sites, onClose, onStarted }: Omit<BatchCheckDialogP
               {t('Checkpoints')}
             </Subtitle2>
             {started ? (
-              <OperationStarted operation={started} text="Check success, go operation menu to check." onOpen={onClose} />
+              <OperationStarted
+                operation={started}
+                text="Check success, go operation menu to check."
+                onOpen={onClose}
+              />
             ) : (
               <CheckpointGrid value={points} onChange={setPoints} />
             )}
@@ -139,13 +143,13 @@ function BatchCheckSurface({ sites, onClose, onStarted }: Omit<BatchCheckDialogP
             )}
           </DialogActions>
         </DialogBody>
+        <ConfirmDialog
+          open={asking}
+          message={t('This operation will detection those sites immediately, confirm to continue?')}
+          onConfirm={run}
+          onCancel={() => setAsking(false)}
+        />
       </DialogSurface>
-      <ConfirmDialog
-        open={asking}
-        message={t('This operation will detection those sites immediately, confirm to continue?')}
-        onConfirm={run}
-        onCancel={() => setAsking(false)}
-      />
     </Dialog>
   );
 }

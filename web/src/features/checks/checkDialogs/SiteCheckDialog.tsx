@@ -94,13 +94,13 @@ function SiteCheckSurface({ site, onClose }: { site: CheckSite; onClose(): void 
             )}
           </DialogActions>
         </DialogBody>
+        <ConfirmDialog
+          open={asking}
+          message={t('This operation will detection this site immediately, confirm to continue?')}
+          onConfirm={run}
+          onCancel={() => setAsking(false)}
+        />
       </DialogSurface>
-      <ConfirmDialog
-        open={asking}
-        message={t('This operation will detection this site immediately, confirm to continue?')}
-        onConfirm={run}
-        onCancel={() => setAsking(false)}
-      />
     </Dialog>
   );
 }

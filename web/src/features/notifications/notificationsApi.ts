@@ -1,0 +1,43 @@
+import type { Notification } from '@shared/schemas/notifications';
+import { queryOptions } from '@tanstack/react-query';
+import { request } from '@/api/request';
+import { NOTIFY_CHANNEL_TG } from '@/app/constants';
+
+/**
+ * Opening a notification reads it through the mark-read call, which answers with the notification
+ * (spec section 4); reading it again keeps the first read time, so a refetch is harmless.
+ */
+export const notificationQuery = (id: number) =>
+  queryOptions({
+    queryKey: ['notifications', 'detail', id] as const,
+    queryFn: ({ signal }) =>
+      request<Notification>({
+        method: 'PUT',
+        url: `/notifications/${id}`,
+        signal,
+        failureTip: 'Get Notification failed',
+      }),
+    retry: false,
+    staleTime: 0,
+  });
+
+/** Sends a notification to the chat channel (TG). */
+export const sendToTg = (id: number) =>
+  request<unknown>({
+    method: 'POST',
+    url: `/notifications/${id}/notify`,
+    data: { channel: NOTIFY_CHANNEL_TG },
+    successTip: 'Send TG Notification Success.',
+    failureTip: 'Send TG Notification Failed.',
+  });
+
+/** New unread notifications created after `since` (ms), for the web-push toast; kept out of the loading bar. */
+export const fetchWebNotifications = (since: number, signal?: AbortSignal) =>
+  request<Notification[]>({
+    url: '/notifications/web',
+    params: { since: String(since) },
+    signal,
+    skipLoading: true,
+    // A missed poll is retried 5 s later; a toast every 5 s while offline would bury the screen.
+    silent: true,
+  });

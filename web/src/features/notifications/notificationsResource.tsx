@@ -1,0 +1,59 @@
+import { makeStyles, tokens } from '@fluentui/react-components';
+import { Open16Regular, Send16Regular } from '@fluentui/react-icons';
+import { NotificationCategory, NotificationStatus } from '@shared/enums';
+import type { Notification } from '@shared/schemas/notifications';
+import type { ReactNode } from 'react';
+import { navigateTo } from '@/app/navigation';
+import { pathOf } from '@/app/routes';
+import { col, defineResource } from '@/components/table';
+import { NotificationStatusBadge } from './NotificationStatusBadge';
+import { sendToTg } from './notificationsApi';
+
+const useStyles = makeStyles({
+  unread: { fontWeight: tokens.fontWeightSemibold },
+  text: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', maxWidth: '320px', display: 'block' },
+});
+
+/** Unread titles stand out, as in a mailbox. */
+function TitleCell({ n }: { n: Notification }): ReactNode {
+  const styles = useStyles();
+  const unread = n.status === NotificationStatus.values.Unread;
+  return (
+    <span className={`${styles.text} ${unread ? styles.unread : ''}`} title={n.title}>
+      {n.title}
+    </span>
+  );
+}
+
+// No default sort: the server lists unread first, newest first within each.
+export const notificationsResource = defineResource<Notification>({
+  name: 'notifications',
+  endpoint: '/notifications',
+  title: 'Notifications',
+  rowId: (n) => n.id,
+  columns: [
+    col.number('id', 'ID', { filter: true }),
+    col.enum('category', 'Category', NotificationCategory, { filter: true }),
+    col.text('title', 'Title', { searchable: true, filter: true, render: (n) => <TitleCell n={n} /> }),
+    col.text('caption', 'Caption', { searchable: true, filter: true }),
+    col.enum('status', 'Status', NotificationStatus, {
+      filter: true,
+      render: (n) => <NotificationStatusBadge status={n.status} />,
+    }),
+    col.user('from_user', 'Sender'),
+    col.datetime('read_at', 'Read At', { filter: 'range', hidden: true }),
+    col.datetime('created_at', 'Created At', { filter: 'range', sortable: true }),
+  ],
+  rowActions: [
+    {
+      label: 'Detail',
+      icon: <Open16Regular />,
+      onClick: (n) => navigateTo(pathOf('notificationDetail', { notificationID: n.id })),
+    },
+    {
+      label: 'SendTG',
+      icon: <Send16Regular />,
+      onClick: (n) => sendToTg(n.id).catch(() => undefined),
+    },
+  ],
+});
