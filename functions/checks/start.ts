@@ -9,7 +9,8 @@ import {
 import type { Site } from '../../shared/schemas/sites.js';
 import { ValidationError } from '../lib/errors.js';
 import { mapLimit } from '../lib/mapLimit.js';
-import { enabledAccounts, getSite } from '../sites/service.js';
+import { getSite } from '../sites/service.js';
+import { siteAccounts } from '../sites/store.js';
 import { SiteNotFoundError } from '../sites/errors.js';
 import { recordEvent } from './events.js';
 import { enqueueSubtasks } from './queue.js';
@@ -52,7 +53,7 @@ async function checkableSite(siteId: number): Promise<{ site: Site; accountId: n
     throw error;
   }
   if (!site.enable) throw new ValidationError({ sites: `Site ${site.name} is disabled` });
-  const accounts = await enabledAccounts(siteId);
+  const accounts = (await siteAccounts.all({ scope: { site_id: siteId } })).filter((a) => a.enable);
   if (!accounts.length) throw new ValidationError({ sites: `Site ${site.name} has no enabled account` });
   // Spread the load over the site's accounts: a site with several bot accounts gets them in turn.
   const account = accounts[Math.floor(Math.random() * accounts.length)];
@@ -122,20 +123,18 @@ export async function startCheck(input: StartCheckInput): Promise<StoredOperatio
       end_at: null,
       remark: '',
     });
-    const created = await Promise.all(
-      plan.map((step) =>
-        subtasks.create({
-          task_id: task.id,
-          operation_id: operation.id,
-          site_id: site.id,
-          mode: step.mode,
-          process: step.process,
-          status: RunStatus.values.Pending,
-          start_at: null,
-          end_at: null,
-          msg: '',
-        }),
-      ),
+    const created = await subtasks.createMany(
+      plan.map((step) => ({
+        task_id: task.id,
+        operation_id: operation.id,
+        site_id: site.id,
+        mode: step.mode,
+        process: step.process,
+        status: RunStatus.values.Pending,
+        start_at: null,
+        end_at: null,
+        msg: '',
+      })),
     );
     await enqueueSubtasks(firstWave(created));
   });

@@ -117,6 +117,24 @@ describe('repository', () => {
   });
 });
 
+describe('writing many rows', () => {
+  it('creates 60 rows in batches with consecutive fresh ids, readable and listable like single creates', async () => {
+    const single = await repo.create(base);
+    const rows = await repo.createMany(
+      Array.from({ length: 60 }, (_, i) => ({ ...base, name: `Batch ${i}`, task_id: 4242 })),
+    );
+
+    expect(rows.map((r) => r.id)).toEqual(Array.from({ length: 60 }, (_, i) => single.id + 1 + i));
+    expect(await repo.get(rows[59].id)).toMatchObject({ name: 'Batch 59', task_id: 4242 });
+    const scoped = await repo.list(emptyListQuery({ page_size: 0 }), { scope: { task_id: 4242 } });
+    expect(scoped.total_count).toBe(60);
+    const searched = await repo.list(emptyListQuery({ keyword: 'batch 5', keywordField: ['name'], page_size: 0 }), {
+      scope: { task_id: 4242 },
+    });
+    expect(searched.total_count).toBe(11); // Batch 5 and Batch 50..59
+  });
+});
+
 describe('unique values', () => {
   it('lets exactly one of 20 parallel claims of the same name win, case-insensitively', async () => {
     const outcomes = await Promise.allSettled(

@@ -11,15 +11,22 @@ export function counterKey(type: string): { pk: string; sk: string } {
 
 /** The next id of `type` (1, 2, 3...). */
 export async function nextId(type: string): Promise<number> {
+  return (await nextIds(type, 1))[0];
+}
+
+/** `count` consecutive ids of `type` in one atomic ADD, for writing many rows at once. */
+export async function nextIds(type: string, count: number): Promise<number[]> {
+  if (count < 1) return [];
   const out = await dynamoClient().send(
     new UpdateCommand({
       TableName: config.tableName,
       Key: counterKey(type),
-      UpdateExpression: 'ADD #seq :one',
+      UpdateExpression: 'ADD #seq :n',
       ExpressionAttributeNames: { '#seq': 'seq' },
-      ExpressionAttributeValues: { ':one': 1 },
+      ExpressionAttributeValues: { ':n': count },
       ReturnValues: 'UPDATED_NEW',
     }),
   );
-  return out.Attributes?.seq as number;
+  const last = out.Attributes?.seq as number;
+  return Array.from({ length: count }, (_, i) => last - count + 1 + i);
 }
