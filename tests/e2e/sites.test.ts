@@ -202,9 +202,26 @@ describe('Sites screens', () => {
     const batch = page.getByRole('dialog', { name: 'Choose checkpoint for multi sites (2)' });
     await batch.getByRole('button', { name: 'Sites (2)' }).click();
     await shows(batch.getByText(fruits[1], { exact: true }));
+    await batch.getByRole('button', { name: 'Check Now' }).click();
+    await toast(page, 'No point to check');
     await batch.getByRole('checkbox', { name: 'Login Account: ALL' }).click();
     await screenshot(page, 'sites-batch-check');
-    await batch.getByRole('button', { name: 'Cancel' }).click();
+
+    // Check Now asks first; the operation it starts is one click away. (The hosts do not resolve,
+    // so the engine's logins fail fast.)
+    await batch.getByRole('button', { name: 'Check Now' }).click();
+    const question = page.getByRole('alertdialog').filter({
+      hasText: 'This operation will detection those sites immediately, confirm to continue?',
+    });
+    await question.getByRole('button', { name: 'Confirm' }).click();
+    await toast(page, 'Check success, go operation menu to check.');
+    const link = batch.getByRole('link', { name: /^Open operation \d+$/ });
+    const operationPath = await link.getAttribute('href');
+    expect(operationPath).toMatch(/^\/operations\/\d+$/);
+    await link.click();
+    await page.waitForURL((url) => url.pathname === operationPath);
+    await page.goto('/sites');
+    await shows(rowOf(table, fruits[2]));
 
     // The keyword matches part of the name, whatever its case.
     const search = page.getByRole('searchbox', { name: 'Search' });

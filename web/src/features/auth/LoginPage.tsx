@@ -130,8 +130,12 @@ export default function LoginPage(): ReactNode {
       const code = isApiError(err) ? err.code : undefined;
       const text = typeof code === 'number' ? shownErrors[code] : undefined;
       if (text) setError(text);
-      // The server asks for a captcha after repeated failures; every answer is single-use.
-      if (code === ErrorCode.CaptchaRequired || code === ErrorCode.CaptchaWrong || captcha) await loadCaptcha();
+      // The server asks for a captcha after repeated failures (already on the failure that crosses
+      // the limit, via extra.captcha); every answer is single-use.
+      const captchaAsked = isApiError(err) && err.extra?.captcha === 'required';
+      if (captchaAsked || code === ErrorCode.CaptchaRequired || code === ErrorCode.CaptchaWrong || captcha) {
+        await loadCaptcha();
+      }
     } finally {
       setBusy(false);
     }

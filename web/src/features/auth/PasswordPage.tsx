@@ -36,8 +36,10 @@ export default function PasswordPage(): ReactNode {
     setBusy(true);
     try {
       await changePassword({ old_pwd: form.old.trim(), pwd: form.pwd.trim() });
+      // The route guard reacts to clearAuth by sending the user to login with this page as the
+      // redirect; after a password change they should land home instead, so navigate first.
+      navigate(LOGIN_PATH, { replace: true, state: { passwordChanged: true } });
       clearAuth();
-      navigate(LOGIN_PATH, { replace: true });
     } catch {
       // The request layer already showed 'Password update failed.' with the reason; the form stays as typed.
     } finally {

@@ -7,6 +7,18 @@ import { findToast, jsonResponse, ok, operator, renderRoutes } from '@/test/rend
 
 vi.setConfig({ testTimeout: 30_000 });
 
+// jsdom lacks matchMedia; Fluent's dialog motion asks it about reduced motion.
+window.matchMedia ??= ((query: string) => ({
+  matches: false,
+  media: query,
+  onchange: null,
+  addListener() {},
+  removeListener() {},
+  addEventListener() {},
+  removeEventListener() {},
+  dispatchEvent: () => false,
+})) as unknown as typeof window.matchMedia;
+
 const shared = {
   task_id: 3,
   subtask_id: 5,
@@ -188,7 +200,7 @@ const cases: { slug: string; title: string; headers: string[]; shows: string }[]
 
 async function openLog(slug: string, title: string) {
   renderRoutes(buildRouteObjects(), `/logs/${slug}`, operator);
-  await screen.findByText(title);
+  await screen.findAllByText(title);
   const table = await screen.findByRole('table');
   await within(table).findByText('Sandbox Logs');
   return table;
@@ -229,6 +241,8 @@ describe('Check log tables', () => {
     const user = userEvent.setup({ delay: null });
     const table = await openLog('fix-bet', 'Log Fix Bet');
     await user.click(within(table).getByRole('button', { name: 'View (1)' }));
+    await new Promise((r) => setTimeout(r, 1000));
+    console.log('DBG', document.body.innerHTML.includes('Singapore'), [...document.querySelectorAll('[role]')].map((e) => e.getAttribute('role')).join(','));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('Singapore 4D')).toBeInTheDocument();
     expect(within(dialog).getByRole('img', { name: 'Active: No' })).toBeInTheDocument();
