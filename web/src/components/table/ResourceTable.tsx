@@ -128,6 +128,14 @@ const useStyles = makeStyles({
     color: tokens.colorNeutralForeground3,
   },
   operations: { display: 'flex', gap: tokens.spacingHorizontalXS },
+  // The row buttons stay in reach however wide the other columns get: pinned to the right edge.
+  stickyEnd: {
+    position: 'sticky',
+    right: 0,
+    zIndex: 1,
+    backgroundColor: tokens.colorNeutralBackground1,
+    boxShadow: `-1px 0 0 ${tokens.colorNeutralStroke2}`,
+  },
 });
 
 export interface ResourceTableProps<T> {
@@ -452,7 +460,11 @@ export function ResourceTable<T>({ resource, baseFilters, toolbar }: ResourceTab
               {visibleLeafColumns.map((tc) => {
                 if (tc.id === OPERATIONS_COLUMN) {
                   return (
-                    <TableHeaderCell key={tc.id} sortable={false} className={styles.headerCell}>
+                    <TableHeaderCell
+                      key={tc.id}
+                      sortable={false}
+                      className={mergeClasses(styles.headerCell, styles.stickyEnd)}
+                    >
                       {t('Operations')}
                     </TableHeaderCell>
                   );
@@ -559,7 +571,7 @@ function BodyRowImpl<T>({ row, isSelected, selectMode, rowActions, ctx }: BodyRo
       ) : null}
       {row.getVisibleCells().map((cell) =>
         cell.column.id === OPERATIONS_COLUMN ? (
-          <TableCell key={cell.id} className={styles.cell}>
+          <TableCell key={cell.id} className={mergeClasses(styles.cell, styles.stickyEnd)}>
             <div className={styles.operations}>
               {rowActions.map((a, i) => (
                 <RowActionButton key={`${a.label}-${i}`} action={a} row={row.original} ctx={ctx} />
