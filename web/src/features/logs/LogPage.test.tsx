@@ -22,7 +22,7 @@ window.matchMedia ??= ((query: string) => ({
 const shared = {
   task_id: 3,
   subtask_id: 5,
-  mode: 1,
+  mode: 1 as const,
   site: { id: 2, name: 'Sandbox Logs' },
   account: { user: 'agent01' },
   success: true,
@@ -31,7 +31,7 @@ const shared = {
 };
 
 /** One stored row per kind, with the process's own fields (shared/schemas/checkResults.ts). */
-const rows: Record<LogKind, CheckLog> = {
+const rows = {
   login: { id: 11, process: 1, ...shared, login_success: true, msg: 'Login success' },
   'place-bets': {
     id: 12,
@@ -116,7 +116,7 @@ const rows: Record<LogKind, CheckLog> = {
     stat: [{ agent: 'AGEN-A01', D4: [true, [true, false]], MG: [false, [true, true]], TT: [true, [false, false]] }],
     description: '7 agent(s), 3 normal',
   },
-};
+} as Record<LogKind, CheckLog>;
 
 const rawLog: RawLog = {
   id: 40,
@@ -149,7 +149,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const shared_headers = ['ID', 'Task ID', 'SubTask ID', 'Site', 'Account', 'Finished', 'Created At', 'BrowserLog'];
+const sharedHeaders = ['ID', 'Task ID', 'SubTask ID', 'Site', 'Account', 'Finished', 'Created At', 'BrowserLog'];
 
 /** Each kind's own columns (spec section 3) and a value only that kind shows. */
 const cases: { slug: string; title: string; headers: string[]; shows: string }[] = [
@@ -218,7 +218,7 @@ describe('Check log tables', () => {
     const names = within(table)
       .getAllByRole('columnheader')
       .map((h) => h.textContent?.trim());
-    for (const header of [...shared_headers, ...headers]) expect(names).toContain(header);
+    for (const header of [...sharedHeaders, ...headers]) expect(names).toContain(header);
     expect(within(table).getByText(shows)).toBeInTheDocument();
     expect(within(table).getByText('agent01')).toBeInTheDocument();
   });

@@ -28,7 +28,8 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const calls = () => fetchMock.mock.calls.map(([u, init]) => `${init?.method ?? 'GET'} ${new URL(String(u), 'http://x').pathname}`);
+const calls = () =>
+  fetchMock.mock.calls.map(([u, init]) => `${init?.method ?? 'GET'} ${new URL(String(u), 'http://x').pathname}`);
 
 describe('Notification detail', () => {
   it('marks the notification read on opening and shows its fields, SYSTEM for no sender', async () => {

@@ -40,8 +40,7 @@ afterEach(() => {
 
 const polls = () => fetchMock.mock.calls.length;
 /** Toast titles; Fluent also announces each toast in a live region, which is not a second toast. */
-const toastsTitled = (title: string) =>
-  screen.queryAllByText(title).filter((el) => el.closest('.fui-Toast') !== null);
+const toastsTitled = (title: string) => screen.queryAllByText(title).filter((el) => el.closest('.fui-Toast') !== null);
 
 describe('Web push', () => {
   it('shows a new notification once in the push toast and opens it from there', async () => {
