@@ -72,4 +72,17 @@ describe('Web push', () => {
       fetchMock.mock.calls.map(([u]) => new URL(String(u), 'http://x')).map((u) => `${u.pathname}?${u.searchParams}`);
     await waitFor(() => expect(sinceAsked()).toContain(`/api/v1/notifications/web?since=${first + 5}`));
   });
+
+  it('sums up a burst of new notifications in one toast that opens the list', async () => {
+    const navigate = vi.fn();
+    setNavigator(navigate);
+    const at = Date.now() + 1;
+    unread.push(...[51, 52, 53, 54, 55].map((id, i) => note(id, at + i)));
+    render(<WebPushPoller intervalMs={50} />, { wrapper: Providers });
+
+    await waitFor(() => expect(toastsTitled('5 new notifications')).toHaveLength(1));
+    expect(toastsTitled('Site 51: check passed')).toHaveLength(0);
+    await userEvent.click(screen.getByRole('button', { name: 'Open' }));
+    expect(navigate).toHaveBeenCalledWith('/notifications/notifications', undefined);
+  });
 });

@@ -4,10 +4,13 @@ import { AUTO_REFRESH_MS } from '@/app/constants';
 import { navigateTo } from '@/app/navigation';
 import { pathOf } from '@/app/routes';
 import { pushToast } from '@/app/toast';
+import { t } from '@/i18n';
 import { fetchWebNotifications } from './notificationsApi';
 
 /** Where the poll resumes after a reload, so a notification is pushed once per browser, not per page load. */
 export const WEB_PUSH_SINCE_KEY = 'patrol.webPush.since';
+/** More new notifications than this in one poll are pushed as one summary toast. */
+export const PUSH_ONE_BY_ONE_MAX = 3;
 /** On a first visit, notifications younger than this still count as new. */
 export const WEB_PUSH_LOOKBACK_MS = 60_000;
 
@@ -48,11 +51,24 @@ export function WebPushPoller({ intervalMs = AUTO_REFRESH_MS }: { intervalMs?: n
       try {
         const fresh: Notification[] = await fetchWebNotifications(since, controller.signal);
         if (stopped) return;
+        const news: Notification[] = [];
         for (const n of [...fresh].sort((a, b) => a.created_at - b.created_at)) {
           since = Math.max(since, n.created_at);
           if (shown.has(n.id)) continue;
           shown.add(n.id);
-          pushToast(n.title, n.caption, () => navigateTo(pathOf('notificationDetail', { notificationID: n.id })));
+          news.push(n);
+        }
+        // A running check finishes a subtask every few seconds; past a handful at once, one toast
+        // that leads to the list beats a column of toasts that stay open over the page.
+        if (news.length > PUSH_ONE_BY_ONE_MAX) {
+          const latest = news[news.length - 1];
+          pushToast(t('{count} new notifications', { count: news.length }), latest.title, () =>
+            navigateTo(pathOf('notifications')),
+          );
+        } else {
+          for (const n of news) {
+            pushToast(n.title, n.caption, () => navigateTo(pathOf('notificationDetail', { notificationID: n.id })));
+          }
         }
         storeSince(since);
       } catch {

@@ -76,4 +76,5 @@ export const logs: Record<string, string> = {
   'Send TG Notification Success.': '发送 TG 通知成功。',
   'Send TG Notification Failed.': '发送 TG 通知失败。',
   'Get Notification failed': '获取通知失败',
+  '{count} new notifications': '{count} 条新通知',
 };
