@@ -32,7 +32,7 @@ export const operationsResource = defineResource<Operation>({
       render: (op) => <RouteLink to={pathOf('operationDetail', { operationID: op.id })}>{op.id}</RouteLink>,
     }),
     col.enum('name', 'Name', OperationName, { filter: true }),
-    col.custom('site', 'Site', { render: (op) => <SiteCell op={op} />, text: operationSiteText }),
+    col.custom('site', 'Site', { render: (op) => <SiteCell op={op} />, text: (op) => operationSiteText(op) }),
     col.user('operator', 'Operator'),
     col.enum('status', 'Status', RunStatus, { filter: true, render: (op) => <RunStatusBadge status={op.status} /> }),
     col.custom('tasks', 'Tasks', {

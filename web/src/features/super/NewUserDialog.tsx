@@ -55,10 +55,11 @@ export function NewUserDialog({ onCreated }: { onCreated: () => unknown }): Reac
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setTried(true);
-    if (!checked.body) return;
+    if (!('body' in checked) || !checked.body) return;
+    const body = checked.body;
     setBusy(true);
     try {
-      await createUser(checked.body);
+      await createUser(body);
       setOpen(false);
       reset();
       await onCreated();

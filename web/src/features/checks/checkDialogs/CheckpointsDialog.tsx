@@ -38,31 +38,41 @@ export function CheckpointsDialog({ points, site, open, onClose, trigger }: Chec
   const isOpen = controlled ? open : own;
   const close = () => (controlled ? onClose?.() : setOwn(false));
   const value = useMemo(() => fromProcesses(points), [points]);
+  const surface = (
+    <DialogSurface style={dialogSurfaceStyle('60vw')}>
+      <DialogBody>
+        <DialogTitle>{t('Checkpoints for site')}</DialogTitle>
+        <DialogContent>
+          {site ? <SiteHeader site={site} /> : null}
+          <CheckpointGrid value={value} readOnly />
+        </DialogContent>
+        <DialogActions>
+          <Button appearance="primary" onClick={close}>
+            {t('OK')}
+          </Button>
+        </DialogActions>
+      </DialogBody>
+    </DialogSurface>
+  );
+  const onOpenChange = (_: unknown, d: { open: boolean }) => (d.open ? setOwn(true) : close());
+  // Fluent's Dialog takes either a surface alone or a trigger and a surface, not an optional trigger.
+  if (controlled) {
+    return (
+      <Dialog open={isOpen} onOpenChange={onOpenChange}>
+        {surface}
+      </Dialog>
+    );
+  }
   return (
-    <Dialog open={isOpen} onOpenChange={(_, d) => (d.open ? setOwn(true) : close())}>
-      {controlled ? null : (
-        <DialogTrigger disableButtonEnhancement>
-          {trigger ?? (
-            <Button size="small" appearance="subtle" icon={<TaskListSquareLtr16Regular />}>
-              {t('Checkpoint')}
-            </Button>
-          )}
-        </DialogTrigger>
-      )}
-      <DialogSurface style={dialogSurfaceStyle('60vw')}>
-        <DialogBody>
-          <DialogTitle>{t('Checkpoints for site')}</DialogTitle>
-          <DialogContent>
-            {site ? <SiteHeader site={site} /> : null}
-            <CheckpointGrid value={value} readOnly />
-          </DialogContent>
-          <DialogActions>
-            <Button appearance="primary" onClick={close}>
-              {t('OK')}
-            </Button>
-          </DialogActions>
-        </DialogBody>
-      </DialogSurface>
+    <Dialog open={isOpen} onOpenChange={onOpenChange}>
+      <DialogTrigger disableButtonEnhancement>
+        {trigger ?? (
+          <Button size="small" appearance="subtle" icon={<TaskListSquareLtr16Regular />}>
+            {t('Checkpoint')}
+          </Button>
+        )}
+      </DialogTrigger>
+      {surface}
     </Dialog>
   );
 }
