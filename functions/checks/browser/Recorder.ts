@@ -127,15 +127,21 @@ export class ScreencastX264Recorder implements Recorder {
       cdp.send('Page.screencastFrameAck', { sessionId: ev.sessionId }).catch(() => {});
     });
     await cdp.send('Page.startScreencast', { format: 'jpeg', quality: 50, maxWidth, maxHeight, everyNthFrame: 3 });
-    const tick = setInterval(() => {
-      if (last && ffmpeg.stdin.writable) {
+    // The video's clock is the wall clock: a late timer tick (a busy machine) writes the frames it
+    // owes, repeating the latest image, so the recording lasts as long as the check did.
+    const startedAt = Date.now();
+    const catchUp = () => {
+      const due = Math.floor(((Date.now() - startedAt) * frameRate) / 1000);
+      while (last && frames < due && ffmpeg.stdin.writable) {
         ffmpeg.stdin.write(last);
         frames += 1;
       }
-    }, 1000 / frameRate);
+    };
+    const tick = setInterval(catchUp, 1000 / frameRate);
     this.cdp = cdp;
     this.stopFeeding = () => {
       clearInterval(tick);
+      catchUp();
       ffmpeg.stdin.end();
     };
     this.finished = exited.then((code) => ({ file, dir, frames, code }));

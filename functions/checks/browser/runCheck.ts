@@ -24,6 +24,9 @@ import { driverForSite } from '../drivers/siteDriverRegistry';
 import { type CheckContext, openCheckContext } from './launchBrowser';
 import { createRecorder, type RecordedVideo, type Recorder, type RecorderKind } from './Recorder';
 
+/** How long the recording keeps running after the check's last step. */
+export const RECORDING_TAIL_MS = Number(process.env.RECORDING_TAIL_MS ?? 1200);
+
 export interface RunCheckOptions<P extends ProcessValue> {
   browser: Browser;
   site: SiteRef;
@@ -122,7 +125,12 @@ export async function runCheck<P extends ProcessValue>(opts: RunCheckOptions<P>)
       () => undefined,
     );
   }
-  if (recorder) video = await bounded(recorder.stop(), 15_000, 'stop recording').catch(() => undefined);
+  if (recorder) {
+    // Hold the last page on screen for a moment: a check that ends in a blink leaves a video where
+    // the outcome cannot be read, and that final page is the evidence an operator looks for.
+    await new Promise((r) => setTimeout(r, RECORDING_TAIL_MS));
+    video = await bounded(recorder.stop(), 15_000, 'stop recording').catch(() => undefined);
+  }
   if (check) await bounded(check.close(), 5000, 'close context').catch(() => {});
 
   fillFailure(result, verdict);

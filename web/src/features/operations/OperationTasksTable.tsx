@@ -14,7 +14,7 @@ import {
 import { ChevronDown16Regular, ChevronRight16Regular } from '@fluentui/react-icons';
 import type { Task } from '@shared/schemas/checks';
 import { useQuery } from '@tanstack/react-query';
-import { Fragment, type ReactNode, useState } from 'react';
+import { Fragment, type ReactNode, useEffect, useState } from 'react';
 import { AUTO_REFRESH_MS } from '@/app/constants';
 import { formatDateTime, formatSeconds, orEmpty } from '@/app/format';
 import { durationMs, taskQuery } from '@/features/checks/checksApi';
@@ -46,10 +46,15 @@ const useStyles = makeStyles({
 /** The subtasks of one task, loaded when its row opens; it follows the operation while that runs. */
 function TaskSubtasks({ task, live }: { task: Task; live: boolean }): ReactNode {
   const t = useT();
-  const { data, isPending, isError } = useQuery({
+  const { data, isPending, isError, refetch } = useQuery({
     ...taskQuery(task.id),
     refetchInterval: live ? AUTO_REFRESH_MS : false,
   });
+  // The polling stops when the operation ends, which can be just before the last subtasks end:
+  // whenever the task row itself moves on, read its subtasks once more so they never lag behind it.
+  useEffect(() => {
+    void refetch();
+  }, [task.status, task.task_done, task.task_failed, task.task_running, refetch]);
   if (isPending) return <Spinner size="tiny" label={t('Loading…')} />;
   if (isError || !data) return <Text>{t('Fetch task failed.')}</Text>;
   return <SubtaskGroups groups={data.subtasks ?? []} siteName={task.site?.name} />;
