@@ -266,7 +266,9 @@ describe('ResourceTable', () => {
       await waitFor(() => expect(server.last().get('status')).toBe('2'));
       await user.keyboard('{Escape}');
       await user.click(await screen.findByRole('button', { name: /Status: Disable/ }));
-      await waitFor(() => expect(server.last().has('status')).toBe(false));
+      // Back to the unfiltered list: every row again (served from the query cache, so no new request).
+      expect(await screen.findByText('1-20 of 25')).toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: /Status: Disable/ })).not.toBeInTheDocument();
     });
 
     it('filters a text column on Apply', async () => {
