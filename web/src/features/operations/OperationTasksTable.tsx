@@ -52,6 +52,7 @@ function TaskSubtasks({ task, live }: { task: Task; live: boolean }): ReactNode 
   });
   // The polling stops when the operation ends, which can be just before the last subtasks end:
   // whenever the task row itself moves on, read its subtasks once more so they never lag behind it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the task's progress is the trigger, not an input.
   useEffect(() => {
     void refetch();
   }, [task.status, task.task_done, task.task_failed, task.task_running, refetch]);
