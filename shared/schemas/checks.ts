@@ -1,14 +1,13 @@
 import { z } from 'zod';
 import { Process, TestMode } from '../enums.js';
-import type { EnumValue } from '../enums.js';
 import type { ListFields } from '../listQuery.js';
+import type { ProcessValue, TestModeValue } from './checkResults.js';
 import type { UserRef } from './common.js';
 
 // Checks: Operation -> Task (one per site) -> SubTask (one per process and mode), their logs,
 // raw logs and videos (spec sections 3, 4, 5, 7).
 
-export type ProcessValue = EnumValue<typeof Process>;
-export type TestModeValue = EnumValue<typeof TestMode>;
+export type { ProcessValue, TestModeValue };
 export type RunStatusValue = 1 | 2 | 3 | 99 | 100;
 
 export const CheckMessages = {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AuthType, SiteAccountStatus } from '../enums.js';
+import type { AuthType, SiteAccountStatus } from '../enums.js';
 import type { ListFields } from '../listQuery.js';
 import { httpUrl, requiredText } from './common.js';
 
