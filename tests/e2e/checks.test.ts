@@ -39,7 +39,23 @@ const fact = (scope: Page | Locator, label: string) => {
 };
 
 /** Types into the table's search box (the list reloads as it changes). */
-const search = (page: Page, text: string) => page.getByRole('searchbox', { name: 'Search' }).fill(text);
+async function search(page: Page, text: string): Promise<void> {
+  const box = page.getByRole('searchbox', { name: 'Search' });
+  try {
+    await box.fill(text, { timeout: 10_000 });
+  } catch (error) {
+    // Open bug, seen in about one run in four: the search box stops resolving as editable (not yet
+    // explained; noted on the console-shell issue). Keep what the page showed for the hunt, then
+    // try once more on a reloaded page so the rest of the flow is still checked.
+    const seen = { url: page.url(), boxes: await page.getByRole('searchbox').count() };
+    await screenshot(page, 'checks-search-box-stuck').catch(() => undefined);
+    console.warn(
+      `search box not editable, reloading: ${JSON.stringify(seen)} (${(error as Error).message.split('\n')[0]})`,
+    );
+    await page.reload();
+    await box.fill(text, { timeout: 20_000 });
+  }
+}
 
 /** A row's cell under the header `column`. */
 async function cellOf(table: Locator, row: Locator, column: string): Promise<Locator> {
