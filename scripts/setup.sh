@@ -21,6 +21,14 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
 fi
 
+# The lockfile must stay installable by a clean `npm ci` (what CI runs): a dev machine's
+# node_modules can hide a lockfile npm ci refuses (e.g. an optional platform package the
+# registry lacks), so check it on every run; the dry run takes under a second.
+if ! npm ci --dry-run --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null; then
+  echo "setup: package-lock.json is not installable by a clean 'npm ci'; see the npm error above." >&2
+  exit 1
+fi
+
 # npm ci when node_modules is missing or older than the lockfile.
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "setup: installing npm packages"
