@@ -1,8 +1,8 @@
 import { EMPTY_TEXT } from '@/app/constants';
 import { toast } from '@/app/toast';
-import { useT } from '@/i18n';
 import {
   Button,
+  createFocusOutlineStyle,
   Field,
   Input,
   makeStyles,
@@ -13,10 +13,14 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { CheckmarkCircle16Filled, Copy16Regular, DismissCircle16Filled, Edit16Regular } from '@fluentui/react-icons';
-import { type FormEvent, type ReactNode, useState } from 'react';
+import type { TFunction } from 'i18next';
+import { type FormEvent, forwardRef, type ReactNode, useState } from 'react';
 import type { Column } from './types';
 
-const useStyles = makeStyles({
+// Body cells are the hot path of every table: a page of 100 rows is ~1,000 cells. They are plain
+// elements with classes computed once per table (not a Fluent component and a style hook per cell);
+// only what holds state (the edit popup, the row switch) is a component. See bench/tableRender.bench.ts.
+export const useCellClasses = makeStyles({
   cell: {
     display: 'inline-flex',
     alignItems: 'center',
@@ -24,12 +28,47 @@ const useStyles = makeStyles({
     minWidth: 0,
     maxWidth: '100%',
   },
-  text: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', maxWidth: '320px' },
+  // Inline-block so the ellipsis works outside a flex box too (cells without buttons have no wrapper).
+  text: {
+    display: 'inline-block',
+    verticalAlign: 'middle',
+    overflow: 'hidden',
+    textOverflow: 'ellipsis',
+    whiteSpace: 'nowrap',
+    maxWidth: '320px',
+  },
   yes: { color: tokens.colorPaletteGreenForeground1 },
   no: { color: tokens.colorPaletteRedForeground1 },
+  // The look of Fluent's small transparent icon Button, at a fraction of its mount cost.
+  iconButton: {
+    display: 'inline-flex',
+    alignItems: 'center',
+    justifyContent: 'center',
+    flexShrink: 0,
+    width: '24px',
+    height: '24px',
+    padding: 0,
+    border: 'none',
+    borderRadius: tokens.borderRadiusMedium,
+    backgroundColor: 'transparent',
+    color: tokens.colorNeutralForeground2,
+    cursor: 'pointer',
+    ':hover': { color: tokens.colorNeutralForeground2BrandHover },
+    ':active': { color: tokens.colorNeutralForeground2BrandPressed },
+    ...createFocusOutlineStyle(),
+  },
   form: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, minWidth: '260px' },
   formActions: { display: 'flex', justifyContent: 'flex-end', gap: tokens.spacingHorizontalS },
 });
+
+export type CellClasses = ReturnType<typeof useCellClasses>;
+
+/** What every cell of a table shares; one object per table render, so memoised rows compare it cheaply. */
+export interface CellEnv {
+  t: TFunction;
+  classes: CellClasses;
+  onSaved(): unknown;
+}
 
 export async function copyText(text: string, t: (key: string) => string): Promise<void> {
   try {
@@ -41,23 +80,20 @@ export async function copyText(text: string, t: (key: string) => string): Promis
 }
 
 // Cells use a native title, not a Fluent Tooltip: hundreds of tooltips cost more to mount than the rows.
-function CopyButton({ text }: { text: string }) {
-  const t = useT();
+const IconButton = forwardRef<
+  HTMLButtonElement,
+  { label: string; icon: ReactNode; className: string; onClick?(): void }
+>(function IconButton({ label, icon, className, onClick, ...rest }, ref) {
   return (
-    <Button
-      size="small"
-      appearance="transparent"
-      aria-label={t('Copy')}
-      title={t('Copy')}
-      icon={<Copy16Regular />}
-      onClick={() => copyText(text, t)}
-    />
+    // `rest` carries what a PopoverTrigger adds (aria-expanded, handlers).
+    <button {...rest} ref={ref} type="button" className={className} aria-label={label} title={label} onClick={onClick}>
+      {icon}
+    </button>
   );
-}
+});
 
-function EditPopover<T>({ column, row, onSaved }: { column: Column<T>; row: T; onSaved(): unknown }) {
-  const t = useT();
-  const styles = useStyles();
+function EditPopover<T>({ column, row, env }: { column: Column<T>; row: T; env: CellEnv }) {
+  const { t, classes } = env;
   // The popup mounts on first use only, so a page of rows does not carry one per cell.
   const [armed, setArmed] = useState(false);
   const [open, setOpen] = useState(false);
@@ -65,22 +101,19 @@ function EditPopover<T>({ column, row, onSaved }: { column: Column<T>; row: T; o
   const [saving, setSaving] = useState(false);
   const edit = column.edit!;
   const label = `${t('Edit')} ${t(column.label)}`;
-  const trigger = (onClick?: () => void) => (
-    <Button
-      size="small"
-      appearance="transparent"
-      aria-label={label}
-      title={label}
-      icon={<Edit16Regular />}
-      onClick={onClick}
-    />
-  );
   if (!armed) {
-    return trigger(() => {
-      setValue(String(column.value(row) ?? ''));
-      setArmed(true);
-      setOpen(true);
-    });
+    return (
+      <IconButton
+        label={label}
+        icon={<Edit16Regular />}
+        className={classes.iconButton}
+        onClick={() => {
+          setValue(String(column.value(row) ?? ''));
+          setArmed(true);
+          setOpen(true);
+        }}
+      />
+    );
   }
 
   const submit = async (e: FormEvent) => {
@@ -90,7 +123,7 @@ function EditPopover<T>({ column, row, onSaved }: { column: Column<T>; row: T; o
       const typed = column.kind === 'number' ? Number(value) : value;
       await (edit.save as (row: T, value: unknown) => Promise<unknown>)(row, typed);
       setOpen(false);
-      await onSaved();
+      await env.onSaved();
     } catch {
       // The request layer has shown the failure tip; keep the popup so the user can correct the value.
     } finally {
@@ -108,9 +141,11 @@ function EditPopover<T>({ column, row, onSaved }: { column: Column<T>; row: T; o
         if (d.open) setValue(String(column.value(row) ?? ''));
       }}
     >
-      <PopoverTrigger disableButtonEnhancement>{trigger()}</PopoverTrigger>
+      <PopoverTrigger disableButtonEnhancement>
+        <IconButton label={label} icon={<Edit16Regular />} className={classes.iconButton} />
+      </PopoverTrigger>
       <PopoverSurface>
-        <form className={styles.form} onSubmit={submit}>
+        <form className={classes.form} onSubmit={submit}>
           <Field label={t(column.label)} hint={edit.hint ? t(edit.hint) : undefined}>
             <Input
               autoFocus
@@ -119,7 +154,7 @@ function EditPopover<T>({ column, row, onSaved }: { column: Column<T>; row: T; o
               onChange={(_, d) => setValue(d.value)}
             />
           </Field>
-          <div className={styles.formActions}>
+          <div className={classes.formActions}>
             <Button size="small" onClick={() => setOpen(false)}>
               {t('Cancel')}
             </Button>
@@ -133,21 +168,20 @@ function EditPopover<T>({ column, row, onSaved }: { column: Column<T>; row: T; o
   );
 }
 
-function ToggleSwitch<T>({ column, row, onSaved }: { column: Column<T>; row: T; onSaved(): unknown }) {
-  const t = useT();
+function ToggleSwitch<T>({ column, row, env }: { column: Column<T>; row: T; env: CellEnv }) {
   // Shows the new state while the call runs, and falls back when it fails.
   const [pending, setPending] = useState<boolean | null>(null);
   const checked = pending ?? Boolean(column.value(row));
   return (
     <Switch
-      aria-label={t(column.label)}
+      aria-label={env.t(column.label)}
       checked={checked}
       disabled={pending !== null}
       onChange={async (_, d) => {
         setPending(d.checked);
         try {
           await column.toggle!(row, d.checked);
-          await onSaved();
+          await env.onSaved();
         } catch {
           // Failure tip shown by the request layer.
         } finally {
@@ -159,10 +193,9 @@ function ToggleSwitch<T>({ column, row, onSaved }: { column: Column<T>; row: T; 
 }
 
 /** One cell: the value as text (or icon / switch / custom render), plus copy and edit buttons. */
-export function CellContent<T>({ column, row, onSaved }: { column: Column<T>; row: T; onSaved(): unknown }) {
-  const t = useT();
-  const styles = useStyles();
-  if (column.toggle) return <ToggleSwitch column={column} row={row} onSaved={onSaved} />;
+export function renderCell<T>(column: Column<T>, row: T, env: CellEnv): ReactNode {
+  const { t, classes } = env;
+  if (column.toggle) return <ToggleSwitch column={column} row={row} env={env} />;
 
   const text = column.text(row);
   let body: ReactNode;
@@ -173,22 +206,30 @@ export function CellContent<T>({ column, row, onSaved }: { column: Column<T>; ro
       v === null || v === undefined ? (
         EMPTY_TEXT
       ) : v ? (
-        <CheckmarkCircle16Filled className={styles.yes} aria-label={t('Yes')} />
+        <CheckmarkCircle16Filled className={classes.yes} aria-label={t('Yes')} />
       ) : (
-        <DismissCircle16Filled className={styles.no} aria-label={t('No')} />
+        <DismissCircle16Filled className={classes.no} aria-label={t('No')} />
       );
   } else {
     body = (
-      <span className={styles.text} title={text}>
+      <span className={classes.text} title={text}>
         {text === '' ? EMPTY_TEXT : column.kind === 'enum' ? t(text) : text}
       </span>
     );
   }
+  if (!column.copyable && !column.edit) return body;
   return (
-    <span className={styles.cell}>
+    <span className={classes.cell}>
       {body}
-      {column.copyable && text !== '' ? <CopyButton text={text} /> : null}
-      {column.edit ? <EditPopover column={column} row={row} onSaved={onSaved} /> : null}
+      {column.copyable && text !== '' ? (
+        <IconButton
+          label={t('Copy')}
+          icon={<Copy16Regular />}
+          className={classes.iconButton}
+          onClick={() => void copyText(text, t)}
+        />
+      ) : null}
+      {column.edit ? <EditPopover column={column} row={row} env={env} /> : null}
     </span>
   );
 }

@@ -42,7 +42,6 @@ import {
 import type { Filter, ListQuery } from '@shared/listQuery';
 import {
   type ColumnDef,
-  flexRender,
   getCoreRowModel,
   type RowSelectionState,
   type SortingState,
@@ -51,8 +50,18 @@ import {
   useReactTable,
 } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { CellContent } from './CellContent';
+import {
+  memo,
+  type ReactNode,
+  type RefObject,
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
+import { type CellEnv, renderCell, useCellClasses } from './CellContent';
 import { ChecklistDialog } from './ChecklistDialog';
 import { buildCsv, buildJson, downloadText, exportFileName } from './exportRows';
 import { emptyFilterInput, FilterPopover } from './FilterPopover';
@@ -69,6 +78,7 @@ import { defaultSearchFields, useTableSettings } from './useTableSettings';
 export const VIRTUALIZE_AFTER = 200;
 const ROW_HEIGHT_ESTIMATE = 41;
 const OPERATIONS_COLUMN = '__operations';
+const NO_ROWS: never[] = [];
 
 const useStyles = makeStyles({
   root: {
@@ -121,7 +131,29 @@ const useStyles = makeStyles({
   // Label (sort button) and filter button side by side, not stacked.
   headerButton: { width: 'auto', display: 'inline-flex', verticalAlign: 'middle' },
   headerAside: { display: 'inline-flex', verticalAlign: 'middle' },
-  cell: { whiteSpace: 'nowrap' },
+  // Body rows and cells are plain elements styled like Fluent's small Table rows: a page of 100
+  // rows is ~1,000 cells, and a Fluent component per cell made it the slowest part of every screen.
+  bodyRow: {
+    boxSizing: 'border-box',
+    color: tokens.colorNeutralForeground1,
+    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+    ':hover': { backgroundColor: tokens.colorSubtleBackgroundHover, color: tokens.colorNeutralForeground1Hover },
+    // The pinned operations cell has its own (opaque) background; it follows the row's.
+    '&:hover > [data-pinned]': { backgroundColor: tokens.colorSubtleBackgroundHover },
+  },
+  bodyRowSelected: {
+    backgroundColor: tokens.colorBrandBackground2,
+    ':hover': { backgroundColor: tokens.colorBrandBackground2Hover, color: tokens.colorNeutralForeground1 },
+    '& > [data-pinned]': { backgroundColor: tokens.colorBrandBackground2 },
+    '&:hover > [data-pinned]': { backgroundColor: tokens.colorBrandBackground2Hover },
+  },
+  cell: {
+    position: 'relative',
+    height: '34px',
+    verticalAlign: 'middle',
+    padding: `0 ${tokens.spacingHorizontalS}`,
+    whiteSpace: 'nowrap',
+  },
   empty: {
     textAlign: 'center',
     padding: `${tokens.spacingVerticalXXL} 0`,
@@ -199,8 +231,13 @@ export function ResourceTable<T>({ resource, baseFilters, toolbar }: ResourceTab
   const [selected, setSelected] = useState<Sel<T>>(() => new Map());
 
   const list = useList<T>(resource, query, { autoRefresh });
-  const rows = list.data?.result ?? [];
-  const total = list.data?.total_count ?? 0;
+  // A new page renders in a background (interruptible) pass, so a long page never blocks typing or
+  // scrolling for the whole render; the toolbar and the previous page stay live meanwhile, and the
+  // rows and the pager switch together.
+  const shown = useDeferredValue(list.data);
+  const catchingUp = shown !== list.data;
+  const shownRows = shown?.result ?? NO_ROWS;
+  const total = shown?.total_count ?? 0;
   const pageCount = pageSize === 0 ? 1 : Math.max(1, Math.ceil(total / pageSize));
 
   const refetch = list.refetch;
@@ -234,7 +271,7 @@ export function ResourceTable<T>({ resource, baseFilters, toolbar }: ResourceTab
   );
   const onRowSelectionChange = (updater: Updater<RowSelectionState>) => {
     const next = typeof updater === 'function' ? updater(rowSelection) : updater;
-    const onPage = new Map(rows.map((r) => [rowKey(r), r]));
+    const onPage = new Map(shownRows.map((r) => [rowKey(r), r]));
     setSelected((prev) => {
       const out: Sel<T> = new Map();
       for (const [id, on] of Object.entries(next)) {
@@ -252,16 +289,18 @@ export function ResourceTable<T>({ resource, baseFilters, toolbar }: ResourceTab
       enableSorting: c.sortable,
       enableHiding: true,
       meta: { column: c },
-      cell: ({ row }) => <CellContent column={c} row={row.original} onSaved={refetch} />,
     }));
     if (resource.rowActions.length) {
       defs.push({ id: OPERATIONS_COLUMN, enableSorting: false, enableHiding: false });
     }
     return defs;
-  }, [columns, resource.rowActions.length, refetch]);
+  }, [columns, resource.rowActions.length]);
+
+  const classes = useCellClasses();
+  const cellEnv: CellEnv = useMemo(() => ({ t, classes, onSaved: refetch }), [t, classes, refetch]);
 
   const table = useReactTable<T>({
-    data: rows,
+    data: shownRows,
     columns: columnDefs,
     getRowId: rowKey,
     getCoreRowModel: getCoreRowModel(),
@@ -286,17 +325,6 @@ export function ResourceTable<T>({ resource, baseFilters, toolbar }: ResourceTab
   const scrollRef = useRef<HTMLDivElement>(null);
   const tableRows = table.getRowModel().rows;
   const virtual = tableRows.length > VIRTUALIZE_AFTER;
-  const virtualizer = useVirtualizer({
-    count: tableRows.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT_ESTIMATE,
-    overscan: 12,
-    enabled: virtual,
-  });
-  const items = virtual ? virtualizer.getVirtualItems() : null;
-  const paddingTop = items?.length ? items[0].start : 0;
-  const paddingBottom = items?.length ? virtualizer.getTotalSize() - items[items.length - 1].end : 0;
-  const visibleRows = items ? items.map((i) => tableRows[i.index]) : tableRows;
 
   // ---- handlers
   const setFilter = (id: string, input: FilterInput) => {
@@ -318,6 +346,15 @@ export function ResourceTable<T>({ resource, baseFilters, toolbar }: ResourceTab
 
   const visibleLeafColumns = table.getVisibleLeafColumns();
   const visibleKey = visibleLeafColumns.map((c) => c.id).join(',');
+  // The body's columns in order (null: the operations column); a new list only when visibility changes.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: visibleKey stands for visibleLeafColumns, which is new every render.
+  const bodyColumns = useMemo(
+    () =>
+      visibleLeafColumns.map((tc) =>
+        tc.id === OPERATIONS_COLUMN ? null : (tc.columnDef.meta as { column: Column<T> }).column,
+      ),
+    [visibleKey],
+  );
   const colSpan = visibleLeafColumns.length + (selectMode ? 1 : 0);
   const searchable = columns.filter((c) => c.searchable);
   const allPageSelected = table.getIsAllPageRowsSelected();
@@ -506,23 +543,21 @@ export function ResourceTable<T>({ resource, baseFilters, toolbar }: ResourceTab
             </TableRow>
           </TableHeader>
           <TableBody>
-            {paddingTop > 0 ? <tr aria-hidden style={{ height: paddingTop }} /> : null}
-            {visibleRows.map((row) => (
-              <BodyRow
-                key={row.id}
-                row={row}
-                isSelected={selectMode && row.getIsSelected()}
-                selectMode={selectMode}
-                visibleKey={visibleKey}
-                rowActions={resource.rowActions}
-                ctx={ctx}
-              />
-            ))}
-            {paddingBottom > 0 ? <tr aria-hidden style={{ height: paddingBottom }} /> : null}
+            <BodyRows
+              rows={tableRows}
+              virtual={virtual}
+              scrollRef={scrollRef}
+              selection={rowSelection}
+              selectMode={selectMode}
+              columns={bodyColumns}
+              rowActions={resource.rowActions}
+              ctx={ctx}
+              env={cellEnv}
+            />
             {tableRows.length === 0 ? (
               <TableRow>
                 <TableCell colSpan={colSpan} className={styles.empty}>
-                  {list.isPending ? <Spinner size="small" label={t('Loading...')} /> : t('No result')}
+                  {list.isPending || catchingUp ? <Spinner size="small" label={t('Loading...')} /> : t('No result')}
                 </TableCell>
               </TableRow>
             ) : null}
@@ -545,46 +580,108 @@ export function ResourceTable<T>({ resource, baseFilters, toolbar }: ResourceTab
   );
 }
 
+interface BodyRowsProps<T> {
+  rows: Row<T>[];
+  virtual: boolean;
+  scrollRef: RefObject<HTMLDivElement | null>;
+  selection: RowSelectionState;
+  selectMode: boolean;
+  columns: (Column<T> | null)[];
+  rowActions: RowAction<T>[];
+  ctx: ActionContext<T>;
+  env: CellEnv;
+}
+
+/**
+ * The body's rows, all of them or (long pages) the ones in view. Its own component so that a
+ * scroll, which moves the virtual window, re-renders this list and not the toolbar and header.
+ */
+function BodyRowsImpl<T>({ rows, virtual, scrollRef, selection, selectMode, ...rowProps }: BodyRowsProps<T>) {
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT_ESTIMATE,
+    overscan: 12,
+    enabled: virtual,
+  });
+  const items = virtual ? virtualizer.getVirtualItems() : null;
+  const paddingTop = items?.length ? items[0].start : 0;
+  const paddingBottom = items?.length ? virtualizer.getTotalSize() - items[items.length - 1].end : 0;
+  const shown = items ? items.map((i) => rows[i.index]) : rows;
+  return (
+    <>
+      {paddingTop > 0 ? <tr aria-hidden style={{ height: paddingTop }} /> : null}
+      {shown.map((row) => (
+        <BodyRow
+          key={row.id}
+          row={row}
+          isSelected={selectMode && Boolean(selection[row.id])}
+          selectMode={selectMode}
+          {...rowProps}
+        />
+      ))}
+      {paddingBottom > 0 ? <tr aria-hidden style={{ height: paddingBottom }} /> : null}
+    </>
+  );
+}
+const BodyRows = memo(BodyRowsImpl) as typeof BodyRowsImpl;
+
 interface BodyRowProps<T> {
   row: Row<T>;
   isSelected: boolean;
   selectMode: boolean;
-  /** Visible column ids: a change re-renders the row. */
-  visibleKey: string;
+  /** The visible columns in order; null stands for the operations column. */
+  columns: (Column<T> | null)[];
   rowActions: RowAction<T>[];
   ctx: ActionContext<T>;
+  env: CellEnv;
 }
 
-/** One body row; memoised so selecting a row or scrolling a long page re-renders only what changed. */
-function BodyRowImpl<T>({ row, isSelected, selectMode, rowActions, ctx }: BodyRowProps<T>) {
-  const t = useT();
+/** One body row: plain elements (see `bodyRow`), each cell drawn by `renderCell`. */
+function BodyRowImpl<T>({ row, isSelected, selectMode, columns, rowActions, ctx, env }: BodyRowProps<T>) {
   const styles = useStyles();
+  const item = row.original;
   return (
-    <TableRow appearance={isSelected ? 'brand' : 'none'}>
+    <tr className={mergeClasses(styles.bodyRow, isSelected && styles.bodyRowSelected)}>
       {selectMode ? (
         <TableSelectionCell
           type="checkbox"
           checked={isSelected}
           onClick={row.getToggleSelectedHandler()}
-          checkboxIndicator={{ 'aria-label': t('Select row') }}
+          checkboxIndicator={{ 'aria-label': env.t('Select row') }}
         />
       ) : null}
-      {row.getVisibleCells().map((cell) =>
-        cell.column.id === OPERATIONS_COLUMN ? (
-          <TableCell key={cell.id} className={mergeClasses(styles.cell, styles.stickyEnd)}>
+      {columns.map((column) =>
+        column === null ? (
+          <td key={OPERATIONS_COLUMN} data-pinned className={mergeClasses(styles.cell, styles.stickyEnd)}>
             <div className={styles.operations}>
               {rowActions.map((a, i) => (
-                <RowActionButton key={`${a.label}-${i}`} action={a} row={row.original} ctx={ctx} />
+                <RowActionButton key={`${a.label}-${i}`} action={a} row={item} ctx={ctx} />
               ))}
             </div>
-          </TableCell>
+          </td>
         ) : (
-          <TableCell key={cell.id} className={styles.cell}>
-            {flexRender(cell.column.columnDef.cell, cell.getContext())}
-          </TableCell>
+          <td key={column.id} className={styles.cell}>
+            {renderCell(column, item, env)}
+          </td>
         ),
       )}
-    </TableRow>
+    </tr>
   );
 }
-const BodyRow = memo(BodyRowImpl) as typeof BodyRowImpl;
+
+// Memoised on the row's data, not TanStack's row object (new whenever the page's data changes):
+// an auto-refresh that brings the same rows back (the query keeps unchanged rows' identity)
+// re-renders nothing, and selecting a row re-renders that row only.
+const BodyRow = memo(
+  BodyRowImpl,
+  (a, b) =>
+    a.row.original === b.row.original &&
+    a.row.id === b.row.id &&
+    a.isSelected === b.isSelected &&
+    a.selectMode === b.selectMode &&
+    a.columns === b.columns &&
+    a.rowActions === b.rowActions &&
+    a.ctx === b.ctx &&
+    a.env === b.env,
+) as typeof BodyRowImpl;
