@@ -26,8 +26,10 @@ const useStyles = makeStyles({
     height: '100%',
     borderLeft: `1px solid ${tokens.colorNeutralStroke2}`,
   },
+  // Title and collapse button on one line (Fluent's drawer header stacks its children).
   header: {
     display: 'flex',
+    flexDirection: 'row',
     alignItems: 'center',
     gap: tokens.spacingHorizontalS,
     paddingBlock: tokens.spacingVerticalS,

@@ -1,21 +1,9 @@
-import {
-  Button,
-  Dialog,
-  DialogActions,
-  DialogBody,
-  DialogContent,
-  DialogSurface,
-  DialogTitle,
-  makeStyles,
-  Spinner,
-  Text,
-  tokens,
-} from '@fluentui/react-components';
+import { Button, makeStyles, Spinner, Text, tokens } from '@fluentui/react-components';
 import { DocumentDismiss24Regular, Globe16Regular } from '@fluentui/react-icons';
 import type { RawLog } from '@shared/schemas/checks';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
-import { dialogSurfaceStyle } from '@/app/dialogSizes';
+import { OkDialog } from '@/components/dialog';
 import { useT } from '@/i18n';
 import { RawLogView } from './RawLogView';
 import { type RawLogSource, rawLogQuery } from './rawLogsApi';
@@ -31,7 +19,6 @@ const useStyles = makeStyles({
     minHeight: '200px',
     color: tokens.colorNeutralForeground3,
   },
-  subtitle: { color: tokens.colorNeutralForeground3, fontWeight: tokens.fontWeightRegular },
 });
 
 export interface RawLogDialogProps {
@@ -66,22 +53,9 @@ export function RawLogDialog({ source, title, subtitle, placeholder, onClose }: 
     );
   }
   return (
-    <Dialog open onOpenChange={(_, d) => (d.open ? undefined : onClose())}>
-      <DialogSurface style={dialogSurfaceStyle('60vw')}>
-        <DialogBody>
-          <DialogTitle>
-            {title}
-            {subtitle ? <span className={styles.subtitle}> · {subtitle}</span> : null}
-          </DialogTitle>
-          <DialogContent>{body}</DialogContent>
-          <DialogActions>
-            <Button appearance="primary" onClick={onClose}>
-              {t('OK')}
-            </Button>
-          </DialogActions>
-        </DialogBody>
-      </DialogSurface>
-    </Dialog>
+    <OkDialog title={title} subtitle={subtitle} size="60vw" onClose={onClose}>
+      {body}
+    </OkDialog>
   );
 }
 

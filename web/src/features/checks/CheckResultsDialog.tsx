@@ -1,25 +1,11 @@
-import {
-  Button,
-  Dialog,
-  DialogActions,
-  DialogBody,
-  DialogContent,
-  DialogSurface,
-  DialogTitle,
-  makeStyles,
-  Spinner,
-  Tab,
-  TabList,
-  Text,
-  tokens,
-} from '@fluentui/react-components';
+import { Button, makeStyles, Spinner, Tab, TabList, Text, tokens } from '@fluentui/react-components';
 import { CheckmarkCircle12Filled, DismissCircle12Filled, DocumentDismiss24Regular } from '@fluentui/react-icons';
 import { Process, TestMode } from '@shared/enums';
 import type { CheckResult, Subtask } from '@shared/schemas/checks';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
-import { dialogSurfaceStyle } from '@/app/dialogSizes';
 import { formatDateTime } from '@/app/format';
+import { OkDialog } from '@/components/dialog';
 import { RawLogView } from '@/features/browser/RawLogView';
 import { VideoPlayer } from '@/features/browser/VideoPlayer';
 import { useT } from '@/i18n';
@@ -122,25 +108,19 @@ export function CheckResultsDialog({ subtask, onClose }: { subtask: CheckedSubta
     body = <CheckResultTabs results={data} />;
   }
   return (
-    <Dialog open onOpenChange={(_, d) => (d.open ? undefined : onClose())}>
-      <DialogSurface style={dialogSurfaceStyle('80vw')}>
-        <DialogBody>
-          <DialogTitle>
-            {t('Check Logs')}{' '}
-            <span className={styles.subtitle}>
-              · {t('SubTask')} #{subtask.id} · {t(Process.label(subtask.process))} · {TestMode.label(subtask.mode)}
-              {subtask.site?.name ? ` · ${subtask.site.name}` : ''}
-            </span>
-          </DialogTitle>
-          <DialogContent>{body}</DialogContent>
-          <DialogActions>
-            <Button appearance="primary" onClick={onClose}>
-              {t('OK')}
-            </Button>
-          </DialogActions>
-        </DialogBody>
-      </DialogSurface>
-    </Dialog>
+    <OkDialog
+      title={t('Check Logs')}
+      subtitle={
+        <>
+          {t('SubTask')} #{subtask.id} · {t(Process.label(subtask.process))} · {TestMode.label(subtask.mode)}
+          {subtask.site?.name ? ` · ${subtask.site.name}` : ''}
+        </>
+      }
+      size="80vw"
+      onClose={onClose}
+    >
+      {body}
+    </OkDialog>
   );
 }
 

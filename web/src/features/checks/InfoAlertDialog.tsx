@@ -1,16 +1,6 @@
-import {
-  Button,
-  Dialog,
-  DialogActions,
-  DialogBody,
-  DialogContent,
-  DialogSurface,
-  DialogTitle,
-  makeStyles,
-  tokens,
-} from '@fluentui/react-components';
+import { Button, makeStyles, tokens } from '@fluentui/react-components';
 import type { ReactNode } from 'react';
-import { dialogSurfaceStyle } from '@/app/dialogSizes';
+import { OkDialog } from '@/components/dialog';
 import { copyText } from '@/components/table/CellContent';
 import { useT } from '@/i18n';
 
@@ -31,6 +21,7 @@ const useStyles = makeStyles({
 });
 
 export interface InfoAlertDialogProps {
+  /** Nothing is rendered while false. */
   open: boolean;
   onClose(): void;
   title: string;
@@ -43,22 +34,14 @@ export interface InfoAlertDialogProps {
 export function InfoAlertDialog({ open, onClose, title, text, preformatted }: InfoAlertDialogProps): ReactNode {
   const t = useT();
   const styles = useStyles();
+  if (!open) return null;
   return (
-    <Dialog open={open} onOpenChange={(_, d) => (d.open ? undefined : onClose())}>
-      <DialogSurface style={dialogSurfaceStyle()}>
-        <DialogBody>
-          <DialogTitle>{title}</DialogTitle>
-          <DialogContent>
-            {preformatted ? <pre className={styles.pre}>{text}</pre> : <p className={styles.text}>{text}</p>}
-          </DialogContent>
-          <DialogActions>
-            <Button onClick={() => void copyText(text, t)}>{t('Copy')}</Button>
-            <Button appearance="primary" onClick={onClose}>
-              {t('OK')}
-            </Button>
-          </DialogActions>
-        </DialogBody>
-      </DialogSurface>
-    </Dialog>
+    <OkDialog
+      title={title}
+      extraActions={<Button onClick={() => void copyText(text, t)}>{t('Copy')}</Button>}
+      onClose={onClose}
+    >
+      {preformatted ? <pre className={styles.pre}>{text}</pre> : <p className={styles.text}>{text}</p>}
+    </OkDialog>
   );
 }

@@ -1,24 +1,10 @@
-import {
-  Button,
-  Dialog,
-  DialogActions,
-  DialogBody,
-  DialogContent,
-  DialogSurface,
-  DialogTitle,
-  Divider,
-  Link,
-  makeStyles,
-  Spinner,
-  Text,
-  tokens,
-} from '@fluentui/react-components';
+import { Button, Divider, Link, makeStyles, Spinner, Text, tokens } from '@fluentui/react-components';
 import type { Task } from '@shared/schemas/checks';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
-import { dialogSurfaceStyle } from '@/app/dialogSizes';
 import { formatDateTime, formatSeconds, orEmpty, userName } from '@/app/format';
 import { pathOf } from '@/app/routes';
+import { OkDialog } from '@/components/dialog';
 import { useT } from '@/i18n';
 import { CheckpointList } from './CheckpointList';
 import { durationMs, taskQuery } from './checksApi';
@@ -110,34 +96,19 @@ export function TaskDetailDialog({ taskId, onClose }: { taskId: number; onClose(
   const styles = useStyles();
   const { data, isPending, isError } = useQuery(taskQuery(taskId));
   return (
-    <Dialog open onOpenChange={(_, d) => (d.open ? undefined : onClose())}>
-      <DialogSurface style={dialogSurfaceStyle('80vw')}>
-        <DialogBody>
-          <DialogTitle>
-            {t('Task')} #{taskId}
-            {data?.site ? <span className={styles.muted}> · {data.site.name}</span> : null}
-          </DialogTitle>
-          <DialogContent>
-            {isPending ? (
-              <div className={styles.center}>
-                <Spinner size="small" label={t('Loading…')} />
-              </div>
-            ) : isError || !data ? (
-              <div className={styles.center}>
-                <Text className={styles.muted}>{t('Fetch task failed.')}</Text>
-              </div>
-            ) : (
-              <TaskDetail task={data} onNavigate={onClose} />
-            )}
-          </DialogContent>
-          <DialogActions>
-            <Button appearance="primary" onClick={onClose}>
-              {t('OK')}
-            </Button>
-          </DialogActions>
-        </DialogBody>
-      </DialogSurface>
-    </Dialog>
+    <OkDialog title={`${t('Task')} #${taskId}`} subtitle={data?.site?.name} size="80vw" onClose={onClose}>
+      {isPending ? (
+        <div className={styles.center}>
+          <Spinner size="small" label={t('Loading…')} />
+        </div>
+      ) : isError || !data ? (
+        <div className={styles.center}>
+          <Text className={styles.muted}>{t('Fetch task failed.')}</Text>
+        </div>
+      ) : (
+        <TaskDetail task={data} onNavigate={onClose} />
+      )}
+    </OkDialog>
   );
 }
 

@@ -1,21 +1,11 @@
-import {
-  Button,
-  Dialog,
-  DialogActions,
-  DialogBody,
-  DialogContent,
-  DialogSurface,
-  DialogTitle,
-  makeStyles,
-  tokens,
-} from '@fluentui/react-components';
+import { Button, makeStyles, tokens } from '@fluentui/react-components';
 import { Open16Regular } from '@fluentui/react-icons';
 import { type ReactNode, useState } from 'react';
-import { type DialogSize, dialogSurfaceStyle } from '@/app/dialogSizes';
+import type { DialogSize } from '@/app/dialogSizes';
+import { OkDialog } from '@/components/dialog';
 import { useT } from '@/i18n';
 
 const useStyles = makeStyles({
-  subtitle: { color: tokens.colorNeutralForeground3, fontWeight: tokens.fontWeightRegular },
   content: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
 });
 
@@ -58,22 +48,15 @@ export function DetailDialogButton({
         {count === undefined ? t(label) : `${t(label)} (${count})`}
       </Button>
       {open ? (
-        <Dialog open onOpenChange={(_, d) => (d.open ? undefined : setOpen(false))}>
-          <DialogSurface style={dialogSurfaceStyle(size)}>
-            <DialogBody>
-              <DialogTitle>
-                {t(title)}
-                {subtitle ? <span className={styles.subtitle}> · {subtitle}</span> : null}
-              </DialogTitle>
-              <DialogContent className={styles.content}>{children()}</DialogContent>
-              <DialogActions>
-                <Button appearance="primary" onClick={() => setOpen(false)}>
-                  {t('OK')}
-                </Button>
-              </DialogActions>
-            </DialogBody>
-          </DialogSurface>
-        </Dialog>
+        <OkDialog
+          title={t(title)}
+          subtitle={subtitle}
+          size={size}
+          contentClassName={styles.content}
+          onClose={() => setOpen(false)}
+        >
+          {children()}
+        </OkDialog>
       ) : null}
     </>
   );

@@ -1,7 +1,5 @@
 import {
-  Button,
   Dialog,
-  DialogActions,
   DialogBody,
   DialogContent,
   DialogSurface,
@@ -10,7 +8,6 @@ import {
   Field,
   Input,
   makeStyles,
-  Spinner,
   Text,
   tokens,
 } from '@fluentui/react-components';
@@ -19,6 +16,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { isApiError } from '@/api/request';
 import { dialogSurfaceStyle } from '@/app/dialogSizes';
+import { FormDialogActions } from '@/components/dialog';
 import { useT } from '@/i18n';
 import { AccountEditor } from './AccountEditor';
 import { emptyAccountRow, type FormErrors, type NewSiteForm, validateNewSite, withoutError } from './siteForm';
@@ -127,19 +125,7 @@ function NewSiteSurface({ onClose, onCreated }: Omit<NewSiteDialogProps, 'open'>
                 />
               </div>
             </DialogContent>
-            <DialogActions>
-              <Button type="button" onClick={onClose}>
-                {t('Cancel')}
-              </Button>
-              <Button
-                type="submit"
-                appearance="primary"
-                disabled={busy}
-                icon={busy ? <Spinner size="tiny" /> : undefined}
-              >
-                {t('Confirm')}
-              </Button>
-            </DialogActions>
+            <FormDialogActions busy={busy} onCancel={onClose} />
           </DialogBody>
         </form>
       </DialogSurface>

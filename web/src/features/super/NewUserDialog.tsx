@@ -1,7 +1,6 @@
 import {
   Button,
   Dialog,
-  DialogActions,
   DialogBody,
   DialogContent,
   DialogSurface,
@@ -12,7 +11,6 @@ import {
   makeStyles,
   Radio,
   RadioGroup,
-  Spinner,
   tokens,
 } from '@fluentui/react-components';
 import { PersonAddRegular, PersonRegular } from '@fluentui/react-icons';
@@ -21,6 +19,7 @@ import type { UserRoleValue } from '@shared/schemas/auth';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { isApiError } from '@/api/ApiError';
 import { dialogSurfaceStyle } from '@/app/dialogSizes';
+import { FormDialogActions } from '@/components/dialog';
 import { useT } from '@/i18n';
 import { PasswordInput } from './PasswordInput';
 import { checkNewUser, emptyNewUser, type NewUserErrors, type NewUserForm } from './userForm';
@@ -128,19 +127,7 @@ export function NewUserDialog({ onCreated }: { onCreated: () => unknown }): Reac
                 </RadioGroup>
               </Field>
             </DialogContent>
-            <DialogActions>
-              <DialogTrigger disableButtonEnhancement>
-                <Button type="button">{t('Cancel')}</Button>
-              </DialogTrigger>
-              <Button
-                type="submit"
-                appearance="primary"
-                disabled={busy}
-                icon={busy ? <Spinner size="tiny" /> : undefined}
-              >
-                {t('Confirm')}
-              </Button>
-            </DialogActions>
+            <FormDialogActions busy={busy} />
           </DialogBody>
         </form>
       </DialogSurface>

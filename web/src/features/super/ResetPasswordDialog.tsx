@@ -1,20 +1,19 @@
 import {
   Button,
   Dialog,
-  DialogActions,
   DialogBody,
   DialogContent,
   DialogSurface,
   DialogTitle,
   DialogTrigger,
   Field,
-  Spinner,
   Text,
   tokens,
 } from '@fluentui/react-components';
 import { PasswordRegular } from '@fluentui/react-icons';
 import type { User } from '@shared/schemas/users';
 import { type FormEvent, type ReactNode, useState } from 'react';
+import { FormDialogActions } from '@/components/dialog';
 import { useT } from '@/i18n';
 import { PasswordInput } from './PasswordInput';
 import { checkNewPassword } from './userForm';
@@ -82,19 +81,7 @@ export function ResetPasswordDialog({ user, onDone }: { user: User; onDone: () =
                 />
               </Field>
             </DialogContent>
-            <DialogActions>
-              <DialogTrigger disableButtonEnhancement>
-                <Button type="button">{t('Cancel')}</Button>
-              </DialogTrigger>
-              <Button
-                type="submit"
-                appearance="primary"
-                disabled={busy}
-                icon={busy ? <Spinner size="tiny" /> : undefined}
-              >
-                {t('Confirm')}
-              </Button>
-            </DialogActions>
+            <FormDialogActions busy={busy} />
           </DialogBody>
         </form>
       </DialogSurface>

@@ -1,0 +1,2 @@
+export { FormDialogActions, type FormDialogActionsProps } from './FormDialogActions';
+export { OkDialog, type OkDialogProps } from './OkDialog';
