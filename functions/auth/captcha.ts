@@ -27,9 +27,11 @@ export async function createCaptcha(now = Date.now()): Promise<Captcha> {
     size: CAPTCHA_LENGTH,
     charPreset: CAPTCHA_ALPHABET,
     noise: 2,
-    color: true,
+    // Dark glyphs: with `color: true` they were drawn in random pale colours, hard to read.
+    color: false,
     width: 120,
     height: 40,
+    fontSize: 46,
   });
   const id = randomUUID();
   await dynamoClient().send(

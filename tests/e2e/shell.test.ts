@@ -1,30 +1,19 @@
 // The console shell end to end (spec sections 2, 4, 6, 8): login guard and redirect, the menu,
 // the super area, session expiry, password change, remembered shell state, the login page.
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { login as apiLogin } from '../helpers/api.js';
 import { kit, uniqueName } from '../helpers/authKit.js';
-import { collectConsoleErrors, launchBrowser, login, openPage, screenshot, submitLogin } from './helpers.js';
+import { browserSession, collectConsoleErrors, login, screenshot, shows, submitLogin } from './helpers.js';
 
 const stack = inject('stack');
 const k = kit(stack);
 const PASSWORD = 'secret-pass-1';
 
-let browser: Browser;
+const session = browserSession(stack.url);
+const newPage = () => session.page();
+const asAdmin = () => session.signedIn('admin', stack.adminPassword);
 let operatorName: string;
-const pages: Page[] = [];
-
-async function newPage(): Promise<Page> {
-  const page = await openPage(browser, stack.url);
-  pages.push(page);
-  return page;
-}
-
-async function asAdmin(): Promise<Page> {
-  const page = await newPage();
-  await login(page, 'admin', stack.adminPassword);
-  return page;
-}
 
 const mainMenu = (page: Page) => page.getByRole('navigation', { name: 'Main menu' });
 const superMenu = (page: Page) => page.getByRole('navigation', { name: 'Super menu' });
@@ -32,8 +21,6 @@ const tabs = (page: Page) => page.getByRole('toolbar', { name: 'Opened pages' })
 const path = (page: Page) => new URL(page.url()).pathname;
 /** The console's stored login (spec: one local key holding jwt, name, s). */
 const storedAuth = (page: Page) => page.evaluate<string | null>("localStorage.getItem('patrol.auth')");
-/** Waits until the first match is on screen; fails after 15 s (logins hash with scrypt, pages load lazily). */
-const shows = (locator: Locator) => locator.first().waitFor({ state: 'visible', timeout: 15_000 });
 
 /** A screen is up: its heading shows, nothing is loading, and it is neither an error page nor a failed chunk. */
 async function expectScreen(page: Page) {
@@ -44,21 +31,11 @@ async function expectScreen(page: Page) {
 }
 
 beforeAll(async () => {
-  browser = await launchBrowser();
   operatorName = uniqueName('op');
   await k.createUser(operatorName, PASSWORD, 'operator');
 });
 
-afterAll(async () => {
-  await Promise.all(
-    pages.map((p) =>
-      p
-        .context()
-        .close()
-        .catch(() => undefined),
-    ),
-  );
-  await browser?.close();
+afterAll(() => {
   k.destroy();
 });
 

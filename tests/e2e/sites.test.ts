@@ -2,39 +2,24 @@
 // renamed, toggled, given another account, its accounts edited and disabled on the Account page,
 // filtered, exported as CSV and deleted, against the real stack in Chromium.
 import { readFile } from 'node:fs/promises';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, inject, it } from 'vitest';
 import { api, login as apiLogin } from '../helpers/api.js';
 import { uniqueName } from '../helpers/authKit.js';
-import { collectConsoleErrors, launchBrowser, login, openPage, screenshot } from './helpers.js';
+import { browserSession, cellOf, collectConsoleErrors, rowOf, screenshot, searchTable, shows } from './helpers.js';
 
 const stack = inject('stack');
 const SITE_URL = stack.env.SANDBOX_SITE_URL ?? 'https://sandbox.example.test';
 
-let browser: Browser;
-const pages: Page[] = [];
+const session = browserSession(stack.url, { context: { acceptDownloads: true } });
+const asAdmin = () => session.signedIn('admin', stack.adminPassword);
 
-async function asAdmin(): Promise<Page> {
-  const page = await openPage(browser, stack.url, { context: { acceptDownloads: true } });
-  pages.push(page);
-  await login(page, 'admin', stack.adminPassword);
-  return page;
-}
-
-/** Waits until the first match is on screen. */
-const shows = (locator: Locator) => locator.first().waitFor({ state: 'visible', timeout: 15_000 });
 const toast = (page: Page, text: string) => shows(page.getByText(text, { exact: true }));
 const sitesTable = (page: Page) => page.getByRole('table', { name: 'Sites' });
-const rowOf = (table: Locator, text: string) => table.getByRole('row').filter({ hasText: text });
 
 /** The text of a row's cell under the header `column`. */
-async function cellText(table: Locator, row: Locator, column: string): Promise<string> {
-  // Every cell counts: the selection column is a td in the header too.
-  const headers = await table.locator('thead tr').first().locator(':scope > *').allTextContents();
-  const index = headers.findIndex((h) => h.trim() === column);
-  if (index < 0) throw new Error(`no column ${column} in ${headers.join('|')}`);
-  return (await row.locator(':scope > *').nth(index).textContent())?.trim() ?? '';
-}
+const cellText = async (table: Locator, row: Locator, column: string) =>
+  ((await (await cellOf(table, row, column)).textContent()) ?? '').trim();
 
 async function openSites(page: Page): Promise<Locator> {
   await page.goto('/sites');
@@ -42,22 +27,6 @@ async function openSites(page: Page): Promise<Locator> {
   await shows(table);
   return table;
 }
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await Promise.all(
-    pages.map((p) =>
-      p
-        .context()
-        .close()
-        .catch(() => undefined),
-    ),
-  );
-  await browser?.close();
-});
 
 describe('Sites screens', () => {
   it('creates, edits, checks, exports and deletes a site with its accounts', async () => {
@@ -224,11 +193,10 @@ describe('Sites screens', () => {
     await shows(rowOf(table, fruits[2]));
 
     // The keyword matches part of the name, whatever its case.
-    const search = page.getByRole('searchbox', { name: 'Search' });
-    await search.fill(`${tag.slice(3)}-APP`);
+    await searchTable(page, `${tag.slice(3)}-APP`);
     await expect.poll(() => table.locator('tbody tr').count()).toBe(1);
     await shows(rowOf(table, fruits[0]));
-    await search.fill(tag);
+    await searchTable(page, tag);
     await expect.poll(() => table.locator('tbody tr').count()).toBe(2);
     expect(await rowOf(table, fruits[2]).count()).toBe(0);
   });
