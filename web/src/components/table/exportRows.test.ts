@@ -40,6 +40,18 @@ describe('buildCsv', () => {
     const csv = buildCsv(rows, columns);
     expect(csv).toContain('2,"Has, comma ""and"" quotes\nand a line",false');
   });
+
+  it('defuses text a spreadsheet would run as a formula, and leaves negative numbers alone', () => {
+    const risky = [
+      { id: 3, name: '=HYPERLINK("http://x","y")', enable: true, created_at: null, operator: null },
+      { id: 4, name: '-12.5', enable: true, created_at: null, operator: { nickname: '@admin' } },
+      { id: 5, name: '+1-2', enable: true, created_at: null, operator: null },
+    ];
+    const lines = buildCsv(risky, columns).slice(1).split('\r\n');
+    expect(lines[1]).toBe(`3,"'=HYPERLINK(""http://x"",""y"")",true,/,SYSTEM`);
+    expect(lines[2]).toBe("4,-12.5,true,/,'@admin");
+    expect(lines[3]).toBe("5,'+1-2,true,/,SYSTEM");
+  });
 });
 
 describe('buildJson', () => {

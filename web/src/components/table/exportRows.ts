@@ -6,8 +6,18 @@ type ExportColumn<T> = Pick<Column<T>, 'id' | 'label' | 'text' | 'value'>;
 const BOM = '\uFEFF';
 const CRLF = '\r\n';
 
+// A spreadsheet runs a cell that starts with = + - @ (or a tab / CR before one) as a formula; site
+// names and log texts come from outside, so such text is defused with a leading apostrophe (OWASP's
+// advice). Plain numbers such as -12.5 are left as they are.
+const FORMULA_START = /^[=+\-@\t\r]/;
+const PLAIN_NUMBER = /^[+-]?\d+(\.\d+)?$/;
+function defuseFormula(text: string): string {
+  return FORMULA_START.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
+}
+
 // RFC 4180: quote a field holding a separator, a quote, a line break or edge spaces.
-function csvField(text: string): string {
+function csvField(raw: string): string {
+  const text = defuseFormula(raw);
   return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
