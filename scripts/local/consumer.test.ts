@@ -1,42 +1,23 @@
-import { GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { GetQueueAttributesCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resetClients } from '../../functions/lib/aws/clients.js';
+import { describe, expect, it } from 'vitest';
+import { useLocalSqs } from '../../tests/helpers/localSqs.js';
 import { sendToQueue } from '../../functions/lib/queue/sendToQueue.js';
 import { sqsRecordHandler } from '../../functions/lib/queue/sqsRecordHandler.js';
 import { startQueueConsumer } from './consumer.js';
-import { LOCAL_CREDENTIALS } from './engines/credentials.js';
-import { type SqsEngine, startSqs } from './engines/sqs.js';
 import { lambdaContext } from './lambdaContext.js';
 
 const region = 'us-east-1';
-let engine: SqsEngine;
-let sqs: SQSClient;
-const savedEnv = { ...process.env };
-
-beforeAll(async () => {
+const local = useLocalSqs({
+  name: 'check',
   // Short visibility so that a failed message comes back within the test.
-  engine = await startSqs({ queues: [{ name: 'check', visibilityTimeout: 1, maxReceiveCount: 2 }], region });
-  Object.assign(process.env, {
-    AWS_REGION: region,
-    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
-    SQS_ENDPOINT: engine.endpoint,
-    CHECK_QUEUE_URL: engine.queues[0].url,
-  });
-  resetClients();
-  sqs = new SQSClient({ region, endpoint: engine.endpoint, credentials: LOCAL_CREDENTIALS });
-});
-
-afterAll(async () => {
-  sqs.destroy();
-  await engine.stop();
-  process.env = savedEnv;
-  resetClients();
+  visibilityTimeout: 1,
+  maxReceiveCount: 2,
+  urlEnv: 'CHECK_QUEUE_URL',
 });
 
 function consume(handler: (event: SQSEvent) => Promise<SQSBatchResponse | undefined>) {
-  const queue = engine.queues[0];
+  const queue = local.engine.queues[0];
   return startQueueConsumer({
     name: 'test',
     queueUrl: queue.url,
@@ -45,7 +26,7 @@ function consume(handler: (event: SQSEvent) => Promise<SQSBatchResponse | undefi
     concurrency: 1,
     handler,
     context: () => lambdaContext({ name: 'test', memoryMb: 128, timeoutSeconds: 10 }, region),
-    sqs,
+    sqs: local.sqs,
     region,
     waitTimeSeconds: 1,
     onError: () => {},
@@ -60,14 +41,16 @@ async function until(check: () => boolean | Promise<boolean>, ms = 15_000): Prom
 }
 
 async function queueDepth(url: string): Promise<number> {
-  const out = await sqs.send(
+  const out = await local.sqs.send(
     new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['ApproximateNumberOfMessages'] }),
   );
   return Number(out.Attributes?.ApproximateNumberOfMessages ?? 0);
 }
 
 async function drain(url: string): Promise<string[]> {
-  const out = await sqs.send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
+  const out = await local.sqs.send(
+    new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }),
+  );
   return (out.Messages ?? []).map((m) => JSON.parse(m.Body ?? '{}').n);
 }
 
@@ -86,15 +69,15 @@ describe('the local SQS consumer', () => {
     await sendToQueue('check', [{ n: 'a' }, { n: 'b' }, { n: 'c' }]);
 
     // After maxReceiveCount (2) deliveries, the next receive moves the failing message to the DLQ.
-    await until(async () => (await queueDepth(engine.queues[0].dlqUrl)) === 1);
+    await until(async () => (await queueDepth(local.engine.queues[0].dlqUrl)) === 1);
     await consumer.stop();
 
     expect(deliveries.filter((d) => d.n === 'a')).toHaveLength(1);
     expect(deliveries.filter((d) => d.n === 'c')).toHaveLength(1);
     expect(deliveries.filter((d) => d.n === 'b').map((d) => d.receiveCount)).toEqual(['1', '2']);
-    expect(deliveries[0].queue).toBe(engine.queues[0].arn);
-    expect(await drain(engine.queues[0].url)).toEqual([]);
-    expect(await drain(engine.queues[0].dlqUrl)).toEqual(['b']);
+    expect(deliveries[0].queue).toBe(local.engine.queues[0].arn);
+    expect(await drain(local.engine.queues[0].url)).toEqual([]);
+    expect(await drain(local.engine.queues[0].dlqUrl)).toEqual(['b']);
   });
 
   it('retries the whole batch when the handler throws', async () => {
@@ -112,14 +95,14 @@ describe('the local SQS consumer', () => {
     await consumer.stop();
 
     expect(seen.sort()).toEqual(['x', 'y']);
-    expect(await drain(engine.queues[0].url)).toEqual([]);
+    expect(await drain(local.engine.queues[0].url)).toEqual([]);
   });
 
   it('runs at most `concurrency` invocations at once and waits for them on stop', async () => {
     let running = 0;
     let peak = 0;
     let finished = 0;
-    const queue = engine.queues[0];
+    const queue = local.engine.queues[0];
     const consumer = startQueueConsumer({
       name: 'test',
       queueUrl: queue.url,
@@ -134,7 +117,7 @@ describe('the local SQS consumer', () => {
         finished++;
       },
       context: () => lambdaContext({ name: 'test', memoryMb: 128, timeoutSeconds: 10 }, region),
-      sqs,
+      sqs: local.sqs,
       region,
       waitTimeSeconds: 1,
     });

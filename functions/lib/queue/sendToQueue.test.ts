@@ -1,40 +1,16 @@
-import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCAL_CREDENTIALS } from '../../../scripts/local/engines/credentials.js';
-import { type SqsEngine, startSqs } from '../../../scripts/local/engines/sqs.js';
-import { resetClients } from '../aws/clients.js';
+import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import { describe, expect, it } from 'vitest';
+import { useLocalSqs } from '../../../tests/helpers/localSqs.js';
 import { sendToQueue } from './sendToQueue.js';
 
-const region = 'us-east-1';
-let engine: SqsEngine;
-let sqs: SQSClient;
-const savedEnv = { ...process.env };
-
-beforeAll(async () => {
-  engine = await startSqs({ queues: [{ name: 'notify', visibilityTimeout: 30, maxReceiveCount: 3 }], region });
-  Object.assign(process.env, {
-    AWS_REGION: region,
-    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
-    SQS_ENDPOINT: engine.endpoint,
-    NOTIFY_QUEUE_URL: engine.queues[0].url,
-  });
-  resetClients();
-  sqs = new SQSClient({ region, endpoint: engine.endpoint, credentials: LOCAL_CREDENTIALS });
-});
-
-afterAll(async () => {
-  sqs.destroy();
-  await engine.stop();
-  process.env = savedEnv;
-  resetClients();
-});
+const _region = 'us-east-1';
+const local = useLocalSqs({ name: 'notify', visibilityTimeout: 30, maxReceiveCount: 3, urlEnv: 'NOTIFY_QUEUE_URL' });
 
 async function receiveAll(): Promise<{ id: string; body: Record<string, unknown> }[]> {
   const all: { id: string; body: Record<string, unknown> }[] = [];
   for (;;) {
-    const out = await sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: engine.queues[0].url, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }),
+    const out = await local.sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: local.engine.queues[0].url, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }),
     );
     if (!out.Messages?.length) return all;
     for (const m of out.Messages) all.push({ id: m.MessageId as string, body: JSON.parse(m.Body as string) });
