@@ -342,3 +342,30 @@ describe('ResourceTable', () => {
     click.mockRestore();
   });
 });
+
+describe('column help', () => {
+  it('explains a column from an info icon in its header, without sorting or filtering it', async () => {
+    const server = fakeListServer('/sites', sites, fields);
+    const resource = defineResource<Site>({
+      name: 'sitesHelp',
+      endpoint: '/sites',
+      title: 'Sites',
+      rowId: (s) => s.id,
+      columns: [
+        col.text('name', 'Name', { sortable: true, help: 'The name operators know the site by' }),
+        col.text('url', 'URL'),
+      ],
+    });
+    const { user } = renderTable(resource);
+    await screen.findByText('site-01');
+    const calls = server.calls.length;
+
+    const help = screen.getByRole('img', { name: 'Name: The name operators know the site by' });
+    await user.hover(help);
+    expect(await screen.findByRole('tooltip')).toHaveTextContent('The name operators know the site by');
+    await user.click(help);
+    // The icon sits beside the sort button: no new list call, no sort sent.
+    expect(server.calls.length).toBe(calls);
+    expect(screen.queryByRole('img', { name: /^URL:/ })).not.toBeInTheDocument();
+  });
+});

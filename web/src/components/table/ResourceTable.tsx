@@ -63,6 +63,7 @@ import {
 } from 'react';
 import { type CellEnv, renderCell, useCellClasses } from './CellContent';
 import { ChecklistDialog } from './ChecklistDialog';
+import { ColumnHelp } from './ColumnHelp';
 import { buildCsv, buildJson, downloadText, exportFileName } from './exportRows';
 import { emptyFilterInput, FilterPopover } from './FilterPopover';
 import { filterSummary } from './filterSummary';
@@ -520,17 +521,23 @@ export function ResourceTable<T>({ resource, baseFilters, toolbar }: ResourceTab
                       className: styles.headerButton,
                       onClick: c.sortable ? tc.getToggleSortingHandler() : undefined,
                     }}
+                    // Beside the label button, not in it: help and filter are controls of their own.
                     aside={
-                      c.filter
+                      c.filter || c.help
                         ? {
                             className: styles.headerAside,
                             children: (
-                              <FilterPopover
-                                column={c as Column<unknown>}
-                                input={filterInputs[c.id]}
-                                active={Boolean(activeFilters[c.id])}
-                                onChange={(input) => setFilter(c.id, input)}
-                              />
+                              <>
+                                {c.help ? <ColumnHelp label={t(c.label)} text={t(c.help)} /> : null}
+                                {c.filter ? (
+                                  <FilterPopover
+                                    column={c as Column<unknown>}
+                                    input={filterInputs[c.id]}
+                                    active={Boolean(activeFilters[c.id])}
+                                    onChange={(input) => setFilter(c.id, input)}
+                                  />
+                                ) : null}
+                              </>
                             ),
                           }
                         : undefined

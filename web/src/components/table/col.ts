@@ -54,6 +54,7 @@ function build<T>(
     render: opts.render,
     width: opts.width,
     hidden: opts.hidden ?? false,
+    help: opts.help,
     exportable: kind !== 'custom',
     value: (row) => readPath(row, id),
     text: (row) => toText(readPath(row, id)),

@@ -33,6 +33,8 @@ export interface ColumnOptions<T, V = unknown> {
   width?: number;
   /** Hidden until shown in the column dialog. */
   hidden?: boolean;
+  /** Help for the column (English, translated by the table), behind an info icon in its header. */
+  help?: string;
 }
 
 export interface Column<T> {
@@ -50,6 +52,7 @@ export interface Column<T> {
   readonly render?: (row: T) => ReactNode;
   readonly width?: number;
   readonly hidden: boolean;
+  readonly help?: string;
   /** Goes into CSV/JSON exports (custom columns only when they give `text`). */
   readonly exportable: boolean;
   /** The raw value (JSON export, edit popup's initial value, toggle state). */

@@ -22,7 +22,7 @@ export const rawLogsResource = defineResource<RawLog>({
     col.number('business_id', 'BusinessID', {
       filter: true,
       copyable: true,
-      render: (r) => <span title={t('Generally refers to the related CheckLog ID')}>{r.business_id}</span>,
+      help: 'Generally refers to the related CheckLog ID',
     }),
     col.number('subtask_id', 'SubTask ID', { filter: true, hidden: true }),
     col.boolean('success', 'Finished', { filter: true }),
