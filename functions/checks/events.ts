@@ -1,4 +1,4 @@
-import { MessageAction } from '../../shared/enums.js';
+import type { MessageAction } from '../../shared/enums.js';
 import { logger } from '../lib/logger.js';
 import { engineEvents } from './store.js';
 

@@ -1,14 +1,14 @@
 import { GetQueueAttributesCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { useLocalSqs } from '../../tests/helpers/localSqs.js';
+import { localSqsFixture } from '../../tests/helpers/localSqs.js';
 import { sendToQueue } from '../../functions/lib/queue/sendToQueue.js';
 import { sqsRecordHandler } from '../../functions/lib/queue/sqsRecordHandler.js';
 import { startQueueConsumer } from './consumer.js';
 import { lambdaContext } from './lambdaContext.js';
 
 const region = 'us-east-1';
-const local = useLocalSqs({
+const local = localSqsFixture({
   name: 'check',
   // Short visibility so that a failed message comes back within the test.
   visibilityTimeout: 1,

@@ -15,7 +15,7 @@ export interface LocalQueue extends QueueDef {
 }
 
 /** The engine and a client on it; read them inside tests (they exist once beforeAll has run). */
-export function useLocalSqs(queue: LocalQueue): { readonly engine: SqsEngine; readonly sqs: SQSClient } {
+export function localSqsFixture(queue: LocalQueue): { readonly engine: SqsEngine; readonly sqs: SQSClient } {
   let engine: SqsEngine | undefined;
   let sqs: SQSClient | undefined;
   const savedEnv = { ...process.env };
@@ -39,7 +39,7 @@ export function useLocalSqs(queue: LocalQueue): { readonly engine: SqsEngine; re
     resetClients();
   });
   const started = <V>(v: V | undefined): V => {
-    if (v === undefined) throw new Error('useLocalSqs: the engine starts in beforeAll');
+    if (v === undefined) throw new Error('localSqsFixture: the engine starts in beforeAll');
     return v;
   };
   return {

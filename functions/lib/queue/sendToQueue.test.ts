@@ -1,10 +1,14 @@
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
-import { useLocalSqs } from '../../../tests/helpers/localSqs.js';
+import { localSqsFixture } from '../../../tests/helpers/localSqs.js';
 import { sendToQueue } from './sendToQueue.js';
 
-const _region = 'us-east-1';
-const local = useLocalSqs({ name: 'notify', visibilityTimeout: 30, maxReceiveCount: 3, urlEnv: 'NOTIFY_QUEUE_URL' });
+const local = localSqsFixture({
+  name: 'notify',
+  visibilityTimeout: 30,
+  maxReceiveCount: 3,
+  urlEnv: 'NOTIFY_QUEUE_URL',
+});
 
 async function receiveAll(): Promise<{ id: string; body: Record<string, unknown> }[]> {
   const all: { id: string; body: Record<string, unknown> }[] = [];

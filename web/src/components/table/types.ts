@@ -33,7 +33,7 @@ export interface ColumnOptions<T, V = unknown> {
   width?: number;
   /** Hidden until shown in the column dialog. */
   hidden?: boolean;
-  /** Help for the column (English, translated by the table), behind an info icon in its header. */
+  /** Help for the column (English, translated by the table), behind an info button in its header. */
   help?: string;
 }
 
