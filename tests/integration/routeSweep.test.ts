@@ -1,0 +1,69 @@
+// Every route of the API, called the wrong way: unknown and out-of-range ids, bodies of the wrong
+// shape, list queries with nonsense in every parameter. Whatever the route, a client mistake must
+// come back as a 4xx envelope with a message, never a 500 (developers' guide, quality bar).
+import { describe, expect, inject, it } from 'vitest';
+import { router } from '../../functions/api.js';
+import { api, login } from '../helpers/api.js';
+import { fromIp, kit, uniqueIp, uniqueName } from '../helpers/authKit.js';
+
+const stack = inject('stack');
+const client = api(stack.url);
+
+/** What a path parameter can be sent as: a well-formed id nobody has, and one past any safe integer. */
+const IDS = ['987654321', '99999999999999999999'];
+const KINDS = ['place-bets', 'no-such-kind'];
+const BODIES: unknown[] = [{}, [], 'text', null, { name: { $ne: 1 }, id: -1, points: 'all', enable: 'yes' }];
+const LIST_QUERIES = [
+  'page=-1&page_size=abc',
+  'sort=not-json&keyword=ab&keywordField=nope',
+  'created_at=abc,def&id=>=x&enable=maybe&status=1,2,x&page_size=0',
+];
+
+function pathsOf(pattern: string): string[] {
+  let paths = [pattern];
+  if (pattern.includes('*kind')) paths = KINDS.map((k) => pattern.replace('*kind', k));
+  if (pattern.includes(':id')) paths = paths.flatMap((p) => IDS.map((id) => p.replace(':id', id)));
+  return paths;
+}
+
+describe('no route answers a client mistake with a 500', () => {
+  it('answers every wrong call with a 4xx envelope that says what is wrong', async () => {
+    // A super user of its own, so the sweep's logout revokes nobody else's session.
+    const k = kit(stack);
+    const username = uniqueName('sweep');
+    await k.createUser(username, 'sweep-pass-1', 'super');
+    const token = await login(stack.url, username, 'sweep-pass-1');
+    k.destroy();
+    const headers = fromIp(uniqueIp());
+
+    // Logout last: afterwards the token is revoked and every call is a plain 401.
+    const routes = [...router.routes].sort((a, b) => Number(a.pattern === '/logout') - Number(b.pattern === '/logout'));
+    const failures: string[] = [];
+    let calls = 0;
+    for (const route of routes) {
+      for (const path of pathsOf(route.pattern)) {
+        const attempts =
+          route.method === 'GET' || route.method === 'DELETE'
+            ? LIST_QUERIES.map((q) => ({ url: `/api/v1${path}?${q}`, body: undefined as unknown }))
+            : BODIES.map((body) => ({ url: `/api/v1${path}`, body }));
+        for (const attempt of attempts) {
+          const res = await client[route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete'](attempt.url, {
+            token,
+            headers,
+            ...(attempt.body === undefined
+              ? {}
+              : { rawBody: JSON.stringify(attempt.body), headers: { ...headers, 'content-type': 'application/json' } }),
+          });
+          calls++;
+          const said = `${route.method} ${attempt.url} ${attempt.body === undefined ? '' : JSON.stringify(attempt.body)} -> ${res.status} ${JSON.stringify(res.body).slice(0, 160)}`;
+          if (res.status >= 500) failures.push(said);
+          else if (res.status >= 400 && (typeof res.body?.msg !== 'string' || !res.body.msg || 'data' in res.body)) {
+            failures.push(`no clear error envelope: ${said}`);
+          }
+        }
+      }
+    }
+    expect(calls).toBeGreaterThan(200);
+    expect(failures).toEqual([]);
+  }, 120_000);
+});
