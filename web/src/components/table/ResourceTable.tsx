@@ -77,7 +77,8 @@ import { defaultSearchFields, useTableSettings } from './useTableSettings';
 
 /** Pages longer than this render only the rows in view. */
 export const VIRTUALIZE_AFTER = 200;
-const ROW_HEIGHT_ESTIMATE = 41;
+/** A first guess only: rows are measured once mounted (37 px with a switch or checkbox in them). */
+const ROW_HEIGHT_ESTIMATE = 37;
 const OPERATIONS_COLUMN = '__operations';
 const NO_ROWS: never[] = [];
 
@@ -614,16 +615,20 @@ function BodyRowsImpl<T>({ rows, virtual, scrollRef, selection, selectMode, ...r
   const items = virtual ? virtualizer.getVirtualItems() : null;
   const paddingTop = items?.length ? items[0].start : 0;
   const paddingBottom = items?.length ? virtualizer.getTotalSize() - items[items.length - 1].end : 0;
-  const shown = items ? items.map((i) => rows[i.index]) : rows;
+  const shown: { row: Row<T>; index?: number }[] = items
+    ? items.map((i) => ({ row: rows[i.index], index: i.index }))
+    : rows.map((row) => ({ row }));
   return (
     <>
       {paddingTop > 0 ? <tr aria-hidden style={{ height: paddingTop }} /> : null}
-      {shown.map((row) => (
+      {shown.map(({ row, index }) => (
         <BodyRow
           key={row.id}
           row={row}
           isSelected={selectMode && Boolean(selection[row.id])}
           selectMode={selectMode}
+          index={index}
+          measure={virtual ? virtualizer.measureElement : undefined}
           {...rowProps}
         />
       ))}
@@ -642,14 +647,27 @@ interface BodyRowProps<T> {
   rowActions: RowAction<T>[];
   ctx: ActionContext<T>;
   env: CellEnv;
+  /** Long pages: the row's place in the list and the virtualiser's measuring ref. */
+  index?: number;
+  measure?: (el: Element | null) => void;
 }
 
 /** One body row: plain elements (see `bodyRow`), each cell drawn by `renderCell`. */
-function BodyRowImpl<T>({ row, isSelected, selectMode, columns, rowActions, ctx, env }: BodyRowProps<T>) {
+function BodyRowImpl<T>({
+  row,
+  isSelected,
+  selectMode,
+  columns,
+  rowActions,
+  ctx,
+  env,
+  index,
+  measure,
+}: BodyRowProps<T>) {
   const styles = useStyles();
   const item = row.original;
   return (
-    <tr className={mergeClasses(styles.bodyRow, isSelected && styles.bodyRowSelected)}>
+    <tr ref={measure} data-index={index} className={mergeClasses(styles.bodyRow, isSelected && styles.bodyRowSelected)}>
       {selectMode ? (
         <TableSelectionCell
           type="checkbox"
@@ -690,5 +708,7 @@ const BodyRow = memo(
     a.columns === b.columns &&
     a.rowActions === b.rowActions &&
     a.ctx === b.ctx &&
-    a.env === b.env,
+    a.env === b.env &&
+    a.index === b.index &&
+    a.measure === b.measure,
 ) as typeof BodyRowImpl;
