@@ -85,26 +85,8 @@ export async function finishSubtask(sub: StoredSubtask, runId: string, outcome: 
 }
 
 async function afterSubtaskEnded(sub: StoredSubtask, task: StoredTask): Promise<void> {
-  const name = await siteName(sub.site_id);
-  const label = `${Process.label(sub.process)} (${TestMode.label(sub.mode)})`;
   const ok = sub.status === Done;
-  await recordEvent(
-    'subtask_end',
-    sub.operation_id,
-    `Subtask ${sub.id} ${label} ${ok ? 'done' : 'failed'}: ${sub.msg}`,
-    {
-      task_id: sub.task_id,
-      subtask_id: sub.id,
-    },
-  );
-  await createNotification({
-    category: NotificationCategory.values.Subtask,
-    title: `${name}: ${label} ${ok ? 'Done' : 'Failed'}`,
-    caption: `Subtask ${sub.id} of operation ${sub.operation_id}`,
-    content: `<p>Site <b>${escapeHtml(name)}</b>, ${escapeHtml(label)}: <b>${ok ? 'Done' : 'Failed'}</b></p><p>${escapeHtml(sub.msg)}</p><p><a href="/operations/${sub.operation_id}">Operation ${sub.operation_id}</a></p>`,
-    link: `/operations/${sub.operation_id}`,
-  });
-
+  // The login's outcome decides first: the task's other subtasks wait on it, not on the records below.
   if (sub.process === Process.values.Login) {
     if (ok) {
       // The session is in place: the task's other subtasks may now run, in parallel.
@@ -114,6 +96,22 @@ async function afterSubtaskEnded(sub: StoredSubtask, task: StoredTask): Promise<
       task = (await failPendingSubtasks(sub.task_id, `Login failed: ${sub.msg}`)) ?? task;
     }
   }
+
+  const name = await siteName(sub.site_id);
+  const label = `${Process.label(sub.process)} (${TestMode.label(sub.mode)})`;
+  await Promise.all([
+    recordEvent('subtask_end', sub.operation_id, `Subtask ${sub.id} ${label} ${ok ? 'done' : 'failed'}: ${sub.msg}`, {
+      task_id: sub.task_id,
+      subtask_id: sub.id,
+    }),
+    createNotification({
+      category: NotificationCategory.values.Subtask,
+      title: `${name}: ${label} ${ok ? 'Done' : 'Failed'}`,
+      caption: `Subtask ${sub.id} of operation ${sub.operation_id}`,
+      content: `<p>Site <b>${escapeHtml(name)}</b>, ${escapeHtml(label)}: <b>${ok ? 'Done' : 'Failed'}</b></p><p>${escapeHtml(sub.msg)}</p><p><a href="/operations/${sub.operation_id}">Operation ${sub.operation_id}</a></p>`,
+      link: `/operations/${sub.operation_id}`,
+    }),
+  ]);
   await maybeFinishTask(task);
 }
 

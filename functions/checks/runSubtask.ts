@@ -1,4 +1,5 @@
 import { Process } from '../../shared/enums.js';
+import { nextId } from '../lib/db/ids.js';
 import { logger } from '../lib/logger.js';
 import { decryptSecret, encryptSecret } from '../lib/secrets/index.js';
 import { putObject } from '../lib/storage/objects.js';
@@ -66,84 +67,120 @@ export async function runSubtask(message: CheckMessage, runId: string): Promise<
 }
 
 async function execute(sub: StoredSubtask, runId: string): Promise<void> {
-  const task = await tasks.get(sub.task_id);
-  const site = await sites.getMany([sub.site_id], { includeDeleted: true }).then((r) => r[0]);
+  const [task, site] = await Promise.all([
+    tasks.get(sub.task_id),
+    sites.getMany([sub.site_id], { includeDeleted: true }).then((r) => r[0]),
+  ]);
   const account = task?.account_id ? await siteAccounts.get(task.account_id) : undefined;
   if (!task || !site || !account) {
     await finishSubtask(sub, runId, { success: false, msg: 'The site or its account no longer exists' });
     return;
   }
   const isLogin = sub.process === Process.values.Login;
-  const { outcome, video, screenshot } = await runCheck({
+  const [pwd, session] = await Promise.all([decryptSecret(account.pwd_enc), isLogin ? undefined : loadSession(task)]);
+  const run = await runCheck({
     browser: await getBrowser(),
     site: { id: site.id, name: site.name, url: site.url },
-    account: { user: account.user, pwd: await decryptSecret(account.pwd_enc) },
+    account: { user: account.user, pwd },
     mode: sub.mode,
     process: sub.process,
-    session: isLogin ? undefined : await loadSession(task),
+    session,
     timeoutMs: SUBTASK_TIMEOUT_MS,
     record: true,
   });
 
-  const prefix = `checks/${sub.operation_id}/${sub.task_id}/${sub.id}-${runId.slice(0, 8)}`;
-  const log = await checkLogs.create({
-    process: sub.process,
-    mode: sub.mode,
-    task_id: sub.task_id,
-    subtask_id: sub.id,
-    site_id: sub.site_id,
-    account_id: account.id,
-    success: outcome.success,
-    raw_log_id: null,
-    ...logFields(outcome.result as Record<string, unknown>),
-  });
-  let screenshotKey: string | null = null;
-  if (screenshot) {
-    screenshotKey = `${prefix}.png`;
-    await putObject(screenshotKey, screenshot, 'image/png');
-  }
-  const raw = await rawLogs.create({
-    process: sub.process,
-    business_id: log.id,
-    subtask_id: sub.id,
-    success: outcome.success,
-    remark: outcome.msg,
-    result: outcome.result,
-    steps: outcome.steps,
-    console_errors: outcome.consoleErrors,
-    video_id: null,
-    screenshot_key: screenshotKey,
-  });
-  if (video) {
-    const ext = video.contentType.includes('webm') ? 'webm' : 'mp4';
-    const key = `${prefix}.${ext}`;
-    await putObject(key, video.bytes, video.contentType);
-    const row = await videos.create({
-      process: sub.process,
-      size: video.bytes.length,
-      key,
-      content_type: video.contentType,
-      duration_ms: video.durationMs,
-      raw_log_id: raw.id,
-      subtask_id: sub.id,
-    });
-    await rawLogs.update(raw.id, { video_id: row.id });
-  }
-  await checkLogs.update(log.id, { raw_log_id: raw.id });
-  await checkResults.create({ subtask_id: sub.id, raw_log_id: raw.id });
-  const bets = (outcome.result as { bets?: { bet_id: string; number: string; big: number; small: number }[] }).bets;
-  for (const bet of bets ?? []) {
-    await betUploads.create({
-      check_log_id: log.id,
-      subtask_id: sub.id,
-      site_id: sub.site_id,
-      mode: sub.mode,
-      bet_id: bet.bet_id,
-      number: bet.number,
-      big: bet.big,
-      small: bet.small,
-    });
-  }
-  if (isLogin && outcome.success && outcome.session) await saveSession(task, outcome.session);
+  const { outcome } = run;
+  await Promise.all([
+    storeEvidence(sub, runId, account.id, run),
+    isLogin && outcome.success && outcome.session ? saveSession(task, outcome.session) : undefined,
+  ]);
   await finishSubtask(sub, runId, { success: outcome.success, msg: outcome.msg });
+}
+
+type Bet = { bet_id: string; number: string; big: number; small: number };
+
+/**
+ * Stores what a run left: the files (video, screenshot of a failure), then the check log, raw
+ * log, video row, check result and uploaded bets. Ids are taken first so every row is written
+ * once with its links, all in parallel: the store work of a subtask is a few round trips, not
+ * a dozen in a row. The files go first, so a row never points at a file that is not there.
+ */
+async function storeEvidence(
+  sub: StoredSubtask,
+  runId: string,
+  accountId: number,
+  { outcome, video, screenshot }: Awaited<ReturnType<typeof runCheck>>,
+): Promise<void> {
+  const prefix = `checks/${sub.operation_id}/${sub.task_id}/${sub.id}-${runId.slice(0, 8)}`;
+  const videoKey = video ? `${prefix}.${video.contentType.includes('webm') ? 'webm' : 'mp4'}` : null;
+  const screenshotKey = screenshot ? `${prefix}.png` : null;
+  const [logId, rawId, videoId] = await Promise.all([
+    nextId(checkLogs.def.type),
+    nextId(rawLogs.def.type),
+    video ? nextId(videos.def.type) : null,
+    screenshot && screenshotKey ? putObject(screenshotKey, screenshot, 'image/png') : undefined,
+    video && videoKey ? putObject(videoKey, video.bytes, video.contentType) : undefined,
+  ]);
+
+  const bets = (outcome.result as { bets?: Bet[] }).bets ?? [];
+  await Promise.all([
+    checkLogs.create(
+      {
+        process: sub.process,
+        mode: sub.mode,
+        task_id: sub.task_id,
+        subtask_id: sub.id,
+        site_id: sub.site_id,
+        account_id: accountId,
+        success: outcome.success,
+        raw_log_id: rawId,
+        ...logFields(outcome.result as Record<string, unknown>),
+      },
+      { id: logId },
+    ),
+    rawLogs.create(
+      {
+        process: sub.process,
+        business_id: logId,
+        subtask_id: sub.id,
+        success: outcome.success,
+        remark: outcome.msg,
+        result: outcome.result,
+        steps: outcome.steps,
+        console_errors: outcome.consoleErrors,
+        video_id: videoId,
+        screenshot_key: screenshotKey,
+      },
+      { id: rawId },
+    ),
+    video && videoKey && videoId !== null
+      ? videos.create(
+          {
+            process: sub.process,
+            size: video.bytes.length,
+            key: videoKey,
+            content_type: video.contentType,
+            duration_ms: video.durationMs,
+            raw_log_id: rawId,
+            subtask_id: sub.id,
+          },
+          { id: videoId },
+        )
+      : undefined,
+    checkResults.create({ subtask_id: sub.id, raw_log_id: rawId }),
+    bets.length
+      ? betUploads.createMany(
+          bets.map((bet) => ({
+            check_log_id: logId,
+            subtask_id: sub.id,
+            site_id: sub.site_id,
+            mode: sub.mode,
+            bet_id: bet.bet_id,
+            number: bet.number,
+            big: bet.big,
+            small: bet.small,
+          })),
+        )
+      : undefined,
+  ]);
 }
