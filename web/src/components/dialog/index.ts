@@ -1,2 +1,3 @@
 export { FormDialogActions, type FormDialogActionsProps } from './FormDialogActions';
 export { OkDialog, type OkDialogProps } from './OkDialog';
+export { ConfirmDialog } from './ConfirmDialog';

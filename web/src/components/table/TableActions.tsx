@@ -1,14 +1,6 @@
+import { ConfirmDialog } from '@/components/dialog';
 import { useT } from '@/i18n';
-import {
-  Button,
-  Dialog,
-  DialogActions,
-  DialogBody,
-  DialogContent,
-  DialogSurface,
-  DialogTitle,
-  Tooltip,
-} from '@fluentui/react-components';
+import { Button, Tooltip } from '@fluentui/react-components';
 import { useState } from 'react';
 import type { ActionContext, RowAction, TableAction } from './types';
 
@@ -56,26 +48,16 @@ export function RowActionButton<T>({ action, row, ctx }: { action: RowAction<T>;
         {t(action.label)}
       </Button>
       {question && asking ? (
-        <Dialog open={asking} onOpenChange={(_, d) => setAsking(d.open)}>
-          <DialogSurface style={{ maxWidth: 480 }}>
-            <DialogBody>
-              <DialogTitle>{t('Confirm')}</DialogTitle>
-              <DialogContent>{question}</DialogContent>
-              <DialogActions>
-                <Button onClick={() => setAsking(false)}>{t('Cancel')}</Button>
-                <Button
-                  appearance="primary"
-                  onClick={() => {
-                    setAsking(false);
-                    action.onClick?.(row, ctx);
-                  }}
-                >
-                  {t('OK')}
-                </Button>
-              </DialogActions>
-            </DialogBody>
-          </DialogSurface>
-        </Dialog>
+        <ConfirmDialog
+          open
+          message={question}
+          confirmLabel="OK"
+          onCancel={() => setAsking(false)}
+          onConfirm={() => {
+            setAsking(false);
+            action.onClick?.(row, ctx);
+          }}
+        />
       ) : null}
     </>
   );

@@ -12,9 +12,9 @@ import type { Operation } from '@shared/schemas/checks';
 import { type ReactNode, useState } from 'react';
 import { dialogSurfaceStyle } from '@/app/dialogSizes';
 import { toast } from '@/app/toast';
+import { ConfirmDialog } from '@/components/dialog';
 import { useT } from '@/i18n';
 import { CheckpointGrid, type PointModes } from '../CheckpointGrid';
-import { ConfirmDialog } from './ConfirmDialog';
 import { OperationStarted } from './OperationStarted';
 
 export interface CheckDialogFrameProps {

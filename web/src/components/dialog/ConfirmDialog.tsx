@@ -10,15 +10,18 @@ import {
 import type { ReactNode } from 'react';
 import { useT } from '@/i18n';
 
-/** A yes/no question over another dialog; Fluent stacks nested dialogs. */
+/** A yes/no question titled Confirm (also over another dialog: Fluent stacks nested dialogs). */
 export function ConfirmDialog({
   open,
   message,
+  confirmLabel = 'Confirm',
   onConfirm,
   onCancel,
 }: {
   open: boolean;
-  message: string;
+  message: ReactNode;
+  /** The yes button's text (English, translated here). */
+  confirmLabel?: string;
   onConfirm(): void;
   onCancel(): void;
 }): ReactNode {
@@ -32,7 +35,7 @@ export function ConfirmDialog({
           <DialogActions>
             <Button onClick={onCancel}>{t('Cancel')}</Button>
             <Button appearance="primary" onClick={onConfirm}>
-              {t('Confirm')}
+              {t(confirmLabel)}
             </Button>
           </DialogActions>
         </DialogBody>
