@@ -110,11 +110,15 @@ export const col = {
   user<T>(field: FieldPath<T>, label: string, opts: ColumnOptions<T, never> = {}): Column<T> {
     return build<T>('user', field, label, { ...opts, text: (v) => userName(v as Parameters<typeof userName>[0]) });
   },
-  /** Anything else; `id` need not be a field. Give `text` so export and copy have something to use. */
+  /**
+   * Anything else; `id` need not be a field. Give `text` so export and copy have something to use;
+   * with `text` alone the cell shows that text.
+   */
   custom<T>(
     id: string,
     label: string,
-    opts: ColumnOptions<T, never> & { render: (row: T) => ReactNode; text?: (row: T) => string },
+    opts: ColumnOptions<T, never> &
+      ({ render: (row: T) => ReactNode; text?: (row: T) => string } | { text: (row: T) => string }),
   ): Column<T> {
     const { text, ...rest } = opts;
     const column = build<T>('custom', id, label, rest);

@@ -1,14 +1,11 @@
 import { Process, RunStatus, TestMode } from '@shared/enums';
 import type { Subtask } from '@shared/schemas/checks';
-import { formatSeconds } from '@/app/format';
-import { pathOf } from '@/app/routes';
 import { col, defineResource } from '@/components/table';
 import { t } from '@/i18n';
 import { CheckLogsButton } from './CheckResultsDialog';
-import { durationMs } from './checksApi';
 import { MessageCell } from './MessageCell';
-import { RouteLink } from './RouteLink';
 import { RunStatusBadge } from './RunStatusBadge';
+import { durationColumn, operationColumn } from './runColumns';
 
 export const subtasksResource = defineResource<Subtask>({
   name: 'subtasks',
@@ -20,13 +17,7 @@ export const subtasksResource = defineResource<Subtask>({
   columns: [
     col.number('id', 'ID', { filter: true, sortable: true }),
     col.number('task_id', 'Task ID', { filter: true, copyable: false }),
-    col.number('operation_id', 'Operation', {
-      filter: true,
-      hidden: true,
-      render: (s) => (
-        <RouteLink to={pathOf('operationDetail', { operationID: s.operation_id })}>#{s.operation_id}</RouteLink>
-      ),
-    }),
+    operationColumn({ hidden: true }),
     col.text('site.name', 'Site'),
     col.enum('process', 'Process', Process, { filter: true }),
     col.enum('mode', 'Mode', TestMode, { filter: true }),
@@ -38,11 +29,7 @@ export const subtasksResource = defineResource<Subtask>({
     }),
     col.datetime('start_at', 'Start At', { filter: 'range', sortable: true }),
     col.datetime('end_at', 'End At', { filter: 'range', sortable: true }),
-    col.custom('duration', 'Duration', {
-      hidden: true,
-      render: (s) => formatSeconds(durationMs(s.start_at, s.end_at)),
-      text: (s) => formatSeconds(durationMs(s.start_at, s.end_at)),
-    }),
+    durationColumn(),
     col.datetime('created_at', 'Created At', { filter: 'range', sortable: true }),
   ],
   rowActions: [{ label: 'Logs', render: (s) => <CheckLogsButton subtask={s} /> }],

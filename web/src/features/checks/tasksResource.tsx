@@ -1,11 +1,8 @@
 import { TaskStatus } from '@shared/enums';
 import type { Task } from '@shared/schemas/checks';
-import { formatSeconds } from '@/app/format';
-import { pathOf } from '@/app/routes';
 import { col, defineResource } from '@/components/table';
-import { durationMs } from './checksApi';
-import { RouteLink } from './RouteLink';
 import { RunStatusBadge } from './RunStatusBadge';
+import { durationColumn, operationColumn } from './runColumns';
 import { TaskCheckpointsButton } from './TaskCheckpointsButton';
 import { countsText, TaskCountsCell, taskCounts } from './TaskCountsCell';
 import { TaskDetailButton } from './TaskDetailDialog';
@@ -19,12 +16,7 @@ export const tasksResource = defineResource<Task>({
   failureTip: 'Fetch tasks failed.',
   columns: [
     col.number('id', 'ID', { filter: true, sortable: true }),
-    col.number('operation_id', 'Operation', {
-      filter: true,
-      render: (task) => (
-        <RouteLink to={pathOf('operationDetail', { operationID: task.operation_id })}>#{task.operation_id}</RouteLink>
-      ),
-    }),
+    operationColumn(),
     col.text('site.name', 'Site'),
     col.enum('status', 'Status', TaskStatus, {
       filter: true,
@@ -37,11 +29,7 @@ export const tasksResource = defineResource<Task>({
     col.user('creator', 'Creator'),
     col.datetime('start_at', 'Start At', { filter: 'range', sortable: true }),
     col.datetime('end_at', 'End At', { filter: 'range', sortable: true }),
-    col.custom('duration', 'Duration', {
-      hidden: true,
-      render: (task) => formatSeconds(durationMs(task.start_at, task.end_at)),
-      text: (task) => formatSeconds(durationMs(task.start_at, task.end_at)),
-    }),
+    durationColumn(),
     col.text('remark', 'Remark', { searchable: true, filter: true, hidden: true }),
     col.datetime('created_at', 'Created At', { filter: 'range', sortable: true, hidden: true }),
   ],

@@ -1,11 +1,10 @@
 import { OperationName, RunStatus } from '@shared/enums';
 import type { Operation } from '@shared/schemas/checks';
-import { formatSeconds } from '@/app/format';
 import { col, defineResource } from '@/components/table';
 import { pathOf } from '@/app/routes';
-import { durationMs } from '@/features/checks/checksApi';
 import { RouteLink } from '@/features/checks/RouteLink';
 import { RunStatusBadge } from '@/features/checks/RunStatusBadge';
+import { durationColumn } from '@/features/checks/runColumns';
 import { countsText, operationCounts, TaskCountsCell } from '@/features/checks/TaskCountsCell';
 import { useT } from '@/i18n';
 import { OpenDetailButton } from './OpenDetailButton';
@@ -41,11 +40,7 @@ export const operationsResource = defineResource<Operation>({
     }),
     col.datetime('start_at', 'Start At', { filter: 'range', sortable: true }),
     col.datetime('end_at', 'End At', { filter: 'range', sortable: true }),
-    col.custom('duration', 'Duration', {
-      hidden: true,
-      render: (op) => formatSeconds(durationMs(op.start_at, op.end_at)),
-      text: (op) => formatSeconds(durationMs(op.start_at, op.end_at)),
-    }),
+    durationColumn(),
     col.datetime('created_at', 'Created At', { filter: 'range', sortable: true }),
     col.text('remark', 'Remark', { searchable: true, filter: true }),
   ],
