@@ -13,6 +13,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { closeSharedBrowser } from '../functions/checks/browser/launchBrowser.js';
 import { startLocalStack } from '../scripts/local/stack.js';
+import { processTree } from '../scripts/tools/processTree.js';
 import { Process, RunStatus } from '../shared/enums.js';
 import type { BareResult } from './bareRecording.js';
 
@@ -33,30 +34,13 @@ interface MemSample {
   chromium_procs: number;
 }
 
-function descendants(root: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(d)]);
-    } catch {
-      // Gone between the listing and the read.
-    }
-  }
-  const out = [root];
-  for (let i = 0; i < out.length; i++) out.push(...(children.get(out[i]) ?? []));
-  return out;
-}
-
 function kib(text: string, key: string): number {
   return Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(text)?.[1] ?? 0);
 }
 
 function sampleTree(root: number): MemSample {
   const s: MemSample = { rss_mib: 0, pss_mib: 0, node_rss_mib: 0, chromium_rss_mib: 0, chromium_procs: 0 };
-  for (const pid of descendants(root)) {
+  for (const pid of processTree(root)) {
     try {
       const comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
       const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');

@@ -14,20 +14,13 @@ import { extname, join, resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { chromium } from 'playwright-core';
 import { build } from 'vite';
+import { CHROMIUM_FLAGS } from '../functions/checks/browser/launchBrowser.js';
 
 const repo = resolve(import.meta.dirname, '..');
 const REPS = Number(process.env.BENCH_REPS ?? 7);
 const SIZES = [100, 1000];
 
 type BenchWindow = { bench: Record<string, (n?: number) => unknown> };
-const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 // Inside node_modules so the harness resolves the project's packages.
 const work = join(repo, 'node_modules/.cache/patrol-table-bench');
@@ -193,7 +186,7 @@ await buildHarness();
 // Figures are wall/busy times; on a shared 2-core box the load average says how much to discount them.
 const loadBefore = loadavg()[0];
 const site = await serve(outDir);
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: [...CHROMIUM_FLAGS] });
 const results: Record<string, unknown> = {};
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });

@@ -5,23 +5,16 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContextOptions, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
+import { CHROMIUM_FLAGS } from '../../functions/checks/browser/launchBrowser.js';
 import { uniqueIp } from '../helpers/authKit.js';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
-export const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 export const SCREENSHOT_DIR = join(dirname(fileURLToPath(import.meta.url)), 'screenshots');
 export const VIEWPORT = { width: 1440, height: 900 };
 
 /** One headless Chromium; close it in afterAll. */
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS, headless: true });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_FLAGS], headless: true });
 }
 
 export interface OpenPageOptions {

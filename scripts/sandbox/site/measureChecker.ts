@@ -5,32 +5,17 @@ import type { Browser } from 'puppeteer-core';
 import { launchBrowser } from '../../../functions/checks/browser/launchBrowser';
 import { runCheck } from '../../../functions/checks/browser/runCheck';
 import type { ProcessValue } from '../../../shared/schemas/checkResults';
+import { processTree } from '../../tools/processTree';
 import { SANDBOX_PASSWORD, startSandboxSite } from './server';
 
 const TICK = 100; // USER_HZ on Linux
-
-function tree(root: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(d)]);
-    } catch {}
-  }
-  const out = [root];
-  for (let i = 0; i < out.length; i++) out.push(...(children.get(out[i]) ?? []));
-  return out;
-}
 
 function cpuSeconds(pids: number[]): number {
   let ticks = 0;
   for (const pid of pids) {
     try {
-      const f = readFileSync(`/proc/${pid}/stat`, 'utf8')
-        .slice(readFileSync(`/proc/${pid}/stat`, 'utf8').lastIndexOf(')') + 2)
-        .split(' ');
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       ticks += Number(f[11]) + Number(f[12]);
     } catch {}
   }
@@ -54,7 +39,7 @@ const launchMs = performance.now() - t;
 const root = browser.process()!.pid!;
 let peakRss = 0;
 const sampler = setInterval(() => {
-  peakRss = Math.max(peakRss, rssMiB(tree(root)));
+  peakRss = Math.max(peakRss, rssMiB(processTree(root)));
 }, 200);
 
 const ctxMs: number[] = [];
@@ -94,15 +79,20 @@ for (const p of [1, 2, 3, 4, 5, 6, 7, 8] as ProcessValue[]) {
 }
 
 async function cpuOf(record: boolean, n: number) {
-  const pids = tree(root);
-  const before = cpuSeconds(tree(root));
+  const pids = processTree(root);
+  const before = cpuSeconds(processTree(root));
   const nodeBefore = process.cpuUsage();
   const t0 = performance.now();
   for (let i = 0; i < n; i++) await check(2, record, `cpu-${record}-${i}`);
   const wall = (performance.now() - t0) / 1000;
   const node = process.cpuUsage(nodeBefore);
   void pids;
-  return { browserCpuS: cpuSeconds(tree(root)) - before, nodeCpuS: (node.user + node.system) / 1e6, wallS: wall, n };
+  return {
+    browserCpuS: cpuSeconds(processTree(root)) - before,
+    nodeCpuS: (node.user + node.system) / 1e6,
+    wallS: wall,
+    n,
+  };
 }
 const plain = await cpuOf(false, 6);
 const recorded = await cpuOf(true, 6);

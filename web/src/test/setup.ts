@@ -12,6 +12,18 @@ if (!('ResizeObserver' in globalThis)) {
   };
 }
 
+// jsdom lacks matchMedia; Fluent's dialog motion asks it about reduced motion.
+window.matchMedia ??= ((query: string) => ({
+  matches: false,
+  media: query,
+  onchange: null,
+  addListener() {},
+  removeListener() {},
+  addEventListener() {},
+  removeEventListener() {},
+  dispatchEvent: () => false,
+})) as unknown as typeof window.matchMedia;
+
 // Lazily loaded screens are transformed on first import; with every web test file running at once
 // on two cores that took up to 8 s, far past the 1 s default. Only failing waits get slower.
 configure({ asyncUtilTimeout: 15_000 });

@@ -16,22 +16,7 @@ import type { Resource } from './types';
 // The machine is shared and Fluent in jsdom is slow: give popups time to appear.
 configure({ asyncUtilTimeout: 10_000 });
 
-// jsdom lacks these; Fluent's positioning and motion ask for them.
-globalThis.ResizeObserver ??= class {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-} as unknown as typeof ResizeObserver;
-window.matchMedia ??= ((query: string) => ({
-  matches: false,
-  media: query,
-  onchange: null,
-  addListener() {},
-  removeListener() {},
-  addEventListener() {},
-  removeEventListener() {},
-  dispatchEvent: () => false,
-})) as unknown as typeof window.matchMedia;
+// jsdom shims (ResizeObserver, matchMedia) live in web/src/test/setup.ts.
 
 export interface FakeServer {
   /** Query params of every list call, in order. */

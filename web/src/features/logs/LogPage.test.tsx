@@ -7,18 +7,6 @@ import { findToast, jsonResponse, ok, operator, renderRoutes } from '@/test/rend
 
 vi.setConfig({ testTimeout: 30_000 });
 
-// jsdom lacks matchMedia; Fluent's dialog motion asks it about reduced motion.
-window.matchMedia ??= ((query: string) => ({
-  matches: false,
-  media: query,
-  onchange: null,
-  addListener() {},
-  removeListener() {},
-  addEventListener() {},
-  removeEventListener() {},
-  dispatchEvent: () => false,
-})) as unknown as typeof window.matchMedia;
-
 const shared = {
   task_id: 3,
   subtask_id: 5,
