@@ -17,7 +17,7 @@ import { formatDateTime, formatSeconds } from '@/app/format';
 import { useT } from '@/i18n';
 import { CheckLogsButton } from './CheckResultsDialog';
 import { durationMs } from './checksApi';
-import { MessageCell } from './MessageCell';
+import { LongTextCell } from '@/features/logs/LongTextCell';
 import { RunStatusBadge } from './RunStatusBadge';
 
 const useStyles = makeStyles({
@@ -98,7 +98,12 @@ export function SubtaskGroups({ groups, siteName }: { groups: ProcessGroup[]; si
                       <RunStatusBadge status={s.status} size="small" />
                     </TableCell>
                     <TableCell>
-                      <MessageCell title={`${t('SubTask')} #${s.id} · ${label}`} text={s.msg} />
+                      <LongTextCell
+                        title={`${t('SubTask')} #${s.id} · ${label}`}
+                        text={s.msg}
+                        preformatted
+                        buttonLabel="Show message"
+                      />
                     </TableCell>
                     <TableCell className={styles.nowrap}>{formatDateTime(s.start_at)}</TableCell>
                     <TableCell className={styles.num}>{formatSeconds(durationMs(s.start_at, s.end_at))}</TableCell>

@@ -3,7 +3,7 @@ import type { Subtask } from '@shared/schemas/checks';
 import { col, defineResource } from '@/components/table';
 import { t } from '@/i18n';
 import { CheckLogsButton } from './CheckResultsDialog';
-import { MessageCell } from './MessageCell';
+import { LongTextCell } from '@/features/logs/LongTextCell';
 import { RunStatusBadge } from './RunStatusBadge';
 import { durationColumn, operationColumn } from './runColumns';
 
@@ -25,7 +25,14 @@ export const subtasksResource = defineResource<Subtask>({
     col.text('msg', 'Msg', {
       searchable: true,
       filter: true,
-      render: (s) => <MessageCell title={`${t('SubTask')} #${s.id} · ${t(Process.label(s.process))}`} text={s.msg} />,
+      render: (s) => (
+        <LongTextCell
+          title={`${t('SubTask')} #${s.id} · ${t(Process.label(s.process))}`}
+          text={s.msg}
+          preformatted
+          buttonLabel="Show message"
+        />
+      ),
     }),
     col.datetime('start_at', 'Start At', { filter: 'range', sortable: true }),
     col.datetime('end_at', 'End At', { filter: 'range', sortable: true }),

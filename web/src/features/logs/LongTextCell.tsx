@@ -7,21 +7,24 @@ import { useT } from '@/i18n';
 
 const useStyles = makeStyles({
   cell: { display: 'inline-flex', alignItems: 'center', gap: '2px', maxWidth: '100%', minWidth: 0 },
-  text: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', maxWidth: '200px' },
+  text: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', maxWidth: '220px' },
 });
 
 /**
- * A result or description cut to one line, with a button opening the information alert that
- * shows all of it (with Copy). `preformatted` keeps JSON indentation.
+ * A result, description or message cut to one line, with a button opening the information alert
+ * that shows all of it (with Copy). `preformatted` keeps JSON indentation and line breaks.
  */
 export function LongTextCell({
   title,
   text,
   preformatted,
+  buttonLabel,
 }: {
   title: string;
-  text: string;
+  text: string | null | undefined;
   preformatted?: boolean;
+  /** The button's name; 'View <title>' by default. */
+  buttonLabel?: string;
 }): ReactNode {
   const t = useT();
   const styles = useStyles();
@@ -38,8 +41,8 @@ export function LongTextCell({
         size="small"
         appearance="transparent"
         icon={<Info16Regular />}
-        aria-label={`${t('View')} ${title}`}
-        title={t('View')}
+        aria-label={buttonLabel ? t(buttonLabel) : `${t('View')} ${title}`}
+        title={t(buttonLabel ?? 'View')}
         onClick={() => setOpen(true)}
       />
       {open ? (
