@@ -1,4 +1,5 @@
 import { makeStyles, Text, tokens } from '@fluentui/react-components';
+import { ErrorCircle24Regular } from '@fluentui/react-icons';
 import type { ReactNode } from 'react';
 
 const useStyles = makeStyles({
@@ -52,5 +53,29 @@ export function Panel({
     <section className={className ? `${styles.panel} ${className}` : styles.panel} style={style}>
       {children}
     </section>
+  );
+}
+
+const useFailedStyles = makeStyles({
+  failed: {
+    display: 'flex',
+    flexDirection: 'column',
+    alignItems: 'center',
+    gap: tokens.spacingVerticalS,
+    padding: `${tokens.spacingVerticalXXXL} 0`,
+    color: tokens.colorNeutralForeground3,
+  },
+});
+
+/** A page's content when it could not be loaded: the failure tip, in place of the content. */
+export function LoadFailedPanel({ message }: { message: string }) {
+  const styles = useFailedStyles();
+  return (
+    <Panel>
+      <div className={styles.failed} role="alert">
+        <ErrorCircle24Regular />
+        <Text>{message}</Text>
+      </div>
+    </Panel>
   );
 }

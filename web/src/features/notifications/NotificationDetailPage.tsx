@@ -1,5 +1,5 @@
-import { Badge, Button, makeStyles, Skeleton, SkeletonItem, Text, tokens } from '@fluentui/react-components';
-import { ErrorCircle24Regular, Open16Regular } from '@fluentui/react-icons';
+import { Badge, Button, makeStyles, Skeleton, SkeletonItem, tokens } from '@fluentui/react-components';
+import { Open16Regular } from '@fluentui/react-icons';
 import { NotificationCategory } from '@shared/enums';
 import type { Notification } from '@shared/schemas/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -7,7 +7,7 @@ import { type MouseEvent, type ReactNode, useEffect, useMemo } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { EMPTY_TEXT } from '@/app/constants';
 import { formatDateTime, orEmpty, userName } from '@/app/format';
-import { PageHeader, Panel } from '@/app/PageHeader';
+import { LoadFailedPanel, PageHeader, Panel } from '@/app/PageHeader';
 import { Facts } from '@/features/checks/Facts';
 import { useT } from '@/i18n';
 import { NotificationStatusBadge } from './NotificationStatusBadge';
@@ -30,14 +30,6 @@ const useStyles = makeStyles({
     '& p:last-child': { marginBottom: 0 },
     '& a': { color: tokens.colorBrandForegroundLink },
     '& img': { maxWidth: '100%' },
-  },
-  failed: {
-    display: 'flex',
-    flexDirection: 'column',
-    alignItems: 'center',
-    gap: tokens.spacingVerticalS,
-    padding: `${tokens.spacingVerticalXXXL} 0`,
-    color: tokens.colorNeutralForeground3,
   },
 });
 
@@ -127,14 +119,7 @@ export default function NotificationDetailPage(): ReactNode {
       </Panel>
     );
   } else if (isError) {
-    content = (
-      <Panel>
-        <div className={styles.failed} role="alert">
-          <ErrorCircle24Regular />
-          <Text>{t('Get Notification failed')}</Text>
-        </div>
-      </Panel>
-    );
+    content = <LoadFailedPanel message={t('Get Notification failed')} />;
   }
 
   return (

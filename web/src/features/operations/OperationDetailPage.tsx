@@ -11,14 +11,14 @@ import {
   Tooltip,
   tokens,
 } from '@fluentui/react-components';
-import { ArrowClockwise20Regular, ErrorCircle24Regular } from '@fluentui/react-icons';
+import { ArrowClockwise20Regular } from '@fluentui/react-icons';
 import { OperationName, RunStatus } from '@shared/enums';
 import type { Operation } from '@shared/schemas/checks';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useParams } from 'react-router-dom';
 import { formatDateTime, formatSeconds, orEmpty, userName } from '@/app/format';
-import { PageHeader, Panel } from '@/app/PageHeader';
+import { LoadFailedPanel, PageHeader, Panel } from '@/app/PageHeader';
 import { pathOf } from '@/app/routes';
 import { durationMs } from '@/features/checks/checksApi';
 import { Facts } from '@/features/checks/Facts';
@@ -67,14 +67,6 @@ const useStyles = makeStyles({
   },
   counts: { display: 'flex', gap: tokens.spacingHorizontalS, flexWrap: 'wrap' },
   sectionTitle: { display: 'block', margin: `0 0 ${tokens.spacingVerticalM}` },
-  failed: {
-    display: 'flex',
-    flexDirection: 'column',
-    alignItems: 'center',
-    gap: tokens.spacingVerticalS,
-    padding: `${tokens.spacingVerticalXXXL} 0`,
-    color: tokens.colorNeutralForeground3,
-  },
 });
 
 function Progress({ op }: { op: Operation }): ReactNode {
@@ -216,12 +208,7 @@ export default function OperationDetailPage(): ReactNode {
       ) : isPending ? (
         <SummarySkeleton />
       ) : isError ? (
-        <Panel>
-          <div className={styles.failed} role="alert">
-            <ErrorCircle24Regular />
-            <Text>{t('Get operation failed.')}</Text>
-          </div>
-        </Panel>
+        <LoadFailedPanel message={t('Get operation failed.')} />
       ) : null}
     </div>
   );
