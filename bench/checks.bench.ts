@@ -7,11 +7,12 @@
 // same run; the ratio engine / bare is the engine's overhead. BENCH_SITES=5 for a short run.
 
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { closeSharedBrowser } from '../functions/checks/browser/launchBrowser.js';
+import { apiCaller } from './apiCaller.js';
 import { startLocalStack } from '../scripts/local/stack.js';
 import { processTree } from '../scripts/tools/processTree.js';
 import { Process, RunStatus } from '../shared/enums.js';
@@ -112,20 +113,9 @@ async function engineRun(): Promise<RunFigures & { failure_msgs: string[]; opera
   const stack = await startLocalStack({ dataDir, port: 0, demo: false, quiet: true, adminPassword: ADMIN_PASSWORD });
   try {
     if (!stack.sandboxSiteUrl) throw new Error('the sandbox site did not start');
-    const call = async (method: string, path: string, token?: string, body?: unknown) => {
-      const res = await fetch(`${stack.url}/api/v1${path}`, {
-        method,
-        headers: {
-          accept: 'application/json',
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-          ...(body ? { 'content-type': 'application/json' } : {}),
-        },
-        body: body ? JSON.stringify(body) : undefined,
-      });
-      const json = (await res.json()) as { msg: string; data: never };
-      if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${json.msg}`);
-      return json.data;
-    };
+    const api = apiCaller(stack.url);
+    const call = async (method: string, path: string, token?: string, body?: unknown) =>
+      (await api(method, path, token, body)).data;
     const token = (
       (await call('POST', '/login', undefined, { username: 'admin', password: ADMIN_PASSWORD })) as {
         jwt: string;

@@ -7,8 +7,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { apiCaller } from './apiCaller.js';
 import { startLocalStack } from '../scripts/local/stack.js';
-import { HEADERS } from '../shared/envelope.js';
 
 const SITES = Number(process.env.BENCH_SITES ?? 500);
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 20);
@@ -34,20 +34,7 @@ const load = () =>
 const dataDir = mkdtempSync(join(tmpdir(), 'patrol-bench-sites-'));
 const stack = await startLocalStack({ dataDir, port: 0, demo: false, quiet: true, adminPassword: ADMIN_PASSWORD });
 
-async function call(method: string, path: string, token?: string, body?: unknown) {
-  const res = await fetch(`${stack.url}/api/v1${path}`, {
-    method,
-    headers: {
-      accept: 'application/json',
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body ? { 'content-type': 'application/json' } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const json = (await res.json()) as { code: number; msg: string; data?: unknown };
-  if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${json.msg}`);
-  return { data: json.data, rcu: Number(res.headers.get(HEADERS.consumedCapacity) ?? Number.NaN) };
-}
+const call = apiCaller(stack.url);
 
 interface Figure {
   scenario: string;
