@@ -347,15 +347,12 @@ export function ResourceTable<T>({ resource, baseFilters, toolbar }: ResourceTab
   };
 
   const visibleLeafColumns = table.getVisibleLeafColumns();
-  const visibleKey = visibleLeafColumns.map((c) => c.id).join(',');
-  // The body's columns in order (null: the operations column); a new list only when visibility changes.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: visibleKey stands for visibleLeafColumns, which is new every render.
+  // The body's columns in order (null: the operations column, always last), from the same state the
+  // header's columns come from; a new list only when visibility changes, so memoised rows stay put.
+  const hasRowActions = resource.rowActions.length > 0;
   const bodyColumns = useMemo(
-    () =>
-      visibleLeafColumns.map((tc) =>
-        tc.id === OPERATIONS_COLUMN ? null : (tc.columnDef.meta as { column: Column<T> }).column,
-      ),
-    [visibleKey],
+    () => [...columns.filter((c) => visibility[c.id] !== false), ...(hasRowActions ? [null] : [])],
+    [columns, visibility, hasRowActions],
   );
   const colSpan = visibleLeafColumns.length + (selectMode ? 1 : 0);
   const searchable = columns.filter((c) => c.searchable);
