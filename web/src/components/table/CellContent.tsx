@@ -14,6 +14,7 @@ import {
 } from '@fluentui/react-components';
 import { CheckmarkCircle16Filled, Copy16Regular, DismissCircle16Filled, Edit16Regular } from '@fluentui/react-icons';
 import type { TFunction } from 'i18next';
+import { useT } from '@/i18n';
 import { type FormEvent, forwardRef, type ReactNode, useState } from 'react';
 import type { Column } from './types';
 
@@ -77,6 +78,21 @@ export async function copyText(text: string, t: (key: string) => string): Promis
   } catch {
     toast.error(t('copy failed'));
   }
+}
+
+/** A small copy-to-clipboard icon button outside tables (a site's link, an account id in a dialog). */
+export function CopyButton({ text }: { text: string }): ReactNode {
+  const t = useT();
+  return (
+    <Button
+      size="small"
+      appearance="transparent"
+      icon={<Copy16Regular />}
+      aria-label={t('Copy')}
+      title={t('Copy')}
+      onClick={() => void copyText(text, t)}
+    />
+  );
 }
 
 // Cells use a native title, not a Fluent Tooltip: hundreds of tooltips cost more to mount than the rows.

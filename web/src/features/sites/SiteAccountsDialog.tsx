@@ -19,13 +19,13 @@ import {
   Text,
   tokens,
 } from '@fluentui/react-components';
-import { CheckmarkCircle16Filled, Copy16Regular, DismissCircle16Filled } from '@fluentui/react-icons';
+import { CheckmarkCircle16Filled, DismissCircle16Filled } from '@fluentui/react-icons';
 import type { Site } from '@shared/schemas/sites';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { isApiError } from '@/api/request';
 import { dialogSurfaceStyle } from '@/app/dialogSizes';
-import { copyText } from '@/components/table/CellContent';
+import { CopyButton } from '@/components/table/CellContent';
 import { useT } from '@/i18n';
 import { AccountEditor } from './AccountEditor';
 import { SecretText } from './SecretText';
@@ -160,14 +160,7 @@ function AllAccounts({ siteId }: { siteId: number }): ReactNode {
                 <TableCell>
                   <span className={styles.idCell}>
                     {a.id}
-                    <Button
-                      size="small"
-                      appearance="transparent"
-                      icon={<Copy16Regular />}
-                      aria-label={t('Copy')}
-                      title={t('Copy')}
-                      onClick={() => copyText(String(a.id), t)}
-                    />
+                    <CopyButton text={String(a.id)} />
                   </span>
                 </TableCell>
                 <TableCell>{a.user}</TableCell>

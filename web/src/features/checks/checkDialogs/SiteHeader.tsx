@@ -1,7 +1,7 @@
-import { Button, Link, makeStyles, Text, tokens } from '@fluentui/react-components';
-import { Copy16Regular, Open16Regular } from '@fluentui/react-icons';
+import { Link, makeStyles, Text, tokens } from '@fluentui/react-components';
+import { Open16Regular } from '@fluentui/react-icons';
 import type { ReactNode } from 'react';
-import { copyText } from '@/components/table/CellContent';
+import { CopyButton } from '@/components/table/CellContent';
 import { useT } from '@/i18n';
 
 const useStyles = makeStyles({
@@ -20,7 +20,7 @@ const useStyles = makeStyles({
 
 /** The site a check dialog is about: its name, a link to its address and a copy button. */
 export function SiteHeader({ site }: { site: { name: string; url: string } }): ReactNode {
-  const t = useT();
+  const _t = useT();
   const styles = useStyles();
   return (
     <div className={styles.root}>
@@ -32,14 +32,7 @@ export function SiteHeader({ site }: { site: { name: string; url: string } }): R
           {site.url}
         </Link>
         <Open16Regular aria-hidden />
-        <Button
-          size="small"
-          appearance="transparent"
-          icon={<Copy16Regular />}
-          aria-label={t('Copy')}
-          title={t('Copy')}
-          onClick={() => copyText(site.url, t)}
-        />
+        <CopyButton text={site.url} />
       </span>
     </div>
   );
