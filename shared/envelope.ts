@@ -3,26 +3,8 @@
 
 export const SUCCESS_CODE = 1000;
 
-/** Stable business codes; the web maps them to texts in one module. */
-export const ErrorCode = {
-  BadRequest: 4000,
-  Validation: 4001,
-  MalformedJson: 4002,
-  Unauthorized: 4010,
-  BadCredentials: 4011,
-  CaptchaRequired: 4012,
-  CaptchaWrong: 4013,
-  Forbidden: 4030,
-  NotFound: 4040,
-  RouteNotFound: 4044,
-  MethodNotAllowed: 4050,
-  Conflict: 4090,
-  PayloadTooLarge: 4130,
-  UnsupportedMediaType: 4150,
-  TooManyRequests: 4290,
-  Internal: 5000,
-} as const;
-export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+/** Stable business codes; their statuses and default texts live in the registry (./errors.ts). */
+export { ErrorCode } from './errors.js';
 
 export interface ApiSuccess<T> {
   code: typeof SUCCESS_CODE;

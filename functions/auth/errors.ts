@@ -1,4 +1,4 @@
-import { ErrorCode } from '../../shared/envelope.js';
+import { ERRORS, ErrorCode } from '../../shared/errors.js';
 import {
   BadRequestError,
   ForbiddenError,
@@ -13,7 +13,7 @@ import {
 /** Same text for an unknown username and a wrong password, so usernames cannot be probed. */
 export class BadCredentialsError extends PatrolError {
   override name = 'BadCredentialsError';
-  override status = 400;
+  override status: number = ERRORS.BadCredentials.status;
   override code: number = ErrorCode.BadCredentials;
   constructor(captchaNext: boolean) {
     super('Wrong username or password', captchaNext ? { extra: { captcha: 'required' } } : undefined);
@@ -22,7 +22,7 @@ export class BadCredentialsError extends PatrolError {
 
 export class CaptchaRequiredError extends PatrolError {
   override name = 'CaptchaRequiredError';
-  override status = 400;
+  override status: number = ERRORS.CaptchaRequired.status;
   override code: number = ErrorCode.CaptchaRequired;
   constructor() {
     super('Too many failed logins, please enter the captcha', { extra: { captcha: 'required' } });
@@ -31,7 +31,7 @@ export class CaptchaRequiredError extends PatrolError {
 
 export class CaptchaWrongError extends PatrolError {
   override name = 'CaptchaWrongError';
-  override status = 400;
+  override status: number = ERRORS.CaptchaWrong.status;
   override code: number = ErrorCode.CaptchaWrong;
   constructor() {
     super('Wrong or expired captcha, please try the new one', { extra: { captcha: 'required' } });

@@ -34,26 +34,12 @@ import {
   tasks,
   videos,
 } from './store.js';
+import { OperationNotFoundError, RawLogNotFoundError, SubtaskNotFoundError, TaskNotFoundError } from './errors.js';
+
+export { OperationNotFoundError, RawLogNotFoundError, SubtaskNotFoundError, TaskNotFoundError };
 
 // Read models: stored rows joined with the names the screens show. Names are looked up per
 // page (one batch read per referenced entity), so renames show everywhere at once.
-
-export class OperationNotFoundError extends NotFoundError {
-  override name = 'OperationNotFoundError';
-  override code = 4044;
-}
-export class TaskNotFoundError extends NotFoundError {
-  override name = 'TaskNotFoundError';
-  override code = 4045;
-}
-export class RawLogNotFoundError extends NotFoundError {
-  override name = 'RawLogNotFoundError';
-  override code = 4046;
-}
-export class SubtaskNotFoundError extends NotFoundError {
-  override name = 'SubtaskNotFoundError';
-  override code = 4047;
-}
 
 type SiteInfo = { id: number; name: string; url: string };
 

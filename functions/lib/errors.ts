@@ -1,4 +1,4 @@
-import { ErrorCode } from '../../shared/envelope.js';
+import { ERRORS, ErrorCode } from '../../shared/errors.js';
 
 /**
  * Base of every error the API puts on the wire. Each area extends it with its own
@@ -21,14 +21,14 @@ export class PatrolError extends Error {
 
 export class BadRequestError extends PatrolError {
   override name = 'BadRequestError';
-  override status = 400;
+  override status: number = ERRORS.BadRequest.status;
   override code: number = ErrorCode.BadRequest;
 }
 
 /** Field-level validation failure: `extra` maps each field path to the spec's message. */
 export class ValidationError extends PatrolError {
   override name = 'ValidationError';
-  override status = 400;
+  override status: number = ERRORS.Validation.status;
   override code: number = ErrorCode.Validation;
   constructor(extra: Record<string, string>, message?: string) {
     super(message ?? Object.values(extra)[0] ?? 'Invalid input', { extra });
@@ -37,31 +37,31 @@ export class ValidationError extends PatrolError {
 
 export class UnauthorizedError extends PatrolError {
   override name = 'UnauthorizedError';
-  override status = 401;
+  override status: number = ERRORS.Unauthorized.status;
   override code: number = ErrorCode.Unauthorized;
 }
 
 export class ForbiddenError extends PatrolError {
   override name = 'ForbiddenError';
-  override status = 403;
+  override status: number = ERRORS.Forbidden.status;
   override code: number = ErrorCode.Forbidden;
 }
 
 export class NotFoundError extends PatrolError {
   override name = 'NotFoundError';
-  override status = 404;
+  override status: number = ERRORS.NotFound.status;
   override code: number = ErrorCode.NotFound;
 }
 
 export class ConflictError extends PatrolError {
   override name = 'ConflictError';
-  override status = 409;
+  override status: number = ERRORS.Conflict.status;
   override code: number = ErrorCode.Conflict;
 }
 
 export class TooManyRequestsError extends PatrolError {
   override name = 'TooManyRequestsError';
-  override status = 429;
+  override status: number = ERRORS.TooManyRequests.status;
   override code: number = ErrorCode.TooManyRequests;
   constructor(message: string, retryAfterSeconds: number) {
     super(message);

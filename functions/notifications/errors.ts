@@ -1,8 +1,9 @@
+import { ErrorCode } from '../../shared/errors.js';
 import { NotFoundError } from '../lib/errors.js';
 
 export class NotificationNotFoundError extends NotFoundError {
   override name = 'NotificationNotFoundError';
-  override code = 4043;
+  override code: number = ErrorCode.NotificationNotFound;
   constructor(id: number) {
     super(`Notification ${id} does not exist`);
   }

@@ -1,8 +1,9 @@
+import { ErrorCode } from '../../shared/errors.js';
 import { ConflictError, NotFoundError } from '../lib/errors.js';
 
 export class SiteNotFoundError extends NotFoundError {
   override name = 'SiteNotFoundError';
-  override code = 4041;
+  override code: number = ErrorCode.SiteNotFound;
   constructor(id: number) {
     super(`Site ${id} does not exist`);
   }
@@ -10,7 +11,7 @@ export class SiteNotFoundError extends NotFoundError {
 
 export class SiteAccountNotFoundError extends NotFoundError {
   override name = 'SiteAccountNotFoundError';
-  override code = 4042;
+  override code: number = ErrorCode.SiteAccountNotFound;
   constructor(id: number) {
     super(`Site account ${id} does not exist`);
   }
@@ -18,7 +19,7 @@ export class SiteAccountNotFoundError extends NotFoundError {
 
 export class SiteExistsError extends ConflictError {
   override name = 'SiteExistsError';
-  override code = 4091;
+  override code: number = ErrorCode.SiteExists;
   constructor(name: string) {
     super(`A site named ${name} already exists`, { extra: { name: `A site named ${name} already exists` } });
   }

@@ -1,5 +1,5 @@
 // The one place that turns a failure into the text a user reads (spec section 8).
-import { ErrorCode } from '@shared/envelope';
+import { errorByCode } from '@shared/errors';
 
 export const TIMEOUT_TEXT = 'Timeout, try later.';
 export const NETWORK_TEXT = 'Network error, try later.';
@@ -15,31 +15,13 @@ const statusText: Readonly<Record<number, string>> = {
   405: 'Method Not Allowed',
 };
 
-const codeText: Readonly<Record<number, string>> = {
-  [ErrorCode.BadRequest]: 'Bad Request',
-  [ErrorCode.Validation]: 'Invalid input.',
-  [ErrorCode.MalformedJson]: 'Malformed request.',
-  [ErrorCode.Unauthorized]: 'Please login first.',
-  [ErrorCode.BadCredentials]: 'Wrong username or password.',
-  [ErrorCode.CaptchaRequired]: 'Please input the captcha.',
-  [ErrorCode.CaptchaWrong]: 'Wrong captcha.',
-  [ErrorCode.Forbidden]: 'Permission denied.',
-  [ErrorCode.NotFound]: 'Not found.',
-  [ErrorCode.RouteNotFound]: 'Not found.',
-  [ErrorCode.MethodNotAllowed]: 'Method not allowed.',
-  [ErrorCode.Conflict]: 'Already exists.',
-  [ErrorCode.PayloadTooLarge]: 'Request too large.',
-  [ErrorCode.UnsupportedMediaType]: 'Unsupported content type.',
-  [ErrorCode.TooManyRequests]: 'Too many requests, try later.',
-  [ErrorCode.Internal]: 'Server error, try later.',
-};
-
 export function textForStatus(status: number): string {
   return statusText[status] ?? NETWORK_TEXT;
 }
 
 export function textForCode(code: unknown): string | undefined {
-  return typeof code === 'number' ? codeText[code] : undefined;
+  // The registry holds each code's default text next to its status, one definition for both sides.
+  return typeof code === 'number' ? errorByCode(code)?.text : undefined;
 }
 
 /** A failure body: extra values (one per line), else msg, else the code's text, else unknown. */

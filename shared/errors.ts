@@ -1,0 +1,53 @@
+// The one list of error codes on the wire. Every code appears here once, with the HTTP status it
+// goes with and the text the web shows when a failure carries no message of its own. The
+// functions' error classes and the web's text-by-code table both read it, so a code cannot drift
+// between them or be handed out twice (OperationNotFound once shared 4044 with RouteNotFound).
+// Existing codes keep their numbers: clients may have stored or matched on them.
+
+export interface ErrorDef {
+  code: number;
+  status: number;
+  text: string;
+}
+
+export const ERRORS = {
+  BadRequest: { code: 4000, status: 400, text: 'Bad Request' },
+  Validation: { code: 4001, status: 400, text: 'Invalid input.' },
+  MalformedJson: { code: 4002, status: 400, text: 'Malformed request.' },
+  Unauthorized: { code: 4010, status: 401, text: 'Please login first.' },
+  BadCredentials: { code: 4011, status: 400, text: 'Wrong username or password.' },
+  CaptchaRequired: { code: 4012, status: 400, text: 'Please input the captcha.' },
+  CaptchaWrong: { code: 4013, status: 400, text: 'Wrong captcha.' },
+  Forbidden: { code: 4030, status: 403, text: 'Permission denied.' },
+  NotFound: { code: 4040, status: 404, text: 'Not found.' },
+  SiteNotFound: { code: 4041, status: 404, text: 'Site not found.' },
+  SiteAccountNotFound: { code: 4042, status: 404, text: 'Site account not found.' },
+  NotificationNotFound: { code: 4043, status: 404, text: 'Notification not found.' },
+  RouteNotFound: { code: 4044, status: 404, text: 'Not found.' },
+  TaskNotFound: { code: 4045, status: 404, text: 'Task not found.' },
+  RawLogNotFound: { code: 4046, status: 404, text: 'Log not found.' },
+  SubtaskNotFound: { code: 4047, status: 404, text: 'Subtask not found.' },
+  OperationNotFound: { code: 4048, status: 404, text: 'Operation not found.' },
+  MethodNotAllowed: { code: 4050, status: 405, text: 'Method not allowed.' },
+  Conflict: { code: 4090, status: 409, text: 'Already exists.' },
+  SiteExists: { code: 4091, status: 409, text: 'A site with this name already exists.' },
+  PayloadTooLarge: { code: 4130, status: 413, text: 'Request too large.' },
+  UnsupportedMediaType: { code: 4150, status: 415, text: 'Unsupported content type.' },
+  TooManyRequests: { code: 4290, status: 429, text: 'Too many requests, try later.' },
+  Internal: { code: 5000, status: 500, text: 'Server error, try later.' },
+} as const satisfies Record<string, ErrorDef>;
+
+export type ErrorName = keyof typeof ERRORS;
+
+/** Name -> code, e.g. `ErrorCode.RouteNotFound === 4044`. */
+export const ErrorCode = Object.fromEntries(Object.entries(ERRORS).map(([name, def]) => [name, def.code])) as {
+  readonly [K in ErrorName]: (typeof ERRORS)[K]['code'];
+};
+export type ErrorCode = (typeof ErrorCode)[ErrorName];
+
+/** The registry entry of a code, for the web's texts; undefined for a code nobody defined. */
+export function errorByCode(code: number): ErrorDef | undefined {
+  return BY_CODE.get(code);
+}
+
+const BY_CODE = new Map<number, ErrorDef>(Object.values(ERRORS).map((def) => [def.code, def]));
