@@ -2,16 +2,21 @@ import { authenticate } from './auth/authenticate.js';
 import { authRouter } from './auth/routes.js';
 import { checksRouter } from './checks/routes.js';
 import { healthRouter } from './health/routes.js';
+import { API_PREFIX, createApiHandler } from './lib/http/apiHandler.js';
+import { Router } from './lib/http/router.js';
 import { notificationsRouter } from './notifications/routes.js';
 import { sitesRouter } from './sites/routes.js';
-import { createApiHandler } from './lib/http/apiHandler.js';
-import { Router } from './lib/http/router.js';
 import { superUsersRouter } from './users/routes.js';
 
 // The API Lambda: every feature router under /api/v1.
-export const router = new Router().include(healthRouter);
-router.include(authRouter);
-router.include(superUsersRouter);
-router.include(sitesRouter, checksRouter, notificationsRouter);
+export const router = new Router().include(
+  API_PREFIX,
+  healthRouter,
+  authRouter,
+  superUsersRouter,
+  sitesRouter,
+  checksRouter,
+  notificationsRouter,
+);
 
 export const handler = createApiHandler(router, authenticate);

@@ -1,13 +1,19 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { z } from 'zod';
 import type { UserRoleValue } from '../../../shared/schemas/auth.js';
+import type { RateLimitRule } from '../rateLimit.js';
 
-/** Who is calling: set by the auth step of the API handler for every non-public route. */
+/** Who is calling: set by the access step of the API handler for every user and super route. */
 export interface AuthUser {
   id: number;
   username: string;
   nickname: string;
   role: UserRoleValue;
+}
+
+/** A machine caller known by its API key (e.g. a bank's webhook); `id` keys its rate limit. */
+export interface ApiKeyCaller {
+  id: string;
 }
 
 export interface Request<Body = unknown> {
@@ -18,8 +24,10 @@ export interface Request<Body = unknown> {
   query: Record<string, string>;
   headers: Record<string, string>;
   body: Body;
-  /** Set for every route that is not public. */
+  /** Set for every user and super route. */
   user: AuthUser;
+  /** Set for every api-key route: whom the key belongs to. */
+  caller?: ApiKeyCaller;
   requestId: string;
   traceId: string;
   sourceIp: string;
@@ -28,8 +36,28 @@ export interface Request<Body = unknown> {
   event: APIGatewayProxyEventV2;
 }
 
-/** public: no token; user: any signed-in user; super: the super role, checked on the server. */
-export type Access = 'public' | 'user' | 'super';
+/**
+ * An API key in `x-api-key`, checked by `verify` (the feature's store plugs in here), then
+ * counted against `rateLimit` per caller, so one leaked or looping key cannot flood the API.
+ */
+export interface ApiKeyAccess {
+  kind: 'api-key';
+  verify: (key: string) => Promise<ApiKeyCaller | undefined>;
+  rateLimit: RateLimitRule;
+}
+
+export function apiKeyAccess(
+  verify: (key: string) => Promise<ApiKeyCaller | undefined>,
+  rateLimit: RateLimitRule,
+): ApiKeyAccess {
+  return { kind: 'api-key', verify, rateLimit };
+}
+
+/**
+ * public: no token; user: any signed-in user; super: the super role, checked on the server;
+ * api-key: a machine caller with its own key and rate limit.
+ */
+export type Access = 'public' | 'user' | 'super' | ApiKeyAccess;
 
 export interface RouteOptions<S extends z.ZodType | undefined> {
   access?: Access;
@@ -41,9 +69,11 @@ export type RouteHandler<Body> = (req: Request<Body>) => unknown | Promise<unkno
 
 export interface Route {
   method: string;
+  /** The full pattern, prefixes included, e.g. /api/v1/sites/:id */
   pattern: string;
   access: Access;
   body?: z.ZodType;
+  /** Raw (still percent-encoded) parameter values, or null if the path is not this route's. */
   match(path: string): Record<string, string> | null;
   handler: RouteHandler<unknown>;
 }
@@ -60,7 +90,7 @@ export class RawReply {
 
 function compile(pattern: string): (path: string) => Record<string, string> | null {
   // `:id` matches one numeric segment: every id in the API is numeric, and it keeps
-  // `/sites/accounts` from being read as a site id.
+  // `/sites/accounts` from being read as a site id. `*name` matches any one segment.
   const names: string[] = [];
   const source = pattern
     .split('/')
@@ -80,11 +110,31 @@ function compile(pattern: string): (path: string) => Record<string, string> | nu
   return (path) => {
     const m = re.exec(path);
     if (!m) return null;
-    return Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(m[i + 1])]));
+    return Object.fromEntries(names.map((n, i) => [n, m[i + 1]]));
   };
 }
 
-/** One router per feature; the API handler includes them all under /api/v1. */
+/**
+ * Orders routes so that the most specific one is tried first, whatever the order they were
+ * declared or included in: segment by segment, a literal beats `:id`, which beats `*name`.
+ * `/check/results/bet-upload` thus wins over `/check/results/*kind` in any file order.
+ */
+function specificity(pattern: string): number[] {
+  return pattern.split('/').map((seg) => (seg.startsWith('*') ? 2 : seg.startsWith(':') ? 1 : 0));
+}
+function bySpecificity(a: Route, b: Route): number {
+  const sa = specificity(a.pattern);
+  const sb = specificity(b.pattern);
+  for (let i = 0; i < Math.min(sa.length, sb.length); i++) if (sa[i] !== sb[i]) return sa[i] - sb[i];
+  return 0;
+}
+
+function joinPath(prefix: string, pattern: string): string {
+  const p = prefix.replace(/\/+$/, '');
+  return pattern === '/' && p ? p : `${p}${pattern}`;
+}
+
+/** One router per feature; the API includes them all under /api/v1. */
 export class Router {
   readonly routes: Route[] = [];
 
@@ -94,7 +144,7 @@ export class Router {
     handler: RouteHandler<S extends z.ZodType ? z.output<S> : unknown>,
     options: RouteOptions<S> = {},
   ): this {
-    this.routes.push({
+    return this.push({
       method,
       pattern,
       access: options.access ?? 'user',
@@ -102,6 +152,12 @@ export class Router {
       match: compile(pattern),
       handler: handler as RouteHandler<unknown>,
     });
+  }
+
+  private push(route: Route): this {
+    this.routes.push(route);
+    // Stable sort: among equally specific routes the declaration order still holds.
+    this.routes.sort(bySpecificity);
     return this;
   }
 
@@ -134,8 +190,14 @@ export class Router {
     return this.add('DELETE', p, h, o);
   }
 
-  include(...routers: Router[]): this {
-    for (const r of routers) this.routes.push(...r.routes);
+  /** Mounts the routes of other routers under `prefix` (e.g. '/api/v1'); '' mounts them as they are. */
+  include(prefix: string, ...routers: Router[]): this {
+    for (const r of routers) {
+      for (const route of r.routes) {
+        const pattern = joinPath(prefix, route.pattern);
+        this.push({ ...route, pattern, match: compile(pattern) });
+      }
+    }
     return this;
   }
 
