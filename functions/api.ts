@@ -8,9 +8,10 @@ import { notificationsRouter } from './notifications/routes.js';
 import { sitesRouter } from './sites/routes.js';
 import { superUsersRouter } from './users/routes.js';
 
-// The API Lambda: every feature router under /api/v1.
+// The API Lambda: every feature router under /api/v1. `router` holds the routes as the features
+// declare them (paths below /api/v1), which is how the route sweeps list them.
 export const router = new Router().include(
-  API_PREFIX,
+  '',
   healthRouter,
   authRouter,
   superUsersRouter,
@@ -19,4 +20,4 @@ export const router = new Router().include(
   notificationsRouter,
 );
 
-export const handler = createApiHandler(router, authenticate);
+export const handler = createApiHandler(new Router().include(API_PREFIX, router), authenticate);
