@@ -1,7 +1,9 @@
 import { GetQueueAttributesCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
 import { localSqsFixture } from '../../tests/helpers/localSqs.js';
+import { logger } from '../../functions/lib/logger.js';
 import { sendToQueue } from '../../functions/lib/queue/sendToQueue.js';
 import { sqsRecordHandler } from '../../functions/lib/queue/sqsRecordHandler.js';
 import { startQueueConsumer } from './consumer.js';
@@ -57,7 +59,7 @@ async function drain(url: string): Promise<string[]> {
 describe('the local SQS consumer', () => {
   it('deletes the messages of a batch that succeeded and redelivers the one that failed, until the DLQ', async () => {
     const deliveries: { n: string; receiveCount: string; queue: string }[] = [];
-    const handler = sqsRecordHandler<{ n: string }>(async (body, record) => {
+    const handler = sqsRecordHandler(z.object({ n: z.string() }), async (body, record) => {
       deliveries.push({
         n: body.n,
         receiveCount: record.attributes.ApproximateReceiveCount,
@@ -78,6 +80,31 @@ describe('the local SQS consumer', () => {
     expect(deliveries[0].queue).toBe(local.engine.queues[0].arn);
     expect(await drain(local.engine.queues[0].url)).toEqual([]);
     expect(await drain(local.engine.queues[0].dlqUrl)).toEqual(['b']);
+  });
+
+  it('sends a malformed message to the dead-letter queue with a clear log line and processes the next good one', async () => {
+    const errors = vi.spyOn(logger, 'error').mockImplementation(() => {});
+    const processed: string[] = [];
+    const consumer = consume(
+      sqsRecordHandler(z.object({ n: z.string() }), async ({ n }) => {
+        processed.push(n);
+      }),
+    );
+    await sendToQueue('check', [{ n: 42 }]);
+    await sendToQueue('check', [{ n: 'good' }]);
+
+    await until(async () => (await queueDepth(local.engine.queues[0].dlqUrl)) === 1);
+    await until(() => processed.includes('good'));
+    await consumer.stop();
+    const calls = [...errors.mock.calls];
+    errors.mockRestore();
+
+    expect(processed).toEqual(['good']);
+    expect(await drain(local.engine.queues[0].dlqUrl)).toEqual([42]);
+    expect(await drain(local.engine.queues[0].url)).toEqual([]);
+    const logged = calls.filter(([message]) => message === 'malformed queue message, left for the dead-letter queue');
+    expect(logged.length).toBeGreaterThanOrEqual(1);
+    expect(logged[0][1]).toMatchObject({ reason: expect.stringContaining('n: ') });
   });
 
   it('retries the whole batch when the handler throws', async () => {

@@ -1,47 +1,46 @@
-import type { SQSEvent, SQSRecord } from 'aws-lambda';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { sqsTestEvent as event } from '../../../tests/helpers/sqsEvent.js';
+import { logger } from '../logger.js';
 import { sqsRecordHandler } from './sqsRecordHandler.js';
 
-function record(messageId: string, body: string): SQSRecord {
-  return {
-    messageId,
-    receiptHandle: `rh-${messageId}`,
-    body,
-    attributes: {
-      ApproximateReceiveCount: '1',
-      SentTimestamp: '1',
-      SenderId: 'x',
-      ApproximateFirstReceiveTimestamp: '1',
-    },
-    messageAttributes: {},
-    md5OfBody: '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:check',
-    awsRegion: 'us-east-1',
-  };
-}
-
-const event = (...records: SQSRecord[]): SQSEvent => ({ Records: records });
+const Site = z.object({ site: z.number() });
+const Any = z.unknown();
 
 describe('sqsRecordHandler', () => {
   it('reports exactly the records that threw, so the others are not re-run', async () => {
-    const handler = sqsRecordHandler<{ site: number }>(async ({ site }) => {
+    const handler = sqsRecordHandler(Site, async ({ site }) => {
       if (site === 2) throw new Error('site 2 is down');
     });
-    const res = await handler(
-      event(record('m1', '{"site":1}'), record('m2', '{"site":2}'), record('m3', '{"site":3}')),
-    );
+    const res = await handler(event(['m1', { site: 1 }], ['m2', { site: 2 }], ['m3', { site: 3 }]));
     expect(res).toEqual({ batchItemFailures: [{ itemIdentifier: 'm2' }] });
   });
 
   it('reports a body that is not JSON as failed, so it ends in the dead-letter queue', async () => {
     const seen: unknown[] = [];
-    const handler = sqsRecordHandler(async (body) => {
+    const handler = sqsRecordHandler(Any, async (body) => {
       seen.push(body);
     });
-    const res = await handler(event(record('bad', 'not json'), record('ok', '{"a":1}')));
+    const res = await handler(event(['bad', 'not json'], ['ok', { a: 1 }]));
     expect(res.batchItemFailures).toEqual([{ itemIdentifier: 'bad' }]);
     expect(seen).toEqual([{ a: 1 }]);
+  });
+
+  it('never hands a message of the wrong shape to the processor, logs why, and goes on with the next', async () => {
+    const errors = vi.spyOn(logger, 'error').mockImplementation(() => {});
+    const seen: number[] = [];
+    const handler = sqsRecordHandler(Site, async ({ site }) => {
+      seen.push(site);
+    });
+    const res = await handler(event(['bad', { site: 'all', secret: 'hunter2' }], ['ok', { site: 7 }]));
+    expect(res.batchItemFailures).toEqual([{ itemIdentifier: 'bad' }]);
+    expect(seen).toEqual([7]);
+    expect(errors).toHaveBeenCalledWith(
+      'malformed queue message, left for the dead-letter queue',
+      expect.objectContaining({ messageId: 'bad', reason: expect.stringMatching(/site: .*number/i) }),
+    );
+    expect(JSON.stringify(errors.mock.calls)).not.toContain('hunter2');
+    errors.mockRestore();
   });
 
   it('processes records one after another unless asked to run them in parallel', async () => {
@@ -49,6 +48,7 @@ describe('sqsRecordHandler', () => {
       let running = 0;
       let peak = 0;
       const handler = sqsRecordHandler(
+        Any,
         async () => {
           running++;
           peak = Math.max(peak, running);
@@ -57,7 +57,7 @@ describe('sqsRecordHandler', () => {
         },
         { parallel },
       );
-      await handler(event(record('1', '{}'), record('2', '{}'), record('3', '{}')));
+      await handler(event(['1', {}], ['2', {}], ['3', {}]));
       return peak;
     };
     expect(await run(false)).toBe(1);
@@ -65,7 +65,7 @@ describe('sqsRecordHandler', () => {
   });
 
   it('answers an empty failure list when every record succeeds', async () => {
-    const handler = sqsRecordHandler(async () => {});
-    expect(await handler(event(record('1', '{}')))).toEqual({ batchItemFailures: [] });
+    const handler = sqsRecordHandler(Any, async () => {});
+    expect(await handler(event(['1', {}]))).toEqual({ batchItemFailures: [] });
   });
 });

@@ -1,28 +1,65 @@
 import type { Context, SQSBatchItemFailure, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { z } from 'zod';
 import { logger } from '../logger.js';
 
 export type ProcessRecord<T> = (body: T, record: SQSRecord) => Promise<void>;
 
+/** A message that is not JSON or not of the queue's schema: retrying cannot fix it. */
+export class MalformedMessageError extends Error {
+  override name = 'MalformedMessageError';
+}
+
 /**
- * An SQS Lambda handler that processes each record on its own and reports the ones that threw
- * in `batchItemFailures` (the event source must enable ReportBatchItemFailures). Report per
- * message, or SQS re-runs the whole batch and re-checks sites that already passed.
- * A body that is not JSON fails like a throwing record, so it ends in the dead-letter queue
- * after maxReceiveCount where it can be looked at.
+ * Reads a record's body as the queue's message. Only the paths and messages of the schema's
+ * complaints are kept, never the values: a message may carry data that must not reach a log.
+ */
+export function parseMessage<S extends z.ZodType>(schema: S, record: SQSRecord): z.output<S> {
+  let json: unknown;
+  try {
+    json = JSON.parse(record.body);
+  } catch {
+    throw new MalformedMessageError(`message ${record.messageId} is not JSON`);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(message)'}: ${i.message}`).join('; ');
+    throw new MalformedMessageError(`message ${record.messageId} does not match the queue's schema: ${issues}`);
+  }
+  return parsed.data;
+}
+
+/**
+ * An SQS Lambda handler that validates each record against the queue's zod schema, processes it
+ * on its own and reports the ones that failed in `batchItemFailures` (the event source must
+ * enable ReportBatchItemFailures). Report per message, or SQS re-runs the whole batch and
+ * re-checks sites that already passed.
+ * A malformed message (not JSON, or not of the schema) is logged as such and reported failed
+ * like a throwing record, so it ends in the dead-letter queue after maxReceiveCount where it
+ * can be looked at; the rest of the batch, and the next batches, go on.
  * Records run one after another unless `parallel`: a batch of Chromium checks at once would
  * compete for the same cores.
  */
-export function sqsRecordHandler<T = unknown>(processRecord: ProcessRecord<T>, opts: { parallel?: boolean } = {}) {
+export function sqsRecordHandler<S extends z.ZodType>(
+  schema: S,
+  processRecord: ProcessRecord<z.output<S>>,
+  opts: { parallel?: boolean } = {},
+) {
   const processOne = async (record: SQSRecord): Promise<SQSBatchItemFailure | undefined> => {
+    const context = {
+      messageId: record.messageId,
+      queue: record.eventSourceARN,
+      receiveCount: record.attributes?.ApproximateReceiveCount,
+    };
     try {
-      await processRecord(JSON.parse(record.body) as T, record);
+      const body = parseMessage(schema, record);
+      await processRecord(body, record);
       return undefined;
     } catch (error) {
-      logger.error('queue message failed', {
-        messageId: record.messageId,
-        receiveCount: record.attributes?.ApproximateReceiveCount,
-        error: error as Error,
-      });
+      if (error instanceof MalformedMessageError) {
+        logger.error('malformed queue message, left for the dead-letter queue', { ...context, reason: error.message });
+      } else {
+        logger.error('queue message failed', { ...context, error: error as Error });
+      }
       return { itemIdentifier: record.messageId };
     }
   };

@@ -1,5 +1,6 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent } from 'aws-lambda';
+import { z } from 'zod';
 import { dynamoClient } from '../../../functions/lib/aws/clients.js';
 import { config } from '../../../functions/lib/config.js';
 import { sendToQueue } from '../../../functions/lib/queue/sendToQueue.js';
@@ -11,7 +12,7 @@ import { sqsRecordHandler } from '../../../functions/lib/queue/sqsRecordHandler.
 const record = (pk: string) =>
   dynamoClient().send(new PutCommand({ TableName: config.tableName, Item: { pk, sk: 'wiring', at: Date.now() } }));
 
-const onMessage = sqsRecordHandler<{ n: number }>(async ({ n }) => {
+const onMessage = sqsRecordHandler(z.object({ n: z.number() }), async ({ n }) => {
   await record(`wiring#message#${n}`);
 });
 
