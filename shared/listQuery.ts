@@ -165,7 +165,7 @@ export function parseListQuery(params: Params, fields: ListFields): ListQuery {
       throw new ListQueryError('sort', 'sort must be JSON such as {"created_at":"desc"}');
     }
     for (const [field, order] of Object.entries(parsed)) {
-      if (!(field in fields)) throw new ListQueryError('sort', `cannot sort by ${field}`);
+      if (!Object.hasOwn(fields, field)) throw new ListQueryError('sort', `cannot sort by ${field}`);
       if (order !== 'asc' && order !== 'desc') throw new ListQueryError('sort', `sort order must be asc or desc`);
       sort.push({ field, order });
     }
@@ -177,7 +177,8 @@ export function parseListQuery(params: Params, fields: ListFields): ListQuery {
     .map((f) => f.trim())
     .filter(Boolean);
   for (const f of keywordField) {
-    if (fields[f] !== 'text') throw new ListQueryError('keywordField', `cannot search ${f}`);
+    if (!Object.hasOwn(fields, f) || fields[f] !== 'text')
+      throw new ListQueryError('keywordField', `cannot search ${f}`);
   }
   if (rawKeyword) {
     if (rawKeyword.length < KEYWORD_MIN_LENGTH) throw new ListQueryError('keyword', 'At least 3 chars');
@@ -187,7 +188,8 @@ export function parseListQuery(params: Params, fields: ListFields): ListQuery {
   const filters: Record<string, Filter> = {};
   for (const key of keysOf(params)) {
     if ((RESERVED_PARAMS as readonly string[]).includes(key)) continue;
-    const type = fields[key];
+    // Own names only: `constructor` or `__proto__` must not pass as a field through the prototype.
+    const type = Object.hasOwn(fields, key) ? fields[key] : undefined;
     if (!type) throw new ListQueryError(key, `cannot filter by ${key}`);
     const raw = read(params, key);
     const filter = raw === undefined ? undefined : parseFilter(key, type, raw);

@@ -1,20 +1,26 @@
 import { z } from 'zod';
 import type { UserRole } from '../enums.js';
-import { password } from './common.js';
+import { Bounds, Messages, password } from './common.js';
 
 export type UserRoleValue = (typeof UserRole.values)[keyof typeof UserRole.values];
 
 export const LoginBody = z.object({
   username: z.string().trim().min(1, 'Please input username').max(100, 'max length is 100'),
   // Trimmed like every password the server stores (spec section 5), so ' secret1 ' still logs in.
-  password: z.string().trim().min(1, 'Please input password'),
+  password: z.string().trim().min(1, 'Please input password').max(Bounds.secret, Messages.maxLength(Bounds.secret)),
   /**
    * Only needed after repeated failures (the login answers code CaptchaRequired first).
    * `{id, answer}`, or the string `${id}:${answer}`: the id comes from GET /captcha,
    * the answer is what the user typed.
    */
   captcha: z
-    .union([z.string(), z.object({ id: z.string(), answer: z.string() })])
+    .union([
+      z.string().max(Bounds.token, Messages.maxLength(Bounds.token)),
+      z.object({
+        id: z.string().max(Bounds.token, Messages.maxLength(Bounds.token)),
+        answer: z.string().max(Bounds.token, Messages.maxLength(Bounds.token)),
+      }),
+    ])
     .optional()
     .nullable(),
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Process, TestMode } from '../enums.js';
 import type { ListFields } from '../listQuery.js';
 import type { ProcessValue, TestModeValue } from './checkResults.js';
-import type { UserRef } from './common.js';
+import { Bounds, Messages, type UserRef } from './common.js';
 
 // Checks: Operation -> Task (one per site) -> SubTask (one per process and mode), their logs,
 // raw logs and videos (spec sections 3, 4, 5, 7).
@@ -19,7 +19,10 @@ export const CheckMessages = {
 /** One function point with the test modes chosen for it. Input says `point`, output says `process`. */
 export const CheckPoint = z.object({
   point: z.number().refine((v) => Process.has(v), 'Unknown checkpoint'),
-  modes: z.array(z.number().refine((v) => TestMode.has(v), 'Unknown test mode')).default([]),
+  modes: z
+    .array(z.number().refine((v) => TestMode.has(v), 'Unknown test mode'))
+    .max(Bounds.list, Messages.max(Bounds.list))
+    .default([]),
 });
 export type CheckPoint = z.infer<typeof CheckPoint>;
 
@@ -27,12 +30,14 @@ export interface Checkpoints {
   points: { process: ProcessValue; modes: TestModeValue[] }[];
 }
 
-export const SiteCheckBody = z.object({ points: z.array(CheckPoint).default([]) });
+export const SiteCheckBody = z.object({
+  points: z.array(CheckPoint).max(Bounds.list, Messages.max(Bounds.list)).default([]),
+});
 export type SiteCheckBody = z.infer<typeof SiteCheckBody>;
 
 export const BatchCheckBody = z.object({
-  sites: z.array(z.number().int().positive()).default([]),
-  points: z.array(CheckPoint).default([]),
+  sites: z.array(z.number().int().positive()).max(Bounds.ids, Messages.max(Bounds.ids)).default([]),
+  points: z.array(CheckPoint).max(Bounds.list, Messages.max(Bounds.list)).default([]),
 });
 export type BatchCheckBody = z.infer<typeof BatchCheckBody>;
 

@@ -13,6 +13,9 @@ export const Messages = {
 export const PASSWORD_MIN = 6;
 export const PASSWORD_MAX = 40;
 
+/** Upper bounds of body strings and arrays, so no field can carry a megabyte (issue 10). */
+export const Bounds = { name: 100, url: 2048, secret: 128, remark: 500, token: 100, ids: 1000, list: 100 } as const;
+
 /** A trimmed, required string with the spec's own message. */
 export const requiredText = (message: string = Messages.required) =>
   z.string({ error: message }).trim().min(1, message);
@@ -28,14 +31,16 @@ export const httpUrl = (
   requiredMessage: string,
   invalidMessage = 'Please give the full address including http(s)://',
 ) =>
-  requiredText(requiredMessage).refine((v) => {
-    try {
-      const u = new URL(v);
-      return u.protocol === 'http:' || u.protocol === 'https:';
-    } catch {
-      return false;
-    }
-  }, invalidMessage);
+  requiredText(requiredMessage)
+    .max(Bounds.url, Messages.maxLength(Bounds.url))
+    .refine((v) => {
+      try {
+        const u = new URL(v);
+        return u.protocol === 'http:' || u.protocol === 'https:';
+      } catch {
+        return false;
+      }
+    }, invalidMessage);
 
 export const id = z.coerce.number().int().positive();
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AuthType, SiteAccountStatus } from '../enums.js';
 import type { ListFields } from '../listQuery.js';
-import { httpUrl, requiredText } from './common.js';
+import { Bounds, Messages, httpUrl, requiredText } from './common.js';
 
 // Sites and the login accounts the bot uses on them (spec sections 3, 5, 7).
 
@@ -15,8 +15,8 @@ export const SiteMessages = {
 } as const;
 
 export const NewAccount = z.object({
-  user: requiredText(SiteMessages.user),
-  pwd: requiredText(SiteMessages.pwd),
+  user: requiredText(SiteMessages.user).max(Bounds.name, Messages.maxLength(Bounds.name)),
+  pwd: requiredText(SiteMessages.pwd).max(Bounds.secret, Messages.maxLength(Bounds.secret)),
 });
 export type NewAccount = z.infer<typeof NewAccount>;
 
@@ -45,8 +45,8 @@ export type AddAccountsBody = z.infer<typeof AddAccountsBody>;
 /** PUT /sites/accounts/{id}: exactly one of user, pwd, enable. */
 export const UpdateAccountBody = z.union(
   [
-    z.object({ user: requiredText(SiteMessages.user) }).strict(),
-    z.object({ pwd: requiredText(SiteMessages.pwd) }).strict(),
+    z.object({ user: NewAccount.shape.user }).strict(),
+    z.object({ pwd: NewAccount.shape.pwd }).strict(),
     z.object({ enable: z.boolean({ error: SiteMessages.enable }) }).strict(),
   ],
   { error: 'Give one of user, pwd or enable' },
