@@ -1,9 +1,11 @@
 import { request } from 'node:http';
 import { describe, expect, inject, it } from 'vitest';
 import { ErrorCode } from '../../shared/envelope.js';
-import { api, type Json } from '../helpers/api.js';
+import { api, type Json, login } from '../helpers/api.js';
+import { fromIp, kit, uniqueIp, uniqueName } from '../helpers/authKit.js';
 
-const { url } = inject('stack');
+const stack = inject('stack');
+const { url } = stack;
 const client = api(url);
 
 /** Sends a body with a declared length and reads the answer, even if the server stops reading early. */
@@ -97,5 +99,28 @@ describe('client mistakes get a clear envelope, never a 500', () => {
     expect(res.status).toBe(400);
     expect(res.body.code).toBe(ErrorCode.Validation);
     expect(res.body.extra).toHaveProperty('username');
+  });
+
+  it('answers a malformed escape in a path parameter with 400, even without a token', async () => {
+    const res = await client.get('/api/v1/check/results/%ZZ');
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: ErrorCode.BadRequest });
+    expect(res.body.msg).toMatch(/malformed/i);
+  });
+
+  it('refuses a filter named after an Object property with 400', async () => {
+    const k = kit(stack);
+    const username = uniqueName('proto');
+    await k.createUser(username, 'proto-pass-1', 'super');
+    const token = await login(url, username, 'proto-pass-1');
+    k.destroy();
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      const res = await client.get(`/api/v1/sites?${name}=x`, { token, headers: fromIp(uniqueIp()) });
+      expect({ name, status: res.status, code: res.body.code }).toEqual({
+        name,
+        status: 400,
+        code: ErrorCode.BadRequest,
+      });
+    }
   });
 });

@@ -66,4 +66,63 @@ describe('no route answers a client mistake with a 500', () => {
     expect(calls).toBeGreaterThan(200);
     expect(failures).toEqual([]);
   }, 120_000);
+
+  it('refuses an over-long string or array in every body schema with 400 naming the field', async () => {
+    const k = kit(stack);
+    const username = uniqueName('long');
+    await k.createUser(username, 'long-pass-1', 'super');
+    const token = await login(stack.url, username, 'long-pass-1');
+    k.destroy();
+    const headers = fromIp(uniqueIp());
+    const long = (n: number) => 'x'.repeat(n + 1);
+    // Per body route: a body that is right but for one field past its maximum, and that field.
+    const CASES: { method: 'post' | 'put'; path: string; body: unknown; field: string }[] = [
+      { method: 'post', path: '/login', body: { username: long(100), password: 'x' }, field: 'username' },
+      { method: 'post', path: '/login', body: { username: 'a', password: long(128) }, field: 'password' },
+      { method: 'post', path: '/login', body: { username: 'a', password: 'b', captcha: long(100) }, field: 'captcha' },
+      { method: 'post', path: '/pwd', body: { old_pwd: 'secret1', pwd: long(40) }, field: 'pwd' },
+      { method: 'post', path: '/super/users', body: { username: long(40), password: 'secret1' }, field: 'username' },
+      { method: 'put', path: '/super/users/987654321/pwd', body: { pwd: long(40) }, field: 'pwd' },
+      { method: 'post', path: '/sites', body: { name: long(100), url: 'https://a.example' }, field: 'name' },
+      { method: 'post', path: '/sites', body: { name: 'n', url: `https://a.example/${long(2048)}` }, field: 'url' },
+      {
+        method: 'post',
+        path: '/sites',
+        body: { name: 'n', url: 'https://a.example', accounts: [{ user: 'u', pwd: 'x'.repeat(300 * 1024) }] },
+        field: 'accounts.0.pwd',
+      },
+      { method: 'put', path: '/sites/987654321', body: { name: long(100) }, field: 'name' },
+      {
+        method: 'post',
+        path: '/sites/987654321/accounts',
+        body: { accounts: [{ user: long(100), pwd: 'p' }] },
+        field: 'accounts.0.user',
+      },
+      { method: 'put', path: '/sites/accounts/987654321', body: { pwd: long(128) }, field: 'pwd' },
+      {
+        method: 'post',
+        path: '/sites/check',
+        body: { sites: Array.from({ length: 1001 }, (_, i) => i + 1) },
+        field: 'sites',
+      },
+      {
+        method: 'post',
+        path: '/sites/987654321/check',
+        body: { points: Array(101).fill({ point: 1 }) },
+        field: 'points',
+      },
+    ];
+    const failures: string[] = [];
+    for (const c of CASES) {
+      const res = await client[c.method](`/api/v1${c.path}`, { token, headers, body: c.body });
+      const extra = res.body?.extra ?? {};
+      const said = Object.entries(extra).find(
+        ([k]) => k === c.field || k.startsWith(`${c.field}.`) || c.field.startsWith(`${k}`),
+      );
+      if (res.status !== 400 || !said || !/length|max/i.test(String(said[1]))) {
+        failures.push(`${c.method} ${c.path} ${c.field} -> ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
 });
