@@ -63,10 +63,14 @@ export function toApiEvent(req: RawHttpRequest): APIGatewayProxyEventV2 {
 
   let queryStringParameters: Record<string, string> | undefined;
   if (rawQueryString) {
-    queryStringParameters = {};
+    // A Map, then own properties: `constructor` or `__proto__` in the query are plain names, as in
+    // the JSON event API Gateway delivers, not members of Object.prototype.
+    const joined = new Map<string, string>();
     for (const [k, v] of new URLSearchParams(rawQueryString)) {
-      queryStringParameters[k] = k in queryStringParameters ? `${queryStringParameters[k]},${v}` : v;
+      const before = joined.get(k);
+      joined.set(k, before === undefined ? v : `${before},${v}`);
     }
+    queryStringParameters = Object.fromEntries(joined);
   }
 
   const method = req.method.toUpperCase();

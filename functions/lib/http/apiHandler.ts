@@ -19,8 +19,11 @@ export { zodExtra } from './middlewares/envelope.js';
 /** The request a route handler sees, from the event and what the middlewares found out. */
 function routeRequest(event: APIGatewayProxyEventV2, context: ApiContext): Request {
   const state = apiState({ context });
-  const query: Record<string, string> = {};
-  for (const [k, v] of Object.entries(event.queryStringParameters ?? {})) if (v !== undefined) query[k] = v;
+  // fromEntries defines own properties, so `?__proto__=x` stays a parameter (and is refused as a
+  // filter) instead of silently setting the object's prototype.
+  const query = Object.fromEntries(
+    Object.entries(event.queryStringParameters ?? {}).filter((e): e is [string, string] => e[1] !== undefined),
+  );
   const path = state.path.startsWith(API_PREFIX) ? state.path.slice(API_PREFIX.length) || '/' : state.path;
   return {
     method: (event.requestContext?.http?.method ?? 'GET').toUpperCase(),
