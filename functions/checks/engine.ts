@@ -2,7 +2,7 @@ import { NotificationCategory, Process, RunStatus, TaskStatus, TestMode } from '
 import { ConditionFailedError } from '../lib/db/entity.js';
 import { logger } from '../lib/logger.js';
 import { createNotification } from '../notifications/service.js';
-import { sites } from '../sites/store.js';
+import { siteRefs } from '../sites/service.js';
 import { recordEvent } from './events.js';
 import { enqueueSubtasks } from './queue.js';
 import { type StoredOperation, type StoredSubtask, type StoredTask, operations, subtasks, tasks } from './store.js';
@@ -27,7 +27,7 @@ async function conditional<T>(write: () => Promise<T>): Promise<T | null> {
 }
 
 async function siteName(siteId: number): Promise<string> {
-  return (await sites.get(siteId))?.name ?? `site ${siteId}`;
+  return (await siteRefs([siteId])).get(siteId)?.name ?? `site ${siteId}`;
 }
 
 /** Pending -> Running for one delivery; null when another delivery or a pause got there first. */

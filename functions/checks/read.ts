@@ -15,7 +15,7 @@ import type {
 import type { ListOutcome } from '../lib/db/entity.js';
 import { NotFoundError } from '../lib/errors.js';
 import { objectUrl } from '../lib/storage/objects.js';
-import { siteAccounts, sites } from '../sites/store.js';
+import { accountRefs, siteRefs } from '../sites/service.js';
 import { userRefs } from '../users/refs.js';
 import {
   type StoredCheckLog,
@@ -55,15 +55,6 @@ export class SubtaskNotFoundError extends NotFoundError {
   override code = 4047;
 }
 
-type SiteInfo = { id: number; name: string; url: string };
-
-async function siteMap(ids: (number | null)[]): Promise<Map<number, SiteInfo>> {
-  const wanted = [...new Set(ids.filter((i): i is number => typeof i === 'number'))];
-  // getMany hides soft-deleted rows; history still wants their names, so they are read raw.
-  const rows = await sites.getMany(wanted, { includeDeleted: true });
-  return new Map(rows.map((s) => [s.id, { id: s.id, name: s.name, url: s.url }]));
-}
-
 const withPage = async <S, T>(page: ListOutcome<S>, map: (rows: S[]) => Promise<T[]>): Promise<ListOutcome<T>> => ({
   ...page,
   result: await map(page.result),
@@ -72,7 +63,7 @@ const withPage = async <S, T>(page: ListOutcome<S>, map: (rows: S[]) => Promise<
 async function presentOperations(rows: StoredOperation[]): Promise<Operation[]> {
   const [users, siteInfo] = await Promise.all([
     userRefs(rows.map((r) => r.operator_id)),
-    siteMap(rows.map((r) => r.site_id)),
+    siteRefs(rows.map((r) => r.site_id)),
   ]);
   return rows.map(({ operator_id, site_id, open: _open, ...r }) => {
     const site = site_id === null ? undefined : siteInfo.get(site_id);
@@ -83,23 +74,19 @@ async function presentOperations(rows: StoredOperation[]): Promise<Operation[]> 
 async function presentTasks(rows: StoredTask[]): Promise<Task[]> {
   const [users, siteInfo, accounts] = await Promise.all([
     userRefs(rows.map((r) => r.creator_id)),
-    siteMap(rows.map((r) => r.site_id)),
-    siteAccounts.getMany(
-      rows.map((r) => r.account_id).filter((i): i is number => i !== null),
-      { includeDeleted: true },
-    ),
+    siteRefs(rows.map((r) => r.site_id)),
+    accountRefs(rows.map((r) => r.account_id)),
   ]);
-  const accountById = new Map(accounts.map((a) => [a.id, { id: a.id, user: a.user }]));
   return rows.map(({ creator_id, site_id, account_id, session_id: _s, ...r }) => ({
     ...r,
     site: siteInfo.get(site_id) ?? null,
-    account: account_id === null ? null : (accountById.get(account_id) ?? null),
+    account: account_id === null ? null : (accounts.get(account_id) ?? null),
     creator: users.get(creator_id) ?? null,
   }));
 }
 
 async function presentSubtasks(rows: StoredSubtask[]): Promise<Subtask[]> {
-  const siteInfo = await siteMap(rows.map((r) => r.site_id));
+  const siteInfo = await siteRefs(rows.map((r) => r.site_id));
   return rows.map(({ site_id, run_id: _r, ...r }) => {
     const site = siteInfo.get(site_id);
     return { ...r, site: site ? { name: site.name } : null };
@@ -219,16 +206,12 @@ export async function subtaskCheckResults(subtaskId: number): Promise<CheckResul
 
 async function presentCheckLogs(rows: StoredCheckLog[]): Promise<CheckLog[]> {
   const [siteInfo, accounts] = await Promise.all([
-    siteMap(rows.map((r) => r.site_id)),
-    siteAccounts.getMany(
-      rows.map((r) => r.account_id).filter((i): i is number => i !== null),
-      { includeDeleted: true },
-    ),
+    siteRefs(rows.map((r) => r.site_id)),
+    accountRefs(rows.map((r) => r.account_id)),
   ]);
-  const userById = new Map(accounts.map((a) => [a.id, a.user]));
   return rows.map(({ site_id, account_id, ...r }) => {
     const site = siteInfo.get(site_id);
-    const user = account_id === null ? undefined : userById.get(account_id);
+    const user = account_id === null ? undefined : accounts.get(account_id)?.user;
     return { ...r, site: site ? { id: site.id, name: site.name } : null, account: user ? { user } : null };
   });
 }
@@ -240,7 +223,7 @@ export async function listCheckLogs(process: number, query: ListQuery): Promise<
 
 export async function listBetUploads(query: ListQuery): Promise<ListOutcome<BetUpload>> {
   return withPage(await betUploads.list(query), async (rows) => {
-    const siteInfo = await siteMap(rows.map((r) => r.site_id));
+    const siteInfo = await siteRefs(rows.map((r) => r.site_id));
     return rows.map(({ site_id, ...r }) => {
       const site = siteInfo.get(site_id);
       return { ...r, site: site ? { name: site.name } : null };

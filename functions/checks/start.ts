@@ -9,8 +9,7 @@ import {
 import type { Site } from '../../shared/schemas/sites.js';
 import { ValidationError } from '../lib/errors.js';
 import { mapLimit } from '../lib/mapLimit.js';
-import { getSite } from '../sites/service.js';
-import { siteAccounts } from '../sites/store.js';
+import { enabledAccounts, getSite } from '../sites/service.js';
 import { SiteNotFoundError } from '../sites/errors.js';
 import { recordEvent } from './events.js';
 import { enqueueSubtasks } from './queue.js';
@@ -53,7 +52,7 @@ async function checkableSite(siteId: number): Promise<{ site: Site; accountId: n
     throw error;
   }
   if (!site.enable) throw new ValidationError({ sites: `Site ${site.name} is disabled` });
-  const accounts = (await siteAccounts.all({ scope: { site_id: siteId } })).filter((a) => a.enable);
+  const accounts = await enabledAccounts(siteId);
   if (!accounts.length) throw new ValidationError({ sites: `Site ${site.name} has no enabled account` });
   // Spread the load over the site's accounts: a site with several bot accounts gets them in turn.
   const account = accounts[Math.floor(Math.random() * accounts.length)];
