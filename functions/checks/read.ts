@@ -24,15 +24,7 @@ import {
   type StoredSubtask,
   type StoredTask,
   type StoredVideo,
-  betUploads,
-  checkLogs,
-  checkResults,
-  engineEvents,
-  operations,
-  rawLogs,
-  subtasks,
-  tasks,
-  videos,
+  checkStore,
 } from './store.js';
 
 // Read models: stored rows joined with the names the screens show. Names are looked up per
@@ -94,11 +86,11 @@ async function presentSubtasks(rows: StoredSubtask[]): Promise<Subtask[]> {
 }
 
 export async function listOperations(query: ListQuery): Promise<ListOutcome<Operation>> {
-  return withPage(await operations.list(query), presentOperations);
+  return withPage(await checkStore().operations.list(query), presentOperations);
 }
 
 export async function getOperationRow(id: number): Promise<StoredOperation> {
-  const op = await operations.get(id);
+  const op = await checkStore().operations.get(id);
   if (!op) throw new OperationNotFoundError(`Operation ${id} does not exist`);
   return op;
 }
@@ -110,16 +102,16 @@ export async function getOperation(id: number): Promise<Operation> {
 /** GET /operations/{id}/tasks: the operation with its tasks and their subtask counts. */
 export async function operationTasks(id: number): Promise<{ operation: Operation; tasks: Task[] }> {
   const operation = await getOperation(id);
-  const rows = await tasks.all({ scope: { operation_id: id } });
+  const rows = await checkStore().tasks.all({ scope: { operation_id: id } });
   return { operation, tasks: await presentTasks(rows) };
 }
 
 export async function listTasks(query: ListQuery): Promise<ListOutcome<Task>> {
-  return withPage(await tasks.list(query), presentTasks);
+  return withPage(await checkStore().tasks.list(query), presentTasks);
 }
 
 export async function getTaskRow(id: number): Promise<StoredTask> {
-  const task = await tasks.get(id);
+  const task = await checkStore().tasks.get(id);
   if (!task) throw new TaskNotFoundError(`Task ${id} does not exist`);
   return task;
 }
@@ -128,7 +120,7 @@ export async function getTaskRow(id: number): Promise<StoredTask> {
 export async function getTask(id: number): Promise<Task> {
   const row = await getTaskRow(id);
   const [task] = await presentTasks([row]);
-  const subs = await presentSubtasks(await subtasks.all({ scope: { task_id: id } }));
+  const subs = await presentSubtasks(await checkStore().subtasks.all({ scope: { task_id: id } }));
   const groups = new Map<number, ProcessGroup>();
   for (const s of subs) {
     const g = groups.get(s.process) ?? {
@@ -148,7 +140,7 @@ export async function getTask(id: number): Promise<Task> {
 }
 
 export async function listSubtasks(query: ListQuery): Promise<ListOutcome<Subtask>> {
-  return withPage(await subtasks.list(query), presentSubtasks);
+  return withPage(await checkStore().subtasks.list(query), presentSubtasks);
 }
 
 async function presentVideos(rows: StoredVideo[]): Promise<Video[]> {
@@ -156,7 +148,9 @@ async function presentVideos(rows: StoredVideo[]): Promise<Video[]> {
 }
 
 async function presentRawLogs(rows: StoredRawLog[]): Promise<RawLog[]> {
-  const videoRows = await videos.getMany(rows.map((r) => r.video_id).filter((i): i is number => i !== null));
+  const videoRows = await checkStore().videos.getMany(
+    rows.map((r) => r.video_id).filter((i): i is number => i !== null),
+  );
   const videoById = new Map((await presentVideos(videoRows)).map((v) => [v.id, v]));
   return Promise.all(
     rows.map(async ({ video_id, screenshot_key, ...r }) => ({
@@ -168,31 +162,32 @@ async function presentRawLogs(rows: StoredRawLog[]): Promise<RawLog[]> {
 }
 
 export async function listRawLogs(query: ListQuery): Promise<ListOutcome<RawLog>> {
-  return withPage(await rawLogs.list(query), presentRawLogs);
+  return withPage(await checkStore().rawLogs.list(query), presentRawLogs);
 }
 
 export async function getRawLog(id: number): Promise<RawLog> {
-  const row = await rawLogs.get(id);
+  const row = await checkStore().rawLogs.get(id);
   if (!row) throw new RawLogNotFoundError(`Raw log ${id} does not exist`);
   return (await presentRawLogs([row]))[0];
 }
 
 /** The raw log of a check log (its business id). */
 export async function rawLogByBusiness(businessId: number): Promise<RawLog> {
-  const [row] = await rawLogs.all({ scope: { business_id: businessId } });
+  const [row] = await checkStore().rawLogs.all({ scope: { business_id: businessId } });
   if (!row) throw new RawLogNotFoundError(`No raw log for check log ${businessId}`);
   return (await presentRawLogs([row]))[0];
 }
 
 export async function listVideos(query: ListQuery): Promise<ListOutcome<Video>> {
-  return withPage(await videos.list(query), presentVideos);
+  return withPage(await checkStore().videos.list(query), presentVideos);
 }
 
 export async function subtaskCheckResults(subtaskId: number): Promise<CheckResult[]> {
-  if (!(await subtasks.get(subtaskId))) throw new SubtaskNotFoundError(`Subtask ${subtaskId} does not exist`);
-  const results = await checkResults.all({ scope: { subtask_id: subtaskId } });
+  if (!(await checkStore().subtasks.get(subtaskId)))
+    throw new SubtaskNotFoundError(`Subtask ${subtaskId} does not exist`);
+  const results = await checkStore().checkResults.all({ scope: { subtask_id: subtaskId } });
   const logs = new Map(
-    (await presentRawLogs(await rawLogs.getMany(results.map((r) => r.raw_log_id)))).map((l) => [l.id, l]),
+    (await presentRawLogs(await checkStore().rawLogs.getMany(results.map((r) => r.raw_log_id)))).map((l) => [l.id, l]),
   );
   return results
     .map((r) => ({
@@ -218,11 +213,11 @@ async function presentCheckLogs(rows: StoredCheckLog[]): Promise<CheckLog[]> {
 
 export async function listCheckLogs(process: number, query: ListQuery): Promise<ListOutcome<CheckLog>> {
   if (!Process.has(process)) throw new NotFoundError(`Unknown log kind`);
-  return withPage(await checkLogs.list(query, { scope: { process } }), presentCheckLogs);
+  return withPage(await checkStore().checkLogs.list(query, { scope: { process } }), presentCheckLogs);
 }
 
 export async function listBetUploads(query: ListQuery): Promise<ListOutcome<BetUpload>> {
-  return withPage(await betUploads.list(query), async (rows) => {
+  return withPage(await checkStore().betUploads.list(query), async (rows) => {
     const siteInfo = await siteRefs(rows.map((r) => r.site_id));
     return rows.map(({ site_id, ...r }) => {
       const site = siteInfo.get(site_id);
@@ -232,5 +227,5 @@ export async function listBetUploads(query: ListQuery): Promise<ListOutcome<BetU
 }
 
 export async function listEngineEvents(query: ListQuery): Promise<ListOutcome<EngineEvent>> {
-  return engineEvents.list(query);
+  return checkStore().engineEvents.list(query);
 }

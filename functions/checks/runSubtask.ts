@@ -1,5 +1,4 @@
 import { Process } from '../../shared/enums.js';
-import { nextId } from '../lib/db/ids.js';
 import { logger } from '../lib/logger.js';
 import { putObject } from '../lib/storage/objects.js';
 import { checkerAccount, readAccountSession, saveAccountSession, siteRefs } from '../sites/service.js';
@@ -7,16 +6,7 @@ import { getBrowser } from './browser/browserPool.js';
 import { type CheckSession, runCheck } from './browser/runCheck.js';
 import { claimSubtask, finishSubtask } from './engine.js';
 import type { CheckMessage } from './queue.js';
-import {
-  type StoredSubtask,
-  type StoredTask,
-  betUploads,
-  checkLogs,
-  checkResults,
-  rawLogs,
-  tasks,
-  videos,
-} from './store.js';
+import { type StoredSubtask, type StoredTask, checkStore } from './store.js';
 
 /** Whole-subtask limit; each driver step has its own shorter timeout inside it. */
 export const SUBTASK_TIMEOUT_MS = Number(process.env.CHECK_TIMEOUT_MS ?? 60_000);
@@ -35,7 +25,7 @@ async function saveSession(task: StoredTask, session: CheckSession): Promise<voi
     session: JSON.stringify(session),
     expire_at: session.expires_at ?? null,
   });
-  await tasks.update(task.id, { session_id: tokenId });
+  await checkStore().tasks.update(task.id, { session_id: tokenId });
 }
 
 /** Log-row fields of a process result; the bets of a place-bet check become rows of their own. */
@@ -66,7 +56,7 @@ export async function runSubtask(message: CheckMessage, runId: string): Promise<
 
 async function execute(sub: StoredSubtask, runId: string): Promise<void> {
   const [task, site] = await Promise.all([
-    tasks.get(sub.task_id),
+    checkStore().tasks.get(sub.task_id),
     siteRefs([sub.site_id]).then((refs) => refs.get(sub.site_id)),
   ]);
   const isLogin = sub.process === Process.values.Login;
@@ -115,16 +105,16 @@ async function storeEvidence(
   const videoKey = video ? `${prefix}.${video.contentType.includes('webm') ? 'webm' : 'mp4'}` : null;
   const screenshotKey = screenshot ? `${prefix}.png` : null;
   const [logId, rawId, videoId] = await Promise.all([
-    nextId(checkLogs.def.type),
-    nextId(rawLogs.def.type),
-    video ? nextId(videos.def.type) : null,
+    checkStore().checkLogs.newId(),
+    checkStore().rawLogs.newId(),
+    video ? checkStore().videos.newId() : null,
     screenshot && screenshotKey ? putObject(screenshotKey, screenshot, 'image/png') : undefined,
     video && videoKey ? putObject(videoKey, video.bytes, video.contentType) : undefined,
   ]);
 
   const bets = (outcome.result as { bets?: Bet[] }).bets ?? [];
   await Promise.all([
-    checkLogs.create(
+    checkStore().checkLogs.create(
       {
         process: sub.process,
         mode: sub.mode,
@@ -138,7 +128,7 @@ async function storeEvidence(
       },
       { id: logId },
     ),
-    rawLogs.create(
+    checkStore().rawLogs.create(
       {
         process: sub.process,
         business_id: logId,
@@ -154,7 +144,7 @@ async function storeEvidence(
       { id: rawId },
     ),
     video && videoKey && videoId !== null
-      ? videos.create(
+      ? checkStore().videos.create(
           {
             process: sub.process,
             size: video.bytes.length,
@@ -167,9 +157,9 @@ async function storeEvidence(
           { id: videoId },
         )
       : undefined,
-    checkResults.create({ subtask_id: sub.id, raw_log_id: rawId }),
+    checkStore().checkResults.create({ subtask_id: sub.id, raw_log_id: rawId }),
     bets.length
-      ? betUploads.createMany(
+      ? checkStore().betUploads.createMany(
           bets.map((bet) => ({
             check_log_id: logId,
             subtask_id: sub.id,

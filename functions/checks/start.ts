@@ -13,7 +13,7 @@ import { enabledAccounts, getSite } from '../sites/service.js';
 import { SiteNotFoundError } from '../sites/errors.js';
 import { recordEvent } from './events.js';
 import { enqueueSubtasks } from './queue.js';
-import { type StoredOperation, type StoredSubtask, operations, subtasks, tasks } from './store.js';
+import { type StoredOperation, type StoredSubtask, checkStore } from './store.js';
 
 /** Normalized checkpoints: points without modes dropped, duplicates merged, in process order. */
 export function normalizePoints(points: CheckPoint[]): Checkpoints {
@@ -86,7 +86,7 @@ export async function startCheck(input: StartCheckInput): Promise<StoredOperatio
   const plan = plannedSubtasks(checkpoints);
 
   const now = Date.now();
-  const operation = await operations.create({
+  const operation = await checkStore().operations.create({
     name: input.name,
     status: RunStatus.values.Running,
     operator_id: input.operatorId,
@@ -106,7 +106,7 @@ export async function startCheck(input: StartCheckInput): Promise<StoredOperatio
   // Tasks are written a few at a time, and each task's first wave is sent as soon as its rows
   // exist, so the first check starts while the rest of a large batch is still being written.
   await mapLimit(targets, 6, async ({ site, accountId }) => {
-    const task = await tasks.create({
+    const task = await checkStore().tasks.create({
       operation_id: operation.id,
       site_id: site.id,
       account_id: accountId,
@@ -122,7 +122,7 @@ export async function startCheck(input: StartCheckInput): Promise<StoredOperatio
       end_at: null,
       remark: '',
     });
-    const created = await subtasks.createMany(
+    const created = await checkStore().subtasks.createMany(
       plan.map((step) => ({
         task_id: task.id,
         operation_id: operation.id,
