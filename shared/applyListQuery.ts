@@ -16,7 +16,11 @@ export function applyListQuery<T>(
   if (query.keyword) {
     const keyword = query.keyword.toLowerCase();
     result = result.filter((row) =>
-      query.keywordField.some((field) => String(read(row, field) ?? '').toLowerCase().includes(keyword)),
+      query.keywordField.some((field) =>
+        String(read(row, field) ?? '')
+          .toLowerCase()
+          .includes(keyword),
+      ),
     );
   }
   // Stable sorts from the last key to the first leave the first key deciding.

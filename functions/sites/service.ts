@@ -26,7 +26,10 @@ const summary = (a: StoredSiteAccount): AccountSummary => ({
   created_at: a.created_at,
 });
 
-const toSite = (site: SiteRecord, accounts: StoredSiteAccount[]): Site => ({ ...site, accounts: accounts.map(summary) });
+const toSite = (site: SiteRecord, accounts: StoredSiteAccount[]): Site => ({
+  ...site,
+  accounts: accounts.map(summary),
+});
 
 /** Sites with their accounts; one account read per site, a few at a time. */
 function withAccounts(rows: SiteRecord[]): Promise<Site[]> {
@@ -167,9 +170,7 @@ export async function listTokens(query: ListQuery): Promise<ListOutcome<SiteAcco
   const store = siteStore();
   const page = await store.listTokens(query);
   const names = await siteNames(page.result.map((t) => t.site_id));
-  const accounts = new Map(
-    (await store.getAccounts(page.result.map((t) => t.account_id))).map((a) => [a.id, a.user]),
-  );
+  const accounts = new Map((await store.getAccounts(page.result.map((t) => t.account_id))).map((a) => [a.id, a.user]));
   return {
     ...page,
     result: page.result.map((t) => ({
@@ -225,4 +226,3 @@ export async function readAccountSession(tokenId: number, now = Date.now()): Pro
   if (!token || (token.expire_at !== null && token.expire_at < now)) return undefined;
   return decryptSecret(token.token_enc);
 }
-

@@ -45,7 +45,10 @@ export interface SiteStore {
    * Claims the name and writes the site with its accounts; when any write fails, what was
    * written is removed again, so no half site stays. Throws SiteExistsError.
    */
-  createSite(site: NewSiteRecord, accounts: NewSiteAccount[]): Promise<{ site: SiteRecord; accounts: StoredSiteAccount[] }>;
+  createSite(
+    site: NewSiteRecord,
+    accounts: NewSiteAccount[],
+  ): Promise<{ site: SiteRecord; accounts: StoredSiteAccount[] }>;
   getSite(id: number): Promise<SiteRecord | undefined>;
   getSites(ids: number[], options?: { includeDeleted?: boolean }): Promise<SiteRecord[]>;
   listSites(query: ListQuery): Promise<ListOutcome<SiteRecord>>;
@@ -54,7 +57,10 @@ export interface SiteStore {
   /** Moves the name claim to the new name. Throws SiteExistsError, SiteNotFoundError. */
   renameSite(id: number, name: string): Promise<SiteRecord>;
   /** Throws SiteNotFoundError. */
-  updateSite(id: number, patch: Partial<Pick<SiteRecord, 'url' | 'enable' | 'available_account_cnt'>>): Promise<SiteRecord>;
+  updateSite(
+    id: number,
+    patch: Partial<Pick<SiteRecord, 'url' | 'enable' | 'available_account_cnt'>>,
+  ): Promise<SiteRecord>;
   /** Atomic move of the valid-account counter. Throws SiteNotFoundError. */
   addAvailableAccounts(id: number, delta: number): Promise<SiteRecord>;
   /** Soft-deletes the site and its accounts and frees the name. Throws SiteNotFoundError. */

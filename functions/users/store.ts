@@ -16,6 +16,8 @@ export interface UserStore {
   get(id: number): Promise<UserRecord | undefined>;
   /** With the password hash; case-insensitive. */
   findByUsername(username: string): Promise<UserRecord | undefined>;
+  /** Without password hashes; ids that are missing are left out. */
+  getMany(ids: number[]): Promise<Omit<UserRecord, 'password_hash'>[]>;
   /** Without password hashes. */
   list(query: ListQuery): Promise<ListOutcome<Omit<UserRecord, 'password_hash'>>>;
   hasAnyUser(): Promise<boolean>;
@@ -65,6 +67,7 @@ export function dynamoUserStore(repo: DynamoRepository<UserRecord> = createRepos
       return id === undefined ? undefined : repo.getWithHidden(id);
     },
 
+    getMany: (ids) => repo.getMany(ids),
     list: (query) => repo.list(query),
 
     async hasAnyUser() {
