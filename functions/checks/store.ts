@@ -24,6 +24,7 @@ import {
 import { nextId } from '../lib/db/ids.js';
 import { createRepository, type DynamoRepository } from '../lib/db/repository.js';
 import { NotFoundError } from '../lib/errors.js';
+import { onConditionFailure } from '../lib/onConditionFailure.js';
 
 // Stored shapes of the check engine. API shapes (shared/schemas/checks.ts) are built from these
 // by joining names (site, user) at read time, so a rename never leaves stale copies behind.
@@ -266,15 +267,9 @@ function dynamoCheckRows<T extends Row>(
   def: EntityDef<T>,
   repo: DynamoRepository<T> = createRepository(def),
 ): CheckRows<T> {
-  // The repository's conditions name a missing row, or a transition someone else made.
-  async function existing(id: number, write: Promise<T>): Promise<T> {
-    try {
-      return await write;
-    } catch (error) {
-      if (error instanceof ConditionFailedError) throw new NotFoundError(`${def.type} ${id} does not exist`);
-      throw error;
-    }
-  }
+  // Updates and adds are conditioned on the row existing; a transition's own condition is `from`.
+  const existing = (id: number, write: Promise<T>) =>
+    onConditionFailure(write, () => new NotFoundError(`${def.type} ${id} does not exist`));
   return {
     newId: () => nextId(def.type),
     create: (data, options) => repo.create(data, options),

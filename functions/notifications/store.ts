@@ -1,8 +1,9 @@
 import { NotificationStatus } from '../../shared/enums.js';
 import type { ListQuery } from '../../shared/listQuery.js';
 import { notificationListFields } from '../../shared/schemas/notifications.js';
-import { ConditionFailedError, defineEntity, type ListOutcome } from '../lib/db/entity.js';
+import { defineEntity, type ListOutcome } from '../lib/db/entity.js';
 import { createRepository, type DynamoRepository } from '../lib/db/repository.js';
+import { onConditionFailure } from '../lib/onConditionFailure.js';
 import { NotificationNotFoundError } from './errors.js';
 
 export interface StoredNotification {
@@ -48,14 +49,11 @@ export function dynamoNotificationStore(
     get: (id) => repo.get(id),
     list: (query) => repo.list(query),
     listUnread: (query) => repo.list(query, { scope: { status: NotificationStatus.values.Unread } }),
-    async markRead(id, readAt) {
-      try {
-        return await repo.update(id, { status: NotificationStatus.values.Read, read_at: readAt });
-      } catch (error) {
-        if (error instanceof ConditionFailedError) throw new NotificationNotFoundError(id);
-        throw error;
-      }
-    },
+    markRead: (id, readAt) =>
+      onConditionFailure(
+        repo.update(id, { status: NotificationStatus.values.Read, read_at: readAt }),
+        () => new NotificationNotFoundError(id),
+      ),
   };
 }
 

@@ -4,6 +4,7 @@ import { ConditionFailedError, defineEntity, type ListOutcome } from '../lib/db/
 import { nextId } from '../lib/db/ids.js';
 import { createRepository, type DynamoRepository } from '../lib/db/repository.js';
 import { claimUnique, releaseUnique, UniqueTakenError } from '../lib/db/unique.js';
+import { onConditionFailure } from '../lib/onConditionFailure.js';
 import { SiteAccountNotFoundError, SiteExistsError, SiteNotFoundError } from './errors.js';
 
 /** A site as stored: its accounts are rows of their own. */
@@ -124,23 +125,10 @@ export function dynamoSiteStore(
   }
   const releaseName = (name: string, siteId: number) => releaseUnique(siteEntity.type, 'name', nameKey(name), siteId);
 
-  /** A failed condition on a site write means the row is gone or soft-deleted. */
-  async function onSite<R>(id: number, write: Promise<R>): Promise<R> {
-    try {
-      return await write;
-    } catch (error) {
-      if (error instanceof ConditionFailedError) throw new SiteNotFoundError(id);
-      throw error;
-    }
-  }
-  async function onAccount<R>(id: number, write: Promise<R>): Promise<R> {
-    try {
-      return await write;
-    } catch (error) {
-      if (error instanceof ConditionFailedError) throw new SiteAccountNotFoundError(id);
-      throw error;
-    }
-  }
+  // A failed condition on an update means the row is gone or soft-deleted.
+  const onSite = <R>(id: number, write: Promise<R>) => onConditionFailure(write, () => new SiteNotFoundError(id));
+  const onAccount = <R>(id: number, write: Promise<R>) =>
+    onConditionFailure(write, () => new SiteAccountNotFoundError(id));
 
   async function writeAccounts(siteId: number, list: NewSiteAccount[], written: StoredSiteAccount[]) {
     for (const a of list) written.push(await accounts.create({ site_id: siteId, ...a }));
