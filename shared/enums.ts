@@ -114,6 +114,10 @@ export const OperationName = defineEnum({
   AutoCheck: [3, 'AutoCheck'],
 });
 
+/** Actions on an operation or a task (spec sections 4, 9): pause holds pending tasks, resume runs paused ones. */
+export const OperationAction = defineEnum({ Pause: [1, 'Pause'], Resume: [2, 'Resume'] });
+export type OperationActionValue = EnumValue<typeof OperationAction>;
+
 export const SiteAccountStatus = defineEnum({ Enable: [1, 'Enable'], Disable: [2, 'Disable'] });
 
 export const TestMode = defineEnum({ D4: [1, 'D4'], TT: [3, 'TT'] });

@@ -1,11 +1,10 @@
 import { NotificationCategory, Process, RunStatus, TaskStatus, TestMode } from '../../shared/enums.js';
-import { ConditionFailedError } from '../lib/db/entity.js';
 import { logger } from '../lib/logger.js';
 import { createNotification } from '../notifications/service.js';
-import { sites } from '../sites/store.js';
+import { siteRefs } from '../sites/service.js';
 import { recordEvent } from './events.js';
 import { enqueueSubtasks } from './queue.js';
-import { type StoredOperation, type StoredSubtask, type StoredTask, operations, subtasks, tasks } from './store.js';
+import { type StoredOperation, type StoredSubtask, type StoredTask, checkStore } from './store.js';
 
 // The state machine of a check (docs/check-engine.md). Every transition is a single-item
 // conditional write, so two deliveries of one message, or a checker and the reaper, can race
@@ -17,35 +16,26 @@ const { Pending, Running, Pause, Failed, Done } = RunStatus.values;
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-async function conditional<T>(write: () => Promise<T>): Promise<T | null> {
-  try {
-    return await write();
-  } catch (error) {
-    if (error instanceof ConditionFailedError) return null;
-    throw error;
-  }
-}
-
 async function siteName(siteId: number): Promise<string> {
-  return (await sites.get(siteId))?.name ?? `site ${siteId}`;
+  return (await siteRefs([siteId])).get(siteId)?.name ?? `site ${siteId}`;
 }
 
 /** Pending -> Running for one delivery; null when another delivery or a pause got there first. */
 export async function claimSubtask(id: number, runId: string): Promise<StoredSubtask | null> {
-  const claimed = await conditional(() =>
-    subtasks.update(id, { status: Running, run_id: runId, start_at: Date.now() }, { expect: { status: Pending } }),
+  const claimed = await checkStore().subtasks.transition(
+    id,
+    { status: Running, run_id: runId, start_at: Date.now() },
+    { status: Pending },
   );
   if (!claimed) return null;
-  await tasks.add(claimed.task_id, { task_running: 1 });
-  const started = await conditional(() =>
-    tasks.update(
-      claimed.task_id,
-      { status: TaskStatus.values.Running, start_at: Date.now() },
-      { expect: { status: Pending } },
-    ),
+  await checkStore().tasks.add(claimed.task_id, { task_running: 1 });
+  const started = await checkStore().tasks.transition(
+    claimed.task_id,
+    { status: TaskStatus.values.Running, start_at: Date.now() },
+    { status: TaskStatus.values.Pending },
   );
   if (started) {
-    await operations.add(started.operation_id, { task_running: 1 });
+    await checkStore().operations.add(started.operation_id, { task_running: 1 });
     await recordEvent('task_start', started.operation_id, `Task ${started.id} started`, { task_id: started.id });
   }
   await recordEvent(
@@ -68,15 +58,13 @@ export interface SubtaskOutcome {
  */
 export async function finishSubtask(sub: StoredSubtask, runId: string, outcome: SubtaskOutcome): Promise<boolean> {
   const status = outcome.success ? Done : Failed;
-  const finished = await conditional(() =>
-    subtasks.update(
-      sub.id,
-      { status, msg: outcome.msg, end_at: Date.now() },
-      { expect: { status: Running, run_id: runId } },
-    ),
+  const finished = await checkStore().subtasks.transition(
+    sub.id,
+    { status, msg: outcome.msg, end_at: Date.now() },
+    { status: Running, run_id: runId },
   );
   if (!finished) return false;
-  const task = await tasks.add(sub.task_id, {
+  const task = await checkStore().tasks.add(sub.task_id, {
     task_running: -1,
     ...(outcome.success ? { task_done: 1 } : { task_failed: 1 }),
   });
@@ -90,7 +78,9 @@ async function afterSubtaskEnded(sub: StoredSubtask, task: StoredTask): Promise<
   if (sub.process === Process.values.Login) {
     if (ok) {
       // The session is in place: the task's other subtasks may now run, in parallel.
-      const rest = (await subtasks.all({ scope: { task_id: sub.task_id } })).filter((s) => s.status === Pending);
+      const rest = (await checkStore().subtasks.all({ scope: { task_id: sub.task_id } })).filter(
+        (s) => s.status === Pending,
+      );
       await enqueueSubtasks(rest);
     } else {
       task = (await failPendingSubtasks(sub.task_id, `Login failed: ${sub.msg}`)) ?? task;
@@ -117,24 +107,29 @@ async function afterSubtaskEnded(sub: StoredSubtask, task: StoredTask): Promise<
 
 /** Marks every still-pending subtask of a task Failed (e.g. when its login failed). */
 export async function failPendingSubtasks(taskId: number, msg: string): Promise<StoredTask | null> {
-  const pending = (await subtasks.all({ scope: { task_id: taskId } })).filter(
+  const pending = (await checkStore().subtasks.all({ scope: { task_id: taskId } })).filter(
     (s) => s.status === Pending || s.status === Pause,
   );
   let failed = 0;
   for (const s of pending) {
-    const done = await conditional(() =>
-      subtasks.update(s.id, { status: Failed, msg, end_at: Date.now() }, { expect: { status: s.status } }),
+    const done = await checkStore().subtasks.transition(
+      s.id,
+      { status: Failed, msg, end_at: Date.now() },
+      { status: s.status },
     );
     if (done) failed++;
   }
-  return failed ? tasks.add(taskId, { task_failed: failed }) : tasks.get(taskId).then((t) => t ?? null);
+  const { tasks } = checkStore();
+  return failed ? tasks.add(taskId, { task_failed: failed }) : ((await tasks.get(taskId)) ?? null);
 }
 
 /** Closes the task when every subtask has ended; exactly one caller wins the close. */
 async function maybeFinishTask(task: StoredTask): Promise<void> {
   if (task.task_done + task.task_failed < task.task_total) return;
-  const closed = await conditional(() =>
-    tasks.update(task.id, { status: TaskStatus.values.Done, end_at: Date.now() }, { expect: { status: task.status } }),
+  const closed = await checkStore().tasks.transition(
+    task.id,
+    { status: TaskStatus.values.Done, end_at: Date.now() },
+    { status: task.status },
   );
   if (!closed || task.status === TaskStatus.values.Done) return;
   const name = await siteName(task.site_id);
@@ -155,7 +150,7 @@ async function maybeFinishTask(task: StoredTask): Promise<void> {
     link: `/operations/${task.operation_id}`,
   });
   const wasRunning = task.status === TaskStatus.values.Running ? { task_running: -1 } : {};
-  const op = await operations.add(task.operation_id, {
+  const op = await checkStore().operations.add(task.operation_id, {
     ...wasRunning,
     task_done: 1,
     ...(failed ? { task_failed: 1 } : {}),
@@ -166,8 +161,10 @@ async function maybeFinishTask(task: StoredTask): Promise<void> {
 async function maybeFinishOperation(op: StoredOperation): Promise<void> {
   if (op.task_done < op.task_total) return;
   const status = op.task_failed > 0 ? Failed : Done;
-  const closed = await conditional(() =>
-    operations.update(op.id, { status, end_at: Date.now(), open: undefined }, { expect: { open: 1 } }),
+  const closed = await checkStore().operations.transition(
+    op.id,
+    { status, end_at: Date.now(), open: undefined },
+    { open: 1 },
   );
   if (!closed) return;
   await recordEvent(
@@ -188,26 +185,29 @@ async function maybeFinishOperation(op: StoredOperation): Promise<void> {
 // Pause and resume (spec section 4: action 1 pauses all pending tasks, 2 resumes all paused ones).
 
 async function pauseTaskRows(task: StoredTask): Promise<boolean> {
-  const paused = await conditional(() =>
-    tasks.update(task.id, { status: TaskStatus.values.Pause }, { expect: { status: Pending } }),
+  const paused = await checkStore().tasks.transition(
+    task.id,
+    { status: TaskStatus.values.Pause },
+    { status: TaskStatus.values.Pending },
   );
   if (!paused) return false;
-  for (const s of await subtasks.all({ scope: { task_id: task.id } })) {
-    if (s.status === Pending)
-      await conditional(() => subtasks.update(s.id, { status: Pause }, { expect: { status: Pending } }));
+  for (const s of await checkStore().subtasks.all({ scope: { task_id: task.id } })) {
+    if (s.status === Pending) await checkStore().subtasks.transition(s.id, { status: Pause }, { status: Pending });
   }
   return true;
 }
 
 async function resumeTaskRows(task: StoredTask): Promise<boolean> {
-  const resumed = await conditional(() =>
-    tasks.update(task.id, { status: TaskStatus.values.Pending }, { expect: { status: TaskStatus.values.Pause } }),
+  const resumed = await checkStore().tasks.transition(
+    task.id,
+    { status: TaskStatus.values.Pending },
+    { status: TaskStatus.values.Pause },
   );
   if (!resumed) return false;
   const back: StoredSubtask[] = [];
-  for (const s of await subtasks.all({ scope: { task_id: task.id } })) {
+  for (const s of await checkStore().subtasks.all({ scope: { task_id: task.id } })) {
     if (s.status !== Pause) continue;
-    const row = await conditional(() => subtasks.update(s.id, { status: Pending }, { expect: { status: Pause } }));
+    const row = await checkStore().subtasks.transition(s.id, { status: Pending }, { status: Pause });
     if (row) back.push(row);
   }
   // Same order as a fresh start: login first if it has not run yet.
@@ -218,15 +218,16 @@ async function resumeTaskRows(task: StoredTask): Promise<boolean> {
 
 export async function pauseOperation(op: StoredOperation): Promise<number> {
   let count = 0;
-  for (const t of await tasks.all({ scope: { operation_id: op.id } })) if (await pauseTaskRows(t)) count++;
-  await conditional(() => operations.update(op.id, { status: Pause }, { expect: { status: Running } }));
+  for (const t of await checkStore().tasks.all({ scope: { operation_id: op.id } })) if (await pauseTaskRows(t)) count++;
+  await checkStore().operations.transition(op.id, { status: Pause }, { status: Running });
   return count;
 }
 
 export async function resumeOperation(op: StoredOperation): Promise<number> {
   let count = 0;
-  await conditional(() => operations.update(op.id, { status: Running }, { expect: { status: Pause } }));
-  for (const t of await tasks.all({ scope: { operation_id: op.id } })) if (await resumeTaskRows(t)) count++;
+  await checkStore().operations.transition(op.id, { status: Running }, { status: Pause });
+  for (const t of await checkStore().tasks.all({ scope: { operation_id: op.id } }))
+    if (await resumeTaskRows(t)) count++;
   return count;
 }
 
@@ -251,10 +252,10 @@ export async function reapStuck(opts: { runningLimitMs: number; pendingLimitMs: 
   const now = opts.now ?? Date.now();
   let failed = 0;
   const requeue: StoredSubtask[] = [];
-  for (const op of await operations.all({ scope: { open: 1 } })) {
-    for (const task of await tasks.all({ scope: { operation_id: op.id } })) {
+  for (const op of await checkStore().operations.all({ scope: { open: 1 } })) {
+    for (const task of await checkStore().tasks.all({ scope: { operation_id: op.id } })) {
       if (task.status === TaskStatus.values.Pause || task.status === TaskStatus.values.Done) continue;
-      const list = await subtasks.all({ scope: { task_id: task.id } });
+      const list = await checkStore().subtasks.all({ scope: { task_id: task.id } });
       const loginPending = list.some(
         (s) => s.process === Process.values.Login && (s.status === Pending || s.status === Running),
       );
@@ -282,12 +283,12 @@ export async function reapStuck(opts: { runningLimitMs: number; pendingLimitMs: 
 
 /** Repair path for the task counters: recomputes them from the subtasks. */
 export async function recountTask(taskId: number): Promise<StoredTask | undefined> {
-  const list = await subtasks.all({ scope: { task_id: taskId } });
+  const list = await checkStore().subtasks.all({ scope: { task_id: taskId } });
   const counts = {
     task_total: list.length,
     task_done: list.filter((s) => s.status === Done).length,
     task_failed: list.filter((s) => s.status === Failed).length,
     task_running: list.filter((s) => s.status === Running).length,
   };
-  return tasks.update(taskId, counts);
+  return checkStore().tasks.update(taskId, counts);
 }

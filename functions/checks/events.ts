@@ -1,6 +1,6 @@
 import type { MessageAction } from '../../shared/enums.js';
 import { logger } from '../lib/logger.js';
-import { engineEvents } from './store.js';
+import { checkStore } from './store.js';
 
 type Action = (typeof MessageAction.values)[keyof typeof MessageAction.values];
 
@@ -15,7 +15,7 @@ export async function recordEvent(
   ids: { task_id?: number; subtask_id?: number } = {},
 ): Promise<void> {
   try {
-    await engineEvents.create({
+    await checkStore().engineEvents.create({
       action,
       operation_id: operationId,
       task_id: ids.task_id ?? null,

@@ -15,7 +15,7 @@ import type {
 import type { ListOutcome } from '../lib/db/entity.js';
 import { NotFoundError } from '../lib/errors.js';
 import { objectUrl } from '../lib/storage/objects.js';
-import { siteAccounts, sites } from '../sites/store.js';
+import { accountRefs, siteRefs } from '../sites/service.js';
 import { userRefs } from '../users/refs.js';
 import {
   type StoredCheckLog,
@@ -24,15 +24,7 @@ import {
   type StoredSubtask,
   type StoredTask,
   type StoredVideo,
-  betUploads,
-  checkLogs,
-  checkResults,
-  engineEvents,
-  operations,
-  rawLogs,
-  subtasks,
-  tasks,
-  videos,
+  checkStore,
 } from './store.js';
 import { OperationNotFoundError, RawLogNotFoundError, SubtaskNotFoundError, TaskNotFoundError } from './errors.js';
 
@@ -40,15 +32,6 @@ export { OperationNotFoundError, RawLogNotFoundError, SubtaskNotFoundError, Task
 
 // Read models: stored rows joined with the names the screens show. Names are looked up per
 // page (one batch read per referenced entity), so renames show everywhere at once.
-
-type SiteInfo = { id: number; name: string; url: string };
-
-async function siteMap(ids: (number | null)[]): Promise<Map<number, SiteInfo>> {
-  const wanted = [...new Set(ids.filter((i): i is number => typeof i === 'number'))];
-  // getMany hides soft-deleted rows; history still wants their names, so they are read raw.
-  const rows = await sites.getMany(wanted, { includeDeleted: true });
-  return new Map(rows.map((s) => [s.id, { id: s.id, name: s.name, url: s.url }]));
-}
 
 const withPage = async <S, T>(page: ListOutcome<S>, map: (rows: S[]) => Promise<T[]>): Promise<ListOutcome<T>> => ({
   ...page,
@@ -58,7 +41,7 @@ const withPage = async <S, T>(page: ListOutcome<S>, map: (rows: S[]) => Promise<
 async function presentOperations(rows: StoredOperation[]): Promise<Operation[]> {
   const [users, siteInfo] = await Promise.all([
     userRefs(rows.map((r) => r.operator_id)),
-    siteMap(rows.map((r) => r.site_id)),
+    siteRefs(rows.map((r) => r.site_id)),
   ]);
   return rows.map(({ operator_id, site_id, open: _open, ...r }) => {
     const site = site_id === null ? undefined : siteInfo.get(site_id);
@@ -69,23 +52,19 @@ async function presentOperations(rows: StoredOperation[]): Promise<Operation[]> 
 async function presentTasks(rows: StoredTask[]): Promise<Task[]> {
   const [users, siteInfo, accounts] = await Promise.all([
     userRefs(rows.map((r) => r.creator_id)),
-    siteMap(rows.map((r) => r.site_id)),
-    siteAccounts.getMany(
-      rows.map((r) => r.account_id).filter((i): i is number => i !== null),
-      { includeDeleted: true },
-    ),
+    siteRefs(rows.map((r) => r.site_id)),
+    accountRefs(rows.map((r) => r.account_id)),
   ]);
-  const accountById = new Map(accounts.map((a) => [a.id, { id: a.id, user: a.user }]));
   return rows.map(({ creator_id, site_id, account_id, session_id: _s, ...r }) => ({
     ...r,
     site: siteInfo.get(site_id) ?? null,
-    account: account_id === null ? null : (accountById.get(account_id) ?? null),
+    account: account_id === null ? null : (accounts.get(account_id) ?? null),
     creator: users.get(creator_id) ?? null,
   }));
 }
 
 async function presentSubtasks(rows: StoredSubtask[]): Promise<Subtask[]> {
-  const siteInfo = await siteMap(rows.map((r) => r.site_id));
+  const siteInfo = await siteRefs(rows.map((r) => r.site_id));
   return rows.map(({ site_id, run_id: _r, ...r }) => {
     const site = siteInfo.get(site_id);
     return { ...r, site: site ? { name: site.name } : null };
@@ -93,11 +72,11 @@ async function presentSubtasks(rows: StoredSubtask[]): Promise<Subtask[]> {
 }
 
 export async function listOperations(query: ListQuery): Promise<ListOutcome<Operation>> {
-  return withPage(await operations.list(query), presentOperations);
+  return withPage(await checkStore().operations.list(query), presentOperations);
 }
 
 export async function getOperationRow(id: number): Promise<StoredOperation> {
-  const op = await operations.get(id);
+  const op = await checkStore().operations.get(id);
   if (!op) throw new OperationNotFoundError(`Operation ${id} does not exist`);
   return op;
 }
@@ -109,16 +88,16 @@ export async function getOperation(id: number): Promise<Operation> {
 /** GET /operations/{id}/tasks: the operation with its tasks and their subtask counts. */
 export async function operationTasks(id: number): Promise<{ operation: Operation; tasks: Task[] }> {
   const operation = await getOperation(id);
-  const rows = await tasks.all({ scope: { operation_id: id } });
+  const rows = await checkStore().tasks.all({ scope: { operation_id: id } });
   return { operation, tasks: await presentTasks(rows) };
 }
 
 export async function listTasks(query: ListQuery): Promise<ListOutcome<Task>> {
-  return withPage(await tasks.list(query), presentTasks);
+  return withPage(await checkStore().tasks.list(query), presentTasks);
 }
 
 export async function getTaskRow(id: number): Promise<StoredTask> {
-  const task = await tasks.get(id);
+  const task = await checkStore().tasks.get(id);
   if (!task) throw new TaskNotFoundError(`Task ${id} does not exist`);
   return task;
 }
@@ -127,7 +106,7 @@ export async function getTaskRow(id: number): Promise<StoredTask> {
 export async function getTask(id: number): Promise<Task> {
   const row = await getTaskRow(id);
   const [task] = await presentTasks([row]);
-  const subs = await presentSubtasks(await subtasks.all({ scope: { task_id: id } }));
+  const subs = await presentSubtasks(await checkStore().subtasks.all({ scope: { task_id: id } }));
   const groups = new Map<number, ProcessGroup>();
   for (const s of subs) {
     const g = groups.get(s.process) ?? {
@@ -147,7 +126,7 @@ export async function getTask(id: number): Promise<Task> {
 }
 
 export async function listSubtasks(query: ListQuery): Promise<ListOutcome<Subtask>> {
-  return withPage(await subtasks.list(query), presentSubtasks);
+  return withPage(await checkStore().subtasks.list(query), presentSubtasks);
 }
 
 async function presentVideos(rows: StoredVideo[]): Promise<Video[]> {
@@ -155,7 +134,9 @@ async function presentVideos(rows: StoredVideo[]): Promise<Video[]> {
 }
 
 async function presentRawLogs(rows: StoredRawLog[]): Promise<RawLog[]> {
-  const videoRows = await videos.getMany(rows.map((r) => r.video_id).filter((i): i is number => i !== null));
+  const videoRows = await checkStore().videos.getMany(
+    rows.map((r) => r.video_id).filter((i): i is number => i !== null),
+  );
   const videoById = new Map((await presentVideos(videoRows)).map((v) => [v.id, v]));
   return Promise.all(
     rows.map(async ({ video_id, screenshot_key, ...r }) => ({
@@ -167,31 +148,32 @@ async function presentRawLogs(rows: StoredRawLog[]): Promise<RawLog[]> {
 }
 
 export async function listRawLogs(query: ListQuery): Promise<ListOutcome<RawLog>> {
-  return withPage(await rawLogs.list(query), presentRawLogs);
+  return withPage(await checkStore().rawLogs.list(query), presentRawLogs);
 }
 
 export async function getRawLog(id: number): Promise<RawLog> {
-  const row = await rawLogs.get(id);
+  const row = await checkStore().rawLogs.get(id);
   if (!row) throw new RawLogNotFoundError(`Raw log ${id} does not exist`);
   return (await presentRawLogs([row]))[0];
 }
 
 /** The raw log of a check log (its business id). */
 export async function rawLogByBusiness(businessId: number): Promise<RawLog> {
-  const [row] = await rawLogs.all({ scope: { business_id: businessId } });
+  const [row] = await checkStore().rawLogs.all({ scope: { business_id: businessId } });
   if (!row) throw new RawLogNotFoundError(`No raw log for check log ${businessId}`);
   return (await presentRawLogs([row]))[0];
 }
 
 export async function listVideos(query: ListQuery): Promise<ListOutcome<Video>> {
-  return withPage(await videos.list(query), presentVideos);
+  return withPage(await checkStore().videos.list(query), presentVideos);
 }
 
 export async function subtaskCheckResults(subtaskId: number): Promise<CheckResult[]> {
-  if (!(await subtasks.get(subtaskId))) throw new SubtaskNotFoundError(`Subtask ${subtaskId} does not exist`);
-  const results = await checkResults.all({ scope: { subtask_id: subtaskId } });
+  if (!(await checkStore().subtasks.get(subtaskId)))
+    throw new SubtaskNotFoundError(`Subtask ${subtaskId} does not exist`);
+  const results = await checkStore().checkResults.all({ scope: { subtask_id: subtaskId } });
   const logs = new Map(
-    (await presentRawLogs(await rawLogs.getMany(results.map((r) => r.raw_log_id)))).map((l) => [l.id, l]),
+    (await presentRawLogs(await checkStore().rawLogs.getMany(results.map((r) => r.raw_log_id)))).map((l) => [l.id, l]),
   );
   return results
     .map((r) => ({
@@ -205,28 +187,24 @@ export async function subtaskCheckResults(subtaskId: number): Promise<CheckResul
 
 async function presentCheckLogs(rows: StoredCheckLog[]): Promise<CheckLog[]> {
   const [siteInfo, accounts] = await Promise.all([
-    siteMap(rows.map((r) => r.site_id)),
-    siteAccounts.getMany(
-      rows.map((r) => r.account_id).filter((i): i is number => i !== null),
-      { includeDeleted: true },
-    ),
+    siteRefs(rows.map((r) => r.site_id)),
+    accountRefs(rows.map((r) => r.account_id)),
   ]);
-  const userById = new Map(accounts.map((a) => [a.id, a.user]));
   return rows.map(({ site_id, account_id, ...r }) => {
     const site = siteInfo.get(site_id);
-    const user = account_id === null ? undefined : userById.get(account_id);
+    const user = account_id === null ? undefined : accounts.get(account_id)?.user;
     return { ...r, site: site ? { id: site.id, name: site.name } : null, account: user ? { user } : null };
   });
 }
 
 export async function listCheckLogs(process: number, query: ListQuery): Promise<ListOutcome<CheckLog>> {
   if (!Process.has(process)) throw new NotFoundError(`Unknown log kind`);
-  return withPage(await checkLogs.list(query, { scope: { process } }), presentCheckLogs);
+  return withPage(await checkStore().checkLogs.list(query, { scope: { process } }), presentCheckLogs);
 }
 
 export async function listBetUploads(query: ListQuery): Promise<ListOutcome<BetUpload>> {
-  return withPage(await betUploads.list(query), async (rows) => {
-    const siteInfo = await siteMap(rows.map((r) => r.site_id));
+  return withPage(await checkStore().betUploads.list(query), async (rows) => {
+    const siteInfo = await siteRefs(rows.map((r) => r.site_id));
     return rows.map(({ site_id, ...r }) => {
       const site = siteInfo.get(site_id);
       return { ...r, site: site ? { name: site.name } : null };
@@ -235,5 +213,5 @@ export async function listBetUploads(query: ListQuery): Promise<ListOutcome<BetU
 }
 
 export async function listEngineEvents(query: ListQuery): Promise<ListOutcome<EngineEvent>> {
-  return engineEvents.list(query);
+  return checkStore().engineEvents.list(query);
 }

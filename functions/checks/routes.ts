@@ -1,11 +1,10 @@
-import { OperationName } from '../../shared/enums.js';
+import { OperationAction, OperationName } from '../../shared/enums.js';
 import { parseListQuery } from '../../shared/listQuery.js';
 import {
   ActionBody,
   BatchCheckBody,
   LOG_KINDS,
   type LogKind,
-  OperationAction,
   SiteCheckBody,
   betUploadListFields,
   checkLogListFields,
@@ -71,7 +70,9 @@ export const checksRouter = new Router()
     async (req) => {
       const op = await read.getOperationRow(id(req));
       const changed =
-        req.body.action === OperationAction.Pause ? await engine.pauseOperation(op) : await engine.resumeOperation(op);
+        req.body.action === OperationAction.values.Pause
+          ? await engine.pauseOperation(op)
+          : await engine.resumeOperation(op);
       return { operation: await read.getOperation(op.id), changed };
     },
     { body: ActionBody },
@@ -84,7 +85,7 @@ export const checksRouter = new Router()
     async (req) => {
       const task = await read.getTaskRow(id(req));
       const changed =
-        req.body.action === OperationAction.Pause ? await engine.pauseTask(task) : await engine.resumeTask(task);
+        req.body.action === OperationAction.values.Pause ? await engine.pauseTask(task) : await engine.resumeTask(task);
       return { task: await read.getTask(task.id), changed };
     },
     { body: ActionBody },

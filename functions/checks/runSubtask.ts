@@ -1,43 +1,31 @@
 import { Process } from '../../shared/enums.js';
-import { nextId } from '../lib/db/ids.js';
 import { logger } from '../lib/logger.js';
-import { decryptSecret, encryptSecret } from '../lib/secrets/index.js';
 import { putObject } from '../lib/storage/objects.js';
-import { siteAccounts, siteTokens, sites } from '../sites/store.js';
+import { checkerAccount, readAccountSession, saveAccountSession, siteRefs } from '../sites/service.js';
 import { getBrowser } from './browser/browserPool.js';
 import { type CheckSession, runCheck } from './browser/runCheck.js';
 import { claimSubtask, finishSubtask } from './engine.js';
 import type { CheckMessage } from './queue.js';
-import {
-  type StoredSubtask,
-  type StoredTask,
-  betUploads,
-  checkLogs,
-  checkResults,
-  rawLogs,
-  tasks,
-  videos,
-} from './store.js';
+import { type StoredSubtask, type StoredTask, checkStore } from './store.js';
 
 /** Whole-subtask limit; each driver step has its own shorter timeout inside it. */
 export const SUBTASK_TIMEOUT_MS = Number(process.env.CHECK_TIMEOUT_MS ?? 60_000);
 
 async function loadSession(task: StoredTask): Promise<CheckSession | undefined> {
   if (task.session_id === null) return undefined;
-  const token = await siteTokens.get(task.session_id);
-  if (!token || (token.expire_at !== null && token.expire_at < Date.now())) return undefined;
-  return JSON.parse(await decryptSecret(token.token_enc)) as CheckSession;
+  const session = await readAccountSession(task.session_id);
+  return session === undefined ? undefined : (JSON.parse(session) as CheckSession);
 }
 
 async function saveSession(task: StoredTask, session: CheckSession): Promise<void> {
-  const token = await siteTokens.create({
+  const tokenId = await saveAccountSession({
     site_id: task.site_id,
     account_id: task.account_id ?? 0,
     auth_type: session.auth_type,
-    token_enc: await encryptSecret(JSON.stringify(session)),
+    session: JSON.stringify(session),
     expire_at: session.expires_at ?? null,
   });
-  await tasks.update(task.id, { session_id: token.id });
+  await checkStore().tasks.update(task.id, { session_id: tokenId });
 }
 
 /** Log-row fields of a process result; the bets of a place-bet check become rows of their own. */
@@ -68,20 +56,22 @@ export async function runSubtask(message: CheckMessage, runId: string): Promise<
 
 async function execute(sub: StoredSubtask, runId: string): Promise<void> {
   const [task, site] = await Promise.all([
-    tasks.get(sub.task_id),
-    sites.getMany([sub.site_id], { includeDeleted: true }).then((r) => r[0]),
+    checkStore().tasks.get(sub.task_id),
+    siteRefs([sub.site_id]).then((refs) => refs.get(sub.site_id)),
   ]);
-  const account = task?.account_id ? await siteAccounts.get(task.account_id) : undefined;
+  const isLogin = sub.process === Process.values.Login;
+  const [account, session] = await Promise.all([
+    task?.account_id ? checkerAccount(task.account_id) : undefined,
+    task && !isLogin ? loadSession(task) : undefined,
+  ]);
   if (!task || !site || !account) {
     await finishSubtask(sub, runId, { success: false, msg: 'The site or its account no longer exists' });
     return;
   }
-  const isLogin = sub.process === Process.values.Login;
-  const [pwd, session] = await Promise.all([decryptSecret(account.pwd_enc), isLogin ? undefined : loadSession(task)]);
   const run = await runCheck({
     browser: await getBrowser(),
-    site: { id: site.id, name: site.name, url: site.url },
-    account: { user: account.user, pwd },
+    site,
+    account: { user: account.user, pwd: account.pwd },
     mode: sub.mode,
     process: sub.process,
     session,
@@ -115,16 +105,16 @@ async function storeEvidence(
   const videoKey = video ? `${prefix}.${video.contentType.includes('webm') ? 'webm' : 'mp4'}` : null;
   const screenshotKey = screenshot ? `${prefix}.png` : null;
   const [logId, rawId, videoId] = await Promise.all([
-    nextId(checkLogs.def.type),
-    nextId(rawLogs.def.type),
-    video ? nextId(videos.def.type) : null,
+    checkStore().checkLogs.newId(),
+    checkStore().rawLogs.newId(),
+    video ? checkStore().videos.newId() : null,
     screenshot && screenshotKey ? putObject(screenshotKey, screenshot, 'image/png') : undefined,
     video && videoKey ? putObject(videoKey, video.bytes, video.contentType) : undefined,
   ]);
 
   const bets = (outcome.result as { bets?: Bet[] }).bets ?? [];
   await Promise.all([
-    checkLogs.create(
+    checkStore().checkLogs.create(
       {
         process: sub.process,
         mode: sub.mode,
@@ -138,7 +128,7 @@ async function storeEvidence(
       },
       { id: logId },
     ),
-    rawLogs.create(
+    checkStore().rawLogs.create(
       {
         process: sub.process,
         business_id: logId,
@@ -154,7 +144,7 @@ async function storeEvidence(
       { id: rawId },
     ),
     video && videoKey && videoId !== null
-      ? videos.create(
+      ? checkStore().videos.create(
           {
             process: sub.process,
             size: video.bytes.length,
@@ -167,9 +157,9 @@ async function storeEvidence(
           { id: videoId },
         )
       : undefined,
-    checkResults.create({ subtask_id: sub.id, raw_log_id: rawId }),
+    checkStore().checkResults.create({ subtask_id: sub.id, raw_log_id: rawId }),
     bets.length
-      ? betUploads.createMany(
+      ? checkStore().betUploads.createMany(
           bets.map((bet) => ({
             check_log_id: logId,
             subtask_id: sub.id,

@@ -9,12 +9,11 @@ import {
 import type { Site } from '../../shared/schemas/sites.js';
 import { ValidationError } from '../lib/errors.js';
 import { mapLimit } from '../lib/mapLimit.js';
-import { getSite } from '../sites/service.js';
-import { siteAccounts } from '../sites/store.js';
+import { enabledAccounts, getSite } from '../sites/service.js';
 import { SiteNotFoundError } from '../sites/errors.js';
 import { recordEvent } from './events.js';
 import { enqueueSubtasks } from './queue.js';
-import { type StoredOperation, type StoredSubtask, operations, subtasks, tasks } from './store.js';
+import { type StoredOperation, type StoredSubtask, checkStore } from './store.js';
 
 /** Normalized checkpoints: points without modes dropped, duplicates merged, in process order. */
 export function normalizePoints(points: CheckPoint[]): Checkpoints {
@@ -53,7 +52,7 @@ async function checkableSite(siteId: number): Promise<{ site: Site; accountId: n
     throw error;
   }
   if (!site.enable) throw new ValidationError({ sites: `Site ${site.name} is disabled` });
-  const accounts = (await siteAccounts.all({ scope: { site_id: siteId } })).filter((a) => a.enable);
+  const accounts = await enabledAccounts(siteId);
   if (!accounts.length) throw new ValidationError({ sites: `Site ${site.name} has no enabled account` });
   // Spread the load over the site's accounts: a site with several bot accounts gets them in turn.
   const account = accounts[Math.floor(Math.random() * accounts.length)];
@@ -87,7 +86,7 @@ export async function startCheck(input: StartCheckInput): Promise<StoredOperatio
   const plan = plannedSubtasks(checkpoints);
 
   const now = Date.now();
-  const operation = await operations.create({
+  const operation = await checkStore().operations.create({
     name: input.name,
     status: RunStatus.values.Running,
     operator_id: input.operatorId,
@@ -107,7 +106,7 @@ export async function startCheck(input: StartCheckInput): Promise<StoredOperatio
   // Tasks are written a few at a time, and each task's first wave is sent as soon as its rows
   // exist, so the first check starts while the rest of a large batch is still being written.
   await mapLimit(targets, 6, async ({ site, accountId }) => {
-    const task = await tasks.create({
+    const task = await checkStore().tasks.create({
       operation_id: operation.id,
       site_id: site.id,
       account_id: accountId,
@@ -123,7 +122,7 @@ export async function startCheck(input: StartCheckInput): Promise<StoredOperatio
       end_at: null,
       remark: '',
     });
-    const created = await subtasks.createMany(
+    const created = await checkStore().subtasks.createMany(
       plan.map((step) => ({
         task_id: task.id,
         operation_id: operation.id,

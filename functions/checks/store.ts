@@ -13,8 +13,18 @@ import {
   type StepTiming,
   type TestModeValue,
 } from '../../shared/schemas/checks.js';
-import { defineEntity } from '../lib/db/entity.js';
-import { createRepository } from '../lib/db/repository.js';
+import type { ListQuery } from '../../shared/listQuery.js';
+import {
+  ConditionFailedError,
+  defineEntity,
+  type EntityDef,
+  type ListOptions,
+  type ListOutcome,
+} from '../lib/db/entity.js';
+import { nextId } from '../lib/db/ids.js';
+import { createRepository, type DynamoRepository } from '../lib/db/repository.js';
+import { NotFoundError } from '../lib/errors.js';
+import { onConditionFailure } from '../lib/onConditionFailure.js';
 
 // Stored shapes of the check engine. API shapes (shared/schemas/checks.ts) are built from these
 // by joining names (site, user) at read time, so a rename never leaves stale copies behind.
@@ -149,87 +159,155 @@ export interface StoredEngineEvent {
   created_at: number;
 }
 
-export const operations = createRepository(
-  defineEntity<StoredOperation>({
-    type: 'operation',
-    fields: operationListFields,
-    searchable: ['remark'],
-    parents: { byParent: 'open', byParent2: 'rule_id' },
-  }),
-);
+export const operationEntity = defineEntity<StoredOperation>({
+  type: 'operation',
+  fields: operationListFields,
+  searchable: ['remark'],
+  parents: { byParent: 'open', byParent2: 'rule_id' },
+});
 
-export const tasks = createRepository(
-  defineEntity<StoredTask>({
-    type: 'task',
-    fields: taskListFields,
-    searchable: ['remark'],
-    parents: { byParent: 'operation_id', byParent2: 'site_id' },
-  }),
-);
+export const taskEntity = defineEntity<StoredTask>({
+  type: 'task',
+  fields: taskListFields,
+  searchable: ['remark'],
+  parents: { byParent: 'operation_id', byParent2: 'site_id' },
+});
 
-export const subtasks = createRepository(
-  defineEntity<StoredSubtask>({
-    type: 'subtask',
-    fields: subtaskListFields,
-    searchable: ['msg'],
-    parents: { byParent: 'task_id', byParent2: 'operation_id' },
-  }),
-);
+export const subtaskEntity = defineEntity<StoredSubtask>({
+  type: 'subtask',
+  fields: subtaskListFields,
+  searchable: ['msg'],
+  parents: { byParent: 'task_id', byParent2: 'operation_id' },
+});
 
-export const checkLogs = createRepository(
-  defineEntity<StoredCheckLog>({
-    type: 'check_log',
-    fields: checkLogListFields,
-    searchable: ['description', 'msg'],
-    parents: { byParent: 'process', byParent2: 'subtask_id' },
-    ttlSeconds: LOG_TTL_SECONDS,
-  }),
-);
+export const checkLogEntity = defineEntity<StoredCheckLog>({
+  type: 'check_log',
+  fields: checkLogListFields,
+  searchable: ['description', 'msg'],
+  parents: { byParent: 'process', byParent2: 'subtask_id' },
+  ttlSeconds: LOG_TTL_SECONDS,
+});
 
-export const rawLogs = createRepository(
-  defineEntity<StoredRawLog>({
-    type: 'raw_log',
-    fields: rawLogListFields,
-    searchable: ['remark'],
-    parents: { byParent: 'business_id', byParent2: 'subtask_id' },
-    ttlSeconds: LOG_TTL_SECONDS,
-  }),
-);
+export const rawLogEntity = defineEntity<StoredRawLog>({
+  type: 'raw_log',
+  fields: rawLogListFields,
+  searchable: ['remark'],
+  parents: { byParent: 'business_id', byParent2: 'subtask_id' },
+  ttlSeconds: LOG_TTL_SECONDS,
+});
 
-export const videos = createRepository(
-  defineEntity<StoredVideo>({
-    type: 'video',
-    fields: videoListFields,
-    parents: { byParent: 'raw_log_id', byParent2: 'subtask_id' },
-    ttlSeconds: LOG_TTL_SECONDS,
-  }),
-);
+export const videoEntity = defineEntity<StoredVideo>({
+  type: 'video',
+  fields: videoListFields,
+  parents: { byParent: 'raw_log_id', byParent2: 'subtask_id' },
+  ttlSeconds: LOG_TTL_SECONDS,
+});
 
-export const checkResults = createRepository(
-  defineEntity<StoredCheckResult>({
-    type: 'check_result',
-    fields: { id: 'number', subtask_id: 'number', created_at: 'datetime' },
-    parents: { byParent: 'subtask_id' },
-    ttlSeconds: LOG_TTL_SECONDS,
-  }),
-);
+export const checkResultEntity = defineEntity<StoredCheckResult>({
+  type: 'check_result',
+  fields: { id: 'number', subtask_id: 'number', created_at: 'datetime' },
+  parents: { byParent: 'subtask_id' },
+  ttlSeconds: LOG_TTL_SECONDS,
+});
 
-export const betUploads = createRepository(
-  defineEntity<StoredBetUpload>({
-    type: 'bet_upload',
-    fields: betUploadListFields,
-    searchable: ['number'],
-    parents: { byParent: 'check_log_id', byParent2: 'subtask_id' },
-    ttlSeconds: LOG_TTL_SECONDS,
-  }),
-);
+export const betUploadEntity = defineEntity<StoredBetUpload>({
+  type: 'bet_upload',
+  fields: betUploadListFields,
+  searchable: ['number'],
+  parents: { byParent: 'check_log_id', byParent2: 'subtask_id' },
+  ttlSeconds: LOG_TTL_SECONDS,
+});
 
-export const engineEvents = createRepository(
-  defineEntity<StoredEngineEvent>({
-    type: 'engine_event',
-    fields: engineEventListFields,
-    searchable: ['message'],
-    parents: { byParent: 'operation_id' },
-    ttlSeconds: LOG_TTL_SECONDS,
-  }),
-);
+export const engineEventEntity = defineEntity<StoredEngineEvent>({
+  type: 'engine_event',
+  fields: engineEventListFields,
+  searchable: ['message'],
+  parents: { byParent: 'operation_id' },
+  ttlSeconds: LOG_TTL_SECONDS,
+});
+
+type Row = { id: number; created_at: number };
+type NewRow<T extends Row> = Omit<T, 'id' | 'created_at'> & Partial<Pick<T, 'created_at'>>;
+
+/** Rows of one kind the check engine keeps. Missing rows are the feature's NotFoundError, never a vendor error. */
+export interface CheckRows<T extends Row> {
+  /** An id for a row written later with `create(..., { id })`, so rows can name each other before they exist. */
+  newId(): Promise<number>;
+  create(data: NewRow<T>, options?: { id?: number }): Promise<T>;
+  createMany(data: NewRow<T>[]): Promise<T[]>;
+  get(id: number): Promise<T | undefined>;
+  getMany(ids: number[]): Promise<T[]>;
+  list(query: ListQuery, options?: ListOptions): Promise<ListOutcome<T>>;
+  /** Every row of an equality scope (e.g. `{ task_id: 7 }`), in creation order. */
+  all(options?: ListOptions): Promise<T[]>;
+  update(id: number, patch: Partial<T>): Promise<T>;
+  /** Atomic counter moves, e.g. `{ task_running: -1, task_done: 1 }`. */
+  add(id: number, deltas: Partial<Record<keyof T & string, number>>): Promise<T>;
+  /**
+   * A state transition: writes `patch` only while the row still holds `from` (e.g. status
+   * Pending). Null when another writer got there first, so of racing deliveries exactly one wins.
+   */
+  transition(id: number, patch: Partial<T>, from: Partial<T>): Promise<T | null>;
+}
+
+/** Where the check engine keeps its rows; the engine and read models depend on this port, not on DynamoDB. */
+export interface CheckStore {
+  operations: CheckRows<StoredOperation>;
+  tasks: CheckRows<StoredTask>;
+  subtasks: CheckRows<StoredSubtask>;
+  checkLogs: CheckRows<StoredCheckLog>;
+  rawLogs: CheckRows<StoredRawLog>;
+  videos: CheckRows<StoredVideo>;
+  checkResults: CheckRows<StoredCheckResult>;
+  betUploads: CheckRows<StoredBetUpload>;
+  engineEvents: CheckRows<StoredEngineEvent>;
+}
+
+function dynamoCheckRows<T extends Row>(
+  def: EntityDef<T>,
+  repo: DynamoRepository<T> = createRepository(def),
+): CheckRows<T> {
+  // Updates and adds are conditioned on the row existing; a transition's own condition is `from`.
+  const existing = (id: number, write: Promise<T>) =>
+    onConditionFailure(write, () => new NotFoundError(`${def.type} ${id} does not exist`));
+  return {
+    newId: () => nextId(def.type),
+    create: (data, options) => repo.create(data, options),
+    createMany: (data) => repo.createMany(data),
+    get: (id) => repo.get(id),
+    getMany: (ids) => repo.getMany(ids),
+    list: (query, options) => repo.list(query, options),
+    all: (options) => repo.all(options),
+    update: (id, patch) => existing(id, repo.update(id, patch)),
+    add: (id, deltas) => existing(id, repo.add(id, deltas)),
+    async transition(id, patch, from) {
+      try {
+        return await repo.update(id, patch, { expect: from });
+      } catch (error) {
+        if (error instanceof ConditionFailedError) return null;
+        throw error;
+      }
+    },
+  };
+}
+
+export function dynamoCheckStore(): CheckStore {
+  return {
+    operations: dynamoCheckRows(operationEntity),
+    tasks: dynamoCheckRows(taskEntity),
+    subtasks: dynamoCheckRows(subtaskEntity),
+    checkLogs: dynamoCheckRows(checkLogEntity),
+    rawLogs: dynamoCheckRows(rawLogEntity),
+    videos: dynamoCheckRows(videoEntity),
+    checkResults: dynamoCheckRows(checkResultEntity),
+    betUploads: dynamoCheckRows(betUploadEntity),
+    engineEvents: dynamoCheckRows(engineEventEntity),
+  };
+}
+
+let store: CheckStore | undefined;
+/** The process-wide store. */
+export function checkStore(): CheckStore {
+  store ??= dynamoCheckStore();
+  return store;
+}

@@ -4,7 +4,7 @@ import type { Notification } from '../../shared/schemas/notifications.js';
 import type { ListOutcome } from '../lib/db/entity.js';
 import { userRefs } from '../users/refs.js';
 import { NotificationNotFoundError } from './errors.js';
-import { type StoredNotification, notifications } from './store.js';
+import { notificationStore, type StoredNotification } from './store.js';
 
 export interface NewNotification {
   category: 1 | 2 | 3;
@@ -16,7 +16,7 @@ export interface NewNotification {
 }
 
 export function createNotification(n: NewNotification): Promise<StoredNotification> {
-  return notifications.create({
+  return notificationStore().create({
     from_user_id: n.from_user_id ?? null,
     category: n.category,
     title: n.title,
@@ -41,36 +41,33 @@ export async function listNotifications(query: ListQuery): Promise<ListOutcome<N
         { field: 'status', order: 'asc' as const },
         { field: 'created_at', order: 'desc' as const },
       ];
-  const page = await notifications.list({ ...query, sort });
+  const page = await notificationStore().list({ ...query, sort });
   return { ...page, result: await present(page.result) };
 }
 
 /** New unread notifications since a moment, for the bottom-right web-push toast. */
 export async function webNotifications(since: number): Promise<Notification[]> {
-  const unread = await notifications.list(
-    {
-      page: 1,
-      page_size: 20,
-      sort: [],
-      keywordField: [],
-      filters: { created_at: { kind: 'range', start: since + 1 } },
-    },
-    { scope: { status: NotificationStatus.values.Unread } },
-  );
+  const unread = await notificationStore().listUnread({
+    page: 1,
+    page_size: 20,
+    sort: [],
+    keywordField: [],
+    filters: { created_at: { kind: 'range', start: since + 1 } },
+  });
   return present(unread.result);
 }
 
 export async function getNotification(id: number): Promise<Notification> {
-  const row = await notifications.get(id);
+  const row = await notificationStore().get(id);
   if (!row) throw new NotificationNotFoundError(id);
   return (await present([row]))[0];
 }
 
 /** Opening a notification marks it read; reading it again keeps the first read time. */
 export async function markRead(id: number): Promise<Notification> {
-  const row = await notifications.get(id);
+  const row = await notificationStore().get(id);
   if (!row) throw new NotificationNotFoundError(id);
   if (row.status === NotificationStatus.values.Read) return (await present([row]))[0];
-  const updated = await notifications.update(id, { status: NotificationStatus.values.Read, read_at: Date.now() });
+  const updated = await notificationStore().markRead(id, Date.now());
   return (await present([updated]))[0];
 }

@@ -1,6 +1,10 @@
+import { NotificationStatus } from '../../shared/enums.js';
+import type { ListQuery } from '../../shared/listQuery.js';
 import { notificationListFields } from '../../shared/schemas/notifications.js';
-import { defineEntity } from '../lib/db/entity.js';
-import { createRepository } from '../lib/db/repository.js';
+import { defineEntity, type ListOutcome } from '../lib/db/entity.js';
+import { createRepository, type DynamoRepository } from '../lib/db/repository.js';
+import { onConditionFailure } from '../lib/onConditionFailure.js';
+import { NotificationNotFoundError } from './errors.js';
 
 export interface StoredNotification {
   id: number;
@@ -15,13 +19,47 @@ export interface StoredNotification {
   created_at: number;
 }
 
-export const notifications = createRepository(
-  defineEntity<StoredNotification>({
-    type: 'notification',
-    fields: notificationListFields,
-    searchable: ['title', 'caption'],
-    // Unread rows sit in a sparse index so the web-push poll reads only new ones.
-    parents: { byParent: 'status' },
-    ttlSeconds: 365 * 24 * 3600,
-  }),
-);
+export type NewNotificationRecord = Omit<StoredNotification, 'id' | 'created_at'>;
+
+/** Where notifications live; the notifications service depends on this port, not on DynamoDB. */
+export interface NotificationStore {
+  create(notification: NewNotificationRecord): Promise<StoredNotification>;
+  get(id: number): Promise<StoredNotification | undefined>;
+  list(query: ListQuery): Promise<ListOutcome<StoredNotification>>;
+  /** Unread notifications only, read from their own index (the web-push poll). */
+  listUnread(query: ListQuery): Promise<ListOutcome<StoredNotification>>;
+  /** Marks it read at `readAt`. Throws NotificationNotFoundError. */
+  markRead(id: number, readAt: number): Promise<StoredNotification>;
+}
+
+export const notificationEntity = defineEntity<StoredNotification>({
+  type: 'notification',
+  fields: notificationListFields,
+  searchable: ['title', 'caption'],
+  // Unread rows sit in a sparse index so the web-push poll reads only new ones.
+  parents: { byParent: 'status' },
+  ttlSeconds: 365 * 24 * 3600,
+});
+
+export function dynamoNotificationStore(
+  repo: DynamoRepository<StoredNotification> = createRepository(notificationEntity),
+): NotificationStore {
+  return {
+    create: (notification) => repo.create(notification),
+    get: (id) => repo.get(id),
+    list: (query) => repo.list(query),
+    listUnread: (query) => repo.list(query, { scope: { status: NotificationStatus.values.Unread } }),
+    markRead: (id, readAt) =>
+      onConditionFailure(
+        repo.update(id, { status: NotificationStatus.values.Read, read_at: readAt }),
+        () => new NotificationNotFoundError(id),
+      ),
+  };
+}
+
+let store: NotificationStore | undefined;
+/** The process-wide store. */
+export function notificationStore(): NotificationStore {
+  store ??= dynamoNotificationStore();
+  return store;
+}

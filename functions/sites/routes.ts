@@ -16,7 +16,8 @@ const id = (req: Request, name = 'id') => Number(req.params[name]);
 
 export const sitesRouter = new Router()
   .get('/sites', async (req) => listReply(req, await service.listSites(parseListQuery(req.query, siteListFields))))
-  .get('/sites/all', () => service.allSites())
+  // The picker's list: the list query of /sites, all rows unless a page size is asked for.
+  .get('/sites/all', (req) => service.allSites(parseListQuery({ page_size: '0', ...req.query }, siteListFields)))
   .post('/sites', (req) => service.createSite(req.body), { body: NewSiteBody })
   .get('/sites/accounts', async (req) =>
     listReply(req, await service.listAccounts(parseListQuery(req.query, siteAccountListFields))),

@@ -1,4 +1,4 @@
-import type { ListQuery } from '../../shared/listQuery.js';
+import { emptyListQuery, type ListQuery } from '../../shared/listQuery.js';
 import type {
   AddAccountsBody,
   NewAccount,
@@ -10,39 +10,55 @@ import type {
   UpdateSiteBody,
 } from '../../shared/schemas/sites.js';
 import type { ListOutcome } from '../lib/db/entity.js';
-import { ConditionFailedError } from '../lib/db/entity.js';
-import { nextId } from '../lib/db/ids.js';
-import { UniqueTakenError, claimUnique, releaseUnique } from '../lib/db/unique.js';
+import { mapLimit } from '../lib/mapLimit.js';
 import { decryptSecret, encryptSecret } from '../lib/secrets/index.js';
-import { SiteAccountNotFoundError, SiteExistsError, SiteNotFoundError } from './errors.js';
-import { type StoredSiteAccount, siteAccounts, siteTokens, sites } from './store.js';
+import { SiteNotFoundError } from './errors.js';
+import { type NewSiteAccount, type SiteRecord, type StoredSiteAccount, siteStore } from './store.js';
 
-// Site names are unique case-insensitively: "Alpha" and "alpha" are the same site to an operator.
-const nameKey = (name: string) => name.trim().toLowerCase();
+type AccountSummary = Site['accounts'][number];
 
-async function claimName(name: string, siteId: number): Promise<void> {
-  try {
-    await claimUnique('site', 'name', nameKey(name), siteId);
-  } catch (error) {
-    if (error instanceof UniqueTakenError) throw new SiteExistsError(name);
-    throw error;
-  }
+const summary = (a: StoredSiteAccount): AccountSummary => ({
+  id: a.id,
+  site_id: a.site_id,
+  user: a.user,
+  enable: a.enable,
+  status: a.enable ? 1 : 2,
+  created_at: a.created_at,
+});
+
+const toSite = (site: SiteRecord, accounts: StoredSiteAccount[]): Site => ({
+  ...site,
+  accounts: accounts.map(summary),
+});
+
+/** Sites with their accounts; one account read per site, a few at a time. */
+function withAccounts(rows: SiteRecord[]): Promise<Site[]> {
+  return mapLimit(rows, 8, async (site) => toSite(site, await siteStore().accountsOf(site.id)));
 }
 
-export async function getSite(id: number): Promise<Site> {
-  const site = await sites.get(id);
+async function siteRow(id: number): Promise<SiteRecord> {
+  const site = await siteStore().getSite(id);
   if (!site) throw new SiteNotFoundError(id);
   return site;
 }
 
-export function listSites(query: ListQuery): Promise<ListOutcome<Site>> {
-  return sites.list(query);
+const oneWithAccounts = async (site: SiteRecord): Promise<Site> => (await withAccounts([site]))[0];
+
+export async function getSite(id: number): Promise<Site> {
+  return oneWithAccounts(await siteRow(id));
 }
 
-/** Every live site, for pickers (rules stepper) and batch checks. */
-export async function allSites(): Promise<Pick<Site, 'id' | 'name' | 'url' | 'enable' | 'available_account_cnt'>[]> {
-  const rows = await sites.all();
-  return rows.map(({ id, name, url, enable, available_account_cnt }) => ({
+export async function listSites(query: ListQuery): Promise<ListOutcome<Site>> {
+  const page = await siteStore().listSites(query);
+  return { ...page, result: await withAccounts(page.result) };
+}
+
+/** Live sites matching a list query, for pickers (rules stepper) and batch checks. */
+export async function allSites(
+  query: ListQuery = emptyListQuery({ page_size: 0 }),
+): Promise<Pick<Site, 'id' | 'name' | 'url' | 'enable' | 'available_account_cnt'>[]> {
+  const { result } = await siteStore().listSites(query);
+  return result.map(({ id, name, url, enable, available_account_cnt }) => ({
     id,
     name,
     url,
@@ -53,143 +69,82 @@ export async function allSites(): Promise<Pick<Site, 'id' | 'name' | 'url' | 'en
 
 async function toAccount(row: StoredSiteAccount, siteName?: string | null): Promise<SiteAccount> {
   return {
-    id: row.id,
-    site_id: row.site_id,
-    user: row.user,
+    ...summary(row),
     pwd: await decryptSecret(row.pwd_enc),
-    enable: row.enable,
-    status: row.enable ? 1 : 2,
-    created_at: row.created_at,
     site: siteName === undefined || siteName === null ? null : { name: siteName },
   };
 }
 
-async function writeAccounts(siteId: number, accounts: NewAccount[]): Promise<StoredSiteAccount[]> {
-  const written: StoredSiteAccount[] = [];
-  for (const a of accounts) {
-    written.push(
-      await siteAccounts.create({ site_id: siteId, user: a.user, pwd_enc: await encryptSecret(a.pwd), enable: true }),
-    );
-  }
-  return written;
-}
+const encryptAccounts = (accounts: NewAccount[]): Promise<NewSiteAccount[]> =>
+  Promise.all(accounts.map(async (a) => ({ user: a.user, pwd_enc: await encryptSecret(a.pwd), enable: true })));
 
-/**
- * Creates a site with its accounts. The name is claimed first so two operators cannot create
- * the same site; if any later write fails, what was written is removed again, so no half site stays.
- */
+/** Creates a site with its accounts, all enabled; a name taken (case-insensitive) is a SiteExistsError. */
 export async function createSite(body: NewSiteBody): Promise<Site> {
-  // The id comes first so that the name claim names its owner before the row exists.
-  const siteId = await nextId(sites.def.type);
-  await claimName(body.name, siteId);
-  let site: Site | undefined;
-  const written: StoredSiteAccount[] = [];
-  try {
-    site = await sites.create(
-      { name: body.name, url: body.url, enable: true, available_account_cnt: 0 },
-      { id: siteId },
-    );
-    written.push(...(await writeAccounts(site.id, body.accounts)));
-    if (written.length) site = await sites.add(site.id, { available_account_cnt: written.length });
-    return site;
-  } catch (error) {
-    await Promise.allSettled([
-      ...written.map((a) => siteAccounts.remove(a.id)),
-      site ? sites.remove(site.id) : Promise.resolve(),
-      releaseUnique('site', 'name', nameKey(body.name), siteId),
-    ]);
-    throw error;
-  }
+  const { site, accounts } = await siteStore().createSite(
+    { name: body.name, url: body.url, enable: true, available_account_cnt: body.accounts.length },
+    await encryptAccounts(body.accounts),
+  );
+  return toSite(site, accounts);
 }
 
 export async function updateSite(id: number, body: UpdateSiteBody): Promise<Site> {
+  const store = siteStore();
+  if ('name' in body) return oneWithAccounts(await store.renameSite(id, body.name));
+  if ('url' in body) return oneWithAccounts(await store.updateSite(id, { url: body.url }));
+  if ('enable' in body) return oneWithAccounts(await store.updateSite(id, { enable: body.enable }));
+  // Soft delete: kept for the history of operations, hidden from lists and checks; the name is free again.
   const site = await getSite(id);
-  try {
-    if ('name' in body) {
-      if (nameKey(body.name) === nameKey(site.name)) return await sites.update(id, { name: body.name });
-      await claimName(body.name, id);
-      try {
-        const updated = await sites.update(id, { name: body.name }, { expect: { name: site.name } });
-        await releaseUnique('site', 'name', nameKey(site.name), id);
-        return updated;
-      } catch (error) {
-        await releaseUnique('site', 'name', nameKey(body.name), id);
-        throw error;
-      }
-    }
-    if ('url' in body) return await sites.update(id, { url: body.url });
-    if ('enable' in body) return await sites.update(id, { enable: body.enable });
-    // Soft delete: kept for the history of operations, hidden from lists and checks; the name is free again.
-    const accounts = await siteAccounts.all({ scope: { site_id: id } });
-    await sites.softDelete(id);
-    await Promise.all(accounts.map((a) => siteAccounts.softDelete(a.id)));
-    await releaseUnique('site', 'name', nameKey(site.name), id);
-    return { ...site, enable: false };
-  } catch (error) {
-    if (error instanceof ConditionFailedError) throw new SiteNotFoundError(id);
-    throw error;
-  }
+  await store.deleteSite(id);
+  return { ...site, enable: false };
 }
 
 export async function addAccounts(siteId: number, body: AddAccountsBody): Promise<SiteAccount[]> {
-  const site = await getSite(siteId);
+  const site = await siteRow(siteId);
   if (body.accounts.length === 0) return listSiteAccounts(siteId);
-  const written = await writeAccounts(siteId, body.accounts);
-  await sites.add(siteId, { available_account_cnt: written.length });
+  const written = await siteStore().addAccounts(siteId, await encryptAccounts(body.accounts));
+  await siteStore().addAvailableAccounts(siteId, written.length);
   return Promise.all(written.map((a) => toAccount(a, site.name)));
 }
 
 export async function listSiteAccounts(siteId: number): Promise<SiteAccount[]> {
-  const site = await getSite(siteId);
-  const rows = await siteAccounts.all({ scope: { site_id: siteId } });
+  const site = await siteRow(siteId);
+  const rows = await siteStore().accountsOf(siteId);
   return Promise.all(rows.map((a) => toAccount(a, site.name)));
 }
 
 /** Site names for a page of rows that refer to sites; deleted sites read as null. */
 async function siteNames(ids: number[]): Promise<Map<number, string>> {
-  const found = await sites.getMany([...new Set(ids)]);
+  const found = await siteStore().getSites(ids);
   return new Map(found.map((s) => [s.id, s.name]));
 }
 
 export async function listAccounts(query: ListQuery): Promise<ListOutcome<SiteAccount>> {
-  const page = await siteAccounts.list(query);
+  const page = await siteStore().listAccounts(query);
   const names = await siteNames(page.result.map((a) => a.site_id));
   return { ...page, result: await Promise.all(page.result.map((a) => toAccount(a, names.get(a.site_id) ?? null))) };
 }
 
 /** Enabled accounts of a site, with their passwords, for the checker. */
 export async function enabledAccounts(siteId: number): Promise<SiteAccount[]> {
-  const rows = await siteAccounts.all({ scope: { site_id: siteId } });
+  const rows = await siteStore().accountsOf(siteId);
   return Promise.all(rows.filter((a) => a.enable).map((a) => toAccount(a)));
 }
 
+/** One live account with its password, for the checker running a task that chose it; undefined when deleted. */
+export async function checkerAccount(id: number): Promise<SiteAccount | undefined> {
+  const row = await siteStore().getAccount(id);
+  return row && toAccount(row);
+}
+
 export async function updateAccount(id: number, body: UpdateAccountBody): Promise<SiteAccount> {
-  const account = await siteAccounts.get(id);
-  if (!account) throw new SiteAccountNotFoundError(id);
-  try {
-    let updated: StoredSiteAccount;
-    if ('user' in body) updated = await siteAccounts.update(id, { user: body.user });
-    else if ('pwd' in body) updated = await siteAccounts.update(id, { pwd_enc: await encryptSecret(body.pwd) });
-    else {
-      if (account.enable === body.enable) return toAccount(account);
-      // Only the writer that actually flips the flag moves the site's counter, so two
-      // concurrent toggles to the same state count once.
-      try {
-        updated = await siteAccounts.update(id, { enable: body.enable }, { expect: { enable: account.enable } });
-      } catch (error) {
-        if (!(error instanceof ConditionFailedError)) throw error;
-        const now = await siteAccounts.get(id);
-        if (!now) throw new SiteAccountNotFoundError(id);
-        if (now.enable === body.enable) return toAccount(now);
-        throw error;
-      }
-      await sites.add(account.site_id, { available_account_cnt: body.enable ? 1 : -1 }).catch(() => undefined);
-    }
-    return toAccount(updated);
-  } catch (error) {
-    if (error instanceof ConditionFailedError) throw new SiteAccountNotFoundError(id);
-    throw error;
-  }
+  const store = siteStore();
+  if ('user' in body) return toAccount(await store.updateAccount(id, { user: body.user }));
+  if ('pwd' in body) return toAccount(await store.updateAccount(id, { pwd_enc: await encryptSecret(body.pwd) }));
+  const { account, changed } = await store.setAccountEnable(id, body.enable);
+  // Only the writer that flipped the flag moves the counter, so racing toggles count once;
+  // a counter left behind by a crash here is the repair path's (recountSite) to fix.
+  if (changed) await store.addAvailableAccounts(account.site_id, body.enable ? 1 : -1).catch(() => undefined);
+  return toAccount(account);
 }
 
 /**
@@ -198,25 +153,24 @@ export async function updateAccount(id: number, body: UpdateAccountBody): Promis
  * a crash between an account write and its add leaves it off by one until this runs.
  */
 export async function recountSite(siteId: number): Promise<number> {
-  const rows = await siteAccounts.all({ scope: { site_id: siteId } });
-  const count = rows.filter((a) => a.enable).length;
-  const site = await sites.get(siteId);
-  if (site && site.available_account_cnt !== count) await sites.update(siteId, { available_account_cnt: count });
+  const store = siteStore();
+  const count = (await store.accountsOf(siteId)).filter((a) => a.enable).length;
+  const site = await store.getSite(siteId);
+  if (site && site.available_account_cnt !== count) await store.updateSite(siteId, { available_account_cnt: count });
   return count;
 }
 
 export async function recountAllSites(): Promise<number> {
-  const all = await sites.all();
+  const all = await siteStore().allSites();
   for (const s of all) await recountSite(s.id);
   return all.length;
 }
 
 export async function listTokens(query: ListQuery): Promise<ListOutcome<SiteAccountToken>> {
-  const page = await siteTokens.list(query);
+  const store = siteStore();
+  const page = await store.listTokens(query);
   const names = await siteNames(page.result.map((t) => t.site_id));
-  const accounts = new Map(
-    (await siteAccounts.getMany(page.result.map((t) => t.account_id))).map((a) => [a.id, a.user]),
-  );
+  const accounts = new Map((await store.getAccounts(page.result.map((t) => t.account_id))).map((a) => [a.id, a.user]));
   return {
     ...page,
     result: page.result.map((t) => ({
@@ -230,4 +184,45 @@ export async function listTokens(query: ListQuery): Promise<ListOutcome<SiteAcco
       expire_at: t.expire_at,
     })),
   };
+}
+
+// What other features show or use of sites. History keeps naming deleted sites and accounts.
+
+/** `{id, name, url}` of each site id, deleted ones included. */
+export async function siteRefs(ids: (number | null)[]): Promise<Map<number, Pick<Site, 'id' | 'name' | 'url'>>> {
+  const wanted = ids.filter((i): i is number => typeof i === 'number');
+  const rows = wanted.length ? await siteStore().getSites(wanted, { includeDeleted: true }) : [];
+  return new Map(rows.map((s) => [s.id, { id: s.id, name: s.name, url: s.url }]));
+}
+
+/** `{id, user}` of each account id, deleted ones included; never the password. */
+export async function accountRefs(ids: (number | null)[]): Promise<Map<number, { id: number; user: string }>> {
+  const wanted = ids.filter((i): i is number => typeof i === 'number');
+  const rows = wanted.length ? await siteStore().getAccounts(wanted, { includeDeleted: true }) : [];
+  return new Map(rows.map((a) => [a.id, { id: a.id, user: a.user }]));
+}
+
+/** Keeps a login session a check captured (encrypted at rest); returns its token id. */
+export async function saveAccountSession(input: {
+  site_id: number;
+  account_id: number;
+  auth_type: 1 | 2;
+  session: string;
+  expire_at: number | null;
+}): Promise<number> {
+  const token = await siteStore().createToken({
+    site_id: input.site_id,
+    account_id: input.account_id,
+    auth_type: input.auth_type,
+    token_enc: await encryptSecret(input.session),
+    expire_at: input.expire_at,
+  });
+  return token.id;
+}
+
+/** A kept session, unless it is gone or expired. */
+export async function readAccountSession(tokenId: number, now = Date.now()): Promise<string | undefined> {
+  const token = await siteStore().getToken(tokenId);
+  if (!token || (token.expire_at !== null && token.expire_at < now)) return undefined;
+  return decryptSecret(token.token_enc);
 }

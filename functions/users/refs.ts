@@ -1,8 +1,5 @@
 import type { UserRef } from '../../shared/schemas/common.js';
-import { createRepository } from '../lib/db/repository.js';
-import { userEntity } from './userEntity.js';
-
-const users = createRepository(userEntity);
+import { userStore } from './store.js';
 
 /**
  * `{nickname}` for each user id of a page of rows, read in one batch. Ids that are null or
@@ -10,6 +7,6 @@ const users = createRepository(userEntity);
  */
 export async function userRefs(ids: (number | null | undefined)[]): Promise<Map<number | null | undefined, UserRef>> {
   const wanted = [...new Set(ids.filter((i): i is number => typeof i === 'number' && i > 0))];
-  const rows = wanted.length ? await users.getMany(wanted) : [];
+  const rows = wanted.length ? await userStore().getMany(wanted) : [];
   return new Map(rows.map((u) => [u.id, { nickname: u.nickname }]));
 }

@@ -3,6 +3,7 @@ import { ConditionFailedError, type ListOutcome } from '../lib/db/entity.js';
 import { nextId } from '../lib/db/ids.js';
 import { createRepository, type DynamoRepository } from '../lib/db/repository.js';
 import { claimUnique, findUniqueOwner, releaseUnique, UniqueTakenError } from '../lib/db/unique.js';
+import { onConditionFailure } from '../lib/onConditionFailure.js';
 import { UsernameTakenError, UserNotFoundError } from './errors.js';
 import { type UserRecord, userEntity } from './userEntity.js';
 
@@ -16,6 +17,8 @@ export interface UserStore {
   get(id: number): Promise<UserRecord | undefined>;
   /** With the password hash; case-insensitive. */
   findByUsername(username: string): Promise<UserRecord | undefined>;
+  /** Without password hashes; ids that are missing are left out. */
+  getMany(ids: number[]): Promise<Omit<UserRecord, 'password_hash'>[]>;
   /** Without password hashes. */
   list(query: ListQuery): Promise<ListOutcome<Omit<UserRecord, 'password_hash'>>>;
   hasAnyUser(): Promise<boolean>;
@@ -65,6 +68,7 @@ export function dynamoUserStore(repo: DynamoRepository<UserRecord> = createRepos
       return id === undefined ? undefined : repo.getWithHidden(id);
     },
 
+    getMany: (ids) => repo.getMany(ids),
     list: (query) => repo.list(query),
 
     async hasAnyUser() {
@@ -92,12 +96,7 @@ export function dynamoUserStore(repo: DynamoRepository<UserRecord> = createRepos
     },
 
     async revokeTokens(id) {
-      try {
-        await repo.add(id, { token_version: 1 });
-      } catch (error) {
-        if (error instanceof ConditionFailedError) throw new UserNotFoundError(id);
-        throw error;
-      }
+      await onConditionFailure(repo.add(id, { token_version: 1 }), () => new UserNotFoundError(id));
     },
   };
 }

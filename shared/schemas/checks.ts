@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Process, TestMode } from '../enums.js';
+import { OperationAction, Process, TestMode } from '../enums.js';
 import type { ListFields } from '../listQuery.js';
 import type { ProcessValue, TestModeValue } from './checkResults.js';
 import { Bounds, Messages, type UserRef } from './common.js';
@@ -41,10 +41,11 @@ export const BatchCheckBody = z.object({
 });
 export type BatchCheckBody = z.infer<typeof BatchCheckBody>;
 
-/** 1 pauses all pending tasks, 2 resumes all paused ones (spec section 4). */
-export const OperationAction = { Pause: 1, Resume: 2 } as const;
+const { Pause, Resume } = OperationAction.values;
 export const ActionBody = z.object({
-  action: z.union([z.literal(1), z.literal(2)], { error: 'action must be 1 (pause) or 2 (resume)' }),
+  action: z.union([z.literal(Pause), z.literal(Resume)], {
+    error: `action must be ${Pause} (pause) or ${Resume} (resume)`,
+  }),
 });
 export type ActionBody = z.infer<typeof ActionBody>;
 

@@ -62,6 +62,8 @@ export interface Site {
   enable: boolean;
   created_at: number;
   updated_at?: number;
+  /** The site's accounts (spec section 3), without passwords: those are read one site at a time. */
+  accounts: Omit<SiteAccount, 'pwd' | 'site'>[];
 }
 
 export interface SiteAccount {

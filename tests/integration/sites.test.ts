@@ -187,3 +187,34 @@ describe('site accounts', () => {
     expect(res.body.data.total_count).toBe(0);
   });
 });
+
+describe('site data', () => {
+  it('gives a site with its accounts, never their passwords, in reads and lists', async () => {
+    const site = await newSite([{ user: 'agent31', pwd: 'secret-31' }]);
+
+    const one = await get(`/sites/${site.id}`);
+    const page = await get(`/sites?name=${encodeURIComponent(site.name)}`);
+
+    expect(one.body.data.accounts).toEqual([expect.objectContaining({ user: 'agent31', enable: true, status: 1 })]);
+    expect(page.body.data.result[0].accounts).toEqual(one.body.data.accounts);
+    expect(JSON.stringify([one.body, page.body])).not.toContain('secret-31');
+  });
+
+  it('answers /sites/all with the sites its query asks for, all of them unless a page size is given', async () => {
+    const tag = uniqueName('picker');
+    const on = await newSite(undefined, `${tag} on`);
+    const off = await newSite(undefined, `${tag} off`);
+    await put(`/sites/${off.id}`, { enable: false });
+
+    const named = await get(`/sites/all?name=${encodeURIComponent(tag)}&sort=${encodeURIComponent('{"name":"asc"}')}`);
+    const enabled = await get(`/sites/all?name=${encodeURIComponent(tag)}&enable=true`);
+    const unknown = await get('/sites/all?colour=red');
+
+    expect(named.status).toBe(200);
+    expect(named.body.data.map((s: { id: number }) => s.id)).toEqual([off.id, on.id]);
+    expect(enabled.body.data).toEqual([
+      { id: on.id, name: on.name, url: 'https://example.test/agent', enable: true, available_account_cnt: 1 },
+    ]);
+    expect(unknown.status).toBe(400);
+  });
+});

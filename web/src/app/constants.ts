@@ -58,7 +58,6 @@ export const MONITOR_INTERVAL_MIN_S = 5;
 export const MONITOR_INTERVAL_MAX_S = 120;
 export const DEFAULT_NEW_ACCOUNT_BANK = 1;
 
-export const OPERATION_ACTION = { pause: 1, resume: 2 } as const;
 /** Channel code of "send to chat" (TG). */
 export const NOTIFY_CHANNEL_TG = 2;
 

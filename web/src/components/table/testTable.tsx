@@ -4,7 +4,8 @@ import { createQueryClient } from '@/api/queryClient';
 import { ToastHost } from '@/app/toast';
 import { i18n } from '@/i18n';
 import { FluentProvider, webLightTheme } from '@fluentui/react-components';
-import { type ListFields, matchesFilter, parseListQuery } from '@shared/listQuery';
+import { applyListQuery } from '@shared/applyListQuery';
+import { type ListFields, parseListQuery } from '@shared/listQuery';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { configure, render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -32,25 +33,7 @@ export function fakeListServer<T>(endpoint: string, rows: T[], fields: ListField
       return new Response(JSON.stringify({ code: 4040, msg: 'Not found.', request_id: 'r' }), { status: 404 });
     }
     calls.push(url.searchParams);
-    const q = parseListQuery(url.searchParams, fields);
-    let result = rows.filter((row) =>
-      Object.entries(q.filters).every(([field, f]) => matchesFilter(readPath(row, field), f)),
-    );
-    if (q.keyword) {
-      const k = q.keyword.toLowerCase();
-      result = result.filter((row) => q.keywordField.some((f) => String(readPath(row, f)).toLowerCase().includes(k)));
-    }
-    for (const s of [...q.sort].reverse()) {
-      const dir = s.order === 'asc' ? 1 : -1;
-      result = [...result].sort((a, b) => {
-        const x = readPath(a, s.field) as number | string;
-        const y = readPath(b, s.field) as number | string;
-        return x < y ? -dir : x > y ? dir : 0;
-      });
-    }
-    const total_count = result.length;
-    if (q.page_size > 0) result = result.slice((q.page - 1) * q.page_size, q.page * q.page_size);
-    const data = { result, total_count, page: q.page, page_size: q.page_size };
+    const data = applyListQuery(rows, parseListQuery(url.searchParams, fields), readPath);
     return new Response(JSON.stringify({ code: 1000, msg: 'SUCCESS', data }), {
       status: 200,
       headers: { 'Content-Type': 'application/json' },

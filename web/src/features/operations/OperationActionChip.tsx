@@ -1,17 +1,16 @@
 import { InteractionTag, InteractionTagPrimary } from '@fluentui/react-components';
 import { Pause16Regular, Play16Regular } from '@fluentui/react-icons';
-import { RunStatus } from '@shared/enums';
-import { OperationAction, type Operation } from '@shared/schemas/checks';
+import { OperationAction, type OperationActionValue, RunStatus } from '@shared/enums';
+import type { Operation } from '@shared/schemas/checks';
 import { type ReactElement, type ReactNode, useState } from 'react';
 import { useT } from '@/i18n';
-import { type OperationActionCode, runOperationAction } from './operationsApi';
+import { runOperationAction } from './operationsApi';
 
 // Running shows Pause, paused shows Resume (spec section 4); other states offer nothing.
-const chips: Partial<Record<Operation['status'], { action: OperationActionCode; label: string; icon: ReactElement }>> =
-  {
-    [RunStatus.values.Running]: { action: OperationAction.Pause, label: 'Pause', icon: <Pause16Regular /> },
-    [RunStatus.values.Pause]: { action: OperationAction.Resume, label: 'Resume', icon: <Play16Regular /> },
-  };
+const chips: Partial<Record<Operation['status'], { action: OperationActionValue; icon: ReactElement }>> = {
+  [RunStatus.values.Running]: { action: OperationAction.values.Pause, icon: <Pause16Regular /> },
+  [RunStatus.values.Pause]: { action: OperationAction.values.Resume, icon: <Play16Regular /> },
+};
 
 /** The Pause or Resume chip of an operation; reloads the operation after either outcome. */
 export function OperationActionChip({ operation, onDone }: { operation: Operation; onDone(): unknown }): ReactNode {
@@ -33,7 +32,7 @@ export function OperationActionChip({ operation, onDone }: { operation: Operatio
   return (
     <InteractionTag shape="circular" appearance="brand" size="small" disabled={busy}>
       <InteractionTagPrimary icon={chip.icon} onClick={() => void run()}>
-        {t(chip.label)}
+        {t(OperationAction.label(chip.action))}
       </InteractionTagPrimary>
     </InteractionTag>
   );

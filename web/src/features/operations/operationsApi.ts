@@ -1,6 +1,5 @@
-import { RunStatus } from '@shared/enums';
+import { OperationAction, type OperationActionValue, RunStatus } from '@shared/enums';
 import type { Operation, Task } from '@shared/schemas/checks';
-import { OperationAction } from '@shared/schemas/checks';
 import { queryOptions } from '@tanstack/react-query';
 import { request } from '@/api/request';
 import { AUTO_REFRESH_MS } from '@/app/constants';
@@ -30,19 +29,16 @@ export const operationTasksQuery = (id: number) =>
     staleTime: 0,
   });
 
-export type OperationActionCode = (typeof OperationAction)[keyof typeof OperationAction];
+const pauseTips = { success: 'Pause operation {id} success.', failure: 'Pause operation {id} failed.' };
+const resumeTips = { success: 'Resume operation {id} success.', failure: 'Resume operation {id} failed.' };
+const tips = (action: OperationActionValue) => (action === OperationAction.values.Pause ? pauseTips : resumeTips);
 
-const tips: Record<OperationActionCode, { success: string; failure: string }> = {
-  [OperationAction.Pause]: { success: 'Pause operation {id} success.', failure: 'Pause operation {id} failed.' },
-  [OperationAction.Resume]: { success: 'Resume operation {id} success.', failure: 'Resume operation {id} failed.' },
-};
-
-/** Pause (1) holds every pending task; resume (2) runs the paused ones again. */
-export const runOperationAction = (id: number, action: OperationActionCode) =>
+/** Pause holds every pending task; resume runs the paused ones again. */
+export const runOperationAction = (id: number, action: OperationActionValue) =>
   request<{ operation: Operation; changed: number }>({
     method: 'POST',
     url: `/operations/${id}/action`,
     data: { action },
-    successTip: t(tips[action].success, { id }),
-    failureTip: t(tips[action].failure, { id }),
+    successTip: t(tips(action).success, { id }),
+    failureTip: t(tips(action).failure, { id }),
   });

@@ -7,7 +7,15 @@ import { NewSiteDialog } from './NewSiteDialog';
 import { SiteAccountsDialog } from './SiteAccountsDialog';
 import { type SiteDialog, sitesResource } from './sitesResource';
 
-const NO_SITE: Site = { id: 0, name: '', url: '', available_account_cnt: 0, enable: false, created_at: 0 };
+const NO_SITE: Site = {
+  id: 0,
+  name: '',
+  url: '',
+  available_account_cnt: 0,
+  enable: false,
+  created_at: 0,
+  accounts: [],
+};
 
 /** '/sites': the Sites table and the dialogs it opens. */
 export default function SitesPage(): ReactNode {
