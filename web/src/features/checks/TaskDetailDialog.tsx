@@ -3,7 +3,7 @@ import type { Task } from '@shared/schemas/checks';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { formatDateTime, formatSeconds, orEmpty, userName } from '@/app/format';
-import { pathOf } from '@/app/routes';
+import { pathOf } from '@/app/paths';
 import { OkDialog } from '@/components/dialog';
 import { useT } from '@/i18n';
 import { CheckpointList } from './CheckpointList';

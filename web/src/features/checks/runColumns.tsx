@@ -1,6 +1,6 @@
 // Columns that every run-level table (operations, tasks, subtasks) shares.
 import { formatSeconds } from '@/app/format';
-import { pathOf } from '@/app/routes';
+import { pathOf } from '@/app/paths';
 import { type Column, col, type FieldPath } from '@/components/table';
 import { durationMs } from './checksApi';
 import { RouteLink } from './RouteLink';

@@ -1,6 +1,6 @@
 import { MessageAction } from '@shared/enums';
 import type { EngineEvent } from '@shared/schemas/checks';
-import { pathOf } from '@/app/routes';
+import { pathOf } from '@/app/paths';
 import { col, defineResource } from '@/components/table';
 import { RouteLink } from '@/features/checks/RouteLink';
 

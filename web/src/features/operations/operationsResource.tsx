@@ -1,7 +1,7 @@
 import { OperationName, RunStatus } from '@shared/enums';
 import type { Operation } from '@shared/schemas/checks';
 import { col, defineResource } from '@/components/table';
-import { pathOf } from '@/app/routes';
+import { pathOf } from '@/app/paths';
 import { RouteLink } from '@/features/checks/RouteLink';
 import { RunStatusBadge } from '@/features/checks/RunStatusBadge';
 import { durationColumn } from '@/features/checks/runColumns';
