@@ -18,6 +18,4 @@ export const rawLogQuery = (source: RawLogSource) =>
         signal,
         failureTip: 'Load raw log failed.',
       }),
-    // A missing raw log stays missing; asking again only repeats the failure tip.
-    retry: false,
   });

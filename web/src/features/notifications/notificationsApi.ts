@@ -17,7 +17,6 @@ export const notificationQuery = (id: number) =>
         signal,
         failureTip: 'Get Notification failed',
       }),
-    retry: false,
     staleTime: 0,
   });
 
