@@ -1,4 +1,4 @@
-import { DEFAULT_PAGE_SIZE, KEYWORD_MIN_LENGTH, SEARCH_DEBOUNCE_MS } from '@/app/constants';
+import { SEARCH_DEBOUNCE_MS } from '@/app/constants';
 import { toast } from '@/app/toast';
 import { useT } from '@/i18n';
 import {
@@ -39,7 +39,7 @@ import {
   Search20Regular,
   TextBulletListSquareSearch20Regular,
 } from '@fluentui/react-icons';
-import type { Filter, ListQuery } from '@shared/listQuery';
+import { type Filter, KEYWORD_MIN_LENGTH, LIST_DEFAULTS, type ListQuery } from '@shared/listQuery';
 import {
   type ColumnDef,
   getCoreRowModel,
@@ -191,7 +191,7 @@ export function ResourceTable<T>({ resource, baseFilters, toolbar }: ResourceTab
 
   // ---- query state
   const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState<number>(resource.pageSize ?? DEFAULT_PAGE_SIZE);
+  const [pageSize, setPageSize] = useState<number>(resource.pageSize ?? LIST_DEFAULTS.pageSize);
   const [sorting, setSorting] = useState<SortingState>(() =>
     resource.defaultSort.map((s) => ({ id: s.field, desc: s.order === 'desc' })),
   );

@@ -1,7 +1,7 @@
+import { PushChannel } from '@shared/enums';
 import type { Notification } from '@shared/schemas/notifications';
 import { queryOptions } from '@tanstack/react-query';
 import { request } from '@/api/request';
-import { NOTIFY_CHANNEL_TG } from '@/app/constants';
 
 /**
  * Opening a notification reads it through the mark-read call, which answers with the notification
@@ -25,7 +25,7 @@ export const sendToTg = (id: number) =>
   request<unknown>({
     method: 'POST',
     url: `/notifications/${id}/notify`,
-    data: { channel: NOTIFY_CHANNEL_TG },
+    data: { channel: PushChannel.values.TG },
     successTip: 'Send TG Notification Success.',
     failureTip: 'Send TG Notification Failed.',
   });
