@@ -1,27 +1,14 @@
 import { z } from 'zod';
-
-/** Names of the messages used by the generic validators of spec section 5. */
-export const Messages = {
-  required: 'Please input here',
-  number: 'Please input a number',
-  min: (n: number) => `Min is ${n}.`,
-  max: (n: number) => `Max is ${n}.`,
-  minLength: (n: number) => `min length is ${n}`,
-  maxLength: (n: number) => `max length is ${n}`,
-} as const;
+import { lengthBetween, required } from '../validators.js';
 
 export const PASSWORD_MIN = 6;
 export const PASSWORD_MAX = 40;
 
 /** A trimmed, required string with the spec's own message. */
-export const requiredText = (message: string = Messages.required) =>
-  z.string({ error: message }).trim().min(1, message);
+export const requiredText = required;
 
 /** A user password: trimmed, required, 6 to 40 characters (spec section 5). */
-export const password = (requiredMessage: string) =>
-  requiredText(requiredMessage)
-    .min(PASSWORD_MIN, Messages.minLength(PASSWORD_MIN))
-    .max(PASSWORD_MAX, Messages.maxLength(PASSWORD_MAX));
+export const password = (requiredMessage: string) => lengthBetween(PASSWORD_MIN, PASSWORD_MAX, requiredMessage);
 
 /** An http(s) address. */
 export const httpUrl = (
