@@ -8,9 +8,9 @@ import { OkDialog } from '@/components/dialog';
 import { useT } from '@/i18n';
 import { CheckpointList } from './CheckpointList';
 import { durationMs, taskQuery } from './checksApi';
-import { Facts } from './Facts';
-import { RouteLink } from './RouteLink';
-import { RunStatusBadge } from './RunStatusBadge';
+import { Facts } from '@/components/display/Facts';
+import { RouteLink } from '@/components/display/RouteLink';
+import { RunStatusBadge } from '@/components/display/RunStatusBadge';
 import { GroupCounts, SubtaskGroups } from './SubtaskGroups';
 
 const useStyles = makeStyles({

@@ -3,7 +3,7 @@ import { formatSeconds } from '@/app/format';
 import { pathOf } from '@/app/paths';
 import { type Column, col, type FieldPath } from '@/components/table';
 import { durationMs } from './checksApi';
-import { RouteLink } from './RouteLink';
+import { RouteLink } from '@/components/display/RouteLink';
 
 interface Timed {
   start_at: number | null;

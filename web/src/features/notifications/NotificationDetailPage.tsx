@@ -8,7 +8,7 @@ import { useNavigate, useParams } from 'react-router-dom';
 import { EMPTY_TEXT } from '@/app/constants';
 import { formatDateTime, orEmpty, userName } from '@/app/format';
 import { LoadFailedPanel, PageHeader, Panel } from '@/app/PageHeader';
-import { Facts } from '@/features/checks/Facts';
+import { Facts } from '@/components/display/Facts';
 import { useT } from '@/i18n';
 import { NotificationStatusBadge } from './NotificationStatusBadge';
 import { notificationQuery } from './notificationsApi';
