@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { findToast, jsonResponse, Providers } from '@/test/renderApp';
+import { queryKeys } from './queryKeys';
 import { request } from './request';
 
 const fetchMock = vi.fn<typeof fetch>();
@@ -14,7 +15,7 @@ afterEach(() => {
 
 function Sites() {
   const sites = useQuery({
-    queryKey: ['sites', 'list'],
+    queryKey: queryKeys.lists('sites'),
     queryFn: ({ signal }) => request<unknown[]>({ url: '/sites', signal, failureTip: 'Fetch sites failed.' }),
   });
   return <p>{sites.isError ? 'failed' : 'loading'}</p>;

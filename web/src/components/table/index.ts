@@ -17,4 +17,4 @@ export type {
   RowAction,
   TableAction,
 } from './types';
-export { listQueryKey, type UseListOptions, useList } from './useList';
+export { type UseListOptions, useList } from './useList';

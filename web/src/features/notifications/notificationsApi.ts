@@ -1,3 +1,4 @@
+import { queryKeys } from '@/api/queryKeys';
 import { PushChannel } from '@shared/enums';
 import type { Notification } from '@shared/schemas/notifications';
 import { queryOptions } from '@tanstack/react-query';
@@ -9,7 +10,7 @@ import { request } from '@/api/request';
  */
 export const notificationQuery = (id: number) =>
   queryOptions({
-    queryKey: ['notifications', 'detail', id] as const,
+    queryKey: queryKeys.detail('notifications', id),
     queryFn: ({ signal }) =>
       request<Notification>({
         method: 'PUT',

@@ -1,3 +1,4 @@
+import { queryKeys } from '@/api/queryKeys';
 import { RunStatus } from '@shared/enums';
 import type { Operation, Task } from '@shared/schemas/checks';
 import { OperationAction } from '@shared/schemas/checks';
@@ -17,7 +18,7 @@ export const isOperationOpen = (op: Pick<Operation, 'status'> | undefined): bool
 
 export const operationTasksQuery = (id: number) =>
   queryOptions({
-    queryKey: ['operations', 'detail', id] as const,
+    queryKey: queryKeys.detail('operations', id),
     queryFn: ({ signal, client, queryKey }) =>
       request<OperationWithTasks>({
         url: `/operations/${id}/tasks`,
