@@ -1,13 +1,18 @@
 import { z } from 'zod';
 import type { UserRole } from '../enums.js';
-import { Bounds, Messages, password } from './common.js';
+import { Bounds, password } from './common.js';
+import { ValidatorMessages } from '../validators.js';
 
 export type UserRoleValue = (typeof UserRole.values)[keyof typeof UserRole.values];
 
 export const LoginBody = z.object({
   username: z.string().trim().min(1, 'Please input username').max(100, 'max length is 100'),
   // Trimmed like every password the server stores (spec section 5), so ' secret1 ' still logs in.
-  password: z.string().trim().min(1, 'Please input password').max(Bounds.secret, Messages.maxLength(Bounds.secret)),
+  password: z
+    .string()
+    .trim()
+    .min(1, 'Please input password')
+    .max(Bounds.secret, ValidatorMessages.maxLength(Bounds.secret)),
   /**
    * Only needed after repeated failures (the login answers code CaptchaRequired first).
    * `{id, answer}`, or the string `${id}:${answer}`: the id comes from GET /captcha,
@@ -15,10 +20,10 @@ export const LoginBody = z.object({
    */
   captcha: z
     .union([
-      z.string().max(Bounds.token, Messages.maxLength(Bounds.token)),
+      z.string().max(Bounds.token, ValidatorMessages.maxLength(Bounds.token)),
       z.object({
-        id: z.string().max(Bounds.token, Messages.maxLength(Bounds.token)),
-        answer: z.string().max(Bounds.token, Messages.maxLength(Bounds.token)),
+        id: z.string().max(Bounds.token, ValidatorMessages.maxLength(Bounds.token)),
+        answer: z.string().max(Bounds.token, ValidatorMessages.maxLength(Bounds.token)),
       }),
     ])
     .optional()

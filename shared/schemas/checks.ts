@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { OperationAction, Process, TestMode } from '../enums.js';
 import type { ListFields } from '../listQuery.js';
 import type { ProcessValue, TestModeValue } from './checkResults.js';
-import { Bounds, Messages, type UserRef } from './common.js';
+import { Bounds, type UserRef } from './common.js';
+import { ValidatorMessages } from '../validators.js';
 
 // Checks: Operation -> Task (one per site) -> SubTask (one per process and mode), their logs,
 // raw logs and videos (spec sections 3, 4, 5, 7).
@@ -21,7 +22,7 @@ export const CheckPoint = z.object({
   point: z.number().refine((v) => Process.has(v), 'Unknown checkpoint'),
   modes: z
     .array(z.number().refine((v) => TestMode.has(v), 'Unknown test mode'))
-    .max(Bounds.list, Messages.max(Bounds.list))
+    .max(Bounds.list, ValidatorMessages.max(Bounds.list))
     .default([]),
 });
 export type CheckPoint = z.infer<typeof CheckPoint>;
@@ -31,13 +32,13 @@ export interface Checkpoints {
 }
 
 export const SiteCheckBody = z.object({
-  points: z.array(CheckPoint).max(Bounds.list, Messages.max(Bounds.list)).default([]),
+  points: z.array(CheckPoint).max(Bounds.list, ValidatorMessages.max(Bounds.list)).default([]),
 });
 export type SiteCheckBody = z.infer<typeof SiteCheckBody>;
 
 export const BatchCheckBody = z.object({
-  sites: z.array(z.number().int().positive()).max(Bounds.ids, Messages.max(Bounds.ids)).default([]),
-  points: z.array(CheckPoint).max(Bounds.list, Messages.max(Bounds.list)).default([]),
+  sites: z.array(z.number().int().positive()).max(Bounds.ids, ValidatorMessages.max(Bounds.ids)).default([]),
+  points: z.array(CheckPoint).max(Bounds.list, ValidatorMessages.max(Bounds.list)).default([]),
 });
 export type BatchCheckBody = z.infer<typeof BatchCheckBody>;
 

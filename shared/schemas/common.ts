@@ -1,14 +1,5 @@
 import { z } from 'zod';
-
-/** Names of the messages used by the generic validators of spec section 5. */
-export const Messages = {
-  required: 'Please input here',
-  number: 'Please input a number',
-  min: (n: number) => `Min is ${n}.`,
-  max: (n: number) => `Max is ${n}.`,
-  minLength: (n: number) => `min length is ${n}`,
-  maxLength: (n: number) => `max length is ${n}`,
-} as const;
+import { ValidatorMessages, lengthBetween, required } from '../validators.js';
 
 export const PASSWORD_MIN = 6;
 export const PASSWORD_MAX = 40;
@@ -17,14 +8,10 @@ export const PASSWORD_MAX = 40;
 export const Bounds = { name: 100, url: 2048, secret: 128, remark: 500, token: 100, ids: 1000, list: 100 } as const;
 
 /** A trimmed, required string with the spec's own message. */
-export const requiredText = (message: string = Messages.required) =>
-  z.string({ error: message }).trim().min(1, message);
+export const requiredText = required;
 
 /** A user password: trimmed, required, 6 to 40 characters (spec section 5). */
-export const password = (requiredMessage: string) =>
-  requiredText(requiredMessage)
-    .min(PASSWORD_MIN, Messages.minLength(PASSWORD_MIN))
-    .max(PASSWORD_MAX, Messages.maxLength(PASSWORD_MAX));
+export const password = (requiredMessage: string) => lengthBetween(PASSWORD_MIN, PASSWORD_MAX, requiredMessage);
 
 /** An http(s) address. */
 export const httpUrl = (
@@ -32,7 +19,7 @@ export const httpUrl = (
   invalidMessage = 'Please give the full address including http(s)://',
 ) =>
   requiredText(requiredMessage)
-    .max(Bounds.url, Messages.maxLength(Bounds.url))
+    .max(Bounds.url, ValidatorMessages.maxLength(Bounds.url))
     .refine((v) => {
       try {
         const u = new URL(v);

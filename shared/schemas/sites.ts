@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { AuthType, SiteAccountStatus } from '../enums.js';
 import type { ListFields } from '../listQuery.js';
-import { Bounds, Messages, httpUrl, requiredText } from './common.js';
+import { Bounds, httpUrl, requiredText } from './common.js';
+import { ValidatorMessages } from '../validators.js';
 
 // Sites and the login accounts the bot uses on them (spec sections 3, 5, 7).
 
@@ -15,8 +16,8 @@ export const SiteMessages = {
 } as const;
 
 export const NewAccount = z.object({
-  user: requiredText(SiteMessages.user).max(Bounds.name, Messages.maxLength(Bounds.name)),
-  pwd: requiredText(SiteMessages.pwd).max(Bounds.secret, Messages.maxLength(Bounds.secret)),
+  user: requiredText(SiteMessages.user).max(Bounds.name, ValidatorMessages.maxLength(Bounds.name)),
+  pwd: requiredText(SiteMessages.pwd).max(Bounds.secret, ValidatorMessages.maxLength(Bounds.secret)),
 });
 export type NewAccount = z.infer<typeof NewAccount>;
 

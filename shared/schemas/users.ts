@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { UserRole } from '../enums.js';
 import type { ListFields } from '../listQuery.js';
-import { password, requiredText } from './common.js';
+import { lengthBetween, maxLength } from '../validators.js';
+import { password } from './common.js';
 import type { UserRoleValue } from './auth.js';
 
 // Console users as the super area manages them (spec sections 2, 6, 7: /super/users).
@@ -17,15 +18,15 @@ export const UserMessages = {
 
 const roleValues = Object.values(UserRole.values) as [UserRoleValue, ...UserRoleValue[]];
 
-export const Username = requiredText(UserMessages.username)
-  .min(3, 'min length is 3')
-  .max(40, 'max length is 40')
-  .regex(/^[A-Za-z0-9_.@-]+$/, UserMessages.usernameChars);
+export const Username = lengthBetween(3, 40, UserMessages.username).regex(
+  /^[A-Za-z0-9_.@-]+$/,
+  UserMessages.usernameChars,
+);
 
 export const NewUserBody = z.object({
   username: Username,
   /** Shown in the header and as creator of records; defaults to the username. */
-  nickname: z.string().trim().max(40, 'max length is 40').optional(),
+  nickname: maxLength(40).optional(),
   password: password(UserMessages.password),
   role: z.enum(roleValues, { error: UserMessages.role }).default('operator'),
 });

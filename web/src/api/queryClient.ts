@@ -1,5 +1,4 @@
 import { MutationCache, QueryClient } from '@tanstack/react-query';
-import { isApiError } from './ApiError';
 
 declare module '@tanstack/react-query' {
   interface Register {
@@ -10,17 +9,13 @@ declare module '@tanstack/react-query' {
   }
 }
 
-/** A client mistake will not fix itself on retry; only network trouble and 5xx get one more try. */
-function shouldRetry(failureCount: number, error: unknown): boolean {
-  if (isApiError(error) && error.status >= 400 && error.status < 500) return false;
-  return failureCount < 1;
-}
-
 export function createQueryClient(): QueryClient {
   const client: QueryClient = new QueryClient({
     defaultOptions: {
       queries: {
-        retry: shouldRetry,
+        // Spec section 8: on failure the screen stays as it is, with no retry. `request()` shows the
+        // failure tip, so a retry would also show the tip a second time.
+        retry: false,
         staleTime: 10_000,
         refetchOnWindowFocus: false,
       },

@@ -4,6 +4,7 @@ import { Navigate, useParams } from 'react-router-dom';
 import NotFoundPage from '@/features/errors/NotFoundPage';
 import { useT } from '@/i18n';
 import { isSuper, useAuth } from './auth';
+import { pathOf } from './paths';
 import { hasNumericParams, type RouteDef } from './routes';
 
 function PageSpinner(): ReactNode {
@@ -42,7 +43,7 @@ export function RouteScreen({ def }: { def: RouteDef }): ReactNode {
   const params = useParams();
   const auth = useAuth();
   if (!hasNumericParams(params)) return <NotFoundPage />;
-  if (def.super && !isSuper(auth)) return <Navigate to="/403" replace />;
+  if (def.super && !isSuper(auth)) return <Navigate to={pathOf('forbidden')} replace />;
   const Screen = def.screen;
   if (!Screen) return <NotFoundPage />;
   return (

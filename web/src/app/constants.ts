@@ -1,4 +1,6 @@
-// Business constants of spec section 9, in one place so screens never spell a number twice.
+// Constants of spec section 9 that only the web uses, in one place so screens never spell a number
+// twice. Those the server shares come from shared/: list bounds (listQuery.ts), password bounds
+// (schemas/common.ts), codes (enums.ts) and the rest (constants.ts).
 
 /** Every API call gives up after this long (spec: 30 s). */
 export const API_TIMEOUT_MS = 30_000;
@@ -15,14 +17,8 @@ export const PUSH_TOAST_TIMEOUT_MS = 0;
 
 export const AUTO_REFRESH_MS = 5000;
 export const SEARCH_DEBOUNCE_MS = 300;
-export const KEYWORD_MIN_LENGTH = 3;
 /** Date/time pickers close themselves this long after a choice. */
 export const PICKER_AUTO_CLOSE_MS = 1000;
-
-/** 0 means "all rows". */
-export const PAGE_SIZE_OPTIONS = [10, 20, 50, 100, 0] as const;
-export const DEFAULT_PAGE_SIZE = 20;
-export const DEFAULT_PAGE = 1;
 
 export type RecentUnit = 'minute' | 'hour' | 'day' | 'week' | 'month';
 export interface RecentRange {
@@ -51,14 +47,5 @@ export const SYSTEM_USER = 'SYSTEM';
 
 export const SECONDS_PER_DAY = 86_400;
 export const SECONDS_PER_HOUR = 3600;
-
-export const PASSWORD_MIN_LENGTH = 6;
-export const PASSWORD_MAX_LENGTH = 40;
-export const MONITOR_INTERVAL_MIN_S = 5;
-export const MONITOR_INTERVAL_MAX_S = 120;
-export const DEFAULT_NEW_ACCOUNT_BANK = 1;
-
-/** Channel code of "send to chat" (TG). */
-export const NOTIFY_CHANNEL_TG = 2;
 
 export const DEFAULT_LOCALE = 'zh';

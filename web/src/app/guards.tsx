@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Navigate, useLocation, useSearchParams } from 'react-router-dom';
 import { useAuth } from './auth';
-import { loginPathFor } from './navigation';
+import { LOGIN_PATH, loginPathFor } from './navigation';
 
 /** Without a stored token, every page but login goes to login, remembering where the user was going. */
 export function RequireAuth({ children }: { children: ReactNode }): ReactNode {
@@ -13,7 +13,7 @@ export function RequireAuth({ children }: { children: ReactNode }): ReactNode {
 
 /** Only same-site paths are followed, so a crafted link cannot send a user elsewhere after login. */
 export function safeRedirect(value: string | null): string {
-  return value?.startsWith('/') && !value.startsWith('//') && !value.startsWith('/auth/login') ? value : '/';
+  return value?.startsWith('/') && !value.startsWith('//') && !value.startsWith(LOGIN_PATH) ? value : '/';
 }
 
 /** Opening login while logged in goes to the redirect path, or home. */

@@ -1,3 +1,5 @@
+import { pathOf } from './paths';
+
 // Navigation for code outside React (the request layer's 401 handling). The router registers its
 // `navigate` at start; before that (or in a bare page) a full page load does the job.
 type Navigate = (to: string, opts?: { replace?: boolean }) => void;
@@ -18,7 +20,7 @@ export function currentPath(): string {
   return `${window.location.pathname}${window.location.search}`;
 }
 
-export const LOGIN_PATH = '/auth/login';
+export const LOGIN_PATH = pathOf('login');
 
 /** The login address that brings the user back to `path` afterwards. */
 export function loginPathFor(path: string): string {

@@ -1,7 +1,7 @@
-// Every route of the spec (section 2), declared once. The router, the left menu, the super menu
-// and the page tabs are all derived from this list. A screen that is not built yet has
-// `ready: false`: it is neither routed nor in the menu; the issue that builds it sets `screen`
-// and flips the flag.
+// The screens, titles and menu places of the routes named in paths.ts. The router, the left menu,
+// the super menu and the page tabs are all derived from this list. A screen that is not built yet
+// has `ready: false` in paths.ts: it is neither routed nor in the menu; the issue that builds it
+// sets `screen` here and flips the flag there.
 import {
   AlertFilled,
   AlertRegular,
@@ -39,6 +39,7 @@ import ForbiddenPage from '@/features/errors/ForbiddenPage';
 import NotFoundPage from '@/features/errors/NotFoundPage';
 import ServerErrorPage from '@/features/errors/ServerErrorPage';
 import { lazyScreen } from './lazyScreen';
+import { type RouteName, routePaths } from './paths';
 
 // Filled when selected, regular otherwise (Fluent's nav swaps them).
 const AlertIcon = bundleIcon(AlertFilled, AlertRegular);
@@ -59,14 +60,14 @@ export type Layout = 'shell' | 'bare';
 
 export interface RouteDef {
   /** Unique; also the page tab id root. Route, query key and resource share one name. */
-  name: string;
+  name: RouteName;
   /** Absolute path; every `:param` in Patrol is a positive integer id. */
   path: string;
   /** Page/tab title (English text, the i18n key). */
   title: string;
   /** Code-split with `lazyScreen` unless tiny and needed at once (error pages). */
   screen?: ComponentType | LazyExoticComponent<ComponentType>;
-  /** False until the screen exists: not routed, not in a menu. */
+  /** False until the screen exists: not routed, not in a menu (declared in paths.ts). */
   ready: boolean;
   /** Left menu entry; `group` nests it under a group header. */
   menu?: { group?: MenuGroup; label: string };
@@ -81,6 +82,9 @@ export interface RouteDef {
   noTab?: boolean;
 }
 
+/** What this module declares; path and readiness come from paths.ts. */
+type RouteSpec = Omit<RouteDef, 'path' | 'ready'>;
+
 export const menuGroups = {
   Site: { label: 'Site', icon: GlobeIcon },
   'Auto Check': { label: 'Auto Check', icon: TimerIcon },
@@ -94,233 +98,173 @@ export const menuGroups = {
 export type MenuGroup = keyof typeof menuGroups;
 
 /** A check log table; `kind` is its list on the wire (GET /check/results/{kind}). */
-const logRoute = (name: string, slug: string, title: string, label: string, kind: LogKind): RouteDef => ({
+const logRoute = (name: RouteName, title: string, label: string, kind: LogKind): RouteSpec => ({
   name,
-  path: `/logs/${slug}`,
   title,
-  ready: true,
   screen: lazyScreen(() => import('@/features/logs/LogPage').then((m) => ({ default: m.logPage(kind) }))),
   menu: { group: 'Check Log', label },
 });
 
 /** In menu order: a group's header appears where its first entry is declared. */
-export const routes: readonly RouteDef[] = [
+const routeSpecs: readonly RouteSpec[] = [
   {
     name: 'home',
-    path: '/',
     title: 'Home',
-    ready: true,
     screen: lazyScreen(() => import('@/features/dashboard/DashboardPage')),
     menu: { label: 'Home' },
     icon: HomeIcon,
   },
   {
     name: 'sites',
-    path: '/sites',
     title: 'Sites',
-    ready: true,
     screen: lazyScreen(() => import('@/features/sites/SitesPage')),
     menu: { group: 'Site', label: 'Site' },
   },
   {
     name: 'siteAccounts',
-    path: '/sites/accounts',
     title: 'Account',
-    ready: true,
     screen: lazyScreen(() => import('@/features/sites/SiteAccountsPage')),
     menu: { group: 'Site', label: 'Account' },
   },
   {
     name: 'operations',
-    path: '/operations',
     title: 'Operations',
-    ready: true,
     screen: lazyScreen(() => import('@/features/operations/OperationsPage')),
     menu: { label: 'Operation' },
     icon: PlayIcon,
   },
   {
     name: 'operationRecords',
-    path: '/operations/records',
     title: 'Operation Records',
-    ready: true,
     screen: lazyScreen(() => import('@/features/operations/OperationRecordsPage')),
   },
   {
     name: 'operationDetail',
-    path: '/operations/:operationID',
     title: 'Operation Detail',
-    ready: true,
     screen: lazyScreen(() => import('@/features/operations/OperationDetailPage')),
   },
   {
     name: 'autoCheckRules',
-    path: '/auto-checks/rules',
     title: 'Auto Check Rules',
-    ready: false,
     menu: { group: 'Auto Check', label: 'Rules' },
   },
-  { name: 'autoCheckRuleDetail', path: '/auto-checks/rules/:ruleID', title: 'Rule Detail', ready: false },
-  { name: 'autoCheckNew', path: '/auto-checks/new', title: 'New Rule', ready: false },
+  { name: 'autoCheckRuleDetail', title: 'Rule Detail' },
+  { name: 'autoCheckNew', title: 'New Rule' },
   {
     name: 'autoCheckLogs',
-    path: '/auto-checks/logs',
     title: 'Auto Check Logs',
-    ready: false,
     menu: { group: 'Auto Check', label: 'Auto Logs' },
   },
   {
     name: 'tasks',
-    path: '/tasks',
     title: 'Tasks',
-    ready: true,
     screen: lazyScreen(() => import('@/features/checks/TasksPage')),
     menu: { group: 'Task', label: 'Task' },
   },
   {
     name: 'subtasks',
-    path: '/tasks/subtasks',
     title: 'Sub Tasks',
-    ready: true,
     screen: lazyScreen(() => import('@/features/checks/SubtasksPage')),
     menu: { group: 'Task', label: 'SubTask' },
   },
-  logRoute('logLogin', 'login', 'Log Login', 'Login', 'login'),
-  logRoute('logPlaceBets', 'place-bets', 'Log Place Bet', 'Place Bet', 'place-bets'),
-  logRoute('logDeleteBets', 'delete-bets', 'Log Delete Bet', 'Delete Bet', 'delete-bet'),
-  logRoute('logFixBet', 'fix-bet', 'Log Fix Bet', 'Fix Bet', 'fix-bet'),
-  logRoute('logOutSetting3', 'out-setting-3', 'Log Out Setting3', 'Out Setting3', 'out-setting-3'),
-  logRoute('logDeleteBetOut', 'delete-bet-out', 'Log Delete Bet Out', 'Delete Bet Out', 'delete-bet-out'),
-  logRoute(
-    'logOutSetting3Status',
-    'out-setting-3-status',
-    'Log Out Setting3 Status',
-    'Out Setting3 Status',
-    'out-setting-3-status',
-  ),
-  logRoute('logAgentSetting', 'agent-setting', 'Log Agent Setting', 'Agent Setting', 'agent-setting'),
+  logRoute('logLogin', 'Log Login', 'Login', 'login'),
+  logRoute('logPlaceBets', 'Log Place Bet', 'Place Bet', 'place-bets'),
+  logRoute('logDeleteBets', 'Log Delete Bet', 'Delete Bet', 'delete-bet'),
+  logRoute('logFixBet', 'Log Fix Bet', 'Fix Bet', 'fix-bet'),
+  logRoute('logOutSetting3', 'Log Out Setting3', 'Out Setting3', 'out-setting-3'),
+  logRoute('logDeleteBetOut', 'Log Delete Bet Out', 'Delete Bet Out', 'delete-bet-out'),
+  logRoute('logOutSetting3Status', 'Log Out Setting3 Status', 'Out Setting3 Status', 'out-setting-3-status'),
+  logRoute('logAgentSetting', 'Log Agent Setting', 'Agent Setting', 'agent-setting'),
   {
     name: 'browserLogs',
-    path: '/browsers/logs',
     title: 'Browser Log',
-    ready: true,
     screen: lazyScreen(() => import('@/features/browser/BrowserLogsPage')),
     menu: { group: 'Browser History', label: 'Log' },
   },
   {
     name: 'browserVideos',
-    path: '/browsers/videos',
     title: 'Browser Video',
-    ready: true,
     screen: lazyScreen(() => import('@/features/browser/BrowserVideosPage')),
     menu: { group: 'Browser History', label: 'Video' },
   },
   {
     name: 'bankAccounts',
-    path: '/bank/accounts',
     title: 'Bank Account',
-    ready: false,
     menu: { group: 'Bank Monitor', label: 'Account' },
   },
-  { name: 'bankAccountDetail', path: '/bank/accounts/:accountID', title: 'Bank Account Detail', ready: false },
+  { name: 'bankAccountDetail', title: 'Bank Account Detail' },
   {
     name: 'bankSubAccounts',
-    path: '/bank/sub-accounts',
     title: 'Bank Sub Account',
-    ready: false,
     menu: { group: 'Bank Monitor', label: 'SubAccount' },
   },
   {
     name: 'bankStatements',
-    path: '/bank/statements',
     title: 'Bank Statement',
-    ready: false,
     menu: { group: 'Bank Monitor', label: 'Logs Statement' },
   },
   {
     name: 'bankBalanceStat',
-    path: '/bank/balance-stat',
     title: 'Bank Balance Stat',
-    ready: false,
     menu: { group: 'Bank Monitor', label: 'Logs Balance Stat' },
   },
   {
     name: 'notifications',
-    path: '/notifications/notifications',
     title: 'Notifications',
-    ready: true,
     screen: lazyScreen(() => import('@/features/notifications/NotificationsPage')),
     menu: { group: 'Message', label: 'Notification' },
   },
   {
     name: 'notificationDetail',
-    path: '/notifications/:notificationID',
     title: 'Notification Detail',
-    ready: true,
     screen: lazyScreen(() => import('@/features/notifications/NotificationDetailPage')),
   },
   {
     name: 'notificationsBank',
-    path: '/notifications/notifications-bank',
     title: 'Notifications Bank',
-    ready: false,
     menu: { group: 'Message', label: 'NotificationBank' },
   },
   {
     name: 'profile',
-    path: '/setting/profile',
     title: 'Profile',
-    ready: true,
     screen: lazyScreen(() => import('@/features/auth/ProfilePage')),
     menu: { group: 'Setting', label: 'Account' },
   },
   {
     name: 'password',
-    path: '/setting/password',
     title: 'Edit Password',
-    ready: true,
     screen: lazyScreen(() => import('@/features/auth/PasswordPage')),
     menu: { group: 'Setting', label: 'Password' },
   },
   {
     name: 'help',
-    path: '/help',
     title: 'Help',
-    ready: true,
     screen: lazyScreen(() => import('@/features/help/HelpPage')),
     menu: { label: 'Help' },
     icon: QuestionCircleIcon,
   },
   {
     name: 'superUsers',
-    path: '/super/users/users',
     title: 'User management',
-    ready: true,
     screen: lazyScreen(() => import('@/features/super/UsersPage')),
     super: true,
     icon: PeopleTeamIcon,
   },
   {
     name: 'superTg',
-    path: '/super/notification/tg',
     title: 'TG notification',
-    ready: false,
     super: true,
     icon: SendIcon,
   },
   {
     name: 'superConfig',
-    path: '/super/system/config',
     title: 'Config',
-    ready: false,
     super: true,
     icon: SettingsIcon,
   },
   {
     name: 'login',
-    path: '/auth/login',
     title: 'Login',
-    ready: true,
     screen: lazyScreen(() => import('@/features/auth/LoginPage')),
     layout: 'bare',
     public: true,
@@ -328,47 +272,34 @@ export const routes: readonly RouteDef[] = [
   },
   {
     name: 'forbidden',
-    path: '/403',
     title: 'Forbidden',
-    ready: true,
     screen: ForbiddenPage,
     noTab: true,
   },
   {
     name: 'notFound',
-    path: '/404',
     title: 'Not Found',
-    ready: true,
     screen: NotFoundPage,
     noTab: true,
   },
   {
     name: 'serverError',
-    path: '/500',
     title: 'Server Error',
-    ready: true,
     screen: ServerErrorPage,
     noTab: true,
   },
 ];
 
+export const routes: readonly RouteDef[] = routeSpecs.map((spec) => ({ ...spec, ...routePaths[spec.name] }));
+
 export const readyRoutes: readonly RouteDef[] = routes.filter((r) => r.ready && r.screen);
 
-const byName = new Map(routes.map((r) => [r.name, r]));
+const byName = new Map<string, RouteDef>(routes.map((r) => [r.name, r]));
 
 export function routeByName(name: string): RouteDef {
   const def = byName.get(name);
   if (!def) throw new Error(`Unknown route ${name}`);
   return def;
-}
-
-/** `pathOf('operationDetail', { operationID: 12 })` -> '/operations/12'. */
-export function pathOf(name: string, params: Record<string, string | number> = {}): string {
-  return routeByName(name).path.replace(/:(\w+)/g, (_, key: string) => {
-    const value = params[key];
-    if (value === undefined) throw new Error(`Missing param ${key} for route ${name}`);
-    return encodeURIComponent(String(value));
-  });
 }
 
 /** Ids in paths are positive integers; anything else is not a page. */

@@ -19,6 +19,7 @@ import { logout } from '@/features/auth/authApi';
 import { useT } from '@/i18n';
 import { clearAuth, useAuth } from '../auth';
 import { LOGIN_PATH } from '../navigation';
+import { pathOf } from '../paths';
 
 const useStyles = makeStyles({
   trigger: { color: 'inherit', minWidth: 'auto', paddingInline: tokens.spacingHorizontalS },
@@ -52,10 +53,10 @@ export function UserMenu(): ReactNode {
       <MenuPopover>
         <MenuList>
           <MenuGroupHeader>{auth?.s === 'super' ? t('Super user') : t('Operator')}</MenuGroupHeader>
-          <MenuItem icon={<PersonRegular />} onClick={() => navigate('/setting/profile')}>
+          <MenuItem icon={<PersonRegular />} onClick={() => navigate(pathOf('profile'))}>
             {t('Profile')}
           </MenuItem>
-          <MenuItem icon={<PasswordRegular />} onClick={() => navigate('/setting/password')}>
+          <MenuItem icon={<PasswordRegular />} onClick={() => navigate(pathOf('password'))}>
             {t('Password')}
           </MenuItem>
           <MenuDivider />

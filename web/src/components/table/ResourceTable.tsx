@@ -1,5 +1,3 @@
-import { DEFAULT_PAGE_SIZE, KEYWORD_MIN_LENGTH, SEARCH_DEBOUNCE_MS } from '@/app/constants';
-import { toast } from '@/app/toast';
 import { useT } from '@/i18n';
 import {
   Button,
@@ -39,47 +37,26 @@ import {
   Search20Regular,
   TextBulletListSquareSearch20Regular,
 } from '@fluentui/react-icons';
-import type { Filter, ListQuery } from '@shared/listQuery';
-import {
-  type ColumnDef,
-  getCoreRowModel,
-  type RowSelectionState,
-  type SortingState,
-  type Row,
-  type Updater,
-  useReactTable,
-} from '@tanstack/react-table';
-import { useVirtualizer } from '@tanstack/react-virtual';
-import {
-  memo,
-  type ReactNode,
-  type RefObject,
-  useCallback,
-  useDeferredValue,
-  useEffect,
-  useMemo,
-  useRef,
-  useState,
-} from 'react';
-import { type CellEnv, renderCell, useCellClasses } from './CellContent';
+import type { Filter } from '@shared/listQuery';
+import { type ColumnDef, getCoreRowModel, useReactTable } from '@tanstack/react-table';
+import { type ReactNode, useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
+import { type CellEnv, useCellClasses } from './CellContent';
 import { ChecklistDialog } from './ChecklistDialog';
 import { ColumnHelp } from './ColumnHelp';
-import { buildCsv, buildJson, downloadText, exportFileName } from './exportRows';
 import { emptyFilterInput, FilterPopover } from './FilterPopover';
 import { filterSummary } from './filterSummary';
-import { filtersToQuery } from './filtersToQuery';
-import { RowActionButton, TableActionButton } from './TableActions';
+import { TableActionButton } from './TableActions';
 import { TablePagination } from './TablePagination';
-import type { ActionContext, Column, FilterInput, Resource, RowAction } from './types';
-import { useDebouncedValue } from './useDebouncedValue';
+import type { Column, Resource } from './types';
+import { useExport } from './useExport';
+import { useFullscreen } from './useFullscreen';
 import { useList } from './useList';
+import { useListState } from './useListState';
+import { useSelection } from './useSelection';
+import { VIRTUALIZE_AFTER } from './useVirtualRows';
+import { BodyRows, OPERATIONS_COLUMN, useRowStyles } from './TableBodyRows';
 import { defaultSearchFields, useTableSettings } from './useTableSettings';
 
-/** Pages longer than this render only the rows in view. */
-export const VIRTUALIZE_AFTER = 200;
-/** A first guess only: rows are measured once mounted (37 px with a switch or checkbox in them). */
-const ROW_HEIGHT_ESTIMATE = 37;
-const OPERATIONS_COLUMN = '__operations';
 const NO_ROWS: never[] = [];
 
 const useStyles = makeStyles({
@@ -133,42 +110,10 @@ const useStyles = makeStyles({
   // Label (sort button) and filter button side by side, not stacked.
   headerButton: { width: 'auto', display: 'inline-flex', verticalAlign: 'middle' },
   headerAside: { display: 'inline-flex', verticalAlign: 'middle' },
-  // Body rows and cells are plain elements styled like Fluent's small Table rows: a page of 100
-  // rows is ~1,000 cells, and a Fluent component per cell made it the slowest part of every screen.
-  bodyRow: {
-    boxSizing: 'border-box',
-    color: tokens.colorNeutralForeground1,
-    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
-    ':hover': { backgroundColor: tokens.colorSubtleBackgroundHover, color: tokens.colorNeutralForeground1Hover },
-    // The pinned operations cell has its own (opaque) background; it follows the row's.
-    '&:hover > [data-pinned]': { backgroundColor: tokens.colorSubtleBackgroundHover },
-  },
-  bodyRowSelected: {
-    backgroundColor: tokens.colorBrandBackground2,
-    ':hover': { backgroundColor: tokens.colorBrandBackground2Hover, color: tokens.colorNeutralForeground1 },
-    '& > [data-pinned]': { backgroundColor: tokens.colorBrandBackground2 },
-    '&:hover > [data-pinned]': { backgroundColor: tokens.colorBrandBackground2Hover },
-  },
-  cell: {
-    position: 'relative',
-    height: '34px',
-    verticalAlign: 'middle',
-    padding: `0 ${tokens.spacingHorizontalS}`,
-    whiteSpace: 'nowrap',
-  },
   empty: {
     textAlign: 'center',
     padding: `${tokens.spacingVerticalXXL} 0`,
     color: tokens.colorNeutralForeground3,
-  },
-  operations: { display: 'flex', gap: tokens.spacingHorizontalXS },
-  // The row buttons stay in reach however wide the other columns get: pinned to the right edge.
-  stickyEnd: {
-    position: 'sticky',
-    right: 0,
-    zIndex: 1,
-    backgroundColor: tokens.colorNeutralBackground1,
-    boxShadow: `-1px 0 0 ${tokens.colorNeutralStroke2}`,
   },
 });
 
@@ -180,57 +125,18 @@ export interface ResourceTableProps<T> {
   toolbar?: ReactNode;
 }
 
-type Sel<T> = Map<string, T>;
-
 /** Any list screen: a resource's columns over its list call, with every common table feature of spec section 2. */
 export function ResourceTable<T>({ resource, baseFilters, toolbar }: ResourceTableProps<T>) {
   const t = useT();
   const styles = useStyles();
+  const rowStyles = useRowStyles();
   const columns = resource.columns;
   const { visibility, setVisibility, searchFields, setSearchFields } = useTableSettings(resource.name, columns);
 
-  // ---- query state
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState<number>(resource.pageSize ?? DEFAULT_PAGE_SIZE);
-  const [sorting, setSorting] = useState<SortingState>(() =>
-    resource.defaultSort.map((s) => ({ id: s.field, desc: s.order === 'desc' })),
-  );
-  const [filterInputs, setFilterInputs] = useState<Record<string, FilterInput>>({});
-  const [keywordText, setKeywordText] = useState('');
-  const typed = useDebouncedValue(keywordText.trim(), SEARCH_DEBOUNCE_MS);
-  const keywordProblem =
-    typed.length > 0 && typed.length < KEYWORD_MIN_LENGTH
-      ? 'At least 3 chars'
-      : typed && searchFields.length === 0
-        ? 'At least 1 search field'
-        : null;
-  // A keyword the server would refuse is never sent: the last valid one stays in force.
-  const [keyword, setKeyword] = useState('');
-  const [keywordFields, setKeywordFields] = useState(searchFields);
-  useEffect(() => {
-    if (keywordProblem) return;
-    setKeyword(typed);
-    setKeywordFields(searchFields);
-    setPage(1);
-  }, [typed, searchFields, keywordProblem]);
-
-  const query: ListQuery = useMemo(
-    () => ({
-      page,
-      page_size: pageSize,
-      sort: sorting.map((s) => ({ field: s.id, order: s.desc ? 'desc' : 'asc' })),
-      keyword: keyword || undefined,
-      keywordField: keywordFields,
-      filters: { ...filtersToQuery(columns, filterInputs), ...baseFilters },
-    }),
-    [page, pageSize, sorting, keyword, keywordFields, columns, filterInputs, baseFilters],
-  );
-
-  // ---- view state
+  const listState = useListState({ resource, searchFields, baseFilters });
+  const { query, page, pageSize, filterInputs, activeFilters, setFilter } = listState;
   const [autoRefresh, setAutoRefresh] = useState(false);
-  const [fullscreen, setFullscreen] = useState(false);
-  const [selectMode, setSelectMode] = useState(resource.selectable);
-  const [selected, setSelected] = useState<Sel<T>>(() => new Map());
+  const [fullscreen, setFullscreen] = useFullscreen();
 
   const list = useList<T>(resource, query, { autoRefresh });
   // A new page renders in a background (interruptible) pass, so a long page never blocks typing or
@@ -243,46 +149,15 @@ export function ResourceTable<T>({ resource, baseFilters, toolbar }: ResourceTab
   const pageCount = pageSize === 0 ? 1 : Math.max(1, Math.ceil(total / pageSize));
 
   const refetch = list.refetch;
-  const clearSelection = useCallback(() => setSelected(new Map()), []);
-  // One ctx for the table's lifetime (rows are memoised on it); `selected` is read when an action runs.
-  const selectedRef = useRef(selected);
-  selectedRef.current = selected;
-  const ctx: ActionContext<T> = useMemo(
-    () => ({
-      get selected() {
-        return [...selectedRef.current.values()];
-      },
-      clearSelection,
-      refetch,
-    }),
-    [clearSelection, refetch],
-  );
-
-  useEffect(() => {
-    if (!fullscreen) return;
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setFullscreen(false);
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [fullscreen]);
-
   // ---- table model (TanStack): visibility, sorting and selection are controlled here, rows come from the server.
   const rowKey = useCallback((row: T) => String(resource.rowId(row)), [resource]);
-  const rowSelection: RowSelectionState = useMemo(
-    () => Object.fromEntries([...selected.keys()].map((id) => [id, true])),
-    [selected],
-  );
-  const onRowSelectionChange = (updater: Updater<RowSelectionState>) => {
-    const next = typeof updater === 'function' ? updater(rowSelection) : updater;
-    const onPage = new Map(shownRows.map((r) => [rowKey(r), r]));
-    setSelected((prev) => {
-      const out: Sel<T> = new Map();
-      for (const [id, on] of Object.entries(next)) {
-        const row = prev.get(id) ?? onPage.get(id);
-        if (on && row !== undefined) out.set(id, row);
-      }
-      return out;
-    });
-  };
+  const { selectMode, toggleSelectMode, selected, rowSelection, onRowSelectionChange, ctx } = useSelection({
+    rowKey,
+    pageRows: shownRows,
+    initialSelectMode: resource.selectable,
+    refetch,
+  });
+  const exportRows = useExport(resource.name, columns, visibility);
 
   const columnDefs = useMemo<ColumnDef<T>[]>(() => {
     const defs: ColumnDef<T>[] = columns.map((c) => ({
@@ -312,39 +187,18 @@ export function ResourceTable<T>({ resource, baseFilters, toolbar }: ResourceTab
     sortDescFirst: false,
     enableRowSelection: selectMode,
     state: {
-      sorting,
+      sorting: listState.sorting,
       columnVisibility: visibility,
       rowSelection,
     },
-    onSortingChange: (updater) => {
-      setSorting(updater);
-      setPage(1);
-    },
+    onSortingChange: listState.setSorting,
     onRowSelectionChange,
   });
 
-  // ---- virtualisation for long pages (page size All)
+  // Long pages (page size All) render only the rows in view, in a box of bounded height.
   const scrollRef = useRef<HTMLDivElement>(null);
   const tableRows = table.getRowModel().rows;
   const virtual = tableRows.length > VIRTUALIZE_AFTER;
-
-  // ---- handlers
-  const setFilter = (id: string, input: FilterInput) => {
-    setFilterInputs((prev) => ({ ...prev, [id]: input }));
-    setPage(1);
-  };
-  const activeFilters = filtersToQuery(columns, filterInputs);
-  const exportColumns = columns.filter((c) => c.exportable && visibility[c.id] !== false);
-  const exportAs = (ext: 'csv' | 'json') => {
-    const chosen = [...selected.values()];
-    const text = ext === 'csv' ? buildCsv(chosen, exportColumns) : buildJson(chosen, exportColumns);
-    downloadText(
-      exportFileName(resource.name, ext),
-      text,
-      ext === 'csv' ? 'text/csv;charset=utf-8' : 'application/json;charset=utf-8',
-    );
-    toast.success(t('Exported {count} rows', { count: chosen.length }));
-  };
 
   const visibleLeafColumns = table.getVisibleLeafColumns();
   // The body's columns in order (null: the operations column, always last), from the same state the
@@ -374,16 +228,16 @@ export function ResourceTable<T>({ resource, baseFilters, toolbar }: ResourceTab
         <div className={styles.tools}>
           <Field
             className={styles.search}
-            validationState={keywordProblem ? 'warning' : 'none'}
-            validationMessage={keywordProblem ? t(keywordProblem) : undefined}
+            validationState={listState.keywordProblem ? 'warning' : 'none'}
+            validationMessage={listState.keywordProblem ? t(listState.keywordProblem) : undefined}
           >
             <Input
               type="search"
               aria-label={t('Search')}
               placeholder={t('Search')}
               contentBefore={<Search20Regular />}
-              value={keywordText}
-              onChange={(_, d) => setKeywordText(d.value)}
+              value={listState.keywordText}
+              onChange={(_, d) => listState.setKeywordText(d.value)}
             />
           </Field>
           {searchable.length ? (
@@ -405,10 +259,7 @@ export function ResourceTable<T>({ resource, baseFilters, toolbar }: ResourceTab
               appearance="subtle"
               icon={<CheckboxChecked20Regular />}
               checked={selectMode}
-              onClick={() => {
-                if (selectMode) clearSelection();
-                setSelectMode(!selectMode);
-              }}
+              onClick={toggleSelectMode}
             />
           </Tooltip>
           {selectMode ? (
@@ -425,8 +276,8 @@ export function ResourceTable<T>({ resource, baseFilters, toolbar }: ResourceTab
               </MenuTrigger>
               <MenuPopover>
                 <MenuList>
-                  <MenuItem onClick={() => exportAs('csv')}>CSV</MenuItem>
-                  <MenuItem onClick={() => exportAs('json')}>JSON</MenuItem>
+                  <MenuItem onClick={() => exportRows([...selected.values()], 'csv')}>CSV</MenuItem>
+                  <MenuItem onClick={() => exportRows([...selected.values()], 'json')}>JSON</MenuItem>
                 </MenuList>
               </MenuPopover>
             </Menu>
@@ -499,7 +350,7 @@ export function ResourceTable<T>({ resource, baseFilters, toolbar }: ResourceTab
                     <TableHeaderCell
                       key={tc.id}
                       sortable={false}
-                      className={mergeClasses(styles.headerCell, styles.stickyEnd)}
+                      className={mergeClasses(styles.headerCell, rowStyles.stickyEnd)}
                     >
                       {t('Operations')}
                     </TableHeaderCell>
@@ -550,7 +401,6 @@ export function ResourceTable<T>({ resource, baseFilters, toolbar }: ResourceTab
           <TableBody>
             <BodyRows
               rows={tableRows}
-              virtual={virtual}
               scrollRef={scrollRef}
               selection={rowSelection}
               selectMode={selectMode}
@@ -575,137 +425,9 @@ export function ResourceTable<T>({ resource, baseFilters, toolbar }: ResourceTab
         pageSize={pageSize}
         pageCount={pageCount}
         total={total}
-        onPage={setPage}
-        onPageSize={(size) => {
-          setPageSize(size);
-          setPage(1);
-        }}
+        onPage={listState.setPage}
+        onPageSize={listState.setPageSize}
       />
     </section>
   );
 }
-
-interface BodyRowsProps<T> {
-  rows: Row<T>[];
-  virtual: boolean;
-  scrollRef: RefObject<HTMLDivElement | null>;
-  selection: RowSelectionState;
-  selectMode: boolean;
-  columns: (Column<T> | null)[];
-  rowActions: RowAction<T>[];
-  ctx: ActionContext<T>;
-  env: CellEnv;
-}
-
-/**
- * The body's rows, all of them or (long pages) the ones in view. Its own component so that a
- * scroll, which moves the virtual window, re-renders this list and not the toolbar and header.
- */
-function BodyRowsImpl<T>({ rows, virtual, scrollRef, selection, selectMode, ...rowProps }: BodyRowsProps<T>) {
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT_ESTIMATE,
-    overscan: 12,
-    enabled: virtual,
-  });
-  const items = virtual ? virtualizer.getVirtualItems() : null;
-  const paddingTop = items?.length ? items[0].start : 0;
-  const paddingBottom = items?.length ? virtualizer.getTotalSize() - items[items.length - 1].end : 0;
-  const shown: { row: Row<T>; index?: number }[] = items
-    ? items.map((i) => ({ row: rows[i.index], index: i.index }))
-    : rows.map((row) => ({ row }));
-  return (
-    <>
-      {paddingTop > 0 ? <tr aria-hidden style={{ height: paddingTop }} /> : null}
-      {shown.map(({ row, index }) => (
-        <BodyRow
-          key={row.id}
-          row={row}
-          isSelected={selectMode && Boolean(selection[row.id])}
-          selectMode={selectMode}
-          index={index}
-          measure={virtual ? virtualizer.measureElement : undefined}
-          {...rowProps}
-        />
-      ))}
-      {paddingBottom > 0 ? <tr aria-hidden style={{ height: paddingBottom }} /> : null}
-    </>
-  );
-}
-const BodyRows = memo(BodyRowsImpl) as typeof BodyRowsImpl;
-
-interface BodyRowProps<T> {
-  row: Row<T>;
-  isSelected: boolean;
-  selectMode: boolean;
-  /** The visible columns in order; null stands for the operations column. */
-  columns: (Column<T> | null)[];
-  rowActions: RowAction<T>[];
-  ctx: ActionContext<T>;
-  env: CellEnv;
-  /** Long pages: the row's place in the list and the virtualiser's measuring ref. */
-  index?: number;
-  measure?: (el: Element | null) => void;
-}
-
-/** One body row: plain elements (see `bodyRow`), each cell drawn by `renderCell`. */
-function BodyRowImpl<T>({
-  row,
-  isSelected,
-  selectMode,
-  columns,
-  rowActions,
-  ctx,
-  env,
-  index,
-  measure,
-}: BodyRowProps<T>) {
-  const styles = useStyles();
-  const item = row.original;
-  return (
-    <tr ref={measure} data-index={index} className={mergeClasses(styles.bodyRow, isSelected && styles.bodyRowSelected)}>
-      {selectMode ? (
-        <TableSelectionCell
-          type="checkbox"
-          checked={isSelected}
-          onClick={row.getToggleSelectedHandler()}
-          checkboxIndicator={{ 'aria-label': env.t('Select row') }}
-        />
-      ) : null}
-      {columns.map((column) =>
-        column === null ? (
-          <td key={OPERATIONS_COLUMN} data-pinned className={mergeClasses(styles.cell, styles.stickyEnd)}>
-            <div className={styles.operations}>
-              {rowActions.map((a, i) => (
-                <RowActionButton key={`${a.label}-${i}`} action={a} row={item} ctx={ctx} />
-              ))}
-            </div>
-          </td>
-        ) : (
-          <td key={column.id} className={styles.cell}>
-            {renderCell(column, item, env)}
-          </td>
-        ),
-      )}
-    </tr>
-  );
-}
-
-// Memoised on the row's data, not TanStack's row object (new whenever the page's data changes):
-// an auto-refresh that brings the same rows back (the query keeps unchanged rows' identity)
-// re-renders nothing, and selecting a row re-renders that row only.
-const BodyRow = memo(
-  BodyRowImpl,
-  (a, b) =>
-    a.row.original === b.row.original &&
-    a.row.id === b.row.id &&
-    a.isSelected === b.isSelected &&
-    a.selectMode === b.selectMode &&
-    a.columns === b.columns &&
-    a.rowActions === b.rowActions &&
-    a.ctx === b.ctx &&
-    a.env === b.env &&
-    a.index === b.index &&
-    a.measure === b.measure,
-) as typeof BodyRowImpl;

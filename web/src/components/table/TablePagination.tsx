@@ -1,4 +1,4 @@
-import { PAGE_SIZE_OPTIONS } from '@/app/constants';
+import { PAGE_SIZE_OPTIONS } from '@shared/listQuery';
 import { useT } from '@/i18n';
 import { Button, Caption1, Dropdown, makeStyles, Option, Tooltip, tokens } from '@fluentui/react-components';
 import {

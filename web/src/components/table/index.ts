@@ -4,7 +4,10 @@ export { defineResource } from './defineResource';
 export { buildCsv, buildJson, exportFileName } from './exportRows';
 export { filterInputToFilter, filtersToQuery } from './filtersToQuery';
 export { DEFAULT_RECENT_RANGE, RECENT_RANGES, resolveRecentRange } from './recentRanges';
-export { ResourceTable, type ResourceTableProps, VIRTUALIZE_AFTER } from './ResourceTable';
+export { ResourceTable, type ResourceTableProps } from './ResourceTable';
+export { type ListStateOptions, useListState } from './useListState';
+export { useSelection } from './useSelection';
+export { VIRTUALIZE_AFTER } from './useVirtualRows';
 export type {
   ActionContext,
   Column,
@@ -17,4 +20,4 @@ export type {
   RowAction,
   TableAction,
 } from './types';
-export { listQueryKey, type UseListOptions, useList } from './useList';
+export { type UseListOptions, useList } from './useList';

@@ -1,12 +1,9 @@
+import { queryKeys } from '@/api/queryKeys';
 import { request } from '@/api/request';
 import { AUTO_REFRESH_MS } from '@/app/constants';
-import { type ListQuery, type ListResult, serializeListQuery } from '@shared/listQuery';
+import type { ListQuery, ListResult } from '@shared/listQuery';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { Resource } from './types';
-
-export function listQueryKey(name: string, query: ListQuery) {
-  return [name, 'list', serializeListQuery(query)] as const;
-}
 
 export interface UseListOptions {
   /** Refetch every 5 s (spec section 9). */
@@ -15,15 +12,16 @@ export interface UseListOptions {
   enabled?: boolean;
 }
 
-/** One list query of a resource: key `[name, 'list', params]`; rows stay visible while the next page loads. */
+/** One list query of a resource: key `queryKeys.list` (`[name, 'list', params]`); rows stay visible while the next page loads. */
 export function useList<T>(
   resource: Pick<Resource<T>, 'name' | 'endpoint' | 'failureTip'>,
   query: ListQuery,
   options: UseListOptions = {},
 ) {
-  const params = serializeListQuery(query);
+  const queryKey = queryKeys.list(resource.name, query);
+  const params = queryKey[2];
   return useQuery({
-    queryKey: [resource.name, 'list', params] as const,
+    queryKey,
     queryFn: ({ signal }) =>
       request<ListResult<T>>({
         method: 'GET',

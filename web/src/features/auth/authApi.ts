@@ -1,3 +1,4 @@
+import { queryKeys } from '@/api/queryKeys';
 import type { Captcha, LoginResult, Profile } from '@shared/schemas/auth';
 import { request } from '@/api/request';
 
@@ -15,7 +16,7 @@ export const logout = () => request<unknown>({ method: 'POST', url: '/logout', s
 export const fetchCaptcha = () => request<Captcha>({ url: '/captcha', silent: true });
 
 export const profileQuery = {
-  queryKey: ['profile', 'detail'] as const,
+  queryKey: queryKeys.single('profile'),
   queryFn: () => request<Profile>({ url: '/info' }),
 };
 

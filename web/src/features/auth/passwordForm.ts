@@ -1,6 +1,7 @@
 // Rules of the change-password form (spec section 5); the schemas come from shared/ so the
 // server checks the same lengths and messages.
 import { password } from '@shared/schemas/common';
+import { firstError, sameAs } from '@shared/validators';
 
 export interface PasswordForm {
   old: string;
@@ -9,19 +10,19 @@ export interface PasswordForm {
 }
 export type PasswordErrors = Partial<Record<keyof PasswordForm, string>>;
 
-const rules = {
+const rules = (form: PasswordForm) => ({
   old: password('Please input current password!'),
   pwd: password('Please input new password!'),
-  repeat: password('Please repeat new password!'),
-};
+  repeat: sameAs(password('Please repeat new password!'), form.pwd, 'Password not matched'),
+});
 
 /** Messages per field (English keys); empty when the form can be sent. All values are trimmed. */
 export function validatePasswordForm(form: PasswordForm): PasswordErrors {
   const errors: PasswordErrors = {};
-  for (const key of Object.keys(rules) as (keyof PasswordForm)[]) {
-    const result = rules[key].safeParse(form[key]);
-    if (!result.success) errors[key] = result.error.issues[0]?.message;
+  const checks = rules(form);
+  for (const key of Object.keys(checks) as (keyof PasswordForm)[]) {
+    const error = firstError(checks[key], form[key]);
+    if (error) errors[key] = error;
   }
-  if (!errors.repeat && form.repeat.trim() !== form.pwd.trim()) errors.repeat = 'Password not matched';
   return errors;
 }

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { ResourceTable } from '@/components/table';
-import { useScopeFilters } from '@/features/checks/useScopeFilters';
+import { useScopeFilters } from '@/components/table/useScopeFilters';
 import { rawLogsResource } from './rawLogsResource';
 
 export default function BrowserLogsPage(): ReactNode {

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { ResourceTable } from '@/components/table';
-import { useScopeFilters } from '@/features/checks/useScopeFilters';
+import { useScopeFilters } from '@/components/table/useScopeFilters';
 import { videosResource } from './videosResource';
 
 export default function BrowserVideosPage(): ReactNode {

@@ -2,7 +2,7 @@ import { Button } from '@fluentui/react-components';
 import { Eye16Regular } from '@fluentui/react-icons';
 import { type ReactNode, useState } from 'react';
 import { EMPTY_TEXT } from '@/app/constants';
-import { InfoAlertDialog } from '@/features/checks/InfoAlertDialog';
+import { InfoAlertDialog } from '@/components/dialog/InfoAlertDialog';
 import { useT } from '@/i18n';
 
 /** A View button that shows a long text (a JSON result) in the information alert; '/' when there is none. */

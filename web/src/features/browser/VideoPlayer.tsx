@@ -2,6 +2,8 @@
 // and the check results dialog.
 import { makeStyles, Text, tokens } from '@fluentui/react-components';
 import type { Video } from '@shared/schemas/checks';
+import { useState } from 'react';
+import { EMPTY_TEXT } from '@/app/constants';
 import { useT } from '@/i18n';
 
 const useStyles = makeStyles({
@@ -40,18 +42,33 @@ export function VideoPlayer({ video }: { video: Video | null | undefined }) {
       </div>
     );
   }
-  if (!video.url) {
-    // The object is gone from storage (or could not be signed): say which record it was.
+  // A new address gets a fresh player, so an earlier load failure does not stick to it.
+  return <VideoFrame key={video.url ?? ''} url={video.url} />;
+}
+
+/** Plays `url`; a missing address or one the browser cannot load (say, an expired signed link) names it. */
+function VideoFrame({ url }: { url: string | null }) {
+  const t = useT();
+  const styles = useStyles();
+  const [failed, setFailed] = useState(false);
+  if (!url || failed) {
     return (
       <div className={styles.empty} role="alert">
-        <Text>{t('Load failed from {url}.', { url: `video #${video.id}` })}</Text>
+        <Text>{t('Load failed from {url}.', { url: url || EMPTY_TEXT })}</Text>
       </div>
     );
   }
   return (
     <div className={styles.frame}>
       {/* A silent screen recording: the empty captions track only satisfies media a11y rules. */}
-      <video className={styles.video} controls preload="metadata" src={video.url} data-testid="video-player">
+      <video
+        className={styles.video}
+        controls
+        preload="metadata"
+        src={url}
+        data-testid="video-player"
+        onError={() => setFailed(true)}
+      >
         <track kind="captions" />
       </video>
     </div>

@@ -1,3 +1,4 @@
+import { queryKeys } from '@/api/queryKeys';
 import type { RawLog } from '@shared/schemas/checks';
 import { queryOptions } from '@tanstack/react-query';
 import { request } from '@/api/request';
@@ -10,14 +11,12 @@ export const rawLogQuery = (source: RawLogSource) =>
   queryOptions({
     queryKey:
       'id' in source
-        ? (['rawLogs', 'detail', source.id] as const)
-        : (['rawLogs', 'business', source.businessId] as const),
+        ? queryKeys.detail('rawLogs', source.id)
+        : queryKeys.related('rawLogs', 'business', source.businessId),
     queryFn: ({ signal }) =>
       request<RawLog>({
         url: 'id' in source ? `/raw/logs/${source.id}` : `/raw/logs/business/${source.businessId}`,
         signal,
         failureTip: 'Load raw log failed.',
       }),
-    // A missing raw log stays missing; asking again only repeats the failure tip.
-    retry: false,
   });

@@ -2,7 +2,7 @@ import type { CheckResult, RawLog } from '@shared/schemas/checks';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { serverError, stubApi } from '@/features/operations/testApi';
+import { serverError, stubApi } from '@/test/stubApi';
 import { findToast, Providers } from '@/test/renderApp';
 import { CheckResultsDialog } from './CheckResultsDialog';
 

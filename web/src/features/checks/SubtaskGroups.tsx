@@ -17,8 +17,8 @@ import { formatDateTime, formatSeconds } from '@/app/format';
 import { useT } from '@/i18n';
 import { CheckLogsButton } from './CheckResultsDialog';
 import { durationMs } from './checksApi';
-import { LongTextCell } from '@/features/logs/LongTextCell';
-import { RunStatusBadge } from './RunStatusBadge';
+import { LongTextCell } from '@/components/display/LongTextCell';
+import { RunStatusBadge } from '@/components/display/RunStatusBadge';
 
 const useStyles = makeStyles({
   groups: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalL },

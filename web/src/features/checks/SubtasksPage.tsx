@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { ResourceTable } from '@/components/table';
 import { subtasksResource } from './subtasksResource';
-import { useScopeFilters } from './useScopeFilters';
+import { useScopeFilters } from '@/components/table/useScopeFilters';
 
 export default function SubtasksPage(): ReactNode {
   const { baseFilters, toolbar } = useScopeFilters([

@@ -1,7 +1,7 @@
 import type { Subtask } from '@shared/schemas/checks';
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { makeTask, serverError, stubApi } from '@/features/operations/testApi';
+import { makeTask, serverError, stubApi } from '@/test/stubApi';
 import { findToast, renderRoutes } from '@/test/renderApp';
 import { TaskDetailDialog } from './TaskDetailDialog';
 

@@ -3,14 +3,14 @@ import type { Task } from '@shared/schemas/checks';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { formatDateTime, formatSeconds, orEmpty, userName } from '@/app/format';
-import { pathOf } from '@/app/routes';
+import { pathOf } from '@/app/paths';
 import { OkDialog } from '@/components/dialog';
 import { useT } from '@/i18n';
 import { CheckpointList } from './CheckpointList';
 import { durationMs, taskQuery } from './checksApi';
-import { Facts } from './Facts';
-import { RouteLink } from './RouteLink';
-import { RunStatusBadge } from './RunStatusBadge';
+import { Facts } from '@/components/display/Facts';
+import { RouteLink } from '@/components/display/RouteLink';
+import { RunStatusBadge } from '@/components/display/RunStatusBadge';
 import { GroupCounts, SubtaskGroups } from './SubtaskGroups';
 
 const useStyles = makeStyles({

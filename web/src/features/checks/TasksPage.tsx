@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { ResourceTable } from '@/components/table';
 import { tasksResource } from './tasksResource';
-import { useScopeFilters } from './useScopeFilters';
+import { useScopeFilters } from '@/components/table/useScopeFilters';
 
 export default function TasksPage(): ReactNode {
   const { baseFilters, toolbar } = useScopeFilters([{ field: 'operation_id', label: 'Operation #{id}' }]);

@@ -1,3 +1,4 @@
+import { queryKeys } from '@/api/queryKeys';
 import type { CheckResult, Task } from '@shared/schemas/checks';
 import { queryOptions } from '@tanstack/react-query';
 import { request } from '@/api/request';
@@ -5,14 +6,14 @@ import { request } from '@/api/request';
 /** A task with its subtasks grouped by process (the task Detail dialog, the operation detail's rows). */
 export const taskQuery = (id: number) =>
   queryOptions({
-    queryKey: ['tasks', 'detail', id] as const,
+    queryKey: queryKeys.detail('tasks', id),
     queryFn: ({ signal }) => request<Task>({ url: `/check/tasks/${id}`, signal, failureTip: 'Fetch task failed.' }),
   });
 
 /** The checks run for one subtask, oldest first (one tab each in the check results dialog). */
 export const checkResultsQuery = (subtaskId: number) =>
   queryOptions({
-    queryKey: ['subtasks', 'check-results', subtaskId] as const,
+    queryKey: queryKeys.related('subtasks', 'check-results', subtaskId),
     queryFn: async ({ signal }) => {
       const rows = await request<CheckResult[]>({
         url: `/check/subtasks/${subtaskId}/check-results`,

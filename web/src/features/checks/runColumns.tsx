@@ -1,9 +1,9 @@
 // Columns that every run-level table (operations, tasks, subtasks) shares.
 import { formatSeconds } from '@/app/format';
-import { pathOf } from '@/app/routes';
+import { pathOf } from '@/app/paths';
 import { type Column, col, type FieldPath } from '@/components/table';
 import { durationMs } from './checksApi';
-import { RouteLink } from './RouteLink';
+import { RouteLink } from '@/components/display/RouteLink';
 
 interface Timed {
   start_at: number | null;

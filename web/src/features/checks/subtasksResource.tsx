@@ -3,8 +3,8 @@ import type { Subtask } from '@shared/schemas/checks';
 import { col, defineResource } from '@/components/table';
 import { t } from '@/i18n';
 import { CheckLogsButton } from './CheckResultsDialog';
-import { LongTextCell } from '@/features/logs/LongTextCell';
-import { RunStatusBadge } from './RunStatusBadge';
+import { LongTextCell } from '@/components/display/LongTextCell';
+import { RunStatusBadge } from '@/components/display/RunStatusBadge';
 import { durationColumn, operationColumn } from './runColumns';
 
 export const subtasksResource = defineResource<Subtask>({

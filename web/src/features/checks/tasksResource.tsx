@@ -1,7 +1,7 @@
 import { TaskStatus } from '@shared/enums';
 import type { Task } from '@shared/schemas/checks';
 import { col, defineResource } from '@/components/table';
-import { RunStatusBadge } from './RunStatusBadge';
+import { RunStatusBadge } from '@/components/display/RunStatusBadge';
 import { durationColumn, operationColumn } from './runColumns';
 import { TaskCheckpointsButton } from './TaskCheckpointsButton';
 import { countsText, TaskCountsCell, taskCounts } from './TaskCountsCell';

@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useAuth } from '@/app/auth';
 import { Logo } from '@/app/Logo';
+import { pathOf } from '@/app/paths';
 import { useT } from '@/i18n';
 import { dashboardWidgets } from './dashboardWidgets';
 
@@ -82,10 +83,10 @@ export default function DashboardPage(): ReactNode {
             )}
           </Text>
           <div className={styles.actions}>
-            <Button className={styles.ghost} icon={<QuestionCircleRegular />} onClick={() => navigate('/help')}>
+            <Button className={styles.ghost} icon={<QuestionCircleRegular />} onClick={() => navigate(pathOf('help'))}>
               {t('How Patrol works')}
             </Button>
-            <Button className={styles.ghost} icon={<SettingsRegular />} onClick={() => navigate('/setting/profile')}>
+            <Button className={styles.ghost} icon={<SettingsRegular />} onClick={() => navigate(pathOf('profile'))}>
               {t('My account')}
             </Button>
           </div>

@@ -2,6 +2,7 @@ import { Button, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { HomeRegular } from '@fluentui/react-icons';
 import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { pathOf } from '@/app/paths';
 import { useT } from '@/i18n';
 
 const useStyles = makeStyles({
@@ -38,7 +39,7 @@ export function ErrorPage({ code, title, text }: { code: number; title: string; 
         {t(title)}
       </Text>
       <Text className={styles.text}>{t(text)}</Text>
-      <Button appearance="primary" icon={<HomeRegular />} onClick={() => navigate('/')}>
+      <Button appearance="primary" icon={<HomeRegular />} onClick={() => navigate(pathOf('home'))}>
         {t('Back to home')}
       </Button>
     </section>

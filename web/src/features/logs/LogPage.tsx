@@ -1,7 +1,7 @@
 import type { CheckLog, LogKind } from '@shared/schemas/checks';
 import type { ComponentType, ReactNode } from 'react';
 import { ResourceTable, type Resource } from '@/components/table';
-import { useScopeFilters } from '@/features/checks/useScopeFilters';
+import { useScopeFilters } from '@/components/table/useScopeFilters';
 import { logResources } from './logResource';
 
 /** One log table; opened with `?task_id=` or `?subtask_id=` it shows only that task's or subtask's logs. */

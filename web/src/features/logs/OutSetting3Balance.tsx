@@ -1,7 +1,7 @@
 import type { BalanceStatRow, OutSetting3StatusResult } from '@shared/schemas/checkResults';
 import type { ReactNode } from 'react';
 import { orEmpty } from '@/app/format';
-import { Facts } from '@/features/checks/Facts';
+import { Facts } from '@/components/display/Facts';
 import { useT } from '@/i18n';
 import { type SimpleColumn, SimpleTable } from './SimpleTable';
 

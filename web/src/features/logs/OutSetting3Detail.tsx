@@ -2,7 +2,7 @@ import { makeStyles, Text, tokens } from '@fluentui/react-components';
 import type { OutSetting3Result, OutSettingMsg } from '@shared/schemas/checkResults';
 import type { ReactNode } from 'react';
 import { orEmpty } from '@/app/format';
-import { Facts } from '@/features/checks/Facts';
+import { Facts } from '@/components/display/Facts';
 import { useT } from '@/i18n';
 import { type SimpleColumn, SimpleTable } from './SimpleTable';
 

@@ -15,7 +15,7 @@ import { t } from '@/i18n';
 import { AgentStatTable } from './AgentStatTable';
 import { DetailDialogButton } from './DetailDialogButton';
 import { DrawSettingTable } from './DrawSettingTable';
-import { LongTextCell } from './LongTextCell';
+import { LongTextCell } from '@/components/display/LongTextCell';
 import { OutSetting3Balance } from './OutSetting3Balance';
 import { OutSetting3Detail } from './OutSetting3Detail';
 

@@ -1,3 +1,4 @@
+import { queryKeys } from '@/api/queryKeys';
 import { Badge, Button, makeStyles, Skeleton, SkeletonItem, tokens } from '@fluentui/react-components';
 import { Open16Regular } from '@fluentui/react-icons';
 import { NotificationCategory } from '@shared/enums';
@@ -8,7 +9,7 @@ import { useNavigate, useParams } from 'react-router-dom';
 import { EMPTY_TEXT } from '@/app/constants';
 import { formatDateTime, orEmpty, userName } from '@/app/format';
 import { LoadFailedPanel, PageHeader, Panel } from '@/app/PageHeader';
-import { Facts } from '@/features/checks/Facts';
+import { Facts } from '@/components/display/Facts';
 import { useT } from '@/i18n';
 import { NotificationStatusBadge } from './NotificationStatusBadge';
 import { notificationQuery } from './notificationsApi';
@@ -103,7 +104,7 @@ export default function NotificationDetailPage(): ReactNode {
 
   useEffect(() => {
     // The list and its unread badges are stale once this one is read.
-    if (isSuccess) void queryClient.invalidateQueries({ queryKey: ['notifications', 'list'] });
+    if (isSuccess) void queryClient.invalidateQueries({ queryKey: queryKeys.lists('notifications') });
   }, [isSuccess, queryClient]);
 
   let content: ReactNode;

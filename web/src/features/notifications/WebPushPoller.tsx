@@ -2,7 +2,7 @@ import type { Notification } from '@shared/schemas/notifications';
 import { type ReactNode, useEffect } from 'react';
 import { AUTO_REFRESH_MS } from '@/app/constants';
 import { navigateTo } from '@/app/navigation';
-import { pathOf } from '@/app/routes';
+import { pathOf } from '@/app/paths';
 import { pushToast } from '@/app/toast';
 import { t } from '@/i18n';
 import { fetchWebNotifications } from './notificationsApi';

@@ -1,7 +1,8 @@
+import { queryKeys } from '@/api/queryKeys';
+import { PushChannel } from '@shared/enums';
 import type { Notification } from '@shared/schemas/notifications';
 import { queryOptions } from '@tanstack/react-query';
 import { request } from '@/api/request';
-import { NOTIFY_CHANNEL_TG } from '@/app/constants';
 
 /**
  * Opening a notification reads it through the mark-read call, which answers with the notification
@@ -9,7 +10,7 @@ import { NOTIFY_CHANNEL_TG } from '@/app/constants';
  */
 export const notificationQuery = (id: number) =>
   queryOptions({
-    queryKey: ['notifications', 'detail', id] as const,
+    queryKey: queryKeys.detail('notifications', id),
     queryFn: ({ signal }) =>
       request<Notification>({
         method: 'PUT',
@@ -17,7 +18,6 @@ export const notificationQuery = (id: number) =>
         signal,
         failureTip: 'Get Notification failed',
       }),
-    retry: false,
     staleTime: 0,
   });
 
@@ -26,7 +26,7 @@ export const sendToTg = (id: number) =>
   request<unknown>({
     method: 'POST',
     url: `/notifications/${id}/notify`,
-    data: { channel: NOTIFY_CHANNEL_TG },
+    data: { channel: PushChannel.values.TG },
     successTip: 'Send TG Notification Success.',
     failureTip: 'Send TG Notification Failed.',
   });

@@ -4,7 +4,7 @@ import { NotificationCategory, NotificationStatus } from '@shared/enums';
 import type { Notification } from '@shared/schemas/notifications';
 import type { ReactNode } from 'react';
 import { navigateTo } from '@/app/navigation';
-import { pathOf } from '@/app/routes';
+import { pathOf } from '@/app/paths';
 import { col, defineResource } from '@/components/table';
 import { NotificationStatusBadge } from './NotificationStatusBadge';
 import { sendToTg } from './notificationsApi';

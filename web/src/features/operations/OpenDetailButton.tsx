@@ -2,7 +2,7 @@ import { Button } from '@fluentui/react-components';
 import { Open16Regular } from '@fluentui/react-icons';
 import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { pathOf } from '@/app/routes';
+import { pathOf } from '@/app/paths';
 import { useT } from '@/i18n';
 
 /** The Detail button of an operation row: opens the operation detail page. */

@@ -4,7 +4,7 @@ import { Outlet } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildRouteObjects } from '@/app/router';
 import { findToast, operator, renderRoutes } from '@/test/renderApp';
-import { makeOperation, makeTask, serverError, stubApi } from './testApi';
+import { makeOperation, makeTask, serverError, stubApi } from '@/test/stubApi';
 
 vi.setConfig({ testTimeout: 30_000 });
 afterEach(() => vi.unstubAllGlobals());

@@ -19,11 +19,9 @@ import type { ReactNode } from 'react';
 import { useParams } from 'react-router-dom';
 import { formatDateTime, formatSeconds, orEmpty, userName } from '@/app/format';
 import { LoadFailedPanel, PageHeader, Panel } from '@/app/PageHeader';
-import { pathOf } from '@/app/routes';
 import { durationMs } from '@/features/checks/checksApi';
-import { Facts } from '@/features/checks/Facts';
-import { RouteLink } from '@/features/checks/RouteLink';
-import { RunStatusBadge } from '@/features/checks/RunStatusBadge';
+import { Facts } from '@/components/display/Facts';
+import { RunStatusBadge } from '@/components/display/RunStatusBadge';
 import { useT } from '@/i18n';
 import { OperationActionChip } from './OperationActionChip';
 import { OperationTasksTable } from './OperationTasksTable';
@@ -133,9 +131,8 @@ function Summary({ op }: { op: Operation }): ReactNode {
             ? [
                 {
                   label: t('Rule'),
-                  value: (
-                    <RouteLink to={pathOf('autoCheckRuleDetail', { ruleID: op.rule_id })}>#{op.rule_id}</RouteLink>
-                  ),
+                  // Plain text until the rule detail screen exists (paths.ts): a link would open the 404 page.
+                  value: `#${op.rule_id}`,
                 },
               ]
             : []),

@@ -18,7 +18,7 @@ import { Fragment, type ReactNode, useEffect, useState } from 'react';
 import { AUTO_REFRESH_MS } from '@/app/constants';
 import { formatDateTime, formatSeconds, orEmpty } from '@/app/format';
 import { durationMs, taskQuery } from '@/features/checks/checksApi';
-import { RunStatusBadge } from '@/features/checks/RunStatusBadge';
+import { RunStatusBadge } from '@/components/display/RunStatusBadge';
 import { SubtaskGroups } from '@/features/checks/SubtaskGroups';
 import { TaskCheckpointsButton } from '@/features/checks/TaskCheckpointsButton';
 import { TaskDetailButton } from '@/features/checks/TaskDetailDialog';

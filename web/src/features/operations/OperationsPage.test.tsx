@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildRouteObjects } from '@/app/router';
 import { fakeListServer } from '@/components/table/testTable';
 import { operator, renderRoutes } from '@/test/renderApp';
-import { makeOperation } from './testApi';
+import { makeOperation } from '@/test/stubApi';
 
 vi.setConfig({ testTimeout: 30_000 });
 afterEach(() => vi.unstubAllGlobals());

@@ -2,7 +2,7 @@ import { Button } from '@fluentui/react-components';
 import { History20Regular } from '@fluentui/react-icons';
 import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { pathOf } from '@/app/routes';
+import { pathOf } from '@/app/paths';
 import { ResourceTable } from '@/components/table';
 import { useT } from '@/i18n';
 import { operationsResource } from './operationsResource';

@@ -1,8 +1,8 @@
 import { MessageAction } from '@shared/enums';
 import type { EngineEvent } from '@shared/schemas/checks';
-import { pathOf } from '@/app/routes';
+import { pathOf } from '@/app/paths';
 import { col, defineResource } from '@/components/table';
-import { RouteLink } from '@/features/checks/RouteLink';
+import { RouteLink } from '@/components/display/RouteLink';
 
 export const operationRecordsResource = defineResource<EngineEvent>({
   name: 'operationRecords',

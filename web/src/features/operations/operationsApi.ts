@@ -1,3 +1,4 @@
+import { queryKeys } from '@/api/queryKeys';
 import { OperationAction, type OperationActionValue, RunStatus } from '@shared/enums';
 import type { Operation, Task } from '@shared/schemas/checks';
 import { queryOptions } from '@tanstack/react-query';
@@ -16,7 +17,7 @@ export const isOperationOpen = (op: Pick<Operation, 'status'> | undefined): bool
 
 export const operationTasksQuery = (id: number) =>
   queryOptions({
-    queryKey: ['operations', 'detail', id] as const,
+    queryKey: queryKeys.detail('operations', id),
     queryFn: ({ signal, client, queryKey }) =>
       request<OperationWithTasks>({
         url: `/operations/${id}/tasks`,

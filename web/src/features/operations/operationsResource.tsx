@@ -1,9 +1,9 @@
 import { OperationName, RunStatus } from '@shared/enums';
 import type { Operation } from '@shared/schemas/checks';
 import { col, defineResource } from '@/components/table';
-import { pathOf } from '@/app/routes';
-import { RouteLink } from '@/features/checks/RouteLink';
-import { RunStatusBadge } from '@/features/checks/RunStatusBadge';
+import { pathOf } from '@/app/paths';
+import { RouteLink } from '@/components/display/RouteLink';
+import { RunStatusBadge } from '@/components/display/RunStatusBadge';
 import { durationColumn } from '@/features/checks/runColumns';
 import { countsText, operationCounts, TaskCountsCell } from '@/features/checks/TaskCountsCell';
 import { useT } from '@/i18n';

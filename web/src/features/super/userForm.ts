@@ -2,6 +2,7 @@
 // so both sides trim, bound and word the messages the same way.
 import type { UserRoleValue } from '@shared/schemas/auth';
 import { NewUserBody, SetPasswordBody } from '@shared/schemas/users';
+import { ValidatorMessages } from '@shared/validators';
 
 export interface NewUserForm {
   username: string;
@@ -28,5 +29,7 @@ export function checkNewUser(form: NewUserForm): { body: NewUserBody; errors?: n
 /** The trimmed new password, or the message to show. */
 export function checkNewPassword(pwd: string): { pwd: string; error?: never } | { error: string } {
   const parsed = SetPasswordBody.safeParse({ pwd });
-  return parsed.success ? { pwd: parsed.data.pwd } : { error: parsed.error.issues[0]?.message ?? 'Please input here' };
+  return parsed.success
+    ? { pwd: parsed.data.pwd }
+    : { error: parsed.error.issues[0]?.message ?? ValidatorMessages.required };
 }

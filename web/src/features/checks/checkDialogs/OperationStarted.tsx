@@ -2,7 +2,7 @@ import { Link, MessageBar, MessageBarBody, MessageBarTitle } from '@fluentui/rea
 import type { Operation } from '@shared/schemas/checks';
 import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { pathOf } from '@/app/routes';
+import { pathOf } from '@/app/paths';
 import { useT } from '@/i18n';
 
 /** Shown in a check dialog once the operation exists: the outcome is followed on its detail page. */

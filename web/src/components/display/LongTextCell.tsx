@@ -2,7 +2,7 @@ import { Button, makeStyles } from '@fluentui/react-components';
 import { Info16Regular } from '@fluentui/react-icons';
 import { type ReactNode, useState } from 'react';
 import { EMPTY_TEXT } from '@/app/constants';
-import { InfoAlertDialog } from '@/features/checks/InfoAlertDialog';
+import { InfoAlertDialog } from '@/components/dialog/InfoAlertDialog';
 import { useT } from '@/i18n';
 
 const useStyles = makeStyles({
