@@ -4,6 +4,7 @@ import { checksRouter } from './checks/routes.js';
 import { healthRouter } from './health/routes.js';
 import { notificationsRouter } from './notifications/routes.js';
 import { sitesRouter } from './sites/routes.js';
+import { systemConfigRouter } from './systemConfig/routes.js';
 import { createApiHandler } from './lib/http/apiHandler.js';
 import { Router } from './lib/http/router.js';
 import { superUsersRouter } from './users/routes.js';
@@ -11,7 +12,7 @@ import { superUsersRouter } from './users/routes.js';
 // The API Lambda: every feature router under /api/v1.
 export const router = new Router().include(healthRouter);
 router.include(authRouter);
-router.include(superUsersRouter);
+router.include(superUsersRouter, systemConfigRouter);
 router.include(sitesRouter, checksRouter, notificationsRouter);
 
 export const handler = createApiHandler(router, authenticate);
