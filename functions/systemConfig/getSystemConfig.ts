@@ -1,8 +1,4 @@
-import {
-  DEFAULT_SYSTEM_CONFIG,
-  type RetentionKind,
-  SystemConfig,
-} from '../../shared/schemas/systemConfig.js';
+import { DEFAULT_SYSTEM_CONFIG, type RetentionKind, SystemConfig } from '../../shared/schemas/systemConfig.js';
 import { logger } from '../lib/logger.js';
 import { type SystemConfigStore, systemConfigStore } from './store.js';
 

@@ -83,13 +83,22 @@ export const RechargeConfig = z
     const seen = new Set<string>();
     rc.channel_package_pairs.forEach((pair, i) => {
       if (!channels.has(pair.channel)) {
-        ctx.addIssue({ code: 'custom', path: ['channel_package_pairs', i, 'channel'], message: ConfigMessages.unknownChannel });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['channel_package_pairs', i, 'channel'],
+          message: ConfigMessages.unknownChannel,
+        });
       }
       if (!packages.has(pair.package)) {
-        ctx.addIssue({ code: 'custom', path: ['channel_package_pairs', i, 'package'], message: ConfigMessages.unknownPackage });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['channel_package_pairs', i, 'package'],
+          message: ConfigMessages.unknownPackage,
+        });
       }
       const key = `${pair.channel}\u0000${pair.package}`;
-      if (seen.has(key)) ctx.addIssue({ code: 'custom', path: ['channel_package_pairs', i], message: ConfigMessages.duplicatePair });
+      if (seen.has(key))
+        ctx.addIssue({ code: 'custom', path: ['channel_package_pairs', i], message: ConfigMessages.duplicatePair });
       seen.add(key);
     });
   });
@@ -268,10 +277,13 @@ export function writeConfigPath<T>(doc: T, path: string, value: unknown): T {
 
 /** The changed leaves between two documents (arrays compare whole: a list is one setting). */
 export function diffConfig(before: unknown, after: unknown, prefix = ''): ConfigChange[] {
-  const isPlain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const isPlain = (v: unknown): v is Record<string, unknown> =>
+    typeof v === 'object' && v !== null && !Array.isArray(v);
   if (isPlain(before) && isPlain(after)) {
     const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
     return keys.flatMap((k) => diffConfig(before[k], after[k], prefix ? `${prefix}.${k}` : k));
   }
-  return JSON.stringify(before) === JSON.stringify(after) ? [] : [{ path: prefix, from: before ?? null, to: after ?? null }];
+  return JSON.stringify(before) === JSON.stringify(after)
+    ? []
+    : [{ path: prefix, from: before ?? null, to: after ?? null }];
 }

@@ -144,7 +144,9 @@ describe('super users area', () => {
       const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
       const res = await client[method](path, {
         token,
-        ...(method === 'get' || method === 'delete' ? {} : { body: { enabled: false, time_zone: 'UTC', pwd: 'x-pass-1' } }),
+        ...(method === 'get' || method === 'delete'
+          ? {}
+          : { body: { enabled: false, time_zone: 'UTC', pwd: 'x-pass-1' } }),
       });
       expect({ route: `${route.method} ${route.pattern}`, status: res.status, code: res.body?.code }).toEqual({
         route: `${route.method} ${route.pattern}`,
@@ -196,7 +198,7 @@ describe('super users area', () => {
     expect(unknown.status).toBe(404);
   });
 
-  it("disabling a user ends their sessions at once and refuses their login; enabling lets them sign in again", async () => {
+  it('disabling a user ends their sessions at once and refuses their login; enabling lets them sign in again', async () => {
     const username = uniqueName('off');
     const id = await k.createUser(username, PASSWORD);
     const token = await login(stack.url, username, PASSWORD);
