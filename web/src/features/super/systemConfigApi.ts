@@ -1,5 +1,6 @@
 import type { SystemConfig, SystemConfigState } from '@shared/schemas/systemConfig';
 import { useQuery } from '@tanstack/react-query';
+import { queryClient } from '@/api/queryClient';
 import { request } from '@/api/request';
 
 /** GET /system-config: the document every signed-in user's shell holds (spec section 3). */
@@ -21,8 +22,11 @@ export const superSystemConfigQuery = {
   queryFn: () => request<SystemConfigState>({ url: '/super/system-config', failureTip: 'Fetch config failed.' }),
 };
 
-/** What a save or restore makes stale: the page, its versions table and every shell's copy. */
-export const configChangeInvalidates = [['superSystemConfig'], ['systemConfigVersions'], ['systemConfig']];
+/** After a save or restore: the page, its versions table and the shell's copy read again. */
+function afterConfigChange<T>(state: T): Promise<T> {
+  const stale = [['superSystemConfig'], ['systemConfigVersions'], ['systemConfig']];
+  return Promise.all(stale.map((queryKey) => queryClient.invalidateQueries({ queryKey }))).then(() => state);
+}
 
 /** POST /super/system-config: a refused field comes back in `extra` under its dotted path. */
 export const saveSystemConfig = (document: SystemConfig) =>
@@ -32,7 +36,7 @@ export const saveSystemConfig = (document: SystemConfig) =>
     data: document,
     successTip: 'Save config success',
     failureTip: 'Save config failed',
-  });
+  }).then(afterConfigChange);
 
 /** POST /super/system-config/versions/{n}/restore: brings version n back as a new version. */
 export const restoreSystemConfig = (version: number) =>
@@ -41,4 +45,4 @@ export const restoreSystemConfig = (version: number) =>
     url: `/super/system-config/versions/${version}/restore`,
     successTip: 'Restore version success',
     failureTip: 'Restore version failed',
-  });
+  }).then(afterConfigChange);

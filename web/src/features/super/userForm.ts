@@ -54,6 +54,7 @@ export function checkUserEdit(
   const parsed = UpdateUserBody.safeParse(changed);
   if (parsed.success) return { body: parsed.data };
   const errors: EditUserErrors = {};
-  for (const issue of parsed.error.issues) errors[(issue.path[0] as keyof EditUserForm) ?? 'nickname'] ??= issue.message;
+  for (const issue of parsed.error.issues)
+    errors[(issue.path[0] as keyof EditUserForm) ?? 'nickname'] ??= issue.message;
   return { errors };
 }
