@@ -134,7 +134,6 @@ function PairsInput({
       {pairs.map((pair, i) => {
         const error = errorAt(errors, `${path}.${i}`);
         return (
-          // biome-ignore lint/suspicious/noArrayIndexKey: pairs have no id; a row is its position.
           <div key={i}>
             <div className={styles.pair}>
               <Dropdown

@@ -133,12 +133,12 @@ export default function SystemConfigPage(): ReactNode {
           </form>
         </Panel>
         <Panel>
-          <Text weight="semibold" className={styles.jsonTitle}>
-            {t('JSON')}
-          </Text>
-          <pre className={styles.json} aria-label={t('Config as JSON')}>
-            {JSON.stringify(draft, null, 2)}
-          </pre>
+          <figure style={{ margin: 0 }} aria-label={t('Config as JSON')}>
+            <Text as="h2" weight="semibold" className={styles.jsonTitle}>
+              {t('JSON')}
+            </Text>
+            <pre className={styles.json}>{JSON.stringify(draft, null, 2)}</pre>
+          </figure>
         </Panel>
       </div>
       <ResourceTable resource={configVersionsResource} />
