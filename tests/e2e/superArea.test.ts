@@ -108,12 +108,12 @@ describe('super area', () => {
 
     // A zone that does not exist is refused in place and nothing is saved.
     await zoneInput.fill('Mars/Base');
-    await admin.getByRole('button', { name: 'Save' }).click();
+    await admin.getByRole('button', { name: 'Save', exact: true }).click();
     await shows(admin.getByText('Unknown time zone, use an IANA name such as Asia/Yangon'));
 
     await zoneInput.fill(zone);
     await expect.poll(() => admin.getByRole('figure', { name: 'Config as JSON' }).textContent()).toContain(zone);
-    await admin.getByRole('button', { name: 'Save' }).click();
+    await admin.getByRole('button', { name: 'Save', exact: true }).click();
     await shows(admin.getByText('Save config success'));
     await shows(admin.getByRole('cell', { name: /time_zone: ".*" → "Pacific\/Kiritimati"/ }));
     await screenshot(admin, 'super-config-form');
