@@ -6,6 +6,7 @@ import { API_PREFIX, createApiHandler } from './lib/http/apiHandler.js';
 import { Router } from './lib/http/router.js';
 import { notificationsRouter } from './notifications/routes.js';
 import { sitesRouter } from './sites/routes.js';
+import { systemConfigRouter } from './systemConfig/routes.js';
 import { superUsersRouter } from './users/routes.js';
 
 // The API Lambda: every feature router under /api/v1. `router` holds the routes as the features
@@ -15,6 +16,7 @@ export const router = new Router().include(
   healthRouter,
   authRouter,
   superUsersRouter,
+  systemConfigRouter,
   sitesRouter,
   checksRouter,
   notificationsRouter,

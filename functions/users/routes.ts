@@ -1,12 +1,19 @@
 import { parseListQuery } from '../../shared/listQuery.js';
-import { NewUserBody, SetPasswordBody, userFields } from '../../shared/schemas/users.js';
+import { NewUserBody, SetPasswordBody, UpdateUserBody, userFields } from '../../shared/schemas/users.js';
+import { listReply } from '../lib/http/listReply.js';
 import { Router } from '../lib/http/router.js';
-import { createUser, listUsers, setUserPassword } from './service.js';
+import { createUser, listUsers, setUserPassword, updateUser } from './service.js';
 
 /** User management of the super area (spec: /super/users, /super/users/{id}/pwd). */
 export const superUsersRouter = new Router()
-  .get('/super/users', ({ query }) => listUsers(parseListQuery(query, userFields)), { access: 'super' })
+  .get('/super/users', async (req) => listReply(req, await listUsers(parseListQuery(req.query, userFields))), {
+    access: 'super',
+  })
   .post('/super/users', ({ body }) => createUser(body), { access: 'super', body: NewUserBody })
+  .put('/super/users/:id', ({ user, params, body }) => updateUser(user, Number(params.id), body), {
+    access: 'super',
+    body: UpdateUserBody,
+  })
   .put('/super/users/:id/pwd', ({ params, body }) => setUserPassword(Number(params.id), body.pwd), {
     access: 'super',
     body: SetPasswordBody,

@@ -1,6 +1,8 @@
-import type { ListQuery, ListResult } from '../../shared/listQuery.js';
-import type { NewUserBody, User } from '../../shared/schemas/users.js';
-import { UserNotFoundError } from './errors.js';
+import type { ListQuery } from '../../shared/listQuery.js';
+import type { ListOutcome } from '../lib/db/entity.js';
+import type { NewUserBody, UpdateUserBody, User } from '../../shared/schemas/users.js';
+import type { AuthUser } from '../lib/http/router.js';
+import { OwnAccessChangeError, UserNotFoundError } from './errors.js';
 import { hashPassword } from './password.js';
 import { userStore } from './store.js';
 import type { UserRecord } from './userEntity.js';
@@ -18,9 +20,9 @@ export function toPublicUser(user: Omit<UserRecord, 'password_hash'> & { passwor
   };
 }
 
-export async function listUsers(query: ListQuery): Promise<ListResult<User>> {
-  const { result, total_count, page, page_size } = await userStore().list(query);
-  return { result: result.map(toPublicUser), total_count, page, page_size };
+export async function listUsers(query: ListQuery): Promise<ListOutcome<User>> {
+  const outcome = await userStore().list(query);
+  return { ...outcome, result: outcome.result.map(toPublicUser) };
 }
 
 export async function createUser(body: NewUserBody): Promise<User> {
@@ -38,4 +40,16 @@ export async function setUserPassword(id: number, pwd: string): Promise<User> {
   const store = userStore();
   if (!(await store.get(id))) throw new UserNotFoundError(id);
   return toPublicUser(await store.setPasswordHash(id, await hashPassword(pwd), { revokeTokens: true }));
+}
+
+/**
+ * A super user edits someone's nickname, role or enabled flag. Nobody disables or demotes
+ * themself (they would lose the page they are on); the store keeps the last enabled super user.
+ */
+export async function updateUser(actor: AuthUser, id: number, body: UpdateUserBody): Promise<User> {
+  if (actor.id === id) {
+    if (body.enabled === false) throw new OwnAccessChangeError('enabled');
+    if (body.role !== undefined && body.role !== 'super') throw new OwnAccessChangeError('role');
+  }
+  return toPublicUser(await userStore().update(id, body));
 }

@@ -4,10 +4,17 @@ import { nextId } from '../lib/db/ids.js';
 import { createRepository, type DynamoRepository } from '../lib/db/repository.js';
 import { claimUnique, findUniqueOwner, releaseUnique, UniqueTakenError } from '../lib/db/unique.js';
 import { onConditionFailure } from '../lib/onConditionFailure.js';
-import { UsernameTakenError, UserNotFoundError } from './errors.js';
+import { LastSuperUserError, UsernameTakenError, UserNotFoundError } from './errors.js';
+import { dynamoSuperSeats, type SuperSeats } from './superSeats.js';
 import { type UserRecord, userEntity } from './userEntity.js';
 
 export type NewUserRecord = Omit<UserRecord, 'id' | 'created_at' | 'updated_at' | 'token_version' | 'enabled'>;
+
+/** What a super user may change of someone (PUT /super/users/{id}). */
+export type UserPatch = Partial<Pick<UserRecord, 'nickname' | 'role' | 'enabled'>>;
+
+/** An enabled super user: one who can manage users. */
+const holdsSeat = (u: Pick<UserRecord, 'role'> & { enabled?: boolean }) => u.role === 'super' && u.enabled !== false;
 
 /** Where users live; services depend on this port, not on DynamoDB. */
 export interface UserStore {
@@ -26,11 +33,22 @@ export interface UserStore {
   setPasswordHash(id: number, passwordHash: string, options: { revokeTokens: boolean }): Promise<UserRecord>;
   /** Ends every session of the user. */
   revokeTokens(id: number): Promise<void>;
+  /**
+   * Changes nickname, role or enabled. Disabling ends every session in the same write. Throws
+   * LastSuperUserError, changing nothing, when the change would leave no enabled super user, also
+   * when two such changes race.
+   */
+  update(id: number, patch: UserPatch): Promise<UserRecord>;
 }
 
 const TYPE = userEntity.type;
 
-export function dynamoUserStore(repo: DynamoRepository<UserRecord> = createRepository(userEntity)): UserStore {
+export function dynamoUserStore(
+  repo: DynamoRepository<UserRecord> = createRepository(userEntity),
+  seats: SuperSeats = dynamoSuperSeats(),
+): UserStore {
+  const ensureSeats = () => seats.ensure(async () => (await repo.all()).filter(holdsSeat).length);
+
   async function readOrThrow(id: number): Promise<UserRecord> {
     const user = await repo.getWithHidden(id);
     if (!user) throw new UserNotFoundError(id);
@@ -42,6 +60,7 @@ export function dynamoUserStore(repo: DynamoRepository<UserRecord> = createRepos
       // The id comes first so the username claim can name its owner before the row exists;
       // a failed row write hands the username back.
       const id = await nextId(TYPE);
+      if (holdsSeat(user)) await ensureSeats();
       try {
         await claimUnique(TYPE, 'username', user.username, id);
       } catch (error) {
@@ -54,11 +73,42 @@ export function dynamoUserStore(repo: DynamoRepository<UserRecord> = createRepos
           { ...user, token_version: 0, enabled: true, created_at: now, updated_at: now },
           { id },
         );
+        if (holdsSeat(created)) await seats.take();
         return { ...created, password_hash: user.password_hash };
       } catch (error) {
         await releaseUnique(TYPE, 'username', user.username, id);
         throw error;
       }
+    },
+
+    async update(id, patch) {
+      await ensureSeats();
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const user = await readOrThrow(id);
+        const next = { ...user, ...patch };
+        const losesSeat = holdsSeat(user) && !holdsSeat(next);
+        const gainsSeat = !holdsSeat(user) && holdsSeat(next);
+        const disables = user.enabled !== false && patch.enabled === false;
+        // The seat goes first: of two supers demoting each other, only one gets past this line.
+        if (losesSeat && !(await seats.release())) {
+          throw new LastSuperUserError(patch.enabled === false ? 'enabled' : 'role');
+        }
+        const version = user.token_version ?? 0;
+        try {
+          // Conditional on what was read, so the seat bookkeeping matches the row it changed.
+          const updated = await repo.update(
+            id,
+            { ...patch, ...(disables ? { token_version: version + 1 } : {}) },
+            { expect: { role: user.role, enabled: user.enabled, token_version: user.token_version } },
+          );
+          if (gainsSeat) await seats.take();
+          return { ...updated, password_hash: user.password_hash };
+        } catch (error) {
+          if (losesSeat) await seats.take();
+          if (!(error instanceof ConditionFailedError)) throw error;
+        }
+      }
+      throw new Error(`User ${id} kept changing while updating it`);
     },
 
     get: (id) => repo.getWithHidden(id),

@@ -14,6 +14,8 @@ export const UserMessages = {
   nickname: 'Please input nickname',
   password: 'Please input password!',
   role: 'Role must be super or operator',
+  enabled: 'Enabled must be true or false',
+  nothingToChange: 'Give at least one of nickname, role and enabled',
 } as const;
 
 const roleValues = Object.values(UserRole.values) as [UserRoleValue, ...UserRoleValue[]];
@@ -31,6 +33,22 @@ export const NewUserBody = z.object({
   role: z.enum(roleValues, { error: UserMessages.role }).default('operator'),
 });
 export type NewUserBody = z.infer<typeof NewUserBody>;
+
+/**
+ * PUT /super/users/{id}: a super user edits someone's nickname, role or enabled flag (any of them).
+ * Disabling ends the user's sessions at once; the server refuses to disable or demote oneself or
+ * the last enabled super user.
+ */
+export const UpdateUserBody = z
+  .object({
+    nickname: lengthBetween(1, 40, UserMessages.nickname).optional(),
+    role: z.enum(roleValues, { error: UserMessages.role }).optional(),
+    enabled: z.boolean({ error: UserMessages.enabled }).optional(),
+  })
+  .refine((b) => b.nickname !== undefined || b.role !== undefined || b.enabled !== undefined, {
+    message: UserMessages.nothingToChange,
+  });
+export type UpdateUserBody = z.infer<typeof UpdateUserBody>;
 
 /** PUT /super/users/{id}/pwd: a super user sets someone's password (their sessions end). */
 export const SetPasswordBody = z.object({ pwd: password('Please input new password!') });

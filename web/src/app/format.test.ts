@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, formatKib, formatMs, userName } from './format';
+import { formatDate, formatDateTime, formatInZone, formatKib, formatMs, setDisplayTimeZone, userName } from './format';
 
 describe('format', () => {
   it('shows times as YYYY-MM-DD HH:mm:ss in local time and / for none', () => {
@@ -8,6 +8,20 @@ describe('format', () => {
     expect(formatDate(ms)).toBe('2026-11-22');
     expect(formatDateTime(null)).toBe('/');
     expect(formatDate(undefined)).toBe('/');
+  });
+
+  it('shows times in the configured zone once the shell knows it', () => {
+    const ms = Date.UTC(2026, 10, 22, 23, 30, 5);
+    expect(formatInZone(ms, 'Asia/Yangon')).toBe('2026-11-23 06:00:05');
+    expect(formatInZone(ms, 'America/New_York', true)).toBe('2026-11-22');
+    setDisplayTimeZone('Pacific/Kiritimati');
+    try {
+      expect(formatDateTime(ms)).toBe('2026-11-23 13:30:05');
+      expect(formatDate(ms)).toBe('2026-11-23');
+      expect(formatDateTime(Date.UTC(2026, 0, 1, 10, 0, 0))).toBe('2026-01-02 00:00:00');
+    } finally {
+      setDisplayTimeZone(undefined);
+    }
   });
 
   it('shows SYSTEM for a missing creator', () => {

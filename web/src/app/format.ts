@@ -1,4 +1,5 @@
-// Display formats of spec section 9: local time, '/' for null, SYSTEM for a missing user.
+// Display formats of spec section 9: '/' for null, SYSTEM for a missing user. Times show in the
+// system config's time zone (issue 12) once the shell knows it, in the browser's zone before.
 import dayjs from 'dayjs';
 import { DATE_FORMAT, DATE_TIME_FORMAT, EMPTY_TEXT, SYSTEM_USER } from './constants';
 
@@ -8,14 +9,59 @@ function valid(ms: Stamp): ms is number {
   return typeof ms === 'number' && Number.isFinite(ms) && ms > 0;
 }
 
-/** Epoch ms -> 'YYYY-MM-DD HH:mm:ss' in local time; '/' when absent. */
-export function formatDateTime(ms: Stamp): string {
-  return valid(ms) ? dayjs(ms).format(DATE_TIME_FORMAT) : EMPTY_TEXT;
+// Set by the shell from the system config; cells format outside React, so this is module state.
+let displayZone: string | undefined;
+
+/** The zone times are shown in (undefined: the browser's). */
+export function displayTimeZone(): string | undefined {
+  return displayZone;
 }
 
-/** Epoch ms -> 'YYYY-MM-DD' in local time; '/' when absent. */
+export function setDisplayTimeZone(zone: string | undefined): void {
+  displayZone = zone;
+}
+
+// One formatter per zone: building an Intl.DateTimeFormat costs far more than using one.
+const zoneFormatters = new Map<string, Intl.DateTimeFormat>();
+function zoneFormatter(zone: string): Intl.DateTimeFormat {
+  let f = zoneFormatters.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    zoneFormatters.set(zone, f);
+  }
+  return f;
+}
+
+/**
+ * Epoch ms -> 'YYYY-MM-DD HH:mm:ss' (or 'YYYY-MM-DD' with `dateOnly`) in `zone`, the configured
+ * display zone by default; '/' when absent.
+ */
+export function formatInZone(ms: Stamp, zone: string | undefined = displayZone, dateOnly = false): string {
+  if (!valid(ms)) return EMPTY_TEXT;
+  if (!zone) return dayjs(ms).format(dateOnly ? DATE_FORMAT : DATE_TIME_FORMAT);
+  const parts: Record<string, string> = {};
+  for (const p of zoneFormatter(zone).formatToParts(ms)) parts[p.type] = p.value;
+  const date = `${parts.year}-${parts.month}-${parts.day}`;
+  return dateOnly ? date : `${date} ${parts.hour}:${parts.minute}:${parts.second}`;
+}
+
+/** Epoch ms -> 'YYYY-MM-DD HH:mm:ss' in the display zone; '/' when absent. */
+export function formatDateTime(ms: Stamp): string {
+  return formatInZone(ms);
+}
+
+/** Epoch ms -> 'YYYY-MM-DD' in the display zone; '/' when absent. */
 export function formatDate(ms: Stamp): string {
-  return valid(ms) ? dayjs(ms).format(DATE_FORMAT) : EMPTY_TEXT;
+  return formatInZone(ms, displayZone, true);
 }
 
 /** Creator, operator or sender: the nickname, or SYSTEM when there is none. */

@@ -39,7 +39,7 @@ export const routePaths = {
   help: { path: '/help', ready: true },
   superUsers: { path: '/super/users/users', ready: true },
   superTg: { path: '/super/notification/tg', ready: false },
-  superConfig: { path: '/super/system/config', ready: false },
+  superConfig: { path: '/super/system/config', ready: true },
   login: { path: '/auth/login', ready: true },
   forbidden: { path: '/403', ready: true },
   notFound: { path: '/404', ready: true },

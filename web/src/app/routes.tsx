@@ -259,6 +259,7 @@ const routeSpecs: readonly RouteSpec[] = [
   {
     name: 'superConfig',
     title: 'Config',
+    screen: lazyScreen(() => import('@/features/super/SystemConfigPage')),
     super: true,
     icon: SettingsIcon,
   },

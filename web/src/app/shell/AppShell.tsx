@@ -2,6 +2,7 @@ import { makeStyles, tokens } from '@fluentui/react-components';
 import type { ReactNode } from 'react';
 import { Outlet } from 'react-router-dom';
 import { WebPushPoller } from '@/features/notifications/WebPushPoller';
+import { DisplayTimeZone } from '@/features/super/DisplayTimeZone';
 import { type RouteDef, readyRoutes } from '../routes';
 import { usePersistentState } from '../usePersistentState';
 import { LeftNav } from './LeftNav';
@@ -41,7 +42,9 @@ export function AppShell({ routeList = readyRoutes }: { routeList?: readonly Rou
         <main className={styles.main}>
           <PageTabs />
           <div className={styles.content}>
-            <Outlet />
+            <DisplayTimeZone>
+              <Outlet />
+            </DisplayTimeZone>
           </div>
         </main>
         <SuperNav open={rightOpen} onToggle={() => setRightOpen((o) => !o)} routeList={routeList} />

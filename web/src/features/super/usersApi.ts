@@ -1,4 +1,4 @@
-import type { NewUserBody, User } from '@shared/schemas/users';
+import type { NewUserBody, UpdateUserBody, User } from '@shared/schemas/users';
 import { request } from '@/api/request';
 
 /** POST /super/users; a refused username comes back as `extra.username` for the form to show. */
@@ -19,4 +19,14 @@ export const resetUserPassword = (user: Pick<User, 'id' | 'username'>, pwd: stri
     data: { pwd },
     successTip: 'Reset password success',
     failureTip: 'Reset password failed',
+  });
+
+/** PUT /super/users/{id}: nickname, role or enabled. Disabling ends the user's sessions at once. */
+export const updateUser = (user: Pick<User, 'id' | 'username'>, data: UpdateUserBody) =>
+  request<User>({
+    method: 'PUT',
+    url: `/super/users/${user.id}`,
+    data,
+    successTip: 'Update user success',
+    failureTip: 'Update user failed',
   });

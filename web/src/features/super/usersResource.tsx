@@ -1,11 +1,14 @@
 // User management (spec section 2: '/super/users/users'); payloads per shared/schemas/users.
+// Row actions: Edit (nickname, role, enabled), the Enabled switch, Reset password.
 import { Badge } from '@fluentui/react-components';
 import { UserRole } from '@shared/enums';
 import type { User } from '@shared/schemas/users';
 import { col, defineResource } from '@/components/table';
 import { t } from '@/i18n';
+import { EditUserDialog } from './EditUserDialog';
 import { NewUserDialog } from './NewUserDialog';
 import { ResetPasswordDialog } from './ResetPasswordDialog';
+import { updateUser } from './usersApi';
 
 export const usersResource = defineResource<User>({
   name: 'superUsers',
@@ -26,12 +29,14 @@ export const usersResource = defineResource<User>({
         </Badge>
       ),
     }),
-    col.boolean('enabled', 'Enabled', { filter: true }),
+    // Disabling ends the user's sessions at once; the server refuses one's own row and the last super.
+    col.boolean('enabled', 'Enabled', { filter: true, toggle: (u, enabled) => updateUser(u, { enabled }) }),
     col.datetime('created_at', 'Created At', { sortable: true, filter: 'range' }),
     col.datetime('updated_at', 'Updated At', { sortable: true, filter: 'range' }),
   ],
   actions: [{ label: 'NewUser', render: ({ refetch }) => <NewUserDialog onCreated={refetch} /> }],
   rowActions: [
+    { label: 'Edit', render: (user, { refetch }) => <EditUserDialog user={user} onDone={refetch} /> },
     {
       label: 'Reset password',
       render: (user, { refetch }) => <ResetPasswordDialog user={user} onDone={refetch} />,

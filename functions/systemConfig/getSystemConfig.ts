@@ -1,0 +1,73 @@
+import { DEFAULT_SYSTEM_CONFIG, type RetentionKind, SystemConfig } from '../../shared/schemas/systemConfig.js';
+import { logger } from '../lib/logger.js';
+import { type SystemConfigStore, systemConfigStore } from './store.js';
+
+/**
+ * How long a handler keeps the document before reading it again. Short, so a saved change takes
+ * effect everywhere within seconds (every Lambda instance and the local runner have their own
+ * copy), long enough that a burst of requests costs one read.
+ */
+export const SYSTEM_CONFIG_TTL_MS = 5_000;
+
+export interface SystemConfigAccessor {
+  get(): Promise<SystemConfig>;
+  /** Drops the cached copy (after a save in this process). */
+  invalidate(): void;
+}
+
+export function createSystemConfigAccessor(
+  store: () => SystemConfigStore,
+  options: { ttlMs?: number; now?: () => number } = {},
+): SystemConfigAccessor {
+  const ttlMs = options.ttlMs ?? SYSTEM_CONFIG_TTL_MS;
+  const now = options.now ?? Date.now;
+  let cached: { document: SystemConfig; at: number } | undefined;
+  let loading: Promise<SystemConfig> | undefined;
+
+  async function load(): Promise<SystemConfig> {
+    const head = await store().head();
+    if (!head) return DEFAULT_SYSTEM_CONFIG;
+    // Parsed again so settings added since the version was saved get their defaults.
+    const parsed = SystemConfig.safeParse(head.document);
+    if (parsed.success) return parsed.data;
+    logger.error('stored system config no longer validates; using the defaults', {
+      version: head.version,
+      issues: parsed.error.issues.slice(0, 5),
+    });
+    return DEFAULT_SYSTEM_CONFIG;
+  }
+
+  return {
+    async get() {
+      const at = now();
+      if (cached && at - cached.at < ttlMs) return cached.document;
+      // Parallel callers of an expired copy share one read.
+      loading ??= load()
+        .then((document) => {
+          cached = { document, at };
+          return document;
+        })
+        .finally(() => {
+          loading = undefined;
+        });
+      return loading;
+    },
+    invalidate() {
+      cached = undefined;
+    },
+  };
+}
+
+const accessor = createSystemConfigAccessor(systemConfigStore);
+
+/** The system config in force, at most SYSTEM_CONFIG_TTL_MS old: the one way handlers read it. */
+export const getSystemConfig = (): Promise<SystemConfig> => accessor.get();
+
+/** Forgets this process's copy, so its next read sees a save made here at once. */
+export const invalidateSystemConfig = (): void => accessor.invalidate();
+
+/** Seconds a stored row of `kind` lives (for `expires_at`, S3 lifecycle and the local sweeper). */
+export async function retentionSeconds(kind: RetentionKind): Promise<number> {
+  const { retention_days } = await getSystemConfig();
+  return retention_days[kind] * 24 * 3600;
+}

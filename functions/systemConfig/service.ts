@@ -1,0 +1,73 @@
+import type { ListQuery } from '../../shared/listQuery.js';
+import {
+  DEFAULT_SYSTEM_CONFIG,
+  diffConfig,
+  SystemConfig,
+  type SystemConfigState,
+  type SystemConfigVersion,
+} from '../../shared/schemas/systemConfig.js';
+import type { ListOutcome } from '../lib/db/entity.js';
+import { ValidationError } from '../lib/errors.js';
+import type { AuthUser } from '../lib/http/router.js';
+import { ConfigVersionNotFoundError } from './errors.js';
+import { getSystemConfig, invalidateSystemConfig } from './getSystemConfig.js';
+import { systemConfigStore } from './store.js';
+
+/** The document in force with its version; version 0 and the defaults before the first save. */
+export async function readSystemConfigState(): Promise<SystemConfigState> {
+  const head = await systemConfigStore().head();
+  if (!head) return { version: 0, document: DEFAULT_SYSTEM_CONFIG, updated_at: null, updated_by: null };
+  const parsed = SystemConfig.safeParse(head.document);
+  return {
+    version: head.version,
+    document: parsed.success ? parsed.data : head.document,
+    updated_at: head.updated_at,
+    updated_by: { nickname: head.updated_by.nickname },
+  };
+}
+
+/** What every signed-in user reads (the shell's system config): nothing in it is secret. */
+export const readSystemConfig = (): Promise<SystemConfig> => getSystemConfig();
+
+/**
+ * Saves a validated document as a new version recording who, when and what changed. A save that
+ * changes nothing makes no version.
+ */
+export async function saveSystemConfig(
+  actor: AuthUser,
+  document: SystemConfig,
+  restoredFrom?: number,
+): Promise<SystemConfigState> {
+  const current = await readSystemConfigState();
+  const changes = diffConfig(current.document, document);
+  if (changes.length === 0) return current;
+  await systemConfigStore().save(
+    { document, changes, by: { id: actor.id, nickname: actor.nickname }, restored_from: restoredFrom },
+    current.version,
+  );
+  invalidateSystemConfig();
+  return readSystemConfigState();
+}
+
+/** Brings an earlier version back, as a new version (the history only grows). */
+export async function restoreSystemConfigVersion(actor: AuthUser, id: number): Promise<SystemConfigState> {
+  const version = await systemConfigStore().version(id);
+  if (!version) throw new ConfigVersionNotFoundError(id);
+  // Checked against today's rules: a setting added since then takes its default.
+  const parsed = SystemConfig.safeParse(version.document);
+  if (!parsed.success) {
+    const extra: Record<string, string> = {};
+    for (const issue of parsed.error.issues) extra[issue.path.join('.') || 'document'] ??= issue.message;
+    throw new ValidationError(extra);
+  }
+  return saveSystemConfig(actor, parsed.data, id);
+}
+
+export async function getSystemConfigVersion(id: number): Promise<SystemConfigVersion> {
+  const version = await systemConfigStore().version(id);
+  if (!version) throw new ConfigVersionNotFoundError(id);
+  return version;
+}
+
+export const listSystemConfigVersions = (query: ListQuery): Promise<ListOutcome<SystemConfigVersion>> =>
+  systemConfigStore().listVersions(query);

@@ -1,0 +1,85 @@
+// How many enabled super users there are, as one counter item, so that "never take away the last
+// one" is decided by one conditional write and not by a count that a parallel change can outdate:
+// two supers demoting each other at once both read "2 supers" from a list, but only one of them
+// can move the counter from 2 to 1.
+//
+// Without transactions (dynalite has none) the counter and the user rows are separate writes,
+// ordered so that a crash between them leaves the counter at or below the truth: a seat is given
+// up before the row loses it, and taken only after the row gained it. Too low only refuses a
+// demotion that would have been allowed; it never lets the last super go.
+
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamoClient } from '../lib/aws/clients.js';
+import { config } from '../lib/config.js';
+import { isConditionFailure } from '../lib/db/repository.js';
+
+const KEY = { pk: 'roster#user#enabled-super', sk: 'roster' };
+
+export interface SuperSeats {
+  /** Creates the counter from the rows once; call before any write that changes a user's seat. */
+  ensure(countEnabledSupers: () => Promise<number>): Promise<void>;
+  /** Gives up one seat; false (and nothing changed) when it is the last one. */
+  release(): Promise<boolean>;
+  /** Takes one seat back (a row now holds it, or a release must be undone). */
+  take(): Promise<void>;
+}
+
+export function dynamoSuperSeats(): SuperSeats {
+  let known = false;
+  return {
+    async ensure(countEnabledSupers) {
+      if (known) return;
+      const out = await dynamoClient().send(
+        new GetCommand({ TableName: config.tableName, Key: KEY, ConsistentRead: true }),
+      );
+      if (!out.Item) {
+        // Counted before this writer's own row change, so a parallel seeding that wins cannot
+        // count a row whose seat is added again afterwards.
+        const seats = await countEnabledSupers();
+        try {
+          await dynamoClient().send(
+            new PutCommand({
+              TableName: config.tableName,
+              Item: { ...KEY, seats },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            }),
+          );
+        } catch (error) {
+          if (!isConditionFailure(error)) throw error;
+        }
+      }
+      known = true;
+    },
+
+    async release() {
+      try {
+        await dynamoClient().send(
+          new UpdateCommand({
+            TableName: config.tableName,
+            Key: KEY,
+            UpdateExpression: 'ADD #seats :minus',
+            ConditionExpression: '#seats > :one',
+            ExpressionAttributeNames: { '#seats': 'seats' },
+            ExpressionAttributeValues: { ':minus': -1, ':one': 1 },
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionFailure(error)) return false;
+        throw error;
+      }
+    },
+
+    async take() {
+      await dynamoClient().send(
+        new UpdateCommand({
+          TableName: config.tableName,
+          Key: KEY,
+          UpdateExpression: 'ADD #seats :one',
+          ExpressionAttributeNames: { '#seats': 'seats' },
+          ExpressionAttributeValues: { ':one': 1 },
+        }),
+      );
+    },
+  };
+}

@@ -1,0 +1,289 @@
+import { z } from 'zod';
+import type { ListFields } from '../listQuery.js';
+
+// The system config of the super area (spec sections 2, 3, 7: '/super/system/config',
+// GET and POST /super/system-config). One typed document; its payload is not shown by the spec,
+// so the shape is ours. Bounds are declared once here and read by both the schema and the form.
+// Nothing in it is secret: signed-in operators read it too (the shell holds it, spec section 3).
+
+/** Bounds of every number in the document: the schema checks them, the form shows them. */
+export const ConfigBounds = {
+  checkerConcurrency: { min: 1, max: 32 },
+  stepTimeoutSeconds: { min: 5, max: 300 },
+  retentionDays: { min: 1, max: 3650 },
+  // Spec section 5: monitor interval, integer 5 to 120 seconds.
+  monitorInterval: { min: 5, max: 120 },
+} as const;
+
+export const ConfigMessages = {
+  timeZone: 'Unknown time zone, use an IANA name such as Asia/Yangon',
+  integer: 'Please input a number',
+  monitorInterval: 'Must between 5 and 120',
+  code: 'Codes are 1 to 64 letters, digits and . _ -',
+  duplicate: 'Each code may appear only once',
+  unknownChannel: 'Not one of the channel codes',
+  unknownPackage: 'Not one of the package codes',
+  duplicatePair: 'This channel-package pair is listed twice',
+} as const;
+
+/** True for a zone name Intl knows (IANA names and 'UTC'); Intl throws a RangeError otherwise. */
+export function isTimeZone(name: string): boolean {
+  if (!name) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const bounded = (b: { min: number; max: number }, message?: string) =>
+  z
+    .number({ error: ConfigMessages.integer })
+    .int(ConfigMessages.integer)
+    .min(b.min, message ?? `Min is ${b.min}.`)
+    .max(b.max, message ?? `Max is ${b.max}.`);
+
+const days = (fallback: number) => bounded(ConfigBounds.retentionDays).default(fallback);
+
+const Code = z
+  .string({ error: ConfigMessages.code })
+  .trim()
+  .regex(/^[A-Za-z0-9._-]{1,64}$/, ConfigMessages.code);
+
+/** A list of codes, each once. */
+const CodeList = z
+  .array(Code)
+  .max(200, 'max 200 codes')
+  .default([])
+  .superRefine((codes, ctx) => {
+    const seen = new Set<string>();
+    codes.forEach((code, i) => {
+      if (seen.has(code)) ctx.addIssue({ code: 'custom', path: [i], message: ConfigMessages.duplicate });
+      seen.add(code);
+    });
+  });
+
+export const ChannelPackagePair = z.object({ channel: Code, package: Code });
+export type ChannelPackagePair = z.infer<typeof ChannelPackagePair>;
+
+/** RECHARGE_CONFIG of the shell state (spec section 3): option lists and which channel sells which package. */
+export const RechargeConfig = z
+  .object({
+    merchant_codes: CodeList,
+    price_codes: CodeList,
+    channel_codes: CodeList,
+    package_codes: CodeList,
+    channel_package_pairs: z.array(ChannelPackagePair).max(1000).default([]),
+  })
+  .superRefine((rc, ctx) => {
+    // Each pair names an existing channel and package: a pair of a removed code is refused, never kept.
+    const channels = new Set(rc.channel_codes);
+    const packages = new Set(rc.package_codes);
+    const seen = new Set<string>();
+    rc.channel_package_pairs.forEach((pair, i) => {
+      if (!channels.has(pair.channel)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['channel_package_pairs', i, 'channel'],
+          message: ConfigMessages.unknownChannel,
+        });
+      }
+      if (!packages.has(pair.package)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['channel_package_pairs', i, 'package'],
+          message: ConfigMessages.unknownPackage,
+        });
+      }
+      const key = `${pair.channel}\u0000${pair.package}`;
+      if (seen.has(key))
+        ctx.addIssue({ code: 'custom', path: ['channel_package_pairs', i], message: ConfigMessages.duplicatePair });
+      seen.add(key);
+    });
+  });
+export type RechargeConfig = z.infer<typeof RechargeConfig>;
+
+/** What kinds of stored rows expire, each after its own number of days. */
+export const RetentionKinds = ['log_rows', 'raw_logs', 'videos', 'events', 'notifications'] as const;
+export type RetentionKind = (typeof RetentionKinds)[number];
+
+export const SystemConfig = z.object({
+  /**
+   * The zone of rule times, bank monitor ranges and every time the console shows. Myanmar by
+   * default: KBZ and AYA are Myanmar banks.
+   */
+  time_zone: z
+    .string({ error: ConfigMessages.timeZone })
+    .trim()
+    .refine(isTimeZone, ConfigMessages.timeZone)
+    .default('Asia/Yangon'),
+  checker: z
+    .object({
+      /** Checks run in parallel by one checker. */
+      concurrency: bounded(ConfigBounds.checkerConcurrency).default(4),
+      /** How long one browser step may take before the subtask fails. */
+      step_timeout_seconds: bounded(ConfigBounds.stepTimeoutSeconds).default(15),
+    })
+    .prefault({}),
+  retention_days: z
+    .object({
+      log_rows: days(180),
+      raw_logs: days(180),
+      videos: days(180),
+      events: days(180),
+      notifications: days(365),
+    })
+    .prefault({}),
+  bank: z
+    .object({
+      /** Seconds between two looks at a new bank account's statements. */
+      default_monitor_interval: bounded(ConfigBounds.monitorInterval, ConfigMessages.monitorInterval).default(30),
+    })
+    .prefault({}),
+  RECHARGE_CONFIG: RechargeConfig.prefault({}),
+});
+export type SystemConfig = z.infer<typeof SystemConfig>;
+/** The document as a client sends it: every part may be left out and takes its default. */
+export type SystemConfigInput = z.input<typeof SystemConfig>;
+
+/** The document of a fresh install. */
+export const DEFAULT_SYSTEM_CONFIG: SystemConfig = SystemConfig.parse({});
+
+/** One changed leaf between two versions; `path` is dotted ('retention_days.videos'). */
+export interface ConfigChange {
+  path: string;
+  from: unknown;
+  to: unknown;
+}
+
+/** A saved version of the document: who saved it, when, and what changed against the one before. */
+export interface SystemConfigVersion {
+  /** 1, 2, 3... in saving order. */
+  id: number;
+  document: SystemConfig;
+  changes: ConfigChange[];
+  /** The version this one brought back, when it was a restore. */
+  restored_from?: number;
+  by: { id: number; nickname: string };
+  created_at: number;
+}
+
+/** GET /super/system-config and POST's answer: the current document and its version (0: never saved). */
+export interface SystemConfigState {
+  version: number;
+  document: SystemConfig;
+  updated_at: number | null;
+  updated_by: { nickname: string } | null;
+}
+
+/** Listable fields of GET /super/system-config/versions. */
+export const systemConfigVersionFields = {
+  id: 'number',
+  restored_from: 'number',
+  created_at: 'datetime',
+} as const satisfies ListFields;
+
+// The form of the Config page is generated from this list (one entry per leaf, in order), so a
+// new setting is one schema line and one entry here.
+export type ConfigFieldKind = 'timeZone' | 'integer' | 'codes' | 'pairs';
+export interface ConfigField {
+  /** Dotted path into the document, also the key of its error in `extra`. */
+  path: string;
+  /** English label (the i18n key). */
+  label: string;
+  kind: ConfigFieldKind;
+  section: 'General' | 'Checker' | 'Retention' | 'Bank monitor' | 'RECHARGE_CONFIG';
+  help?: string;
+  bounds?: { min: number; max: number };
+  unit?: string;
+}
+
+const retention = (kind: RetentionKind, label: string): ConfigField => ({
+  path: `retention_days.${kind}`,
+  label,
+  kind: 'integer',
+  section: 'Retention',
+  bounds: ConfigBounds.retentionDays,
+  unit: 'days',
+});
+
+export const systemConfigFields: readonly ConfigField[] = [
+  {
+    path: 'time_zone',
+    label: 'Time zone',
+    kind: 'timeZone',
+    section: 'General',
+    help: 'Rule times, bank monitor ranges and every time shown in the console use this zone.',
+  },
+  {
+    path: 'checker.concurrency',
+    label: 'Checker concurrency',
+    kind: 'integer',
+    section: 'Checker',
+    bounds: ConfigBounds.checkerConcurrency,
+  },
+  {
+    path: 'checker.step_timeout_seconds',
+    label: 'Step timeout',
+    kind: 'integer',
+    section: 'Checker',
+    bounds: ConfigBounds.stepTimeoutSeconds,
+    unit: 'seconds',
+  },
+  retention('log_rows', 'Log rows'),
+  retention('raw_logs', 'Raw logs'),
+  retention('videos', 'Videos'),
+  retention('events', 'Events'),
+  retention('notifications', 'Notifications'),
+  {
+    path: 'bank.default_monitor_interval',
+    label: 'Default monitor interval',
+    kind: 'integer',
+    section: 'Bank monitor',
+    bounds: ConfigBounds.monitorInterval,
+    unit: 'seconds',
+    help: 'For new bank accounts.',
+  },
+  { path: 'RECHARGE_CONFIG.merchant_codes', label: 'Merchant codes', kind: 'codes', section: 'RECHARGE_CONFIG' },
+  { path: 'RECHARGE_CONFIG.price_codes', label: 'Price codes', kind: 'codes', section: 'RECHARGE_CONFIG' },
+  { path: 'RECHARGE_CONFIG.channel_codes', label: 'Channel codes', kind: 'codes', section: 'RECHARGE_CONFIG' },
+  { path: 'RECHARGE_CONFIG.package_codes', label: 'Package codes', kind: 'codes', section: 'RECHARGE_CONFIG' },
+  {
+    path: 'RECHARGE_CONFIG.channel_package_pairs',
+    label: 'Channel-package pairs',
+    kind: 'pairs',
+    section: 'RECHARGE_CONFIG',
+    help: 'Each pair names one of the channel codes and one of the package codes.',
+  },
+];
+
+/** The value at a dotted path. */
+export function readConfigPath(doc: unknown, path: string): unknown {
+  let value: unknown = doc;
+  for (const key of path.split('.')) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
+}
+
+/** A copy of `doc` with the value at a dotted path replaced. */
+export function writeConfigPath<T>(doc: T, path: string, value: unknown): T {
+  const [head, ...rest] = path.split('.');
+  const base = (doc ?? {}) as Record<string, unknown>;
+  return { ...base, [head]: rest.length ? writeConfigPath(base[head], rest.join('.'), value) : value } as T;
+}
+
+/** The changed leaves between two documents (arrays compare whole: a list is one setting). */
+export function diffConfig(before: unknown, after: unknown, prefix = ''): ConfigChange[] {
+  const isPlain = (v: unknown): v is Record<string, unknown> =>
+    typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (isPlain(before) && isPlain(after)) {
+    const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
+    return keys.flatMap((k) => diffConfig(before[k], after[k], prefix ? `${prefix}.${k}` : k));
+  }
+  return JSON.stringify(before) === JSON.stringify(after)
+    ? []
+    : [{ path: prefix, from: before ?? null, to: after ?? null }];
+}
