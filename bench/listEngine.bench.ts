@@ -38,8 +38,7 @@ const logDef = defineEntity<LogRow>({
     msg: 'text',
     description: 'text',
   },
-  searchable: ['msg', 'description'],
-  parents: { byParent: 'task_id', byParent2: 'subtask_id' },
+  keys: ['task_id', 'subtask_id'],
   ttlSeconds: 30 * 86400,
 });
 

@@ -153,8 +153,7 @@ export const operations = createRepository(
   defineEntity<StoredOperation>({
     type: 'operation',
     fields: operationListFields,
-    searchable: ['remark'],
-    parents: { byParent: 'open', byParent2: 'rule_id' },
+    keys: ['open', 'rule_id', 'status', 'name'],
   }),
 );
 
@@ -162,8 +161,7 @@ export const tasks = createRepository(
   defineEntity<StoredTask>({
     type: 'task',
     fields: taskListFields,
-    searchable: ['remark'],
-    parents: { byParent: 'operation_id', byParent2: 'site_id' },
+    keys: ['operation_id', 'site_id', 'status'],
   }),
 );
 
@@ -171,8 +169,7 @@ export const subtasks = createRepository(
   defineEntity<StoredSubtask>({
     type: 'subtask',
     fields: subtaskListFields,
-    searchable: ['msg'],
-    parents: { byParent: 'task_id', byParent2: 'operation_id' },
+    keys: ['task_id', 'operation_id', 'process', 'mode', 'status'],
   }),
 );
 
@@ -180,8 +177,7 @@ export const checkLogs = createRepository(
   defineEntity<StoredCheckLog>({
     type: 'check_log',
     fields: checkLogListFields,
-    searchable: ['description', 'msg'],
-    parents: { byParent: 'process', byParent2: 'subtask_id' },
+    keys: ['process', 'subtask_id', 'task_id', 'site_id', 'mode', 'success'],
     ttlSeconds: LOG_TTL_SECONDS,
   }),
 );
@@ -190,8 +186,7 @@ export const rawLogs = createRepository(
   defineEntity<StoredRawLog>({
     type: 'raw_log',
     fields: rawLogListFields,
-    searchable: ['remark'],
-    parents: { byParent: 'business_id', byParent2: 'subtask_id' },
+    keys: ['business_id', 'subtask_id', 'process', 'success'],
     ttlSeconds: LOG_TTL_SECONDS,
   }),
 );
@@ -200,7 +195,7 @@ export const videos = createRepository(
   defineEntity<StoredVideo>({
     type: 'video',
     fields: videoListFields,
-    parents: { byParent: 'raw_log_id', byParent2: 'subtask_id' },
+    keys: ['raw_log_id', 'subtask_id', 'process'],
     ttlSeconds: LOG_TTL_SECONDS,
   }),
 );
@@ -209,7 +204,7 @@ export const checkResults = createRepository(
   defineEntity<StoredCheckResult>({
     type: 'check_result',
     fields: { id: 'number', subtask_id: 'number', created_at: 'datetime' },
-    parents: { byParent: 'subtask_id' },
+    keys: ['subtask_id'],
     ttlSeconds: LOG_TTL_SECONDS,
   }),
 );
@@ -218,8 +213,7 @@ export const betUploads = createRepository(
   defineEntity<StoredBetUpload>({
     type: 'bet_upload',
     fields: betUploadListFields,
-    searchable: ['number'],
-    parents: { byParent: 'check_log_id', byParent2: 'subtask_id' },
+    keys: ['check_log_id', 'subtask_id', 'mode'],
     ttlSeconds: LOG_TTL_SECONDS,
   }),
 );
@@ -228,8 +222,7 @@ export const engineEvents = createRepository(
   defineEntity<StoredEngineEvent>({
     type: 'engine_event',
     fields: engineEventListFields,
-    searchable: ['message'],
-    parents: { byParent: 'operation_id' },
+    keys: ['operation_id', 'action'],
     ttlSeconds: LOG_TTL_SECONDS,
   }),
 );
