@@ -14,12 +14,13 @@ import {
   GetCommand,
   type NativeAttributeValue,
   PutCommand,
+  ScanCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { ListQuery } from '../../../shared/listQuery.js';
 import { dynamoClient } from '../aws/clients.js';
 import { config } from '../config.js';
-import { addToCounters, moveBetween, moveCounters, partitionsOf } from './counters.js';
+import { addToCounters, COUNT_PREFIX, counterKey, moveBetween, moveCounters, partitionsOf } from './counters.js';
 import {
   ConditionFailedError,
   type EntityDef,
@@ -62,6 +63,13 @@ export interface DynamoRepository<T extends Row> extends Repository<T> {
   getWithHidden(id: number): Promise<T | undefined>;
   /** Like all, but with the def's hidden fields. */
   allWithHidden(options?: ListOptions): Promise<T[]>;
+  /**
+   * The repair path: rewrites any row whose index keys, shadows or expiry differ from the current
+   * layout (an older DATA_DIR, a new slot), then sets every counter of the type to its recount.
+   * Reads the whole table (Scan): run it from a job, not a request. Writes that land while it
+   * runs may be missed by the recount; run it again or when writes are quiet.
+   */
+  repair(): Promise<{ rows: number; reindexed: number; counters: number }>;
 }
 
 /** The one place a vendor's conditional-check failure becomes our error. */
@@ -364,6 +372,64 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
     async list(query: ListQuery, options?: ListOptions): Promise<ListOutcome<T>> {
       const out = await runListQuery(def, query, options);
       return { ...out, result: out.result.map((item) => toRow(item)) };
+    },
+
+    async repair() {
+      const rowPrefix = `${def.type}#`;
+      const counterPrefix = `${COUNT_PREFIX}${def.type}`;
+      const counts = new Map<string, number>();
+      const stale = new Set<string>();
+      let rows = 0;
+      let reindexed = 0;
+      let start: Record<string, NativeAttributeValue> | undefined;
+      do {
+        const out = await dynamoClient().send(
+          new ScanCommand({
+            TableName: config.tableName,
+            FilterExpression: '(begins_with(pk, :row) AND sk = :item) OR begins_with(pk, :count)',
+            ExpressionAttributeValues: { ':row': rowPrefix, ':item': 'item', ':count': counterPrefix },
+            ExclusiveStartKey: start,
+          }),
+        );
+        for (const item of out.Items ?? []) {
+          if (item.sk !== 'item') {
+            const partition = (item.pk as string).slice(COUNT_PREFIX.length);
+            if (partition === def.type || partition.startsWith(`${def.type}:`)) stale.add(partition);
+            continue;
+          }
+          if (item.deleted !== undefined) continue;
+          rows++;
+          const rebuilt = toItem(toRow(item, true));
+          const drifted = Object.keys({ ...item, ...rebuilt }).some(
+            (k) => isInternal(k) && k !== 'pk' && k !== 'sk' && item[k] !== rebuilt[k],
+          );
+          if (drifted) {
+            reindexed++;
+            await conditional(
+              dynamoClient().send(
+                new PutCommand({
+                  TableName: config.tableName,
+                  Item: rebuilt,
+                  ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleted)',
+                }),
+              ),
+              notFound(item.id as number),
+            ).catch((error) => {
+              if (!(error instanceof ConditionFailedError)) throw error;
+            });
+          }
+          for (const p of partitionsOf(rebuilt)) counts.set(p, (counts.get(p) ?? 0) + 1);
+        }
+        start = out.LastEvaluatedKey;
+      } while (start);
+      for (const p of counts.keys()) stale.delete(p);
+      const absolute = [...counts, ...[...stale].map((p) => [p, 0] as const)];
+      await Promise.all(
+        absolute.map(([partition, n]) =>
+          dynamoClient().send(new PutCommand({ TableName: config.tableName, Item: { ...counterKey(partition), n } })),
+        ),
+      );
+      return { rows, reindexed, counters: absolute.length };
     },
 
     all: (options) => readAll(options, false),
