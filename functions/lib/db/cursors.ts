@@ -3,7 +3,7 @@
 //
 // Item: pk = `cursor#${type}`, sk = `${hash of the query's key condition, filter, order and page
 // size}#${page}`, holding the ExclusiveStartKey of that page. Written when the page before it is
-// served; read (consistently, 0.5-1 RCU) when the page is asked for. A miss (first visit, expired,
+// served; read (0.5 RCU) when the page is asked for. A miss (first visit, expired,
 // another container's write not yet there) falls back to reading page × page_size rows, so a
 // direct jump to page N reads at most N pages. Cursors live CURSOR_TTL_MS (TTL in the cloud, the
 // sweeper locally). The cache is keyed by the query, not by the viewer: two people paging the
@@ -32,12 +32,12 @@ export async function readCursor(type: string, hash: string, page: number): Prom
     new GetCommand({
       TableName: config.tableName,
       Key: key(type, hash, page),
-      ConsistentRead: true,
+      // Eventually consistent (0.5 RCU): people page seconds apart, and a miss only costs a skip-read.
       ReturnConsumedCapacity: 'TOTAL',
     }),
   );
   const fresh = out.Item && Number(out.Item.at) > Date.now() - CURSOR_TTL_MS;
-  return { start: fresh ? (out.Item?.start as Key) : undefined, rcu: out.ConsumedCapacity?.CapacityUnits ?? 1 };
+  return { start: fresh ? (out.Item?.start as Key) : undefined, rcu: out.ConsumedCapacity?.CapacityUnits ?? 0.5 };
 }
 
 export async function writeCursor(type: string, hash: string, page: number, start: Key): Promise<void> {
