@@ -14,7 +14,6 @@ import { config } from '../config.js';
 import { isConditionFailure } from './repository.js';
 import { moveCounters, partitionsOf } from './counters.js';
 import { CURSOR_PREFIX, CURSOR_TTL_MS } from './cursors.js';
-import type { EntityDef } from './entity.js';
 import { TABLE_INDEXES, TTL_ATTRIBUTE } from './tableSchema.js';
 import { timeKeyBounds } from './timeKey.js';
 
@@ -29,10 +28,7 @@ export function countExpired(old: Item | undefined): Promise<void> {
 }
 
 /** Deletes the expired rows of one entity (at most SWEEP_MAX), moving their counters; returns how many. */
-export async function sweepExpired(
-  def: EntityDef<{ id: number; created_at: number }>,
-  now = Date.now(),
-): Promise<number> {
+export async function sweepExpired(def: { type: string; ttlSeconds?: number }, now = Date.now()): Promise<number> {
   if (!def.ttlSeconds) return 0;
   const { high } = timeKeyBounds(undefined, now - def.ttlSeconds * 1000);
   const out = await dynamoClient().send(
