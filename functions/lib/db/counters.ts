@@ -11,6 +11,7 @@
 import { GetCommand, type NativeAttributeValue, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoClient } from '../aws/clients.js';
 import { config } from '../config.js';
+import { mapLimit } from '../mapLimit.js';
 import { TABLE_INDEXES } from './tableSchema.js';
 
 export const COUNT_PREFIX = 'count#';
@@ -42,21 +43,23 @@ export function moveBetween(before: string[], after: string[]): Promise<void> {
   return addToCounters(deltas);
 }
 
+/** Counter writes in flight at once: a batch of rows may touch hundreds of partitions. */
+const COUNTER_WRITES_IN_FLIGHT = 16;
+
 /** One atomic ADD per partition whose count changes. */
 export async function addToCounters(deltas: Map<string, number>): Promise<void> {
-  await Promise.all(
-    [...deltas]
-      .filter(([, d]) => d !== 0)
-      .map(([partition, d]) =>
-        dynamoClient().send(
-          new UpdateCommand({
-            TableName: config.tableName,
-            Key: counterKey(partition),
-            UpdateExpression: 'ADD #n :d',
-            ExpressionAttributeNames: { '#n': 'n' },
-            ExpressionAttributeValues: { ':d': d },
-          }),
-        ),
+  await mapLimit(
+    [...deltas].filter(([, d]) => d !== 0),
+    COUNTER_WRITES_IN_FLIGHT,
+    ([partition, d]) =>
+      dynamoClient().send(
+        new UpdateCommand({
+          TableName: config.tableName,
+          Key: counterKey(partition),
+          UpdateExpression: 'ADD #n :d',
+          ExpressionAttributeNames: { '#n': 'n' },
+          ExpressionAttributeValues: { ':d': d },
+        }),
       ),
   );
 }
