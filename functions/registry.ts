@@ -24,7 +24,12 @@ export type Trigger =
    * Local runner only: invoked once after the engines are up, to re-enqueue pending work
    * (local queues lose their messages on restart). The cloud deploys no trigger for it.
    */
-  | { type: 'startup' };
+  | { type: 'startup' }
+  /**
+   * Cloud only: the table's stream (old images), filtered to the deletes DynamoDB's TTL makes.
+   * The local runner has no stream (its engines have no TTL; the expiry sweeper does that work).
+   */
+  | { type: 'stream' };
 
 export interface LambdaDef {
   name: string;
@@ -61,6 +66,28 @@ export const LAMBDAS: readonly LambdaDef[] = [
     trigger: { type: 'startup' },
     memoryMb: 512,
     timeoutSeconds: 60,
+  },
+  {
+    name: 'expirySweeper',
+    entry: 'functions/data/sweep.ts',
+    trigger: { type: 'schedule', everySeconds: 60 },
+    memoryMb: 512,
+    timeoutSeconds: 60,
+  },
+  {
+    name: 'expiryStream',
+    entry: 'functions/data/expiryStream.ts',
+    trigger: { type: 'stream' },
+    memoryMb: 256,
+    timeoutSeconds: 60,
+  },
+  {
+    // Recounts the list counters (and re-indexes rows of an older layout) when the local stack starts.
+    name: 'dataRepair',
+    entry: 'functions/data/repair.ts',
+    trigger: { type: 'startup' },
+    memoryMb: 512,
+    timeoutSeconds: 300,
   },
   {
     name: 'siteRepair',

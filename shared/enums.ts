@@ -124,15 +124,6 @@ export const TestMode = defineEnum({ D4: [1, 'D4'], TT: [3, 'TT'] });
 
 export const AuthType = defineEnum({ Account: [1, 'Account'], Session: [2, 'Session'] });
 
-export const NumberCondition = defineEnum({
-  Eq: ['=', '='],
-  Ne: ['!=', '!='],
-  Lt: ['<', '<'],
-  Le: ['<=', '<='],
-  Gt: ['>', '>'],
-  Ge: ['>=', '>='],
-});
-
 export const Weekday = defineEnum({
   Monday: [1, 'Monday'],
   Tuesday: [2, 'Tuesday'],

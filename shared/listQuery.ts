@@ -22,8 +22,39 @@ export const KEYWORD_MIN_LENGTH = 3;
 export const RESERVED_PARAMS = ['page', 'page_size', 'sort', 'keyword', 'keywordField'] as const;
 
 export type FieldType = 'text' | 'boolean' | 'enum' | 'number' | 'date' | 'datetime' | 'time';
-/** A resource's listable fields and their types: the contract both sides share. */
-export type ListFields = Readonly<Record<string, FieldType>>;
+
+/**
+ * How the server serves a sort or filter on a field (docs/data-model.md "List shapes"):
+ * - `key`: by an index key, at O(page) cost whatever the table's size, with an exact count
+ *   (equality on a slot field, `created_at` ranges, `created_at`/`id` order);
+ * - `bounded`: by reading at most the entity's read budget of rows (newest first); past the
+ *   budget the reply says `total_exact: false` and how many rows it `searched`.
+ * Absent: not offered; the server refuses it with a 400.
+ */
+export type Capability = 'key' | 'bounded';
+
+/** One field of a list: its type and what a list may do with it. The web derives its offers from this. */
+export interface FieldSpec {
+  readonly type: FieldType;
+  readonly sort?: Capability;
+  readonly filter?: Capability;
+  /** Offered to the keyword search (and text filters match case-insensitively). */
+  readonly search?: boolean;
+  /** An enum field's values and labels, for the filter's options. */
+  readonly options?: ReadonlyArray<{ value: number | string; label: string }>;
+}
+
+/**
+ * A resource's listable fields: the contract both sides share. A bare FieldType is the legacy
+ * form (filterable and sortable within the budget, text searchable); entities declare FieldSpecs.
+ */
+export type ListFields = Readonly<Record<string, FieldType | FieldSpec>>;
+
+/** The FieldSpec of a declared field (bare types read as "everything, bounded"). */
+export function fieldSpec(declared: FieldType | FieldSpec): FieldSpec {
+  if (typeof declared !== 'string') return declared;
+  return { type: declared, sort: 'bounded', filter: 'bounded', search: declared === 'text' };
+}
 
 export type NumberOp = '=' | '!=' | '<' | '<=' | '>' | '>=';
 export const NUMBER_OPS: readonly NumberOp[] = ['=', '!=', '<', '<=', '>', '>='];
@@ -55,7 +86,17 @@ export interface ListResult<T> {
   total_count: number;
   page_size: number;
   page: number;
+  /**
+   * Present and false when a bounded read (a filter, search or sort no index serves) reached its
+   * budget: total_count then counts the matches among the `searched` newest rows only.
+   */
+  total_exact?: false;
+  /** Rows read to answer a bounded list that reached its budget. */
+  searched?: number;
 }
+
+/** Most rows page_size 0 ("All") returns; total_count still says how many match. */
+export const PAGE_ALL_CAP = 1000;
 
 /** Thrown by the parser; the server turns it into a 400 with the field in `extra`. */
 export class ListQueryError extends Error {
@@ -165,7 +206,9 @@ export function parseListQuery(params: Params, fields: ListFields): ListQuery {
       throw new ListQueryError('sort', 'sort must be JSON such as {"created_at":"desc"}');
     }
     for (const [field, order] of Object.entries(parsed)) {
-      if (!Object.hasOwn(fields, field)) throw new ListQueryError('sort', `cannot sort by ${field}`);
+      if (!Object.hasOwn(fields, field) || !fieldSpec(fields[field]).sort) {
+        throw new ListQueryError('sort', `cannot sort by ${field}`);
+      }
       if (order !== 'asc' && order !== 'desc') throw new ListQueryError('sort', `sort order must be asc or desc`);
       sort.push({ field, order });
     }
@@ -177,8 +220,8 @@ export function parseListQuery(params: Params, fields: ListFields): ListQuery {
     .map((f) => f.trim())
     .filter(Boolean);
   for (const f of keywordField) {
-    if (!Object.hasOwn(fields, f) || fields[f] !== 'text')
-      throw new ListQueryError('keywordField', `cannot search ${f}`);
+    const spec = Object.hasOwn(fields, f) ? fieldSpec(fields[f]) : undefined;
+    if (spec?.type !== 'text' || !spec.search) throw new ListQueryError('keywordField', `cannot search ${f}`);
   }
   if (rawKeyword) {
     if (rawKeyword.length < KEYWORD_MIN_LENGTH) throw new ListQueryError('keyword', 'At least 3 chars');
@@ -189,10 +232,10 @@ export function parseListQuery(params: Params, fields: ListFields): ListQuery {
   for (const key of keysOf(params)) {
     if ((RESERVED_PARAMS as readonly string[]).includes(key)) continue;
     // Own names only: `constructor` or `__proto__` must not pass as a field through the prototype.
-    const type = Object.hasOwn(fields, key) ? fields[key] : undefined;
-    if (!type) throw new ListQueryError(key, `cannot filter by ${key}`);
+    const spec = Object.hasOwn(fields, key) ? fieldSpec(fields[key]) : undefined;
+    if (!spec?.filter) throw new ListQueryError(key, `cannot filter by ${key}`);
     const raw = read(params, key);
-    const filter = raw === undefined ? undefined : parseFilter(key, type, raw);
+    const filter = raw === undefined ? undefined : parseFilter(key, spec.type, raw);
     if (filter) filters[key] = filter;
   }
 

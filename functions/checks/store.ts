@@ -162,67 +162,60 @@ export interface StoredEngineEvent {
 export const operationEntity = defineEntity<StoredOperation>({
   type: 'operation',
   fields: operationListFields,
-  searchable: ['remark'],
-  parents: { byParent: 'open', byParent2: 'rule_id' },
+  keys: ['open', 'rule_id', 'status', 'name'],
 });
 
 export const taskEntity = defineEntity<StoredTask>({
   type: 'task',
   fields: taskListFields,
-  searchable: ['remark'],
-  parents: { byParent: 'operation_id', byParent2: 'site_id' },
+  keys: ['operation_id', 'site_id', 'status'],
 });
 
 export const subtaskEntity = defineEntity<StoredSubtask>({
   type: 'subtask',
   fields: subtaskListFields,
-  searchable: ['msg'],
-  parents: { byParent: 'task_id', byParent2: 'operation_id' },
+  keys: ['task_id', 'operation_id', 'process', 'mode', 'status'],
 });
 
 export const checkLogEntity = defineEntity<StoredCheckLog>({
   type: 'check_log',
   fields: checkLogListFields,
-  searchable: ['description', 'msg'],
-  parents: { byParent: 'process', byParent2: 'subtask_id' },
+  keys: ['process', 'subtask_id', 'task_id', 'site_id', 'mode', 'success'],
   ttlSeconds: LOG_TTL_SECONDS,
 });
 
 export const rawLogEntity = defineEntity<StoredRawLog>({
   type: 'raw_log',
   fields: rawLogListFields,
-  searchable: ['remark'],
-  parents: { byParent: 'business_id', byParent2: 'subtask_id' },
+  keys: ['business_id', 'subtask_id', 'process', 'success'],
   ttlSeconds: LOG_TTL_SECONDS,
 });
 
 export const videoEntity = defineEntity<StoredVideo>({
   type: 'video',
   fields: videoListFields,
-  parents: { byParent: 'raw_log_id', byParent2: 'subtask_id' },
+  keys: ['raw_log_id', 'subtask_id', 'process'],
   ttlSeconds: LOG_TTL_SECONDS,
 });
 
 export const checkResultEntity = defineEntity<StoredCheckResult>({
   type: 'check_result',
   fields: { id: 'number', subtask_id: 'number', created_at: 'datetime' },
-  parents: { byParent: 'subtask_id' },
+  keys: ['subtask_id'],
   ttlSeconds: LOG_TTL_SECONDS,
 });
 
 export const betUploadEntity = defineEntity<StoredBetUpload>({
   type: 'bet_upload',
   fields: betUploadListFields,
-  searchable: ['number'],
-  parents: { byParent: 'check_log_id', byParent2: 'subtask_id' },
+  keys: ['check_log_id', 'subtask_id', 'mode'],
   ttlSeconds: LOG_TTL_SECONDS,
 });
 
 export const engineEventEntity = defineEntity<StoredEngineEvent>({
   type: 'engine_event',
   fields: engineEventListFields,
-  searchable: ['message'],
-  parents: { byParent: 'operation_id' },
+  keys: ['operation_id', 'action'],
   ttlSeconds: LOG_TTL_SECONDS,
 });
 

@@ -35,9 +35,8 @@ export interface NotificationStore {
 export const notificationEntity = defineEntity<StoredNotification>({
   type: 'notification',
   fields: notificationListFields,
-  searchable: ['title', 'caption'],
-  // Unread rows sit in a sparse index so the web-push poll reads only new ones.
-  parents: { byParent: 'status' },
+  // Unread rows sit in their own slot partition so the web-push poll reads only new ones.
+  keys: ['status', 'category'],
   ttlSeconds: 365 * 24 * 3600,
 });
 

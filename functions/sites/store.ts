@@ -90,22 +90,21 @@ export interface SiteStore {
 export const siteEntity = defineEntity<SiteRecord>({
   type: 'site',
   fields: siteListFields,
-  searchable: ['name', 'url'],
+  keys: ['enable'],
   softDelete: true,
 });
 
 export const siteAccountEntity = defineEntity<StoredSiteAccount>({
   type: 'site_account',
   fields: siteAccountListFields,
-  searchable: ['user'],
-  parents: { byParent: 'site_id' },
+  keys: ['site_id', 'enable'],
   softDelete: true,
 });
 
 export const siteTokenEntity = defineEntity<StoredSiteToken>({
   type: 'site_token',
   fields: siteTokenListFields,
-  parents: { byParent: 'account_id', byParent2: 'site_id' },
+  keys: ['account_id', 'site_id'],
 });
 
 const nameKey = (name: string) => name.trim().toLowerCase();

@@ -20,6 +20,6 @@ export interface UserRecord {
 export const userEntity = defineEntity<UserRecord>({
   type: 'user',
   fields: userFields,
-  searchable: ['username', 'nickname'],
+  keys: ['role', 'enabled'],
   hidden: ['password_hash'],
 });

@@ -2,8 +2,8 @@ import path from 'node:path';
 import { Duration, type RemovalPolicy, Size } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Architecture, FilterCriteria, FilterRule, Runtime, StartingPosition, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -106,7 +106,7 @@ export class Functions extends Construct {
       props.storage.grantReadWrite(fn);
       props.keys.grantEncryptDecrypt(fn);
       props.queues.grantSendAll(fn);
-      this.attachTrigger(def, fn, props.queues);
+      this.attachTrigger(def, fn, props.queues, props.data);
       this.byName.set(def.name, fn);
     }
   }
@@ -131,7 +131,7 @@ export class Functions extends Construct {
     for (const fn of this.byName.values()) fn.addEnvironment('PUBLIC_URL', url);
   }
 
-  private attachTrigger(def: LambdaDef, fn: NodejsFunction, queues: Queues): void {
+  private attachTrigger(def: LambdaDef, fn: NodejsFunction, queues: Queues, data: Data): void {
     const trigger = def.trigger;
     switch (trigger.type) {
       case 'http':
@@ -167,6 +167,23 @@ export class Functions extends Construct {
         });
         return;
       }
+      case 'stream':
+        // Only the deletes DynamoDB's TTL makes: every other write moved its counters itself.
+        fn.addEventSource(
+          new DynamoEventSource(data.table, {
+            startingPosition: StartingPosition.LATEST,
+            batchSize: 100,
+            retryAttempts: 5,
+            reportBatchItemFailures: true,
+            filters: [
+              FilterCriteria.filter({
+                eventName: FilterRule.isEqual('REMOVE'),
+                userIdentity: { type: ['Service'], principalId: ['dynamodb.amazonaws.com'] },
+              }),
+            ],
+          }),
+        );
+        return;
       default:
         throw new Error(`Lambda '${def.name}' has trigger type '${triggerType(def)}', which the CDK app does not know`);
     }

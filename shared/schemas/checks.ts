@@ -1,5 +1,15 @@
 import { z } from 'zod';
-import { OperationAction, Process, TestMode } from '../enums.js';
+import {
+  type EnumValue,
+  MessageAction,
+  OperationAction,
+  OperationName,
+  Process,
+  RunStatus,
+  TaskStatus,
+  TestMode,
+} from '../enums.js';
+import { field, keyOrderFields } from '../listFields.js';
 import type { ListFields } from '../listQuery.js';
 import type { ProcessValue, TestModeValue } from './checkResults.js';
 import { Bounds, type UserRef } from './common.js';
@@ -9,7 +19,7 @@ import { ValidatorMessages } from '../validators.js';
 // raw logs and videos (spec sections 3, 4, 5, 7).
 
 export type { ProcessValue, TestModeValue };
-export type RunStatusValue = 1 | 2 | 3 | 99 | 100;
+export type RunStatusValue = EnumValue<typeof RunStatus>;
 
 export const CheckMessages = {
   noCheckpointSingle: 'No checkpoint to check',
@@ -206,105 +216,102 @@ export interface EngineEvent {
   created_at: number;
 }
 
+// List declarations (shared/listFields.ts): per field its type, value type and what a list may do.
+// `key` filters are the slot fields each store maps to an index (functions/checks/store.ts).
+const bounded = { sort: 'bounded', filter: 'bounded' } as const;
+const keyFilter = { sort: 'bounded', filter: 'key' } as const;
+
 export const operationListFields = {
-  id: 'number',
-  name: 'enum',
-  status: 'enum',
-  remark: 'text',
-  start_at: 'datetime',
-  end_at: 'datetime',
-  created_at: 'datetime',
+  ...keyOrderFields,
+  name: field.enum(OperationName, keyFilter),
+  status: field.enum(RunStatus, keyFilter),
+  remark: field.text({ ...bounded, search: true }),
+  start_at: field.datetime<number | null>(bounded),
+  end_at: field.datetime<number | null>(bounded),
 } as const satisfies ListFields;
 
 export const taskListFields = {
-  id: 'number',
-  operation_id: 'number',
-  site_id: 'number',
-  status: 'enum',
-  remark: 'text',
-  start_at: 'datetime',
-  end_at: 'datetime',
-  created_at: 'datetime',
+  ...keyOrderFields,
+  operation_id: field.number(keyFilter),
+  site_id: field.number(keyFilter),
+  status: field.enum(TaskStatus, keyFilter),
+  remark: field.text({ ...bounded, search: true }),
+  start_at: field.datetime<number | null>(bounded),
+  end_at: field.datetime<number | null>(bounded),
 } as const satisfies ListFields;
 
 export const subtaskListFields = {
-  id: 'number',
-  task_id: 'number',
-  operation_id: 'number',
-  mode: 'enum',
-  process: 'enum',
-  status: 'enum',
-  msg: 'text',
-  start_at: 'datetime',
-  end_at: 'datetime',
-  created_at: 'datetime',
+  ...keyOrderFields,
+  task_id: field.number(keyFilter),
+  operation_id: field.number(keyFilter),
+  mode: field.enum(TestMode, keyFilter),
+  process: field.enum(Process, keyFilter),
+  status: field.enum(RunStatus, keyFilter),
+  msg: field.text({ ...bounded, search: true }),
+  start_at: field.datetime<number | null>(bounded),
+  end_at: field.datetime<number | null>(bounded),
 } as const satisfies ListFields;
 
 /** The columns of all eight log lists; each list filters on the ones its process writes. */
 export const checkLogListFields = {
-  id: 'number',
-  process: 'enum',
-  mode: 'enum',
-  task_id: 'number',
-  subtask_id: 'number',
-  site_id: 'number',
-  raw_log_id: 'number',
-  success: 'boolean',
-  description: 'text',
-  msg: 'text',
-  login_success: 'boolean',
-  DrawOpen: 'boolean',
-  bet_success: 'boolean',
-  has_record: 'boolean',
-  delete_success: 'boolean',
-  query_success: 'boolean',
-  process_success: 'boolean',
-  is_closed: 'boolean',
-  response_timing: 'number',
-  executed_timing: 'number',
-  status_code: 'number',
-  records_cnt: 'number',
-  active_cnt: 'number',
-  inactive_cnt: 'number',
-  fixed_bets: 'number',
-  balance_left: 'number',
-  agents_cnt: 'number',
-  normal_cnt: 'number',
-  created_at: 'datetime',
+  ...keyOrderFields,
+  process: field.enum(Process, keyFilter),
+  mode: field.enum(TestMode, keyFilter),
+  task_id: field.number(keyFilter),
+  subtask_id: field.number(keyFilter),
+  site_id: field.number(keyFilter),
+  raw_log_id: field.number<number | null>(bounded),
+  success: field.boolean(keyFilter),
+  description: field.text({ ...bounded, search: true }),
+  msg: field.text({ ...bounded, search: true }),
+  login_success: field.boolean(bounded),
+  DrawOpen: field.boolean(bounded),
+  bet_success: field.boolean(bounded),
+  has_record: field.boolean(bounded),
+  delete_success: field.boolean(bounded),
+  query_success: field.boolean(bounded),
+  process_success: field.boolean(bounded),
+  is_closed: field.boolean(bounded),
+  response_timing: field.number(bounded),
+  executed_timing: field.number(bounded),
+  status_code: field.number(bounded),
+  records_cnt: field.number(bounded),
+  active_cnt: field.number(bounded),
+  inactive_cnt: field.number(bounded),
+  fixed_bets: field.number(bounded),
+  balance_left: field.number(bounded),
+  agents_cnt: field.number(bounded),
+  normal_cnt: field.number(bounded),
 } as const satisfies ListFields;
 
 export const rawLogListFields = {
-  id: 'number',
-  process: 'enum',
-  business_id: 'number',
-  subtask_id: 'number',
-  success: 'boolean',
-  remark: 'text',
-  created_at: 'datetime',
+  ...keyOrderFields,
+  process: field.enum(Process, keyFilter),
+  business_id: field.number(keyFilter),
+  subtask_id: field.number(keyFilter),
+  success: field.boolean(keyFilter),
+  remark: field.text({ ...bounded, search: true }),
 } as const satisfies ListFields;
 
 export const videoListFields = {
-  id: 'number',
-  process: 'enum',
-  size: 'number',
-  raw_log_id: 'number',
-  subtask_id: 'number',
-  created_at: 'datetime',
+  ...keyOrderFields,
+  process: field.enum(Process, keyFilter),
+  size: field.number(bounded),
+  raw_log_id: field.number(keyFilter),
+  subtask_id: field.number(keyFilter),
 } as const satisfies ListFields;
 
 export const betUploadListFields = {
-  id: 'number',
-  check_log_id: 'number',
-  subtask_id: 'number',
-  mode: 'enum',
-  number: 'text',
-  created_at: 'datetime',
+  ...keyOrderFields,
+  check_log_id: field.number(keyFilter),
+  subtask_id: field.number(keyFilter),
+  mode: field.enum(TestMode, keyFilter),
+  number: field.text({ ...bounded, search: true }),
 } as const satisfies ListFields;
 
 export const engineEventListFields = {
-  id: 'number',
-  action: 'enum',
-  operation_id: 'number',
-  message: 'text',
-  created_at: 'datetime',
+  ...keyOrderFields,
+  action: field.enum(MessageAction, keyFilter),
+  operation_id: field.number(keyFilter),
+  message: field.text({ ...bounded, search: true }),
 } as const satisfies ListFields;

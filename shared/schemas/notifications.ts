@@ -1,27 +1,21 @@
+import { NotificationCategory, NotificationStatus } from '../enums.js';
+import { field, keyOrderFields, type RowOf } from '../listFields.js';
 import type { ListFields } from '../listQuery.js';
 import type { UserRef } from './common.js';
 
-export interface Notification {
-  id: number;
+export const notificationListFields = {
+  ...keyOrderFields,
+  category: field.enum(NotificationCategory, { sort: 'bounded', filter: 'key' }),
+  title: field.text({ sort: 'bounded', filter: 'bounded', search: true }),
+  caption: field.text({ sort: 'bounded', filter: 'bounded', search: true }),
+  status: field.enum(NotificationStatus, { sort: 'bounded', filter: 'key' }),
+  read_at: field.datetime<number | null>({ sort: 'bounded', filter: 'bounded' }),
+} as const satisfies ListFields;
+
+export interface Notification extends RowOf<typeof notificationListFields> {
   from_user: UserRef;
-  category: 1 | 2 | 3;
-  title: string;
-  caption: string;
   /** HTML; the web sanitizes it before rendering. */
   content: string;
-  status: 1 | 2;
-  read_at: number | null;
   /** Where the notification points to, e.g. /operations/12 */
   link: string;
-  created_at: number;
 }
-
-export const notificationListFields = {
-  id: 'number',
-  category: 'enum',
-  title: 'text',
-  caption: 'text',
-  status: 'enum',
-  read_at: 'datetime',
-  created_at: 'datetime',
-} as const satisfies ListFields;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { AuthType, SiteAccountStatus } from '../enums.js';
+import { AuthType, type SiteAccountStatus } from '../enums.js';
+import { field, keyOrderFields, type RowOf } from '../listFields.js';
 import type { ListFields } from '../listQuery.js';
 import { Bounds, httpUrl, requiredText } from './common.js';
 import { ValidatorMessages } from '../validators.js';
@@ -54,66 +55,47 @@ export const UpdateAccountBody = z.union(
 );
 export type UpdateAccountBody = z.infer<typeof UpdateAccountBody>;
 
-export interface Site {
-  id: number;
-  name: string;
-  url: string;
+// One declaration per list: the row types below derive from it (see shared/listFields.ts).
+export const siteListFields = {
+  ...keyOrderFields,
+  name: field.text({ sort: 'bounded', filter: 'bounded', search: true }),
+  url: field.text({ sort: 'bounded', filter: 'bounded', search: true }),
   /** Enabled accounts of the site. */
-  available_account_cnt: number;
-  enable: boolean;
-  created_at: number;
+  available_account_cnt: field.number({ sort: 'bounded', filter: 'bounded' }),
+  enable: field.boolean({ sort: 'bounded', filter: 'key' }),
+} as const satisfies ListFields;
+
+export const siteAccountListFields = {
+  ...keyOrderFields,
+  site_id: field.number({ sort: 'bounded', filter: 'key' }),
+  user: field.text({ sort: 'bounded', filter: 'bounded', search: true }),
+  enable: field.boolean({ sort: 'bounded', filter: 'key' }),
+} as const satisfies ListFields;
+
+export const siteTokenListFields = {
+  ...keyOrderFields,
+  site_id: field.number({ sort: 'bounded', filter: 'key' }),
+  account_id: field.number({ sort: 'bounded', filter: 'key' }),
+  auth_type: field.enum(AuthType, { sort: 'bounded', filter: 'bounded' }),
+  /** When the session stops being valid, ms; null when unknown. */
+  expire_at: field.datetime<number | null>({ sort: 'bounded', filter: 'bounded' }),
+} as const satisfies ListFields;
+
+export interface Site extends RowOf<typeof siteListFields> {
   updated_at?: number;
   /** The site's accounts (spec section 3), without passwords: those are read one site at a time. */
   accounts: Omit<SiteAccount, 'pwd' | 'site'>[];
 }
 
-export interface SiteAccount {
-  id: number;
-  site_id: number;
-  user: string;
+export interface SiteAccount extends RowOf<typeof siteAccountListFields> {
   /** Plain text in API answers that show it (the Pwd columns); encrypted at rest. */
   pwd: string;
-  enable: boolean;
   status: (typeof SiteAccountStatus.values)[keyof typeof SiteAccountStatus.values];
-  created_at: number;
   site: { name: string } | null;
 }
 
 /** A session a login check captured for an account (GET /sites/accounts/tokens). */
-export interface SiteAccountToken {
-  id: number;
-  site_id: number;
-  account_id: number;
+export interface SiteAccountToken extends RowOf<typeof siteTokenListFields> {
   account: { user: string } | null;
   site: { name: string } | null;
-  auth_type: (typeof AuthType.values)[keyof typeof AuthType.values];
-  created_at: number;
-  /** When the session stops being valid, ms; null when unknown. */
-  expire_at: number | null;
 }
-
-export const siteListFields = {
-  id: 'number',
-  name: 'text',
-  url: 'text',
-  available_account_cnt: 'number',
-  enable: 'boolean',
-  created_at: 'datetime',
-} as const satisfies ListFields;
-
-export const siteAccountListFields = {
-  id: 'number',
-  site_id: 'number',
-  user: 'text',
-  enable: 'boolean',
-  created_at: 'datetime',
-} as const satisfies ListFields;
-
-export const siteTokenListFields = {
-  id: 'number',
-  site_id: 'number',
-  account_id: 'number',
-  auth_type: 'enum',
-  created_at: 'datetime',
-  expire_at: 'datetime',
-} as const satisfies ListFields;

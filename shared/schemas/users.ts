@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { UserRole } from '../enums.js';
+import { field, keyOrderFields } from '../listFields.js';
 import type { ListFields } from '../listQuery.js';
 import { lengthBetween, maxLength } from '../validators.js';
 import { password } from './common.js';
@@ -67,11 +68,10 @@ export interface User {
 
 /** Listable fields of GET /super/users. */
 export const userFields = {
-  id: 'number',
-  username: 'text',
-  nickname: 'text',
-  role: 'enum',
-  enabled: 'boolean',
-  created_at: 'datetime',
-  updated_at: 'datetime',
+  ...keyOrderFields,
+  username: field.text({ sort: 'bounded', filter: 'bounded', search: true }),
+  nickname: field.text({ sort: 'bounded', filter: 'bounded', search: true }),
+  role: field.enum(UserRole, { sort: 'bounded', filter: 'key' }),
+  enabled: field.boolean({ sort: 'bounded', filter: 'key' }),
+  updated_at: field.datetime({ sort: 'bounded', filter: 'bounded' }),
 } as const satisfies ListFields;

@@ -2,6 +2,10 @@
 // soft delete and a TTL: the contract tests exercise the repository through it.
 
 import { defineEntity } from '../../functions/lib/db/entity.js';
+import { defineEnum } from '../../shared/enums.js';
+import { field, keyOrderFields } from '../../shared/listFields.js';
+
+const SampleStatus = defineEnum({ New: [1, 'New'], Open: [2, 'Open'], Done: [3, 'Done'] });
 
 export interface Sample {
   id: number;
@@ -22,19 +26,17 @@ export interface Sample {
 export const sampleDef = defineEntity<Sample>({
   type: 'sample',
   fields: {
-    id: 'number',
-    name: 'text',
-    note: 'text',
-    enable: 'boolean',
-    status: 'enum',
-    score: 'number',
-    seen_at: 'datetime',
-    created_at: 'datetime',
-    task_id: 'number',
-    subtask_id: 'number',
+    ...keyOrderFields,
+    name: field.text({ sort: 'bounded', filter: 'bounded', search: true }),
+    note: field.text({ sort: 'bounded', filter: 'bounded', search: true }),
+    enable: field.boolean({ sort: 'bounded', filter: 'key' }),
+    status: field.enum(SampleStatus, { sort: 'bounded', filter: 'key' }),
+    score: field.number({ sort: 'bounded', filter: 'bounded' }),
+    seen_at: field.datetime({ sort: 'bounded', filter: 'bounded' }),
+    task_id: field.number({ filter: 'key' }),
+    subtask_id: field.number({ filter: 'key' }),
   },
-  searchable: ['name', 'note'],
-  parents: { byParent: 'task_id', byParent2: 'subtask_id' },
+  keys: ['task_id', 'subtask_id', 'status', 'enable'],
   softDelete: true,
   ttlSeconds: 3600,
   hidden: ['secret'],

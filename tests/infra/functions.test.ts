@@ -145,7 +145,8 @@ describe('Functions: entries added to the registry later', () => {
 
   it('deploys every sqs entry with an event source that reports batch item failures', () => {
     const consumers = all.filter((l) => l.trigger.type === 'sqs');
-    expect(ofType(template, 'AWS::Lambda::EventSourceMapping')).toHaveLength(consumers.length);
+    const streams = all.filter((l) => l.trigger.type === 'stream');
+    expect(ofType(template, 'AWS::Lambda::EventSourceMapping')).toHaveLength(consumers.length + streams.length);
     for (const def of consumers) {
       const trigger = def.trigger as Extract<LambdaDef['trigger'], { type: 'sqs' }>;
       template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
@@ -154,6 +155,18 @@ describe('Functions: entries added to the registry later', () => {
         BatchSize: trigger.batchSize,
         ScalingConfig: { MaximumConcurrency: Math.max(2, trigger.concurrency) },
         EventSourceArn: { 'Fn::GetAtt': [Match.stringLikeRegexp(`^Queues${trigger.queue}[0-9A-F]{8}$`), 'Arn'] },
+      });
+    }
+  });
+
+  it('feeds the stream entry only the deletes DynamoDB TTL makes, reporting batch item failures', () => {
+    for (const def of all.filter((l) => l.trigger.type === 'stream')) {
+      template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        FunctionName: { Ref: functionId(template, def.name) },
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        FilterCriteria: {
+          Filters: [{ Pattern: Match.stringLikeRegexp('"principalId":\\["dynamodb.amazonaws.com"\\]') }],
+        },
       });
     }
   });

@@ -4,37 +4,80 @@
 // Single table (TABLE_NAME):
 //   item           pk = `${type}#${id}`          sk = 'item'
 //   id counter     pk = `counter#${type}`        sk = 'counter'   (atomic ADD seq)
+//   row counter    pk = `count#${partition}`     sk = 'count'     (kept count of one index partition)
+//   list cursor    pk = `cursor#${type}`         sk = hash of the query + page (short-lived)
 //   unique value   pk = `unique#${type}#${field}#${value}`  sk = 'unique'  (a claim, e.g. site name)
 //   GSI byType     gsi1pk = type                                  gsi1sk = timeKey
-//   GSI byParent   gsi2pk = `${type}:${field}=${value}`           gsi2sk = timeKey
-//   GSI byParent2  gsi3pk = `${type}:${field}=${value}`           gsi3sk = timeKey
+//   slot GSIs      gsiNpk = `${type}:${field}=${value}` (N = 2..7)  gsiNsk = timeKey
 //   timeKey        = created_at zero-padded to 13 digits + '#' + id zero-padded to 12 digits,
 //                    so key order is creation order and a created_at range is a key condition.
 //   TTL            expires_at (epoch seconds) on log rows.
 // Searchable text fields get a lower-cased shadow attribute `_lc_${field}` so that keyword
 // and text filters are case-insensitive `contains` in DynamoDB itself.
 
-import type { ListFields, ListQuery, ListResult } from '../../../shared/listQuery.js';
+import {
+  type FieldSpec,
+  fieldSpec,
+  type ListFields,
+  type ListQuery,
+  type ListResult,
+} from '../../../shared/listQuery.js';
+import { SLOT_INDEXES } from './tableSchema.js';
 
 export interface EntityDef<T extends { id: number; created_at: number }> {
   /** Entity type, e.g. 'site'. Also the list name. */
   type: string;
-  /** Listable fields and their filter types (usually imported from shared/). */
+  /**
+   * The list declaration (shared/schemas): per field its type and what a list may do with it.
+   * The engine refuses any sort, filter or search it does not offer.
+   */
   fields: ListFields;
-  /** Text fields that are filtered/searched case-insensitively (get `_lc_` shadows). */
-  searchable?: readonly (keyof T & string)[];
-  /** Foreign-id fields served by a GSI key condition, e.g. { byParent: 'task_id', byParent2: 'subtask_id' }. */
-  parents?: { byParent?: keyof T & string; byParent2?: keyof T & string };
+  /**
+   * Key-served fields, in slot order (byParent, byParent2, byKey3...). Every field the declaration
+   * filters by `key` must be here; storage-only scopes (e.g. an `open` flag) may be added.
+   * Each slot keeps a row counter, so equality lists on these fields count in one read.
+   */
+  keys?: readonly (keyof T & string)[];
   /** Soft-deleted rows are stored with `deleted: 1` and never listed or read through the repository. */
   softDelete?: boolean;
   /** Seconds a row lives (sets `expires_at`), e.g. for log rows. */
   ttlSeconds?: number;
   /** Fields never returned by list/get (e.g. encrypted secrets are returned only by explicit reads). */
   hidden?: readonly string[];
+  /** Rows a bounded list (filter/search/sort no index serves) reads at most; default READ_BUDGET. */
+  readBudget?: number;
 }
 
+/** Rows a bounded list reads by default: ~1 MB of log-like rows, one Query page on AWS (~130 RCU). */
+export const READ_BUDGET = 2000;
+
+/** Every declared entity, by type: the sweeper and the repair path walk them. */
+export const ENTITIES = new Map<string, EntityDef<{ id: number; created_at: number }>>();
+
 export function defineEntity<T extends { id: number; created_at: number }>(def: EntityDef<T>): EntityDef<T> {
+  const keys = new Set<string>(def.keys ?? []);
+  if (keys.size > SLOT_INDEXES.length) {
+    throw new Error(`${def.type}: ${keys.size} key fields, but the table has ${SLOT_INDEXES.length} slot indexes`);
+  }
+  for (const [field, declared] of Object.entries(def.fields)) {
+    const spec = fieldSpec(declared);
+    if (spec.filter === 'key' && field !== 'created_at' && !keys.has(field)) {
+      throw new Error(`${def.type}: ${field} is declared key-served but has no slot in keys`);
+    }
+  }
+  ENTITIES.set(def.type, def as unknown as EntityDef<{ id: number; created_at: number }>);
   return def;
+}
+
+/** The declared spec of a field, or undefined when the list does not know it. */
+export function specOf(def: { fields: ListFields }, field: string): FieldSpec | undefined {
+  const declared = def.fields[field];
+  return declared === undefined ? undefined : fieldSpec(declared);
+}
+
+/** Text fields that carry a lower-cased shadow (declared `search: true`). */
+export function searchableFields(def: { fields: ListFields }): string[] {
+  return Object.keys(def.fields).filter((f) => specOf(def, f)?.search);
 }
 
 export interface ListOptions {
@@ -43,7 +86,7 @@ export interface ListOptions {
 }
 
 export interface ListOutcome<T> extends ListResult<T> {
-  /** Read capacity units the list consumed (all pages and the count). */
+  /** Read capacity units the list consumed (the page, the count, the cursor). */
   consumed_rcu: number;
 }
 
@@ -69,6 +112,8 @@ export interface Repository<T extends { id: number; created_at: number }> {
   /** Atomic counter change, e.g. add(siteId, { available_account_cnt: -1 }). */
   add(id: number, deltas: Partial<Record<keyof T & string, number>>, options?: UpdateOptions): Promise<T>;
   softDelete(id: number): Promise<void>;
+  /** Brings a soft-deleted row back into its lists (and counts). */
+  restore(id: number): Promise<void>;
   /** Hard delete (log reapers, tests). */
   remove(id: number): Promise<void>;
   list(query: ListQuery, options?: ListOptions): Promise<ListOutcome<T>>;

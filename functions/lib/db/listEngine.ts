@@ -1,18 +1,22 @@
-// Turns a ListQuery into DynamoDB Query calls on the one table (layout: entity.ts header) and runs them.
+// Turns a ListQuery into DynamoDB calls on the one table (layout: entity.ts header) and runs them,
+// at a cost that does not grow with the table (docs/data-model.md "List shapes").
 //
-// Plan: an equality on a parent field is the partition key of byParent/byParent2, otherwise byType;
-// a created_at range is a condition on the sort key (timeKey). Everything else is a FilterExpression,
-// which DynamoDB applies after reading, so it narrows the answer but not the read cost.
-// Key order (created_at / id) pages by reading only until the page is full; any other sort has to
-// read every matching row and sort in memory (fine up to ~10,000 rows, see docs/data-model.md).
+// Plan: an equality on a key field (EntityDef.keys) is the partition key of its slot index,
+// otherwise byType; a created_at range is a condition on the sort key (timeKey). What no key
+// serves (other filters, keyword search, sorts on other fields) is read within the entity's read
+// budget, newest first; past the budget the reply says `total_exact: false` and `searched: n`.
+// Key-served lists count from the kept partition counter (counters.ts) and page from the
+// cursor cache (cursors.ts), so a page costs O(page_size).
 
 import { type NativeAttributeValue, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Filter, ListQuery, SortBy } from '../../../shared/listQuery.js';
-import { ListQueryError } from '../../../shared/listQuery.js';
+import { ListQueryError, PAGE_ALL_CAP } from '../../../shared/listQuery.js';
 import { dynamoClient } from '../aws/clients.js';
 import { config } from '../config.js';
-import type { EntityDef, ListOptions, ListOutcome } from './entity.js';
-import { TABLE_INDEXES, type IndexName } from './tableSchema.js';
+import { readCounter } from './counters.js';
+import { cursorHash, readCursor, writeCursor } from './cursors.js';
+import { type EntityDef, type ListOptions, type ListOutcome, READ_BUDGET, specOf } from './entity.js';
+import { type IndexName, SLOT_INDEXES, TABLE_INDEXES } from './tableSchema.js';
 import { timeKeyBounds } from './timeKey.js';
 
 export type Item = Record<string, NativeAttributeValue>;
@@ -39,16 +43,24 @@ export function isInternal(attr: string): boolean {
   return INTERNAL.has(attr) || attr.startsWith(LC_PREFIX);
 }
 
-/** Partition key of a parent index, e.g. 'log_login:task_id=7'. */
+/**
+ * The value a key field has in its slot's partition key. Declared booleans are stored as
+ * booleans or 1/0 and a missing flag is false, so they normalise to 'true'/'false'.
+ */
+export function slotValue(def: AnyDef, field: string, value: unknown): string | undefined {
+  if (specOf(def, field)?.type === 'boolean') return value === true || value === 1 ? 'true' : 'false';
+  return value === undefined || value === null ? undefined : String(value);
+}
+
+/** Partition key of a slot index, e.g. 'log_login:task_id=7'. */
 export function parentKey(type: string, field: string, value: unknown): string {
   return `${type}:${field}=${String(value)}`;
 }
 
-/** Which parent index serves a field, if any. */
-export function parentIndexOf(def: AnyDef, field: string): 'byParent' | 'byParent2' | undefined {
-  if (def.parents?.byParent === field) return 'byParent';
-  if (def.parents?.byParent2 === field) return 'byParent2';
-  return undefined;
+/** Which slot index serves a key field, if any. */
+export function slotIndexOf(def: AnyDef, field: string): IndexName | undefined {
+  const at = (def.keys ?? []).indexOf(field);
+  return at < 0 ? undefined : SLOT_INDEXES[at];
 }
 
 /**
@@ -87,13 +99,18 @@ export class ExpressionBuilder {
 
 export interface ListPlan {
   index: IndexName;
+  /** The index partition read (a counter item exists per partition). */
+  partition: string;
   keyCondition: string;
+  /** What no key serves: applied to the rows read, within the read budget. */
   filter?: string;
   builder: ExpressionBuilder;
   /** Direction of key order (timeKey). */
   forward: boolean;
-  /** Set when the first sort field is not the key: read all, then sort these in memory. */
+  /** Set when the first sort field is not the key: sort the rows read (within the budget) in memory. */
   memorySort?: SortBy[];
+  /** True when the partition's kept counter is the answer's total (no range, no filter). */
+  counted: boolean;
   /** A created_at range that cannot match (start after end): answer without reading. */
   empty: boolean;
 }
@@ -102,43 +119,60 @@ const KEY_ORDER_FIELDS = new Set(['created_at', 'id']);
 /** DynamoDB allows at most 100 operands in one IN. */
 const IN_LIMIT = 100;
 
+/** Foreign ids narrow a partition most, then enums, then flags: the best slot to read. */
+function selectivity(def: AnyDef, field: string): number {
+  const type = specOf(def, field)?.type;
+  return type === 'boolean' ? 2 : type === 'enum' ? 1 : 0;
+}
+
 export function planListQuery(def: AnyDef, query: ListQuery, options: ListOptions = {}): ListPlan {
   const b = new ExpressionBuilder();
   const hidden = new Set(def.hidden ?? []);
-  const refuse = (field: string, what: string) => {
-    if (hidden.has(field) || isInternal(field)) throw new ListQueryError(field, `cannot ${what} ${field}`);
+  const refuse = (field: string, what: string, offered: boolean) => {
+    if (!offered || hidden.has(field) || isInternal(field)) throw new ListQueryError(field, `cannot ${what} ${field}`);
   };
 
-  // 1. The partition: a parent equality from the scope first, then from the filters.
+  // 1. Refuse what the declaration does not offer (the web offers only what it declares).
+  for (const field of Object.keys(query.filters)) refuse(field, 'filter by', Boolean(specOf(def, field)?.filter));
+  for (const s of query.sort) refuse(s.field, 'sort by', Boolean(specOf(def, s.field)?.sort));
+  const keywordFields = query.keyword
+    ? query.keywordField.length
+      ? query.keywordField
+      : Object.keys(def.fields).filter((f) => specOf(def, f)?.search)
+    : [];
+  for (const f of keywordFields) refuse(f, 'search', Boolean(specOf(def, f)?.search));
+  if (query.keyword && !keywordFields.length) throw new ListQueryError('keywordField', 'At least 1 search field');
+
+  // 2. The partition: the most selective key equality, from the scope first, then the filters.
   const scope = { ...options.scope };
   const filters = { ...query.filters };
+  const candidates = [
+    ...Object.entries(scope).map(([field, value]) => ({ field, value, from: 'scope' as const })),
+    ...Object.entries(filters).flatMap(([field, f]) => {
+      const value = singleValue(f);
+      return value === undefined ? [] : [{ field, value, from: 'filter' as const }];
+    }),
+  ].filter((c) => slotIndexOf(def, c.field) && slotValue(def, c.field, c.value) !== undefined);
+  candidates.sort((x, y) => selectivity(def, x.field) - selectivity(def, y.field));
   let index: IndexName = 'byType';
   let partition: string = def.type;
-  const scopeToParent = (field: string, value: unknown) => {
-    index = parentIndexOf(def, field)!;
-    partition = parentKey(def.type, field, value);
-  };
-  const scopedParent = Object.keys(scope).find((f) => parentIndexOf(def, f));
-  if (scopedParent) {
-    scopeToParent(scopedParent, scope[scopedParent]);
-    delete scope[scopedParent];
-  } else {
-    const filtered = Object.entries(filters).find(
-      ([f, flt]) => parentIndexOf(def, f) && singleValue(flt) !== undefined,
-    );
-    if (filtered) {
-      scopeToParent(filtered[0], singleValue(filtered[1]));
-      delete filters[filtered[0]];
-    }
+  const chosen = candidates[0];
+  if (chosen) {
+    index = slotIndexOf(def, chosen.field) as IndexName;
+    partition = parentKey(def.type, chosen.field, slotValue(def, chosen.field, chosen.value));
+    if (chosen.from === 'scope') delete scope[chosen.field];
+    else delete filters[chosen.field];
   }
   const keys = INDEX_KEYS[index];
   const keyParts = [`${b.name(keys.partitionKey)} = ${b.value(partition)}`];
 
-  // 2. created_at range -> sort-key condition.
+  // 3. created_at range -> sort-key condition.
   let empty = false;
+  let ranged = false;
   const created = filters.created_at;
   if (created?.kind === 'range') {
     delete filters.created_at;
+    ranged = true;
     const { low, high } = timeKeyBounds(created.start, created.end);
     const sk = b.name(keys.sortKey);
     if (low && high) {
@@ -148,52 +182,52 @@ export function planListQuery(def: AnyDef, query: ListQuery, options: ListOption
     else if (high) keyParts.push(`${sk} <= ${b.value(high)}`);
   }
 
-  // 3. Everything else filters the rows read.
+  // 4. Everything else filters the rows read (the bounded path).
   const conditions: string[] = [];
   for (const [field, value] of Object.entries(scope)) {
-    refuse(field, 'scope by');
-    conditions.push(`${b.name(field)} = ${b.value(value)}`);
+    refuse(field, 'scope by', true);
+    conditions.push(
+      specOf(def, field)?.type === 'boolean'
+        ? (filterCondition(b, def, field, { kind: 'boolean', value: value === true || value === 1 }) as string)
+        : `${b.name(field)} = ${b.value(value)}`,
+    );
   }
   for (const [field, filter] of Object.entries(filters)) {
-    refuse(field, 'filter by');
     const condition = filterCondition(b, def, field, filter);
     if (condition) conditions.push(condition);
   }
   if (query.keyword) {
-    const fields = query.keywordField.length ? query.keywordField : (def.searchable ?? []);
-    if (!fields.length) throw new ListQueryError('keywordField', 'At least 1 search field');
-    const anyField = fields.map((f) => {
-      refuse(f, 'search');
-      return textContains(b, def, f, query.keyword!);
-    });
+    const anyField = keywordFields.map((f) => textContains(b, def, f, query.keyword as string));
     conditions.push(`(${anyField.join(' OR ')})`);
   }
 
-  // 4. Order.
-  for (const s of query.sort) refuse(s.field, 'sort by');
+  // 5. Order.
   const first = query.sort[0];
   const keyOrder = !first || KEY_ORDER_FIELDS.has(first.field);
   return {
     index,
+    partition,
     keyCondition: keyParts.join(' AND '),
     filter: conditions.length ? conditions.join(' AND ') : undefined,
     builder: b,
     forward: keyOrder ? first?.order === 'asc' : false,
     memorySort: keyOrder ? undefined : query.sort,
+    counted: !ranged && !conditions.length,
     empty,
   };
 }
 
-/** A filter that pins a parent field to one value can be a key condition. */
-function singleValue(filter: Filter): string | number | undefined {
+/** A filter that pins a field to one value can be a key condition. */
+function singleValue(filter: Filter): string | number | boolean | undefined {
   if (filter.kind === 'enum' && filter.values.length === 1) return filter.values[0];
   if (filter.kind === 'number' && filter.op === '=') return filter.value;
+  if (filter.kind === 'boolean') return filter.value;
   return undefined;
 }
 
 function textContains(b: ExpressionBuilder, def: AnyDef, field: string, text: string): string {
   // Searchable fields carry a lower-cased shadow, so case-insensitive search stays inside DynamoDB.
-  if (def.searchable?.includes(field)) return `contains(${b.name(LC_PREFIX + field)}, ${b.value(text.toLowerCase())})`;
+  if (specOf(def, field)?.search) return `contains(${b.name(LC_PREFIX + field)}, ${b.value(text.toLowerCase())})`;
   return `contains(${b.name(field)}, ${b.value(text)})`;
 }
 
@@ -228,8 +262,20 @@ function filterCondition(b: ExpressionBuilder, def: AnyDef, field: string, filte
   }
 }
 
-/** Largest Limit per call when a filter makes the needed read size unknown. */
+/** Largest Limit per call. */
 const MAX_LIMIT = 2000;
+
+function queryInput(plan: ListPlan): QueryCommandInput {
+  return {
+    TableName: config.tableName,
+    IndexName: plan.index,
+    KeyConditionExpression: plan.keyCondition,
+    FilterExpression: plan.filter,
+    ScanIndexForward: plan.forward,
+    ReturnConsumedCapacity: 'TOTAL',
+    ...plan.builder.attributes(),
+  };
+}
 
 /** Runs a planned list; rows come back as stored (the repository strips internal attributes). */
 export async function runListQuery(
@@ -241,75 +287,136 @@ export async function runListQuery(
   // Direct callers skip the parser; keep paging arithmetic well-defined for them too.
   const page = Math.max(1, Math.floor(query.page));
   const page_size = Math.max(0, Math.floor(query.page_size));
-  const outcome = (result: Item[], total_count: number, consumed_rcu: number): ListOutcome<Item> => ({
+  // "All" is one page of at most PAGE_ALL_CAP rows; total_count still tells the client how many match.
+  const size = page_size === 0 ? PAGE_ALL_CAP : page_size;
+  const at = page_size === 0 ? 1 : page;
+  const reply = (result: Item[], total_count: number, rcu: number, searched?: number): ListOutcome<Item> => ({
     result,
     total_count,
     page,
     page_size,
-    consumed_rcu: round(consumed_rcu),
+    ...(searched === undefined ? {} : { total_exact: false as const, searched }),
+    consumed_rcu: round(rcu),
   });
-  if (plan.empty) return outcome([], 0, 0);
+  if (plan.empty) return reply([], 0, 0);
+  const input = queryInput(plan);
+  const budget = def.readBudget ?? READ_BUDGET;
 
-  const input: QueryCommandInput = {
-    TableName: config.tableName,
-    IndexName: plan.index,
-    KeyConditionExpression: plan.keyCondition,
-    FilterExpression: plan.filter,
-    ScanIndexForward: plan.forward,
-    ReturnConsumedCapacity: 'TOTAL',
-    ...plan.builder.attributes(),
-  };
-
-  if (plan.memorySort || page_size === 0) {
-    const all = await readRows(input, Number.POSITIVE_INFINITY, Boolean(plan.filter));
-    const rows = plan.memorySort ? sortRows(all.rows, plan.memorySort) : all.rows;
-    const pageRows = page_size === 0 ? rows : rows.slice((page - 1) * page_size, page * page_size);
-    return outcome(pageRows, rows.length, all.rcu);
+  if (plan.filter || plan.memorySort) {
+    // Bounded: read at most `budget` rows in key order (newest first), filter and sort what was read.
+    const read = await readRows(input, { matches: Number.POSITIVE_INFINITY, scanned: budget });
+    const rows = plan.memorySort ? sortRows(read.rows, plan.memorySort) : read.rows;
+    return reply(rows.slice((at - 1) * size, at * size), rows.length, read.rcu, read.more ? read.scanned : undefined);
   }
 
-  // Key order: stop reading once the page is full; the count reads the rest in parallel.
-  const [read, count] = await Promise.all([readRows(input, page * page_size, Boolean(plan.filter)), countRows(input)]);
-  return outcome(read.rows.slice((page - 1) * page_size), count.count, read.rcu + count.rcu);
+  // Key-served: the count is kept (or, for a created_at range, counted within the budget) and the
+  // page starts where the previous page ended (cursor cache), so earlier pages are not read again.
+  const hash = cursorHash([plan.index, plan.keyCondition, plan.builder.values, plan.forward, size]);
+  const [count, cursor] = await Promise.all([
+    plan.counted ? readCounter(plan.partition).then((c) => ({ ...c, searched: undefined })) : countRows(input, budget),
+    at > 1 ? readCursor(def.type, hash, at) : Promise.resolve({ start: undefined, rcu: 0 }),
+  ]);
+  const read = await readRows(
+    input,
+    { matches: cursor.start ? size : at * size, scanned: Number.POSITIVE_INFINITY },
+    cursor.start,
+  );
+  const pageRows = cursor.start ? read.rows : read.rows.slice((at - 1) * size);
+  if (read.last && pageRows.length === size && page_size > 0) {
+    await writeCursor(def.type, hash, at + 1, read.last);
+  }
+  return reply(pageRows, count.count, count.rcu + cursor.rcu + read.rcu, count.searched);
+}
+
+/** Every row of a partition, in key order, without budget: internal reads (`repo.all`). */
+export async function readAllRows(def: AnyDef, options: ListOptions = {}): Promise<Item[]> {
+  const query = {
+    page: 1,
+    page_size: 0,
+    sort: [{ field: 'created_at', order: 'asc' as const }],
+    keywordField: [],
+    filters: {},
+  };
+  const plan = planListQuery({ ...def, fields: { ...def.fields, created_at: 'datetime' } }, query, options);
+  const read = await readRows(queryInput(plan), {
+    matches: Number.POSITIVE_INFINITY,
+    scanned: Number.POSITIVE_INFINITY,
+  });
+  return read.rows;
+}
+
+interface Read {
+  rows: Item[];
+  rcu: number;
+  scanned: number;
+  /** Rows remain past what was read. */
+  more: boolean;
+  /** Key of the last row kept: where the next page starts. */
+  last?: Item;
 }
 
 async function readRows(
   input: QueryCommandInput,
-  need: number,
-  filtered: boolean,
-): Promise<{ rows: Item[]; rcu: number }> {
+  stop: { matches: number; scanned: number },
+  from?: QueryCommandInput['ExclusiveStartKey'],
+): Promise<Read> {
   const rows: Item[] = [];
   let rcu = 0;
-  let start: QueryCommandInput['ExclusiveStartKey'];
+  let scanned = 0;
+  let start = from;
+  const filtered = Boolean(input.FilterExpression);
   // Limit caps rows *read*, not rows matched: exact when unfiltered, growing when a filter drops rows.
-  let limit = Number.isFinite(need) ? Math.max(need, filtered ? 50 : 1) : undefined;
+  let limit = filtered ? 50 : MAX_LIMIT;
   do {
-    const remaining = need - rows.length;
+    const room = Math.min(stop.scanned - scanned, filtered ? limit : stop.matches - rows.length, MAX_LIMIT);
+    const out = await dynamoClient().send(new QueryCommand({ ...input, ExclusiveStartKey: start, Limit: room }));
+    rows.push(...(out.Items ?? []));
+    rcu += out.ConsumedCapacity?.CapacityUnits ?? 0;
+    scanned += out.ScannedCount ?? 0;
+    start = out.LastEvaluatedKey;
+    if (filtered) limit = Math.min(limit * 4, MAX_LIMIT);
+  } while (start && rows.length < stop.matches && scanned < stop.scanned);
+  const kept = Number.isFinite(stop.matches) ? rows.slice(0, stop.matches) : rows;
+  const last = kept.length === rows.length ? start : keyOf(input, kept[kept.length - 1]);
+  return { rows: kept, rcu, scanned, more: Boolean(start), last: kept.length ? last : undefined };
+}
+
+/** The ExclusiveStartKey that resumes a Query right after `item`. */
+function keyOf(input: QueryCommandInput, item: Item | undefined): Item | undefined {
+  if (!item) return undefined;
+  const index = INDEX_KEYS[input.IndexName as IndexName];
+  return {
+    pk: item.pk,
+    sk: item.sk,
+    [index.partitionKey]: item[index.partitionKey],
+    [index.sortKey]: item[index.sortKey],
+  };
+}
+
+/** A created_at range's count: exact up to the budget, then the rows counted so far. */
+async function countRows(
+  input: QueryCommandInput,
+  budget: number,
+): Promise<{ count: number; rcu: number; searched?: number }> {
+  let count = 0;
+  let rcu = 0;
+  let scanned = 0;
+  let start: QueryCommandInput['ExclusiveStartKey'];
+  do {
     const out = await dynamoClient().send(
       new QueryCommand({
         ...input,
+        Select: 'COUNT',
         ExclusiveStartKey: start,
-        Limit: limit === undefined ? undefined : filtered ? limit : Math.min(limit, remaining),
+        Limit: Math.min(budget - scanned, MAX_LIMIT),
       }),
     );
-    rows.push(...(out.Items ?? []));
-    rcu += out.ConsumedCapacity?.CapacityUnits ?? 0;
-    start = out.LastEvaluatedKey;
-    if (limit !== undefined && filtered) limit = Math.min(limit * 2, MAX_LIMIT);
-  } while (start && rows.length < need);
-  return { rows: Number.isFinite(need) ? rows.slice(0, need) : rows, rcu };
-}
-
-async function countRows(input: QueryCommandInput): Promise<{ count: number; rcu: number }> {
-  let count = 0;
-  let rcu = 0;
-  let start: QueryCommandInput['ExclusiveStartKey'];
-  do {
-    const out = await dynamoClient().send(new QueryCommand({ ...input, Select: 'COUNT', ExclusiveStartKey: start }));
     count += out.Count ?? 0;
+    scanned += out.ScannedCount ?? 0;
     rcu += out.ConsumedCapacity?.CapacityUnits ?? 0;
     start = out.LastEvaluatedKey;
-  } while (start);
-  return { count, rcu };
+  } while (start && scanned < budget);
+  return { count, rcu, searched: start ? scanned : undefined };
 }
 
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });

@@ -3,7 +3,8 @@
 //
 // No TransactWriteItems (dynalite lacks it): every write is one conditional single-item call.
 // Invariants that span items (a counter and its rows, a unique claim and its owner) are kept by
-// ordering those writes and by the repair paths in docs/data-model.md.
+// ordering those writes and by the repair paths in docs/data-model.md. Every write that puts a row
+// into or takes it out of index partitions then moves those partitions' counters (counters.ts).
 
 import {
   BatchGetCommand,
@@ -13,17 +14,20 @@ import {
   GetCommand,
   type NativeAttributeValue,
   PutCommand,
+  ScanCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { emptyListQuery, type ListQuery } from '../../../shared/listQuery.js';
+import type { ListQuery } from '../../../shared/listQuery.js';
 import { dynamoClient } from '../aws/clients.js';
 import { config } from '../config.js';
+import { addToCounters, COUNT_PREFIX, counterKey, moveBetween, moveCounters, partitionsOf } from './counters.js';
 import {
   ConditionFailedError,
   type EntityDef,
   type ListOptions,
   type ListOutcome,
   type Repository,
+  searchableFields,
   type UpdateOptions,
 } from './entity.js';
 import { nextId, nextIds } from './ids.js';
@@ -33,11 +37,12 @@ import {
   type Item,
   isInternal,
   LC_PREFIX,
-  parentIndexOf,
   parentKey,
+  readAllRows,
   runListQuery,
+  slotValue,
 } from './listEngine.js';
-import { TTL_ATTRIBUTE } from './tableSchema.js';
+import { SLOT_INDEXES, TTL_ATTRIBUTE } from './tableSchema.js';
 import { timeKey } from './timeKey.js';
 
 type Row = { id: number; created_at: number };
@@ -58,6 +63,13 @@ export interface DynamoRepository<T extends Row> extends Repository<T> {
   getWithHidden(id: number): Promise<T | undefined>;
   /** Like all, but with the def's hidden fields. */
   allWithHidden(options?: ListOptions): Promise<T[]>;
+  /**
+   * The repair path: rewrites any row whose index keys, shadows or expiry differ from the current
+   * layout (an older DATA_DIR, a new slot), then sets every counter of the type to its recount.
+   * Reads the whole table (Scan): run it from a job, not a request. Writes that land while it
+   * runs may be missed by the recount; run it again or when writes are quiet.
+   */
+  repair(): Promise<{ rows: number; reindexed: number; counters: number }>;
 }
 
 /** The one place a vendor's conditional-check failure becomes our error. */
@@ -79,11 +91,9 @@ const BATCH_WRITE_MAX = 25;
 export function createRepository<T extends Row>(def: EntityDef<T>): DynamoRepository<T> {
   const key = (id: number) => ({ pk: `${def.type}#${id}`, sk: 'item' });
   const hidden = new Set<string>(def.hidden ?? []);
-  const searchable = new Set<string>(def.searchable ?? []);
-  const parents = (['byParent', 'byParent2'] as const).flatMap((index) => {
-    const field = def.parents?.[index];
-    return field ? [{ index, field: field as string }] : [];
-  });
+  const searchable = new Set<string>(searchableFields(def));
+  const slots = (def.keys ?? []).map((field, i) => ({ index: SLOT_INDEXES[i], field: field as string }));
+  const slotOf = new Map(slots.map((s) => [s.field, s.index]));
   const live = (item: Item | undefined) => (item && item.deleted === undefined ? item : undefined);
 
   /** What callers see: no storage attributes, and no hidden fields unless asked for. */
@@ -107,9 +117,9 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
     // Every index sort key is written even without a parent: harmless (the index is sparse on its
     // partition key) and it lets a later update that sets the parent skip a read.
     for (const i of Object.values(INDEX_KEYS)) item[i.sortKey] = tk;
-    for (const p of parents) {
-      const v = row[p.field];
-      if (v !== undefined && v !== null) item[INDEX_KEYS[p.index].partitionKey] = parentKey(def.type, p.field, v);
+    for (const p of slots) {
+      const v = slotValue(def, p.field, row[p.field]);
+      if (v !== undefined) item[INDEX_KEYS[p.index].partitionKey] = parentKey(def.type, p.field, v);
     }
     for (const f of searchable) {
       if (typeof row[f] === 'string') item[LC_PREFIX + f] = (row[f] as string).toLowerCase();
@@ -139,6 +149,7 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
     b: ExpressionBuilder,
     expression: string,
     options?: UpdateOptions,
+    returnValues: 'ALL_NEW' | 'ALL_OLD' = 'ALL_NEW',
   ): Promise<Item> {
     const out = await conditional(
       dynamoClient().send(
@@ -147,7 +158,7 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
           Key: key(id),
           UpdateExpression: expression,
           ConditionExpression: condition(b, options),
-          ReturnValues: 'ALL_NEW',
+          ReturnValues: returnValues,
           ...b.attributes(),
         }),
       ),
@@ -157,9 +168,7 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
   }
 
   async function readAll(options: ListOptions | undefined, withHidden: boolean): Promise<T[]> {
-    const query = emptyListQuery({ page_size: 0, sort: [{ field: 'created_at', order: 'asc' }] });
-    const out = await runListQuery(def, query, options);
-    return out.result.map((item) => toRow(item, withHidden));
+    return (await readAllRows(def, options)).map((item) => toRow(item, withHidden));
   }
 
   async function getItem(id: number): Promise<Item | undefined> {
@@ -179,16 +188,14 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
       const now = Date.now();
       const created_at = (data as Partial<Row>).created_at ?? now;
       const row = { updated_at: created_at, ...data, id, created_at } as Record<string, unknown>;
+      const item = toItem(row);
       await conditional(
         dynamoClient().send(
-          new PutCommand({
-            TableName: config.tableName,
-            Item: toItem(row),
-            ConditionExpression: 'attribute_not_exists(pk)',
-          }),
+          new PutCommand({ TableName: config.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }),
         ),
         (cause) => new ConditionFailedError(`${def.type} ${id} already exists`, { cause }),
       );
+      await moveCounters(partitionsOf(item));
       return toRow(row);
     },
 
@@ -200,10 +207,11 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
         const created_at = (data as Partial<Row>).created_at ?? now;
         return { updated_at: created_at, ...data, id: ids[i], created_at } as Record<string, unknown>;
       });
-      for (let i = 0; i < rows.length; i += BATCH_WRITE_MAX) {
-        let requests: { PutRequest: { Item: Item } }[] | undefined = rows
+      const items = rows.map(toItem);
+      for (let i = 0; i < items.length; i += BATCH_WRITE_MAX) {
+        let requests: { PutRequest: { Item: Item } }[] | undefined = items
           .slice(i, i + BATCH_WRITE_MAX)
-          .map((row) => ({ PutRequest: { Item: toItem(row) } }));
+          .map((item) => ({ PutRequest: { Item: item } }));
         // Under load part of a batch may come back unprocessed; send it again until none remain.
         for (let attempt = 0; requests?.length; attempt++) {
           if (attempt) await new Promise((r) => setTimeout(r, Math.min(50 * 2 ** attempt, 1000)));
@@ -213,6 +221,10 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
           requests = out.UnprocessedItems?.[config.tableName] as typeof requests;
         }
       }
+      // One ADD per partition for the whole batch, after every row is written.
+      const deltas = new Map<string, number>();
+      for (const item of items) for (const p of partitionsOf(item)) deltas.set(p, (deltas.get(p) ?? 0) + 1);
+      await addToCounters(deltas);
       return rows.map((row) => toRow(row));
     },
 
@@ -251,22 +263,32 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
       const b = new ExpressionBuilder();
       const sets: string[] = [];
       const removes: string[] = [];
-      const set = (attr: string, v: unknown) => sets.push(`${b.name(attr)} = ${b.value(v as NativeAttributeValue)}`);
+      // What the write does, so the new item (and the partitions it moved to) is known without a read.
+      const changes = new Map<string, unknown>();
+      const set = (attr: string, v: unknown) => {
+        sets.push(`${b.name(attr)} = ${b.value(v as NativeAttributeValue)}`);
+        changes.set(attr, v);
+      };
+      const remove = (attr: string) => {
+        removes.push(b.name(attr));
+        changes.set(attr, undefined);
+      };
       for (const [field, value] of Object.entries(patch)) {
         if (field === 'id') continue; // the id is the key; never rewritten
         assertWritable(field);
-        if (value === undefined) removes.push(b.name(field));
+        if (value === undefined) remove(field);
         else set(field, value);
         // Keep shadows and index keys in step with the field they derive from.
         if (searchable.has(field)) {
           if (typeof value === 'string') set(LC_PREFIX + field, value.toLowerCase());
-          else removes.push(b.name(LC_PREFIX + field));
+          else remove(LC_PREFIX + field);
         }
-        const index = parentIndexOf(def, field);
+        const index = slotOf.get(field);
         if (index) {
           const pk = INDEX_KEYS[index].partitionKey;
-          if (value === undefined || value === null) removes.push(b.name(pk));
-          else set(pk, parentKey(def.type, field, value));
+          const v = slotValue(def, field, value);
+          if (v === undefined) remove(pk);
+          else set(pk, parentKey(def.type, field, v));
         }
       }
       if (typeof patch.created_at === 'number') {
@@ -279,13 +301,24 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
         sets.length ? `SET ${sets.join(', ')}` : '',
         removes.length ? `REMOVE ${removes.join(', ')}` : '',
       ].join(' ');
-      return toRow(await sendUpdate(id, b, expression, options));
+      const old = await sendUpdate(id, b, expression, options, 'ALL_OLD');
+      const next: Item = { ...old };
+      for (const [attr, v] of changes) {
+        if (v === undefined) delete next[attr];
+        else next[attr] = v as NativeAttributeValue;
+      }
+      const before = partitionsOf(old);
+      const after = partitionsOf(next);
+      if (before.join() !== after.join()) await moveBetween(before, after);
+      return toRow(next);
     },
 
     async add(id, deltas, options) {
       const b = new ExpressionBuilder();
       const adds = Object.entries(deltas).map(([field, delta]) => {
         assertWritable(field);
+        // A key field moves its row between slot partitions: that takes update(), which moves counters.
+        if (slotOf.has(field)) throw new Error(`${def.type}: ${field} is a key field; set it with update()`);
         return `${b.name(field)} ${b.value(delta as number)}`;
       });
       const expression =
@@ -301,16 +334,102 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
       const expression =
         `SET ${b.name('deleted')} = ${b.value(1)}, ${b.name('updated_at')} = ${b.value(Date.now())}` +
         ` REMOVE ${indexKeys.join(', ')}`;
-      await sendUpdate(id, b, expression);
+      // The condition (live row) makes only the writer that deleted it move the counters.
+      const old = await sendUpdate(id, b, expression, undefined, 'ALL_OLD');
+      await moveCounters(partitionsOf(old), -1);
+    },
+
+    async restore(id) {
+      const out = await dynamoClient().send(
+        new GetCommand({ TableName: config.tableName, Key: key(id), ConsistentRead: true }),
+      );
+      if (!out.Item || out.Item.deleted === undefined) throw notFound(id)(undefined);
+      const { deleted: _, ...stored } = out.Item;
+      // Rebuilt from the row's fields, so its index keys, shadows and expiry are the current layout's.
+      const item = toItem(toRow(stored, true));
+      await conditional(
+        dynamoClient().send(
+          new PutCommand({
+            TableName: config.tableName,
+            Item: { ...item, updated_at: Date.now() },
+            ConditionExpression: '#d = :one',
+            ExpressionAttributeNames: { '#d': 'deleted' },
+            ExpressionAttributeValues: { ':one': 1 },
+          }),
+        ),
+        notFound(id),
+      );
+      await moveCounters(partitionsOf(item));
     },
 
     async remove(id) {
-      await dynamoClient().send(new DeleteCommand({ TableName: config.tableName, Key: key(id) }));
+      const out = await dynamoClient().send(
+        new DeleteCommand({ TableName: config.tableName, Key: key(id), ReturnValues: 'ALL_OLD' }),
+      );
+      await moveCounters(partitionsOf(out.Attributes), -1);
     },
 
     async list(query: ListQuery, options?: ListOptions): Promise<ListOutcome<T>> {
       const out = await runListQuery(def, query, options);
       return { ...out, result: out.result.map((item) => toRow(item)) };
+    },
+
+    async repair() {
+      const rowPrefix = `${def.type}#`;
+      const counterPrefix = `${COUNT_PREFIX}${def.type}`;
+      const counts = new Map<string, number>();
+      const stale = new Set<string>();
+      let rows = 0;
+      let reindexed = 0;
+      let start: Record<string, NativeAttributeValue> | undefined;
+      do {
+        const out = await dynamoClient().send(
+          new ScanCommand({
+            TableName: config.tableName,
+            FilterExpression: '(begins_with(pk, :row) AND sk = :item) OR begins_with(pk, :count)',
+            ExpressionAttributeValues: { ':row': rowPrefix, ':item': 'item', ':count': counterPrefix },
+            ExclusiveStartKey: start,
+          }),
+        );
+        for (const item of out.Items ?? []) {
+          if (item.sk !== 'item') {
+            const partition = (item.pk as string).slice(COUNT_PREFIX.length);
+            if (partition === def.type || partition.startsWith(`${def.type}:`)) stale.add(partition);
+            continue;
+          }
+          if (item.deleted !== undefined) continue;
+          rows++;
+          const rebuilt = toItem(toRow(item, true));
+          const drifted = Object.keys({ ...item, ...rebuilt }).some(
+            (k) => isInternal(k) && k !== 'pk' && k !== 'sk' && item[k] !== rebuilt[k],
+          );
+          if (drifted) {
+            reindexed++;
+            await conditional(
+              dynamoClient().send(
+                new PutCommand({
+                  TableName: config.tableName,
+                  Item: rebuilt,
+                  ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleted)',
+                }),
+              ),
+              notFound(item.id as number),
+            ).catch((error) => {
+              if (!(error instanceof ConditionFailedError)) throw error;
+            });
+          }
+          for (const p of partitionsOf(rebuilt)) counts.set(p, (counts.get(p) ?? 0) + 1);
+        }
+        start = out.LastEvaluatedKey;
+      } while (start);
+      for (const p of counts.keys()) stale.delete(p);
+      const absolute = [...counts, ...[...stale].map((p) => [p, 0] as const)];
+      await Promise.all(
+        absolute.map(([partition, n]) =>
+          dynamoClient().send(new PutCommand({ TableName: config.tableName, Item: { ...counterKey(partition), n } })),
+        ),
+      );
+      return { rows, reindexed, counters: absolute.length };
     },
 
     all: (options) => readAll(options, false),

@@ -3,13 +3,25 @@
 
 export const TABLE_KEYS = { partitionKey: 'pk', sortKey: 'sk' } as const;
 
+/**
+ * byType holds every live row of a type; the slot indexes hold, sparsely, the rows of a type with one
+ * value of a key-served field (`${type}:${field}=${value}`). An entity maps its key fields to slots
+ * in order (EntityDef.keys), so one field never needs more than one index and 6 slots serve any entity.
+ */
 export const TABLE_INDEXES = [
   { name: 'byType', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
   { name: 'byParent', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
   { name: 'byParent2', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
+  { name: 'byKey3', partitionKey: 'gsi4pk', sortKey: 'gsi4sk' },
+  { name: 'byKey4', partitionKey: 'gsi5pk', sortKey: 'gsi5sk' },
+  { name: 'byKey5', partitionKey: 'gsi6pk', sortKey: 'gsi6sk' },
+  { name: 'byKey6', partitionKey: 'gsi7pk', sortKey: 'gsi7sk' },
 ] as const;
 
 export type IndexName = (typeof TABLE_INDEXES)[number]['name'];
+
+/** The slot indexes in the order entities map their key fields to them. */
+export const SLOT_INDEXES = TABLE_INDEXES.filter((i) => i.name !== 'byType').map((i) => i.name);
 
 /** Epoch-seconds attribute after which DynamoDB removes a row (log rows). */
 export const TTL_ATTRIBUTE = 'expires_at';

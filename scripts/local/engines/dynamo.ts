@@ -7,7 +7,13 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ListTablesCommand,
+  UpdateTableCommand,
+} from '@aws-sdk/client-dynamodb';
 import { createTableInput } from '../../../functions/lib/db/tableSchema.js';
 
 export type DynamoEngine = 'dynalite' | 'dynamodb-local';
@@ -44,18 +50,39 @@ export async function startDynamo(options: {
 /** Creates the table from the shared schema unless it exists, and waits until it is ACTIVE. */
 export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
   const client = localClient(endpoint);
+  const input = createTableInput(tableName);
   try {
-    await client.send(new CreateTableCommand(createTableInput(tableName)));
+    await client.send(new CreateTableCommand(input));
   } catch (err) {
     if (!(err instanceof Error && err.name === 'ResourceInUseException')) throw err;
+    // A DATA_DIR from before a new index: add the missing ones (one per UpdateTable call).
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const present = new Set((Table?.GlobalSecondaryIndexes ?? []).map((i) => i.IndexName));
+    for (const index of input.GlobalSecondaryIndexes.filter((i) => !present.has(i.IndexName))) {
+      await client.send(
+        new UpdateTableCommand({
+          TableName: tableName,
+          AttributeDefinitions: input.AttributeDefinitions,
+          GlobalSecondaryIndexUpdates: [{ Create: index }],
+        }),
+      );
+      await waitActive(client, tableName);
+    }
   }
+  try {
+    await waitActive(client, tableName);
+  } finally {
+    client.destroy();
+  }
+}
+
+async function waitActive(client: DynamoDBClient, tableName: string): Promise<void> {
   for (const deadline = Date.now() + START_TIMEOUT_MS; Date.now() < deadline; ) {
     const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
     const indexesReady = (Table?.GlobalSecondaryIndexes ?? []).every((i) => i.IndexStatus === 'ACTIVE');
-    if (Table?.TableStatus === 'ACTIVE' && indexesReady) return client.destroy();
+    if (Table?.TableStatus === 'ACTIVE' && indexesReady) return;
     await sleep(50);
   }
-  client.destroy();
   throw new Error(`table ${tableName} did not become ACTIVE`);
 }
 

@@ -1,0 +1,73 @@
+// Row counts kept per index partition, so total_count of an unfiltered list, of a list scoped to a
+// foreign id and of an equality on an enum/boolean slot is one GetItem, whatever the table's size.
+//
+// One counter item per partition: pk = `count#${partition}` (partition = the index partition key
+// value: the type, or `${type}:${field}=${value}`), sk = 'count', attribute `n`. The writes that put
+// a row into or take it out of index partitions move the counters of exactly those partitions with
+// `ADD` (create, createMany, softDelete, restore, an update that moves a slot, remove, expiry through
+// the stream handler or the local sweeper). Without transactions a crash between the row write and
+// its ADDs leaves a counter off: `recount` (repair.ts) recomputes them from the rows.
+
+import { GetCommand, type NativeAttributeValue, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamoClient } from '../aws/clients.js';
+import { config } from '../config.js';
+import { mapLimit } from '../mapLimit.js';
+import { TABLE_INDEXES } from './tableSchema.js';
+
+export const COUNT_PREFIX = 'count#';
+
+export function counterKey(partition: string): { pk: string; sk: string } {
+  return { pk: `${COUNT_PREFIX}${partition}`, sk: 'count' };
+}
+
+/** Every index partition a stored item sits in (none for a soft-deleted row: its index keys are gone). */
+export function partitionsOf(item: Record<string, NativeAttributeValue> | undefined): string[] {
+  if (!item || item.deleted !== undefined) return [];
+  return TABLE_INDEXES.flatMap((i) =>
+    typeof item[i.partitionKey] === 'string' ? [item[i.partitionKey] as string] : [],
+  );
+}
+
+/** Adds `delta` rows to each partition's counter; the same partition may appear more than once. */
+export function moveCounters(partitions: Iterable<string>, delta = 1): Promise<void> {
+  const deltas = new Map<string, number>();
+  for (const p of partitions) deltas.set(p, (deltas.get(p) ?? 0) + delta);
+  return addToCounters(deltas);
+}
+
+/** Moves counters from the partitions an item was in to the ones it is in now (an update of a slot field). */
+export function moveBetween(before: string[], after: string[]): Promise<void> {
+  const deltas = new Map<string, number>();
+  for (const p of before) deltas.set(p, (deltas.get(p) ?? 0) - 1);
+  for (const p of after) deltas.set(p, (deltas.get(p) ?? 0) + 1);
+  return addToCounters(deltas);
+}
+
+/** Counter writes in flight at once: a batch of rows may touch hundreds of partitions. */
+const COUNTER_WRITES_IN_FLIGHT = 16;
+
+/** One atomic ADD per partition whose count changes. */
+export async function addToCounters(deltas: Map<string, number>): Promise<void> {
+  await mapLimit(
+    [...deltas].filter(([, d]) => d !== 0),
+    COUNTER_WRITES_IN_FLIGHT,
+    ([partition, d]) =>
+      dynamoClient().send(
+        new UpdateCommand({
+          TableName: config.tableName,
+          Key: counterKey(partition),
+          UpdateExpression: 'ADD #n :d',
+          ExpressionAttributeNames: { '#n': 'n' },
+          ExpressionAttributeValues: { ':d': d },
+        }),
+      ),
+  );
+}
+
+/** The kept count of one partition (eventually consistent, 0.5 RCU). */
+export async function readCounter(partition: string): Promise<{ count: number; rcu: number }> {
+  const out = await dynamoClient().send(
+    new GetCommand({ TableName: config.tableName, Key: counterKey(partition), ReturnConsumedCapacity: 'TOTAL' }),
+  );
+  return { count: Math.max(0, Number(out.Item?.n ?? 0)), rcu: out.ConsumedCapacity?.CapacityUnits ?? 0.5 };
+}
