@@ -23,7 +23,10 @@ describe('clientIp', () => {
   it('believes X-Forwarded-For only from a configured proxy, taking its nearest untrusted hop', () => {
     process.env.TRUSTED_PROXIES = '127.0.0.1, 10.0.0.2';
     expect(
-      clientIp({ sourceIp: '127.0.0.1', headers: { 'x-forwarded-for': '198.51.100.1, 10.0.0.7, 10.0.0.2, 127.0.0.1' } }),
+      clientIp({
+        sourceIp: '127.0.0.1',
+        headers: { 'x-forwarded-for': '198.51.100.1, 10.0.0.7, 10.0.0.2, 127.0.0.1' },
+      }),
     ).toBe('10.0.0.7');
     expect(clientIp({ sourceIp: '127.0.0.9', headers: { 'x-forwarded-for': '10.0.0.7' } })).toBe('127.0.0.9');
   });

@@ -22,8 +22,8 @@ describe('login throttle policy', () => {
   });
 
   it('never locks a username: after ten failures it takes a captcha and a doubling backoff, up to a minute', () => {
-    expect(throttleVerdict([counter(11), counter(1)], now)).toEqual({ kind: 'captcha', backoffMs: 1000 });
-    expect(throttleVerdict([counter(14), counter(1)], now)).toEqual({ kind: 'captcha', backoffMs: 8000 });
+    expect(throttleVerdict([counter(11), counter(1)], now)).toEqual({ kind: 'captcha', backoffMs: 2000 });
+    expect(throttleVerdict([counter(14), counter(1)], now)).toEqual({ kind: 'captcha', backoffMs: 16_000 });
     expect(throttleVerdict([counter(500), counter(1)], now)).toEqual({ kind: 'captcha', backoffMs: 60_000 });
   });
 

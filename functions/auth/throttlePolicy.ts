@@ -15,7 +15,7 @@ export const THROTTLE = {
   windowMs: 15 * 60_000,
   captchaAfter: 3,
   lockAfter: 10,
-  backoffBaseMs: 1000,
+  backoffBaseMs: 2000,
   backoffMaxMs: 60_000,
 } as const;
 
@@ -28,7 +28,10 @@ export interface FailureCounter {
 
 export type ThrottleVerdict =
   | { kind: 'open' }
-  | { kind: 'captcha'; /** Minimum gap between password checks of the username, when under attack. */ backoffMs?: number }
+  | {
+      kind: 'captcha' /** Minimum gap between password checks of the username, when under attack. */;
+      backoffMs?: number;
+    }
   | { kind: 'locked'; retryAfterSeconds: number };
 
 const active = (c: FailureCounter | undefined, now: number): c is FailureCounter =>
