@@ -94,9 +94,19 @@ export function api(baseUrl: string) {
   };
 }
 
+let loginSeq = 0;
+/**
+ * Each sign-in from a loopback address of its own (127.129-192.x.y, apart from authKit's uniqueIp):
+ * attempts in flight count against their address's login throttle, and test files run in parallel.
+ */
+const loginAddress = () => {
+  const n = loginSeq++;
+  return `127.${129 + (process.pid & 63)}.${(n >> 8) & 255}.${(n & 255) + 1}`;
+};
+
 /** Signs in through POST /api/v1/login and returns the token; throws with the envelope when refused. */
 export async function login(baseUrl: string, username: string, password: string): Promise<string> {
-  const res = await api(baseUrl).post('/api/v1/login', { body: { username, password } });
+  const res = await api(baseUrl).post('/api/v1/login', { body: { username, password }, from: loginAddress() });
   if (res.status !== 200 || typeof res.body?.data?.jwt !== 'string') {
     throw new Error(`login as ${username} failed: ${res.status} ${JSON.stringify(res.body)}`);
   }
