@@ -59,6 +59,12 @@ export interface SecurityEvent {
   [detail: string]: unknown;
 }
 
+/** Who acts, as a route passes it down to a service: the signed-in user and their client address. */
+export interface Actor {
+  id: number;
+  client_ip?: string;
+}
+
 /**
  * One line per security-relevant act, with who, what, from where and how it ended, under a fixed
  * message ('security event') and `security: true`, so a log query or metric filter finds them all.

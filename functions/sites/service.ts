@@ -13,6 +13,7 @@ import type { ListOutcome } from '../lib/db/entity.js';
 import { ConditionFailedError } from '../lib/db/entity.js';
 import { nextId } from '../lib/db/ids.js';
 import { UniqueTakenError, claimUnique, releaseUnique } from '../lib/db/unique.js';
+import { type Actor, logSecurityEvent } from '../lib/logger.js';
 import { decryptSecret, encryptSecret } from '../lib/secrets/index.js';
 import { SiteAccountNotFoundError, SiteExistsError, SiteNotFoundError } from './errors.js';
 import { type StoredSiteAccount, siteAccounts, siteTokens, sites } from './store.js';
@@ -102,7 +103,7 @@ export async function createSite(body: NewSiteBody): Promise<Site> {
   }
 }
 
-export async function updateSite(id: number, body: UpdateSiteBody): Promise<Site> {
+export async function updateSite(id: number, body: UpdateSiteBody, actor?: Actor): Promise<Site> {
   const site = await getSite(id);
   try {
     if ('name' in body) {
@@ -117,7 +118,19 @@ export async function updateSite(id: number, body: UpdateSiteBody): Promise<Site
         throw error;
       }
     }
-    if ('url' in body) return await sites.update(id, { url: body.url });
+    if ('url' in body) {
+      const updated = await sites.update(id, { url: body.url });
+      logSecurityEvent({
+        event: 'site_url_change',
+        actor: actor?.id ?? 'system',
+        target: `site#${id}`,
+        client_ip: actor?.client_ip,
+        outcome: 'success',
+        from: site.url,
+        to: body.url,
+      });
+      return updated;
+    }
     if ('enable' in body) return await sites.update(id, { enable: body.enable });
     // Soft delete: kept for the history of operations, hidden from lists and checks; the name is free again.
     const accounts = await siteAccounts.all({ scope: { site_id: id } });

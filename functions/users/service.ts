@@ -1,5 +1,6 @@
 import type { ListQuery, ListResult } from '../../shared/listQuery.js';
 import type { NewUserBody, User } from '../../shared/schemas/users.js';
+import { type Actor, logSecurityEvent } from '../lib/logger.js';
 import { UserNotFoundError } from './errors.js';
 import { hashPassword } from './password.js';
 import { userStore } from './store.js';
@@ -34,8 +35,16 @@ export async function createUser(body: NewUserBody): Promise<User> {
 }
 
 /** A super user sets someone's password; that user's sessions end. */
-export async function setUserPassword(id: number, pwd: string): Promise<User> {
+export async function setUserPassword(id: number, pwd: string, actor?: Actor): Promise<User> {
   const store = userStore();
   if (!(await store.get(id))) throw new UserNotFoundError(id);
-  return toPublicUser(await store.setPasswordHash(id, await hashPassword(pwd), { revokeTokens: true }));
+  const user = toPublicUser(await store.setPasswordHash(id, await hashPassword(pwd), { revokeTokens: true }));
+  logSecurityEvent({
+    event: 'password_reset',
+    actor: actor?.id ?? 'system',
+    target: `user#${id}`,
+    client_ip: actor?.client_ip,
+    outcome: 'success',
+  });
+  return user;
 }
