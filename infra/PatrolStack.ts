@@ -67,6 +67,7 @@ export class PatrolStack extends Stack {
       queues: this.queues,
       storage: this.storage,
       keys: this.keys,
+      concurrency: stage.concurrency,
     });
     const apiFunction = this.functions.httpHandler();
     this.secrets.passJwtSecretTo(apiFunction);

@@ -42,7 +42,13 @@ export class Storage extends Construct {
     });
   }
 
-  grantReadWrite(grantee: IGrantable): void {
-    this.bucket.grantReadWrite(grantee);
+  /** GetObject on every video: presigned GET addresses carry the signer's rights. */
+  grantRead(grantee: IGrantable): void {
+    this.bucket.grantRead(grantee, '*');
+  }
+
+  /** PutObject under one key prefix only, e.g. `checks/`. */
+  grantPut(grantee: IGrantable, prefix: string): void {
+    this.bucket.grantPut(grantee, `${prefix}*`);
   }
 }
