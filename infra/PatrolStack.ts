@@ -24,6 +24,8 @@ export interface PatrolStackProps extends StackProps {
   webDistDir?: string;
   /** @default the repository root */
   repoRoot?: string;
+  /** WAF web ACL of the distribution, from PatrolEdgeStack (us-east-1); none in tests of this stack alone. */
+  webAclArn?: string;
 }
 
 /** One Patrol stage. Only wiring: each concern and its grants live in its construct. */
@@ -71,6 +73,7 @@ export class PatrolStack extends Stack {
     });
     const apiFunction = this.functions.httpHandler();
     this.secrets.passJwtSecretTo(apiFunction);
+    this.secrets.passOriginSecretTo(apiFunction);
 
     this.api = new Api(this, 'Api', {
       stage: stage.name,
@@ -84,6 +87,9 @@ export class PatrolStack extends Stack {
       apiDomainName: this.api.domainName,
       distDir: props.webDistDir ?? path.join(repoRoot, 'web', 'dist'),
       removalPolicy,
+      videoOrigin: `https://${this.storage.bucket.bucketRegionalDomainName}`,
+      originSecret: this.secrets.originSecretValue(),
+      webAclArn: props.webAclArn,
     });
 
     // The console's address exists only once CloudFront does, which in turn fronts the API above.

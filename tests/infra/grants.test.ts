@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { CHECK_EVIDENCE_PREFIX, LAMBDAS, QUEUES } from '../../functions/registry.js';
 import { synthStack } from './synthStack.js';
-import { type Json, allows, functionId, ofType, resources, type Statement, statementsOfFunction } from './templateQueries.js';
+import {
+  type Json,
+  allows,
+  functionId,
+  ofType,
+  resources,
+  type Statement,
+  statementsOfFunction,
+} from './templateQueries.js';
 
 // Each function gets what its registry entry declares (`access`), nothing more (issue 10, item 5).
 
@@ -56,7 +64,10 @@ describe('Grants follow the registry', () => {
       const resource = JSON.stringify(statement.Resource);
       expect(resource).toContain(`/${CHECK_EVIDENCE_PREFIX}*`);
       const actions = (Array.isArray(statement.Action) ? statement.Action : [statement.Action]) as string[];
-      expect(actions.some((a) => /^s3:(Get|Delete|List)/.test(a)), actions.join()).toBe(false);
+      expect(
+        actions.some((a) => /^s3:(Get|Delete|List)/.test(a)),
+        actions.join(),
+      ).toBe(false);
     }
     expect(allows(statements, 's3:PutObject', videosId)).toBe(true);
   });
@@ -103,8 +114,8 @@ describe('Checker concurrency', () => {
   });
 
   it('refuses a stage that sets the concurrency of a function that reads no queue', () => {
-    expect(() =>
-      synthStack({ stageOverrides: { concurrency: { api: 4 } } }),
-    ).toThrow(/concurrency of 'api', which is no queue consumer/);
+    expect(() => synthStack({ stageOverrides: { concurrency: { api: 4 } } })).toThrow(
+      /concurrency of 'api', which is no queue consumer/,
+    );
   });
 });
