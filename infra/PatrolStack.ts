@@ -56,7 +56,11 @@ export class PatrolStack extends Stack {
       removalPolicy,
       jwtSecretRevision: stage.jwtSecretRevision,
     });
-    this.storage = new Storage(this, 'Storage', { removalPolicy, videoExpiryDays: stage.videoExpiryDays });
+    this.storage = new Storage(this, 'Storage', {
+      stage: stage.name,
+      removalPolicy,
+      videoExpiryDays: stage.videoExpiryDays,
+    });
     this.queues = new Queues(this, 'Queues', { defs: registry.queues });
     this.functions = new Functions(this, 'Functions', {
       defs: registry.lambdas,
@@ -87,7 +91,7 @@ export class PatrolStack extends Stack {
       apiDomainName: this.api.domainName,
       distDir: props.webDistDir ?? path.join(repoRoot, 'web', 'dist'),
       removalPolicy,
-      videoOrigin: `https://${this.storage.bucket.bucketRegionalDomainName}`,
+      videoOrigin: this.storage.origin,
       originSecret: this.secrets.originSecretValue(),
       webAclArn: props.webAclArn,
     });

@@ -66,9 +66,11 @@ describe('Web: headers of the console and the origin secret', () => {
       expect(csp).toContain(directive);
     }
     expect(csp).not.toMatch(/script-src[^;]*unsafe/);
-    const [[videosId]] = ofType(template, 'AWS::S3::Bucket').filter(([id]) => id.startsWith('StorageVideos'));
-    expect(csp).toMatch(/media-src 'self' https:\/\//);
-    expect(csp).toContain(videosId);
+    const [[, videos]] = ofType(template, 'AWS::S3::Bucket').filter(([id]) => id.startsWith('StorageVideos'));
+    // The bucket's own fixed name, in the same region: not any bucket, not any host.
+    expect(flat(videos.Properties?.BucketName)).toContain('patrol-dev-videos-');
+    expect(csp).toMatch(/media-src 'self' https:\/\/patrol-dev-videos-/);
+    expect(csp).toMatch(/img-src 'self' https:\/\/patrol-dev-videos-[^;]*\.s3\.[^;]* data:;/);
     expect(security.FrameOptions).toEqual({ FrameOption: 'DENY', Override: true });
     expect(security.ContentTypeOptions).toEqual({ Override: true });
     expect(security.StrictTransportSecurity).toMatchObject({ Override: true });
