@@ -28,6 +28,6 @@ export function addPatrolStage(
     crossRegionReferences: true,
     webAclArn: edge.webAclArn,
   });
-  main.addDependency(edge);
+  main.addStackDependency(edge);
   return { edge, main };
 }
