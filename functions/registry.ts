@@ -18,7 +18,16 @@ export const QUEUES: readonly QueueDef[] = [
 
 export type Trigger =
   | { type: 'http' }
-  | { type: 'sqs'; queue: QueueDef['name']; batchSize: number /** parallel invocations locally */; concurrency: number }
+  | {
+      type: 'sqs';
+      queue: QueueDef['name'];
+      batchSize: number;
+      /**
+       * Invocations at once. A default: the cloud takes `concurrency.<name>` of the stage in
+       * cdk.json, the local runner `<NAME>_CONCURRENCY` (e.g. CHECKER_CONCURRENCY).
+       */
+      concurrency: number;
+    }
   | { type: 'schedule' /** EventBridge rate, in seconds */; everySeconds: number }
   /**
    * Local runner only: invoked once after the engines are up, to re-enqueue pending work
@@ -31,6 +40,24 @@ export type Trigger =
    */
   | { type: 'stream' };
 
+/**
+ * What a function may touch, and nothing else: the CDK app turns this into its IAM grants
+ * (infra/constructs/Functions.ts). The queue a function consumes is granted by its trigger.
+ */
+export interface AccessDef {
+  /** The main table. */
+  table?: 'read' | 'readWrite';
+  /** The video bucket: GET (presigned addresses are signed with the function's own rights) and PUT under prefixes. */
+  videos?: { read?: boolean; writePrefixes?: readonly string[] };
+  /** Queues it enqueues work on. */
+  sends?: readonly QueueDef['name'][];
+  /** The secrets key: 'decrypt' reads stored secrets; 'encryptDecrypt' also stores new ones. */
+  secrets?: 'decrypt' | 'encryptDecrypt';
+}
+
+/** Where a checker stores its videos and screenshots (functions/checks/runSubtask.ts). */
+export const CHECK_EVIDENCE_PREFIX = 'checks/';
+
 export interface LambdaDef {
   name: string;
   /** Module path from the repo root, exporting `handler`. */
@@ -40,18 +67,34 @@ export interface LambdaDef {
   timeoutSeconds: number;
   /** Needs a Chromium (the @sparticuz/chromium layer in the cloud). */
   chromium?: boolean;
+  access: AccessDef;
 }
 
 export const LAMBDAS: readonly LambdaDef[] = [
-  { name: 'api', entry: 'functions/api.ts', trigger: { type: 'http' }, memoryMb: 1024, timeoutSeconds: 29 },
+  {
+    name: 'api',
+    entry: 'functions/api.ts',
+    trigger: { type: 'http' },
+    memoryMb: 1024,
+    timeoutSeconds: 29,
+    // Reads videos to sign their addresses; never writes or deletes one. Stores site passwords.
+    access: { table: 'readWrite', videos: { read: true }, sends: ['check'], secrets: 'encryptDecrypt' },
+  },
   {
     name: 'checker',
     entry: 'functions/checks/checker.ts',
     // One check per invocation: on Lambda the browser runs single-process in the default context.
-    trigger: { type: 'sqs', queue: 'check', batchSize: 1, concurrency: Number(process.env.CHECKER_CONCURRENCY ?? 4) },
+    trigger: { type: 'sqs', queue: 'check', batchSize: 1, concurrency: 4 },
     memoryMb: 2048,
     timeoutSeconds: 120,
     chromium: true,
+    // Decrypts account passwords and stores the site session it logged in with; enqueues the next wave.
+    access: {
+      table: 'readWrite',
+      videos: { writePrefixes: [CHECK_EVIDENCE_PREFIX] },
+      sends: ['check'],
+      secrets: 'encryptDecrypt',
+    },
   },
   {
     name: 'checkReaper',
@@ -59,6 +102,7 @@ export const LAMBDAS: readonly LambdaDef[] = [
     trigger: { type: 'schedule', everySeconds: 60 },
     memoryMb: 512,
     timeoutSeconds: 60,
+    access: { table: 'readWrite', sends: ['check'] },
   },
   {
     name: 'checkRequeue',
@@ -66,6 +110,7 @@ export const LAMBDAS: readonly LambdaDef[] = [
     trigger: { type: 'startup' },
     memoryMb: 512,
     timeoutSeconds: 60,
+    access: { table: 'readWrite', sends: ['check'] },
   },
   {
     name: 'expirySweeper',
@@ -73,6 +118,7 @@ export const LAMBDAS: readonly LambdaDef[] = [
     trigger: { type: 'schedule', everySeconds: 60 },
     memoryMb: 512,
     timeoutSeconds: 60,
+    access: { table: 'readWrite' },
   },
   {
     name: 'expiryStream',
@@ -80,6 +126,7 @@ export const LAMBDAS: readonly LambdaDef[] = [
     trigger: { type: 'stream' },
     memoryMb: 256,
     timeoutSeconds: 60,
+    access: { table: 'readWrite' },
   },
   {
     // Recounts the list counters (and re-indexes rows of an older layout) when the local stack starts.
@@ -88,6 +135,7 @@ export const LAMBDAS: readonly LambdaDef[] = [
     trigger: { type: 'startup' },
     memoryMb: 512,
     timeoutSeconds: 300,
+    access: { table: 'readWrite' },
   },
   {
     name: 'siteRepair',
@@ -95,5 +143,6 @@ export const LAMBDAS: readonly LambdaDef[] = [
     trigger: { type: 'schedule', everySeconds: 3600 },
     memoryMb: 512,
     timeoutSeconds: 300,
+    access: { table: 'readWrite' },
   },
 ];

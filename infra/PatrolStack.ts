@@ -24,6 +24,8 @@ export interface PatrolStackProps extends StackProps {
   webDistDir?: string;
   /** @default the repository root */
   repoRoot?: string;
+  /** WAF web ACL of the distribution, from PatrolEdgeStack (us-east-1); none in tests of this stack alone. */
+  webAclArn?: string;
 }
 
 /** One Patrol stage. Only wiring: each concern and its grants live in its construct. */
@@ -54,7 +56,11 @@ export class PatrolStack extends Stack {
       removalPolicy,
       jwtSecretRevision: stage.jwtSecretRevision,
     });
-    this.storage = new Storage(this, 'Storage', { removalPolicy, videoExpiryDays: stage.videoExpiryDays });
+    this.storage = new Storage(this, 'Storage', {
+      stage: stage.name,
+      removalPolicy,
+      videoExpiryDays: stage.videoExpiryDays,
+    });
     this.queues = new Queues(this, 'Queues', { defs: registry.queues });
     this.functions = new Functions(this, 'Functions', {
       defs: registry.lambdas,
@@ -67,9 +73,11 @@ export class PatrolStack extends Stack {
       queues: this.queues,
       storage: this.storage,
       keys: this.keys,
+      concurrency: stage.concurrency,
     });
     const apiFunction = this.functions.httpHandler();
     this.secrets.passJwtSecretTo(apiFunction);
+    this.secrets.passOriginSecretTo(apiFunction);
 
     this.api = new Api(this, 'Api', {
       stage: stage.name,
@@ -83,6 +91,9 @@ export class PatrolStack extends Stack {
       apiDomainName: this.api.domainName,
       distDir: props.webDistDir ?? path.join(repoRoot, 'web', 'dist'),
       removalPolicy,
+      videoOrigin: this.storage.origin,
+      originSecret: this.secrets.originSecretValue(),
+      webAclArn: props.webAclArn,
     });
 
     // The console's address exists only once CloudFront does, which in turn fronts the API above.

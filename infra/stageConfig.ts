@@ -23,6 +23,13 @@ export interface StageConfig {
   publicUrl?: string;
   /** Bump to make CloudFormation re-read the JWT secret into the API function after changing it. */
   jwtSecretRevision: number;
+  /**
+   * Invocations at once of queue consumers, by registry name, e.g. `{ "checker": 4 }` (at least 2,
+   * the Lambda minimum). Unset ones keep the registry default. Never read from the deployer's shell.
+   */
+  concurrency: Record<string, number>;
+  /** WAF rate-based rule on /api/v1/login and /api/v1/captcha: requests per client address per 5 minutes. */
+  loginRateLimitPer5Min: number;
 }
 
 export const DEFAULT_STAGE = 'dev';
@@ -35,6 +42,8 @@ const DEFAULTS: Omit<StageConfig, 'name'> = {
   videoExpiryDays: 90,
   alarms: false,
   jwtSecretRevision: 1,
+  concurrency: {},
+  loginRateLimitPer5Min: 100,
 };
 
 const LOG_LEVELS: readonly LogLevel[] = ['DEBUG', 'INFO', 'WARN', 'ERROR'];
@@ -52,6 +61,7 @@ export function resolveStageConfig(stages: unknown, name: string): StageConfig {
     ...DEFAULTS,
     ...own,
     apiThrottle: { ...DEFAULTS.apiThrottle, ...own.apiThrottle },
+    concurrency: { ...DEFAULTS.concurrency, ...own.concurrency },
     name,
   };
   if (!/^[a-z][a-z0-9-]{0,19}$/.test(name)) {
@@ -67,5 +77,14 @@ export function resolveStageConfig(stages: unknown, name: string): StageConfig {
     throw new Error(`Stage '${name}': logLevel must be one of ${LOG_LEVELS.join(', ')}`);
   }
   if (!(config.videoExpiryDays >= 1)) throw new Error(`Stage '${name}': videoExpiryDays must be at least 1`);
+  for (const [fn, n] of Object.entries(config.concurrency)) {
+    if (!Number.isInteger(n) || n < 2 || n > 1000) {
+      throw new Error(`Stage '${name}': concurrency.${fn} must be a whole number from 2 to 1000 (Lambda's SQS range)`);
+    }
+  }
+  // WAF's smallest rate limit is 10 requests per evaluation window.
+  if (!Number.isInteger(config.loginRateLimitPer5Min) || config.loginRateLimitPer5Min < 10) {
+    throw new Error(`Stage '${name}': loginRateLimitPer5Min must be a whole number of at least 10`);
+  }
   return config;
 }

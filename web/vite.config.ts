@@ -16,5 +16,6 @@ export default defineConfig({
     fs: { allow: [here('..')] },
     proxy: { '/api': 'http://127.0.0.1:3000' },
   },
-  build: { outDir: here('./dist'), emptyOutDir: true, sourcemap: true },
+  // No source maps: they would publish the console's source to anyone who can load it.
+  build: { outDir: here('./dist'), emptyOutDir: true, sourcemap: false },
 });

@@ -1,19 +1,47 @@
+import { timingSafeEqual } from 'node:crypto';
+import { config } from '../lib/config.js';
 import type { Request } from '../lib/http/router.js';
 
-const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
+/** The header CloudFront adds to every request it sends to the API (infra/constructs/Web.ts). */
+export const ORIGIN_VERIFY_HEADER = 'x-patrol-origin-verify';
+/** CloudFront's own header with the viewer's address and port, e.g. `198.51.100.7:53711` or `2001:db8::1:443`. */
+export const VIEWER_ADDRESS_HEADER = 'cloudfront-viewer-address';
+
+const sameSecret = (given: string, expected: string) => {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+};
+
+/** `ip:port` -> ip; IPv6 addresses carry colons of their own, so the port is what follows the last one. */
+function stripPort(address: string): string {
+  const at = address.lastIndexOf(':');
+  return at > 0 ? address.slice(0, at) : address;
+}
+
+const normalise = (ip: string) => ip.trim().replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, '$1');
 
 /**
- * The caller's address for login throttling. In the cloud it is API Gateway's sourceIp,
- * which the client cannot set. Only when the request reached us from this machine (a
- * local dev proxy in front of the API) is X-Forwarded-For trusted, taking its nearest
- * address that is not this machine.
+ * The caller's address, for throttling and the security log. Only what a trusted hop says is
+ * believed, never what the client wrote:
+ * - cloud: CloudFront's viewer address, but only on requests that carry the origin secret
+ *   CloudFront adds (anyone can call the execute-api host directly and write that header);
+ *   without the secret, API Gateway's sourceIp, the address that connected to it;
+ * - locally: the socket address, unless that socket is a proxy listed in TRUSTED_PROXIES, whose
+ *   X-Forwarded-For then names the client (its nearest entry that is not itself a trusted proxy).
  */
 export function clientIp(req: Pick<Request, 'sourceIp' | 'headers'>): string {
-  const source = req.sourceIp || 'unknown';
-  if (!LOOPBACK.test(source)) return source;
-  const forwarded = (req.headers['x-forwarded-for'] ?? '')
+  const source = normalise(req.sourceIp || '') || 'unknown';
+  const secret = config.originSecret;
+  const viewer = req.headers[VIEWER_ADDRESS_HEADER];
+  if (secret && viewer && sameSecret(req.headers[ORIGIN_VERIFY_HEADER] ?? '', secret)) {
+    return normalise(stripPort(viewer));
+  }
+  const trusted = new Set(config.trustedProxies.map(normalise));
+  if (!trusted.has(source)) return source;
+  const hops = (req.headers['x-forwarded-for'] ?? '')
     .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s && !LOOPBACK.test(s));
-  return forwarded.at(-1) ?? source;
+    .map(normalise)
+    .filter((hop) => hop && !trusted.has(hop));
+  return hops.at(-1) ?? source;
 }

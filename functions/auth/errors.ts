@@ -46,6 +46,18 @@ export class LoginLockedError extends TooManyRequestsError {
   }
 }
 
+/** A username under attack: one password check per backoff period, even with a solved captcha. */
+export class LoginBackoffError extends TooManyRequestsError {
+  override name = 'LoginBackoffError';
+  constructor(retryAfterSeconds: number) {
+    super(
+      `Too many failed logins for this user, try again in ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}`,
+      retryAfterSeconds,
+    );
+    this.extra = { captcha: 'required' };
+  }
+}
+
 export class AccountDisabledError extends ForbiddenError {
   override name = 'AccountDisabledError';
   constructor() {

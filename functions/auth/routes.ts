@@ -2,12 +2,31 @@ import { ChangePasswordBody, LoginBody } from '../../shared/schemas/auth.js';
 import { Router } from '../lib/http/router.js';
 import { createCaptcha } from './captcha.js';
 import { clientIp } from './clientIp.js';
+import { AUTH_LIMITS, enforceRateLimits } from './rateLimits.js';
 import { changePassword, getProfile, login, logout } from './service.js';
 
 /** Account and session calls (spec section 7). */
 export const authRouter = new Router()
   .post('/login', (req) => login(req.body, clientIp(req)), { access: 'public', body: LoginBody })
-  .get('/captcha', () => createCaptcha(), { access: 'public' })
+  .get(
+    '/captcha',
+    async (req) => {
+      await enforceRateLimits([[AUTH_LIMITS.captchaPerClient, clientIp(req)]]);
+      return createCaptcha();
+    },
+    { access: 'public' },
+  )
   .post('/logout', ({ user }) => logout(user))
   .get('/info', ({ user }) => getProfile(user))
-  .post('/pwd', ({ user, body }) => changePassword(user, body), { body: ChangePasswordBody });
+  .post(
+    '/pwd',
+    async (req) => {
+      const ip = clientIp(req);
+      await enforceRateLimits([
+        [AUTH_LIMITS.pwdPerUser, String(req.user.id)],
+        [AUTH_LIMITS.pwdPerClient, ip],
+      ]);
+      return changePassword(req.user, req.body, ip);
+    },
+    { body: ChangePasswordBody },
+  );

@@ -1,6 +1,6 @@
 import type { ChangePasswordBody, LoginBody, LoginResult, Profile } from '../../shared/schemas/auth.js';
 import type { AuthUser } from '../lib/http/router.js';
-import { logger } from '../lib/logger.js';
+import { logger, logSecurityEvent, type SecurityOutcome } from '../lib/logger.js';
 import { UserNotFoundError } from '../users/errors.js';
 import { hashPassword, needsRehash, spendDecoyVerify, verifyPassword } from '../users/password.js';
 import { userStore } from '../users/store.js';
@@ -10,39 +10,60 @@ import {
   BadCredentialsError,
   CaptchaRequiredError,
   CaptchaWrongError,
+  LoginBackoffError,
   LoginLockedError,
   WrongCurrentPasswordError,
 } from './errors.js';
 import {
+  claimCheckSlot,
   clearFailures,
   ipThrottleKey,
-  readFailures,
-  recordFailure,
+  releaseAttempt,
+  reserveAttempt,
   type ThrottleKey,
   userThrottleKey,
 } from './throttle.js';
-import { throttleVerdict } from './throttlePolicy.js';
+import { captchaNext, type FailureCounter, throttleVerdict } from './throttlePolicy.js';
 import { signToken } from './token.js';
 
-async function countFailure(keys: ThrottleKey[], now: number) {
-  return Promise.all(keys.map((key) => recordFailure(key, now)));
-}
-
 /**
- * Password login with throttling per username and per client IP (throttlePolicy.ts).
+ * Password login with throttling per username and per client address (throttlePolicy.ts).
+ * The attempt takes its slot on both counters before anything is checked, so parallel guesses
+ * are counted one by one; an attempt that never reaches the password, or is right, gives it back.
  * Unknown usernames and wrong passwords look the same, in text and in time.
  */
 export async function login(body: LoginBody, ip: string, now = Date.now()): Promise<LoginResult> {
-  const keys = [userThrottleKey(body.username), ipThrottleKey(ip)];
-  const verdict = throttleVerdict(await readFailures(keys), now);
-  if (verdict.kind === 'locked') throw new LoginLockedError(verdict.retryAfterSeconds);
+  const keys: [ThrottleKey, ThrottleKey] = [userThrottleKey(body.username), ipThrottleKey(ip)];
+  const counters = (await Promise.all(keys.map((k) => reserveAttempt(k, now)))) as [FailureCounter, FailureCounter];
+  const release = () => Promise.all(keys.map((k, i) => releaseAttempt(k, counters[i])));
+  const audit = (outcome: SecurityOutcome, reason: string, extra: Record<string, unknown> = {}) =>
+    logSecurityEvent({ event: 'login', actor: body.username, client_ip: ip, outcome, reason, ...extra });
+
+  const verdict = throttleVerdict(counters, now);
+  if (verdict.kind === 'locked') {
+    await release();
+    audit('refused', 'client locked');
+    throw new LoginLockedError(verdict.retryAfterSeconds);
+  }
   if (verdict.kind === 'captcha') {
     const captcha = parseCaptchaInput(body.captcha);
-    if (!captcha) throw new CaptchaRequiredError();
-    // A wrong captcha counts as a failure, or guessing captchas would never reach the lock.
+    if (!captcha) {
+      await release();
+      throw new CaptchaRequiredError();
+    }
+    // A wrong captcha keeps its slot as a failure, or guessing captchas would never slow anyone down.
     if (!(await consumeCaptcha(captcha.id, captcha.answer, now))) {
-      await countFailure(keys, now);
+      audit('failure', 'wrong captcha');
       throw new CaptchaWrongError();
+    }
+    if (verdict.backoffMs) {
+      // Claimed only with a solved captcha, so wrong-captcha floods cannot keep the owner waiting.
+      const waitMs = await claimCheckSlot(keys[0], verdict.backoffMs, now);
+      if (waitMs > 0) {
+        await release();
+        audit('refused', 'username backoff');
+        throw new LoginBackoffError(Math.ceil(waitMs / 1000));
+      }
     }
   }
 
@@ -52,12 +73,15 @@ export async function login(body: LoginBody, ip: string, now = Date.now()): Prom
     ? await verifyPassword(body.password, user.password_hash)
     : await spendDecoyVerify(body.password).then(() => false);
   if (!user || !passwordOk) {
-    const counters = await countFailure(keys, now);
-    throw new BadCredentialsError(throttleVerdict(counters, now).kind !== 'open');
+    audit('failure', user ? 'wrong password' : 'unknown username');
+    throw new BadCredentialsError(captchaNext(counters, now));
   }
-  if (user.enabled === false) throw new AccountDisabledError();
+  if (user.enabled === false) {
+    audit('refused', 'account disabled', { user_id: user.id });
+    throw new AccountDisabledError();
+  }
 
-  await clearFailures(keys[0]);
+  await Promise.all([clearFailures(keys[0]), releaseAttempt(keys[1], counters[1])]);
   if (needsRehash(user.password_hash)) {
     // Raised scrypt cost reaches existing users at their next login; a failure here must not block it.
     await store
@@ -65,7 +89,7 @@ export async function login(body: LoginBody, ip: string, now = Date.now()): Prom
       .catch((error) => logger.warn('password rehash failed', { error, user_id: user.id }));
   }
   const { jwt, expires_at } = await signToken({ id: user.id, role: user.role, token_version: user.token_version ?? 0 });
-  logger.info('login', { user_id: user.id });
+  audit('success', 'password', { user_id: user.id });
   return { jwt, name: user.nickname || user.username, s: user.role, expires_at };
 }
 
@@ -87,10 +111,15 @@ export async function getProfile(user: AuthUser): Promise<Profile> {
 }
 
 /** Own password change: the old password and every existing session stop working. */
-export async function changePassword(user: AuthUser, body: ChangePasswordBody): Promise<void> {
+export async function changePassword(user: AuthUser, body: ChangePasswordBody, ip?: string): Promise<void> {
   const store = userStore();
   const stored = await store.get(user.id);
   if (!stored) throw new UserNotFoundError(user.id);
-  if (!(await verifyPassword(body.old_pwd, stored.password_hash))) throw new WrongCurrentPasswordError();
+  const event = { event: 'password_change', actor: user.id, target: `user#${user.id}`, client_ip: ip } as const;
+  if (!(await verifyPassword(body.old_pwd, stored.password_hash))) {
+    logSecurityEvent({ ...event, outcome: 'failure', reason: 'wrong current password' });
+    throw new WrongCurrentPasswordError();
+  }
   await store.setPasswordHash(user.id, await hashPassword(body.pwd), { revokeTokens: true });
+  logSecurityEvent({ ...event, outcome: 'success' });
 }

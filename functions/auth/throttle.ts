@@ -4,10 +4,11 @@ import { dynamoClient } from '../lib/aws/clients.js';
 import { config } from '../lib/config.js';
 import { type FailureCounter, THROTTLE } from './throttlePolicy.js';
 
-// Failure counters live in the main table as single items, `throttle#user#{username}` and
+// Attempt counters live in the main table as single items, `throttle#user#{username}` and
 // `throttle#ip#{ip}`, changed only by conditional single-item writes, so concurrent Lambdas
-// count every failure without a lock. `expires_at` lets DynamoDB TTL drop stale counters;
-// TTL is lazy, so readers still check the window themselves.
+// count every attempt without a lock: an attempt reserves its slot (and learns its place) in
+// the same write, before its password is checked (throttlePolicy.ts). `expires_at` lets
+// DynamoDB TTL drop stale counters; TTL is lazy, so readers still check the window themselves.
 
 export type ThrottleKey = `throttle#user#${string}` | `throttle#ip#${string}`;
 
@@ -17,21 +18,8 @@ export const ipThrottleKey = (ip: string): ThrottleKey => `throttle#ip#${ip}`;
 const SK = 'throttle';
 const key = (pk: ThrottleKey) => ({ pk, sk: SK });
 
-export async function readFailures(keys: ThrottleKey[]): Promise<(FailureCounter | undefined)[]> {
-  return Promise.all(
-    keys.map(async (pk) => {
-      const out = await dynamoClient().send(
-        new GetCommand({ TableName: config.tableName, Key: key(pk), ConsistentRead: true }),
-      );
-      return out.Item
-        ? { failures: Number(out.Item.failures), window_start: Number(out.Item.window_start) }
-        : undefined;
-    }),
-  );
-}
-
-/** Counts one failure and returns the counter after it. */
-export async function recordFailure(pk: ThrottleKey, now = Date.now()): Promise<FailureCounter> {
+/** Reserves one attempt and returns the counter after it: this attempt's place in the window. */
+export async function reserveAttempt(pk: ThrottleKey, now = Date.now()): Promise<FailureCounter> {
   const cutoff = now - THROTTLE.windowMs;
   for (let attempt = 0; attempt < 4; attempt++) {
     try {
@@ -65,9 +53,51 @@ export async function recordFailure(pk: ThrottleKey, now = Date.now()): Promise<
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
     }
   }
-  throw new Error(`Could not count a failed login for ${pk}`);
+  throw new Error(`Could not count a login attempt for ${pk}`);
 }
 
 export async function clearFailures(pk: ThrottleKey): Promise<void> {
   await dynamoClient().send(new DeleteCommand({ TableName: config.tableName, Key: key(pk) }));
+}
+
+/** Gives back an attempt's slot (it was right, or never reached the password); a newer window is left alone. */
+export async function releaseAttempt(pk: ThrottleKey, counter: FailureCounter): Promise<void> {
+  try {
+    await dynamoClient().send(
+      new UpdateCommand({
+        TableName: config.tableName,
+        Key: key(pk),
+        UpdateExpression: 'ADD failures :minus',
+        ConditionExpression: 'window_start = :start AND failures > :zero',
+        ExpressionAttributeValues: { ':minus': -1, ':start': counter.window_start, ':zero': 0 },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+}
+
+/**
+ * Claims the next password check of a username under attack: one conditional write, so of
+ * parallel attempts exactly one wins; the others learn how long to wait (ms).
+ */
+export async function claimCheckSlot(pk: ThrottleKey, backoffMs: number, now = Date.now()): Promise<number> {
+  try {
+    await dynamoClient().send(
+      new UpdateCommand({
+        TableName: config.tableName,
+        Key: key(pk),
+        UpdateExpression: 'SET next_check_at = :next',
+        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(next_check_at) OR next_check_at <= :now)',
+        ExpressionAttributeValues: { ':next': now + backoffMs, ':now': now },
+      }),
+    );
+    return 0;
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+  const out = await dynamoClient().send(
+    new GetCommand({ TableName: config.tableName, Key: key(pk), ConsistentRead: true }),
+  );
+  return Math.max(1, Number(out.Item?.next_check_at ?? now) - now);
 }

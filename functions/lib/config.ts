@@ -49,6 +49,20 @@ export const config = {
   get chromiumPath() {
     return process.env.CHROMIUM_PATH || undefined;
   },
+  /**
+   * Locally: socket addresses of proxies whose X-Forwarded-For is believed (comma-separated).
+   * Unset, the socket address is the client. The cloud reads CloudFront's header instead.
+   */
+  get trustedProxies(): string[] {
+    return (process.env.TRUSTED_PROXIES ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+  },
+  /** The value CloudFront puts in the origin-verify header; proves a request came through it. */
+  get originSecret() {
+    return process.env.ORIGIN_SECRET || undefined;
+  },
   /** Public base URL of the console, for links in notifications. */
   get publicUrl() {
     return env('PUBLIC_URL', 'http://127.0.0.1:3000');

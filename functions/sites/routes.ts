@@ -8,6 +8,7 @@ import {
   siteListFields,
   siteTokenListFields,
 } from '../../shared/schemas/sites.js';
+import { clientIp } from '../auth/clientIp.js';
 import { listReply } from '../lib/http/listReply.js';
 import { type Request, Router } from '../lib/http/router.js';
 import * as service from './service.js';
@@ -27,6 +28,8 @@ export const sitesRouter = new Router()
   )
   .put('/sites/accounts/:id', (req) => service.updateAccount(id(req), req.body), { body: UpdateAccountBody })
   .get('/sites/:id', (req) => service.getSite(id(req)))
-  .put('/sites/:id', (req) => service.updateSite(id(req), req.body), { body: UpdateSiteBody })
+  .put('/sites/:id', (req) => service.updateSite(id(req), req.body, { id: req.user.id, client_ip: clientIp(req) }), {
+    body: UpdateSiteBody,
+  })
   .get('/sites/:id/accounts', (req) => service.listSiteAccounts(id(req)))
   .post('/sites/:id/accounts', (req) => service.addAccounts(id(req), req.body), { body: AddAccountsBody });

@@ -10,6 +10,7 @@ import type {
   UpdateSiteBody,
 } from '../../shared/schemas/sites.js';
 import type { ListOutcome } from '../lib/db/entity.js';
+import { type Actor, logSecurityEvent } from '../lib/logger.js';
 import { mapLimit } from '../lib/mapLimit.js';
 import { decryptSecret, encryptSecret } from '../lib/secrets/index.js';
 import { SiteNotFoundError } from './errors.js';
@@ -87,10 +88,23 @@ export async function createSite(body: NewSiteBody): Promise<Site> {
   return toSite(site, accounts);
 }
 
-export async function updateSite(id: number, body: UpdateSiteBody): Promise<Site> {
+export async function updateSite(id: number, body: UpdateSiteBody, actor?: Actor): Promise<Site> {
   const store = siteStore();
   if ('name' in body) return oneWithAccounts(await store.renameSite(id, body.name));
-  if ('url' in body) return oneWithAccounts(await store.updateSite(id, { url: body.url }));
+  if ('url' in body) {
+    const before = await siteRow(id);
+    const updated = await oneWithAccounts(await store.updateSite(id, { url: body.url }));
+    logSecurityEvent({
+      event: 'site_url_change',
+      actor: actor?.id ?? 'system',
+      target: `site#${id}`,
+      client_ip: actor?.client_ip,
+      outcome: 'success',
+      from: before.url,
+      to: body.url,
+    });
+    return updated;
+  }
   if ('enable' in body) return oneWithAccounts(await store.updateSite(id, { enable: body.enable }));
   // Soft delete: kept for the history of operations, hidden from lists and checks; the name is free again.
   const site = await getSite(id);

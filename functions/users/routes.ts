@@ -2,6 +2,7 @@ import { parseListQuery } from '../../shared/listQuery.js';
 import { NewUserBody, SetPasswordBody, UpdateUserBody, userFields } from '../../shared/schemas/users.js';
 import { listReply } from '../lib/http/listReply.js';
 import { Router } from '../lib/http/router.js';
+import { clientIp } from '../auth/clientIp.js';
 import { createUser, listUsers, setUserPassword, updateUser } from './service.js';
 
 /** User management of the super area (spec: /super/users, /super/users/{id}/pwd). */
@@ -14,7 +15,11 @@ export const superUsersRouter = new Router()
     access: 'super',
     body: UpdateUserBody,
   })
-  .put('/super/users/:id/pwd', ({ params, body }) => setUserPassword(Number(params.id), body.pwd), {
-    access: 'super',
-    body: SetPasswordBody,
-  });
+  .put(
+    '/super/users/:id/pwd',
+    (req) => setUserPassword(Number(req.params.id), req.body.pwd, { id: req.user.id, client_ip: clientIp(req) }),
+    {
+      access: 'super',
+      body: SetPasswordBody,
+    },
+  );

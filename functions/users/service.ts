@@ -1,7 +1,8 @@
 import type { ListQuery } from '../../shared/listQuery.js';
-import type { ListOutcome } from '../lib/db/entity.js';
 import type { NewUserBody, UpdateUserBody, User } from '../../shared/schemas/users.js';
+import type { ListOutcome } from '../lib/db/entity.js';
 import type { AuthUser } from '../lib/http/router.js';
+import { type Actor, logSecurityEvent } from '../lib/logger.js';
 import { OwnAccessChangeError, UserNotFoundError } from './errors.js';
 import { hashPassword } from './password.js';
 import { userStore } from './store.js';
@@ -36,10 +37,18 @@ export async function createUser(body: NewUserBody): Promise<User> {
 }
 
 /** A super user sets someone's password; that user's sessions end. */
-export async function setUserPassword(id: number, pwd: string): Promise<User> {
+export async function setUserPassword(id: number, pwd: string, actor?: Actor): Promise<User> {
   const store = userStore();
   if (!(await store.get(id))) throw new UserNotFoundError(id);
-  return toPublicUser(await store.setPasswordHash(id, await hashPassword(pwd), { revokeTokens: true }));
+  const user = toPublicUser(await store.setPasswordHash(id, await hashPassword(pwd), { revokeTokens: true }));
+  logSecurityEvent({
+    event: 'password_reset',
+    actor: actor?.id ?? 'system',
+    target: `user#${id}`,
+    client_ip: actor?.client_ip,
+    outcome: 'success',
+  });
+  return user;
 }
 
 /**

@@ -41,4 +41,8 @@ export class Data extends Construct {
   grantReadWrite(grantee: IGrantable): void {
     this.table.grantReadWriteData(grantee);
   }
+
+  grantRead(grantee: IGrantable): void {
+    this.table.grantReadData(grantee);
+  }
 }

@@ -7,7 +7,7 @@ import { DynamoEventSource, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { LambdaDef } from '../../functions/registry.js';
+import type { AccessDef, LambdaDef } from '../../functions/registry.js';
 import type { LogLevel } from '../stageConfig.js';
 import type { Data } from './Data.js';
 import type { Keys } from './Keys.js';
@@ -27,6 +27,8 @@ export interface FunctionsProps {
   queues: Queues;
   storage: Storage;
   keys: Keys;
+  /** Per-stage invocations at once of sqs functions, by registry name (cdk.json `concurrency`). */
+  concurrency?: Readonly<Record<string, number>>;
 }
 
 /** The Chromium ones record video into /tmp and decompress the browser there (~300 MB). */
@@ -41,7 +43,8 @@ const MIN_SQS_CONCURRENCY = 2;
 
 /**
  * Every Lambda of the registry, bundled by the local esbuild (no docker), wired to its trigger and
- * given the grants every Patrol handler needs. A new registry entry deploys without a code change here.
+ * given exactly the grants its registry entry declares (`access`). A new registry entry deploys
+ * without a code change here.
  */
 export class Functions extends Construct {
   readonly byName = new Map<string, NodejsFunction>();
@@ -50,6 +53,13 @@ export class Functions extends Construct {
   constructor(scope: Construct, id: string, props: FunctionsProps) {
     super(scope, id);
     this.defs = props.defs;
+    const concurrency = props.concurrency ?? {};
+    for (const name of Object.keys(concurrency)) {
+      const def = props.defs.find((d) => d.name === name);
+      if (def?.trigger.type !== 'sqs') {
+        throw new Error(`The stage sets the concurrency of '${name}', which is no queue consumer of the registry`);
+      }
+    }
     const sharedEnv: Record<string, string> = {
       TABLE_NAME: props.data.table.tableName,
       VIDEO_BUCKET: props.storage.bucket.bucketName,
@@ -102,11 +112,8 @@ export class Functions extends Construct {
           nodeModules: nodeModules.length ? nodeModules : undefined,
         },
       });
-      props.data.grantReadWrite(fn);
-      props.storage.grantReadWrite(fn);
-      props.keys.grantEncryptDecrypt(fn);
-      props.queues.grantSendAll(fn);
-      this.attachTrigger(def, fn, props.queues, props.data);
+      grantAccess(def.access, fn, props);
+      this.attachTrigger(def, fn, props.queues, props.data, concurrency[def.name]);
       this.byName.set(def.name, fn);
     }
   }
@@ -131,7 +138,13 @@ export class Functions extends Construct {
     for (const fn of this.byName.values()) fn.addEnvironment('PUBLIC_URL', url);
   }
 
-  private attachTrigger(def: LambdaDef, fn: NodejsFunction, queues: Queues, data: Data): void {
+  private attachTrigger(
+    def: LambdaDef,
+    fn: NodejsFunction,
+    queues: Queues,
+    data: Data,
+    stageConcurrency?: number,
+  ): void {
     const trigger = def.trigger;
     switch (trigger.type) {
       case 'http':
@@ -149,7 +162,7 @@ export class Functions extends Construct {
             batchSize: trigger.batchSize,
             // Report per message, or SQS re-delivers the whole batch and re-checks sites that already passed.
             reportBatchItemFailures: true,
-            maxConcurrency: Math.max(MIN_SQS_CONCURRENCY, trigger.concurrency),
+            maxConcurrency: Math.max(MIN_SQS_CONCURRENCY, stageConcurrency ?? trigger.concurrency),
           }),
         );
         return;
@@ -188,6 +201,17 @@ export class Functions extends Construct {
         throw new Error(`Lambda '${def.name}' has trigger type '${triggerType(def)}', which the CDK app does not know`);
     }
   }
+}
+
+/** The registry's `access` as IAM grants: what is not declared is not granted. */
+function grantAccess(access: AccessDef, fn: NodejsFunction, props: FunctionsProps): void {
+  if (access.table === 'readWrite') props.data.grantReadWrite(fn);
+  else if (access.table === 'read') props.data.grantRead(fn);
+  if (access.videos?.read) props.storage.grantRead(fn);
+  for (const prefix of access.videos?.writePrefixes ?? []) props.storage.grantPut(fn, prefix);
+  for (const queue of access.sends ?? []) props.queues.grantSend(fn, queue);
+  if (access.secrets === 'encryptDecrypt') props.keys.grantEncryptDecrypt(fn);
+  else if (access.secrets === 'decrypt') props.keys.grantDecrypt(fn);
 }
 
 /** Wider than the registry's union: trigger types may be added there before this app knows them. */

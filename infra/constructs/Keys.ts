@@ -30,4 +30,8 @@ export class Keys extends Construct {
     // Includes kms:GenerateDataKey*, which envelope encryption uses instead of sending secrets to KMS.
     this.key.grantEncryptDecrypt(grantee);
   }
+
+  grantDecrypt(grantee: IGrantable): void {
+    this.key.grantDecrypt(grantee);
+  }
 }

@@ -53,8 +53,8 @@ export class Queues extends Construct {
     return env;
   }
 
-  /** Any function may enqueue work on any queue (the API starts checks, checks send notifications). */
-  grantSendAll(grantee: IGrantable): void {
-    for (const { queue } of this.byName.values()) queue.grantSendMessages(grantee);
+  /** Enqueue on one queue (the registry's `access.sends`). */
+  grantSend(grantee: IGrantable, name: string): void {
+    this.get(name).queue.grantSendMessages(grantee);
   }
 }

@@ -21,6 +21,12 @@ export interface SecretsProps {
  */
 export class Secrets extends Construct {
   readonly jwtSecret: Secret;
+  /**
+   * The value CloudFront adds to every API request as an origin header (infra/constructs/Web.ts)
+   * and the API compares (functions/auth/clientIp.ts): only then is CloudFront's viewer-address
+   * header believed. Same deploy-time reference as the JWT key, same trade-offs.
+   */
+  readonly originSecret: Secret;
   private readonly revision: number;
 
   constructor(scope: Construct, id: string, props: SecretsProps) {
@@ -32,6 +38,21 @@ export class Secrets extends Construct {
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
       removalPolicy: props.removalPolicy,
     });
+    this.originSecret = new Secret(this, 'OriginSecret', {
+      secretName: `patrol/${props.stage}/origin-verify`,
+      description: 'Header value that proves an API request came through the Patrol CloudFront distribution',
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+      removalPolicy: props.removalPolicy,
+    });
+  }
+
+  /** The origin secret as a deploy-time reference, for CloudFront's origin header. */
+  originSecretValue(): string {
+    return this.originSecret.secretValue.unsafeUnwrap();
+  }
+
+  passOriginSecretTo(fn: LambdaFunction): void {
+    fn.addEnvironment('ORIGIN_SECRET', this.originSecretValue());
   }
 
   passJwtSecretTo(fn: LambdaFunction): void {

@@ -1,9 +1,10 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { IGrantable } from 'aws-cdk-lib/aws-iam';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 
 export interface StorageProps {
+  stage: string;
   removalPolicy: RemovalPolicy;
   /** Recorded videos are evidence for recent checks only; S3 deletes them after this many days. */
   videoExpiryDays: number;
@@ -12,11 +13,22 @@ export interface StorageProps {
 /** The private bucket of recorded check videos; the console plays them through presigned GET URLs. */
 export class Storage extends Construct {
   readonly bucket: Bucket;
+  /**
+   * `https://<bucket>.s3.<region>.amazonaws.com`, where presigned addresses point, built from the
+   * bucket's fixed name rather than read from the bucket: the console's CSP names it, the console's
+   * distribution carries that CSP, and the bucket's CORS rule names the distribution, so a reference
+   * back to the bucket would close a circle CloudFormation refuses.
+   */
+  readonly origin: string;
 
   constructor(scope: Construct, id: string, props: StorageProps) {
     super(scope, id);
     const disposable = props.removalPolicy !== RemovalPolicy.RETAIN;
+    const stack = Stack.of(this);
+    const bucketName = `patrol-${props.stage}-videos-${stack.account}-${stack.region}`;
+    this.origin = `https://${bucketName}.s3.${stack.region}.${stack.urlSuffix}`;
     this.bucket = new Bucket(this, 'Videos', {
+      bucketName,
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       // SSE-S3 rather than KMS: presigned GETs then need no kms:Decrypt and cost no KMS request per view.
@@ -42,7 +54,13 @@ export class Storage extends Construct {
     });
   }
 
-  grantReadWrite(grantee: IGrantable): void {
-    this.bucket.grantReadWrite(grantee);
+  /** GetObject on every video: presigned GET addresses carry the signer's rights. */
+  grantRead(grantee: IGrantable): void {
+    this.bucket.grantRead(grantee, '*');
+  }
+
+  /** PutObject under one key prefix only, e.g. `checks/`. */
+  grantPut(grantee: IGrantable, prefix: string): void {
+    this.bucket.grantPut(grantee, `${prefix}*`);
   }
 }

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { Annotations, RemovalPolicy } from 'aws-cdk-lib';
+import { Annotations, Duration, RemovalPolicy } from 'aws-cdk-lib';
 import {
   AllowedMethods,
   CachePolicy,
@@ -9,6 +9,8 @@ import {
   FunctionCode,
   FunctionEventType,
   FunctionRuntime,
+  HeadersFrameOption,
+  HeadersReferrerPolicy,
   HttpVersion,
   OriginProtocolPolicy,
   OriginRequestPolicy,
@@ -20,6 +22,8 @@ import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
+import { ORIGIN_VERIFY_HEADER } from '../../functions/auth/clientIp.js';
+import { consoleCsp } from '../../shared/consoleHeaders.js';
 import { SPA_FALLBACK_CODE } from './spaFallback.js';
 
 export interface WebProps {
@@ -29,6 +33,12 @@ export interface WebProps {
   /** The built console (`npm run build`); skipped with a warning when absent. */
   distDir: string;
   removalPolicy: RemovalPolicy;
+  /** Origin of the presigned video and screenshot addresses (the video bucket), for the CSP. */
+  videoOrigin: string;
+  /** Sent to the API as ORIGIN_VERIFY_HEADER on every request, so it can trust CloudFront's viewer address. */
+  originSecret: string;
+  /** ARN of the WAF web ACL (scope CLOUDFRONT, made in us-east-1 by PatrolEdgeStack). */
+  webAclArn?: string;
 }
 
 export const API_PATH_PATTERN = '/api/*';
@@ -61,8 +71,20 @@ export class Web extends Construct {
       code: FunctionCode.fromInline(SPA_FALLBACK_CODE),
     });
 
+    const consoleHeaders = new ResponseHeadersPolicy(this, 'ConsoleHeaders', {
+      comment: `Patrol ${props.stage}: CSP and framing rules of the console`,
+      securityHeadersBehavior: {
+        contentSecurityPolicy: { contentSecurityPolicy: consoleCsp([props.videoOrigin]), override: true },
+        frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
+        contentTypeOptions: { override: true },
+        referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.STRICT_ORIGIN_WHEN_CROSS_ORIGIN, override: true },
+        strictTransportSecurity: { accessControlMaxAge: Duration.days(365), includeSubdomains: true, override: true },
+      },
+    });
+
     this.distribution = new Distribution(this, 'Distribution', {
       comment: `Patrol ${props.stage} console`,
+      webAclId: props.webAclArn,
       defaultRootObject: 'index.html',
       // An internal console used from a few regions: the cheapest edge set is enough.
       priceClass: PriceClass.PRICE_CLASS_100,
@@ -71,19 +93,24 @@ export class Web extends Construct {
         origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         cachePolicy: CachePolicy.CACHING_OPTIMIZED,
-        responseHeadersPolicy: ResponseHeadersPolicy.SECURITY_HEADERS,
+        responseHeadersPolicy: consoleHeaders,
         compress: true,
         functionAssociations: [{ function: spaFallback, eventType: FunctionEventType.VIEWER_REQUEST }],
       },
       additionalBehaviors: {
         [API_PATH_PATTERN]: {
-          origin: new HttpOrigin(props.apiDomainName, { protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY }),
+          origin: new HttpOrigin(props.apiDomainName, {
+            protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+            // CloudFront replaces a viewer's header of this name, so only it can send the secret.
+            customHeaders: { [ORIGIN_VERIFY_HEADER]: props.originSecret },
+          }),
           // A redirect would turn a POST into a GET.
           viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
           allowedMethods: AllowedMethods.ALLOW_ALL,
           cachePolicy: CachePolicy.CACHING_DISABLED,
           // API Gateway routes by its own Host name; everything else (Authorization, trace id,
-          // fingerprint, X-Forwarded-For) must reach the handler.
+          // fingerprint) must reach the handler, and CloudFront's own headers with it: this policy
+          // adds CloudFront-Viewer-Address, the client address the login throttle counts by.
           originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
         },
       },

@@ -18,15 +18,23 @@ afterAll(async () => {
 const entry = 'scripts/local/testing/wiringLambda.ts';
 const testLambdas: LambdaDef[] = [
   ...LAMBDAS.filter((l) => l.trigger.type === 'http'),
-  { name: 'wiring-startup', entry, trigger: { type: 'startup' }, memoryMb: 128, timeoutSeconds: 10 },
+  { name: 'wiring-startup', entry, trigger: { type: 'startup' }, memoryMb: 128, timeoutSeconds: 10, access: {} },
   {
     name: 'wiring-queue',
     entry,
     trigger: { type: 'sqs', queue: 'check', batchSize: 5, concurrency: 1 },
     memoryMb: 128,
     timeoutSeconds: 10,
+    access: {},
   },
-  { name: 'wiring-tick', entry, trigger: { type: 'schedule', everySeconds: 1 }, memoryMb: 128, timeoutSeconds: 10 },
+  {
+    name: 'wiring-tick',
+    entry,
+    trigger: { type: 'schedule', everySeconds: 1 },
+    memoryMb: 128,
+    timeoutSeconds: 10,
+    access: {},
+  },
 ];
 
 async function exists(pk: string): Promise<boolean> {

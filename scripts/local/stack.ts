@@ -232,7 +232,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
             queueUrl: queue.url,
             queueArn: queue.arn,
             batchSize: t.batchSize,
-            concurrency: t.concurrency,
+            // The local runner's own knob (README); the cloud takes the stage's `concurrency` (cdk.json).
+            concurrency: Number(process.env[`${def.name.toUpperCase()}_CONCURRENCY`] || t.concurrency),
             handler: await loadHandler(def),
             context: context(def),
             sqs: sqsClient,

@@ -9,8 +9,8 @@ import { createStaticHandler } from './staticFiles.js';
 let root: string;
 const servers: Server[] = [];
 
-async function serve(dir: string): Promise<string> {
-  const handler = createStaticHandler(dir);
+async function serve(dir: string, mediaOrigins?: string[]): Promise<string> {
+  const handler = createStaticHandler(dir, mediaOrigins ? { mediaOrigins: () => mediaOrigins } : {});
   const server = createServer((req, res) => void handler(req, res));
   servers.push(server);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
@@ -22,6 +22,7 @@ beforeAll(async () => {
   await mkdir(join(root, 'dist', 'assets'), { recursive: true });
   await writeFile(join(root, 'dist', 'index.html'), '<!doctype html><div id="root"></div>');
   await writeFile(join(root, 'dist', 'assets', 'index-abc123.js'), 'console.log(1)');
+  await writeFile(join(root, 'dist', 'assets', 'index-abc123.js.map'), '{"version":3,"sources":["src/main.tsx"]}');
   await writeFile(join(root, 'secret.txt'), 'outside');
 });
 
@@ -66,5 +67,49 @@ describe('the web app files', () => {
     const res = await fetch(`${url}/`);
     expect(res.status).toBe(503);
     expect(await res.text()).toContain('npm run build');
+  });
+
+  it('sends a strict CSP that allows media from the video store only, and forbids framing', async () => {
+    const url = await serve(join(root, 'dist'), ['http://127.0.0.1:4569']);
+    for (const path of ['/', '/sites/12', '/assets/index-abc123.js']) {
+      const res = await fetch(`${url}${path}`);
+      const csp = res.headers.get('content-security-policy') ?? '';
+      const directives = Object.fromEntries(
+        csp.split(';').map((d) => {
+          const [name, ...values] = d.trim().split(/\s+/);
+          return [name, values.join(' ')];
+        }),
+      );
+      expect(directives).toMatchObject({
+        'script-src': "'self'",
+        'object-src': "'none'",
+        'frame-ancestors': "'none'",
+        'media-src': "'self' http://127.0.0.1:4569",
+        'img-src': "'self' http://127.0.0.1:4569 data:",
+        'default-src': "'self'",
+      });
+      expect(directives['script-src']).not.toContain('unsafe');
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    }
+  });
+
+  it('takes the local S3 endpoint as the media origin by default', async () => {
+    const saved = process.env.S3_ENDPOINT;
+    process.env.S3_ENDPOINT = 'http://127.0.0.1:45999/';
+    try {
+      const res = await fetch(`${await serve(join(root, 'dist'))}/`);
+      expect(res.headers.get('content-security-policy')).toContain("media-src 'self' http://127.0.0.1:45999;");
+    } finally {
+      if (saved === undefined) delete process.env.S3_ENDPOINT;
+      else process.env.S3_ENDPOINT = saved;
+    }
+  });
+
+  it('serves no source map, even one left in the build folder', async () => {
+    const url = await serve(join(root, 'dist'));
+    const res = await fetch(`${url}/assets/index-abc123.js.map`);
+    expect(res.status).toBe(404);
+    expect(await res.text()).not.toContain('sources');
   });
 });

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
+import { CONSOLE_HEADERS, consoleCsp } from '../../shared/consoleHeaders.js';
 
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -9,7 +10,6 @@ const MIME: Record<string, string> = {
   '.mjs': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.jpg': 'image/jpeg',
@@ -39,12 +39,30 @@ async function fileAt(path: string): Promise<{ path: string; size: number; mtime
   }
 }
 
+export interface StaticOptions {
+  /**
+   * Origins the console may load videos and screenshots from (CSP img-src/media-src). Read per
+   * request, as the local S3 engine starts after this server; by default S3_ENDPOINT's origin.
+   */
+  mediaOrigins?: () => string[];
+}
+
+const s3EndpointOrigin = () => {
+  try {
+    return process.env.S3_ENDPOINT ? [new URL(process.env.S3_ENDPOINT).origin] : [];
+  } catch {
+    return [];
+  }
+};
+
 /**
- * The built console from `root` (web/dist). Unknown paths get index.html so that the
+ * The built console from `root` (web/dist), under the console's CSP and framing headers.
+ * Source maps are never served, even if a build left some behind. Unknown paths get index.html so that the
  * router's history-mode URLs survive a reload, except under /assets where a missing file
  * must stay a 404 (HTML served as a script breaks the page in confusing ways).
  */
-export function createStaticHandler(root: string) {
+export function createStaticHandler(root: string, options: StaticOptions = {}) {
+  const mediaOrigins = options.mediaOrigins ?? s3EndpointOrigin;
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = req.method ?? 'GET';
     if (method !== 'GET' && method !== 'HEAD') {
@@ -68,7 +86,8 @@ export function createStaticHandler(root: string) {
     const inside = candidate === root || candidate.startsWith(root.endsWith(sep) ? root : root + sep);
     let file = inside ? await fileAt(candidate) : undefined;
     const isAsset = pathname.startsWith('/assets/');
-    if (!file && (isAsset || !inside)) {
+    if (pathname.toLowerCase().endsWith('.map')) file = undefined;
+    if (!file && (isAsset || !inside || pathname.toLowerCase().endsWith('.map'))) {
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found');
       return;
     }
@@ -79,7 +98,8 @@ export function createStaticHandler(root: string) {
       'last-modified': file.mtime.toUTCString(),
       // Vite puts a content hash in every asset name, so an asset URL never changes content.
       'cache-control': isAsset ? 'public, max-age=31536000, immutable' : 'no-cache',
-      'x-content-type-options': 'nosniff',
+      ...CONSOLE_HEADERS,
+      'content-security-policy': consoleCsp(mediaOrigins()),
     });
     if (method === 'HEAD') {
       res.end();

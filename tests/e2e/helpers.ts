@@ -21,7 +21,7 @@ export interface OpenPageOptions {
   /** The console's language; 'en' by default so tests read the spec's English texts (the product defaults to zh). */
   locale?: 'en' | 'zh';
   /**
-   * The client address the API sees (X-Forwarded-For, trusted from loopback only). Each page gets a
+   * The client address the API sees (X-Forwarded-For, trusted from TRUSTED_PROXIES only). Each page gets a
    * fresh one by default, so one test's failed logins never bring a captcha to another's.
    */
   ip?: string;

@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 // A small typed HTTP client for tests: what a caller of the API sees, nothing more.
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read envelope fields without narrowing at every step.
@@ -19,6 +20,35 @@ export interface ApiCallOptions {
   headers?: Record<string, string>;
   /** Sent as is, for malformed or oversized bodies; set the content type in `headers`. */
   rawBody?: string | Uint8Array;
+  /**
+   * The local address to connect from, e.g. `127.3.4.5` (all of 127/8 is this machine on Linux):
+   * the client address the API sees, as a real client would have it, not a header it could forge.
+   */
+  from?: string;
+}
+
+/** One HTTP/1.1 exchange over node:http, which (unlike fetch) can choose the local address. */
+function requestFrom(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: string | Uint8Array | undefined,
+  localAddress: string,
+): Promise<{ status: number; headers: Record<string, string>; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method, headers, localAddress, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        const flat: Record<string, string> = {};
+        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = String(v);
+        resolve({ status: res.statusCode ?? 0, headers: flat, text: Buffer.concat(chunks).toString('utf8') });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 async function call<T>(baseUrl: string, method: string, path: string, opts: ApiCallOptions = {}): Promise<ApiReply<T>> {
@@ -29,17 +59,30 @@ async function call<T>(baseUrl: string, method: string, path: string, opts: ApiC
     body = JSON.stringify(opts.body);
     headers['content-type'] ??= 'application/json';
   }
-  const res = await fetch(new URL(path, baseUrl), { method, headers, body: body as BodyInit | undefined });
-  const text = await res.text();
+  let status: number;
+  let text: string;
+  let replyHeaders: Record<string, string>;
+  if (opts.from) {
+    ({
+      status,
+      text,
+      headers: replyHeaders,
+    } = await requestFrom(new URL(path, baseUrl), method, headers, body, opts.from));
+  } else {
+    const res = await fetch(new URL(path, baseUrl), { method, headers, body: body as BodyInit | undefined });
+    status = res.status;
+    text = await res.text();
+    replyHeaders = Object.fromEntries(res.headers);
+  }
   let parsed: unknown = text;
-  if ((res.headers.get('content-type') ?? '').includes('json') && text) {
+  if ((replyHeaders['content-type'] ?? '').includes('json') && text) {
     try {
       parsed = JSON.parse(text);
     } catch {
       // Left as text: the test sees exactly what came back.
     }
   }
-  return { status: res.status, body: parsed as T, headers: Object.fromEntries(res.headers) };
+  return { status, body: parsed as T, headers: replyHeaders };
 }
 
 export function api(baseUrl: string) {
@@ -51,9 +94,19 @@ export function api(baseUrl: string) {
   };
 }
 
+let loginSeq = 0;
+/**
+ * Each sign-in from a loopback address of its own (127.129-192.x.y, apart from authKit's uniqueIp):
+ * attempts in flight count against their address's login throttle, and test files run in parallel.
+ */
+const loginAddress = () => {
+  const n = loginSeq++;
+  return `127.${129 + (process.pid & 63)}.${(n >> 8) & 255}.${(n & 255) + 1}`;
+};
+
 /** Signs in through POST /api/v1/login and returns the token; throws with the envelope when refused. */
 export async function login(baseUrl: string, username: string, password: string): Promise<string> {
-  const res = await api(baseUrl).post('/api/v1/login', { body: { username, password } });
+  const res = await api(baseUrl).post('/api/v1/login', { body: { username, password }, from: loginAddress() });
   if (res.status !== 200 || typeof res.body?.data?.jwt !== 'string') {
     throw new Error(`login as ${username} failed: ${res.status} ${JSON.stringify(res.body)}`);
   }

@@ -15,9 +15,16 @@ let seq = 0;
 export const uniqueName = (prefix: string) => `${prefix}${Date.now().toString(36)}${(seq++).toString(36)}`;
 
 let ipSeq = 0;
-/** A client address of its own (the local server is a proxy on this machine, so the API reads X-Forwarded-For). */
-export const uniqueIp = () => `10.${(process.pid >> 8) & 255}.${process.pid & 255}.${(ipSeq++ % 250) + 1}`;
-export const fromIp = (ip: string) => ({ 'x-forwarded-for': ip });
+/**
+ * A client address of its own, so one test's failed logins never bring a captcha to another's: a
+ * loopback address (all of 127/8 reaches the local server) that `fromIp` connects from.
+ */
+export const uniqueIp = () => {
+  const n = ipSeq++;
+  return `127.${(process.pid & 127) + 1}.${(n >> 8) & 255}.${(n & 255) + 1}`;
+};
+/** Call options that make the request come from `ip` (a socket address, which a client cannot fake). */
+export const fromIp = (ip: string) => ({ from: ip });
 
 export function kit(stack: StackInfo) {
   const client = api(stack.url);

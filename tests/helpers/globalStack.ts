@@ -45,6 +45,10 @@ export default async function setup(project: TestProject) {
       DATA_DIR: dataDir,
       DEMO: '0',
       ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
+      // The e2e browser cannot pick its local address: it plays users behind a trusted proxy on
+      // this machine, each page with its own X-Forwarded-For. Integration tests connect from
+      // addresses of their own instead (tests/helpers/api.ts `from`) and trust no proxy.
+      ...(project.name === 'e2e' ? { TRUSTED_PROXIES: '127.0.0.1' } : {}),
     },
     stdio: ['ignore', logFd, logFd, 'ipc'],
   });

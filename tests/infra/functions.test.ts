@@ -2,7 +2,8 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { CHROMIUM_MIN_MEMORY_MB } from '../../infra/constructs/Functions.js';
 import { LAMBDAS, type LambdaDef, QUEUES } from '../../functions/registry.js';
-import { synthStack } from './synthStack.js';
+import { resolveStageConfig } from '../../infra/stageConfig.js';
+import { cdkContext, synthStack } from './synthStack.js';
 import { allows, functionId, ofType, resources, statementsOfFunction } from './templateQueries.js';
 
 const api = LAMBDAS.find((l) => l.name === 'api')!;
@@ -15,6 +16,7 @@ const fakeChecker: LambdaDef = {
   memoryMb: 1600,
   timeoutSeconds: 150,
   chromium: true,
+  access: { table: 'readWrite' },
 };
 const fakeNotifier: LambdaDef = {
   name: 'fake-notifier',
@@ -22,6 +24,7 @@ const fakeNotifier: LambdaDef = {
   trigger: { type: 'sqs', queue: 'notify', batchSize: 10, concurrency: 1 },
   memoryMb: 256,
   timeoutSeconds: 30,
+  access: { sends: ['check'] },
 };
 const fakeSweep: LambdaDef = {
   name: 'fake-sweep',
@@ -29,6 +32,7 @@ const fakeSweep: LambdaDef = {
   trigger: { type: 'schedule', everySeconds: 300 },
   memoryMb: 512,
   timeoutSeconds: 60,
+  access: {},
 };
 const fakeStartup = {
   name: 'fake-startup',
@@ -121,13 +125,16 @@ describe('Functions: the api Lambda of the registry', () => {
     template.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
   });
 
-  it('can read and write videos and enqueue on every queue, but consume none', () => {
+  // Issue 10 narrowed this: the API reads videos (to sign their addresses) but writes or deletes
+  // none, and enqueues on the check queue only (its registry `access`).
+  it('can read videos but not write or delete them, and enqueue checks, but consume nothing', () => {
     const statements = statementsOfFunction(template, apiId);
     const [[bucketId]] = ofType(template, 'AWS::S3::Bucket').filter(([id]) => id.startsWith('Storage'));
     expect(allows(statements, 's3:GetObject', bucketId)).toBe(true);
-    expect(allows(statements, 's3:PutObject', bucketId)).toBe(true);
+    expect(allows(statements, 's3:PutObject', bucketId)).toBe(false);
+    expect(allows(statements, 's3:DeleteObject', bucketId)).toBe(false);
     for (const [queueId] of ofType(template, 'AWS::SQS::Queue').filter(([, q]) => q.Properties?.RedrivePolicy)) {
-      expect(allows(statements, 'sqs:SendMessage', queueId)).toBe(true);
+      expect(allows(statements, 'sqs:SendMessage', queueId), queueId).toBe(queueId.startsWith('Queuescheck'));
       expect(allows(statements, 'sqs:ReceiveMessage', queueId)).toBe(false);
     }
   });
@@ -139,6 +146,7 @@ describe('Functions: the api Lambda of the registry', () => {
 });
 
 describe('Functions: entries added to the registry later', () => {
+  const stageConcurrency = resolveStageConfig(cdkContext.stages, 'dev').concurrency;
   const { template } = withLambdas(fakeChecker, fakeNotifier, fakeSweep, fakeStartup);
 
   const all = [...LAMBDAS, fakeChecker, fakeNotifier, fakeSweep];
@@ -153,7 +161,7 @@ describe('Functions: entries added to the registry later', () => {
         FunctionName: { Ref: functionId(template, def.name) },
         FunctionResponseTypes: ['ReportBatchItemFailures'],
         BatchSize: trigger.batchSize,
-        ScalingConfig: { MaximumConcurrency: Math.max(2, trigger.concurrency) },
+        ScalingConfig: { MaximumConcurrency: Math.max(2, stageConcurrency[def.name] ?? trigger.concurrency) },
         EventSourceArn: { 'Fn::GetAtt': [Match.stringLikeRegexp(`^Queues${trigger.queue}[0-9A-F]{8}$`), 'Arn'] },
       });
     }

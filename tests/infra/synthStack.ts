@@ -3,7 +3,8 @@ import path from 'node:path';
 import { Annotations, App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { PatrolStack, type PatrolStackProps, REPO_ROOT } from '../../infra/PatrolStack.js';
-import { resolveStageConfig } from '../../infra/stageConfig.js';
+import { addPatrolStage } from '../../infra/patrolStage.js';
+import { resolveStageConfig, type StageConfig } from '../../infra/stageConfig.js';
 
 /** cdk.json's context: the same stage table and feature flags a real `cdk synth` sees. */
 export const cdkContext: Record<string, unknown> = JSON.parse(
@@ -12,6 +13,8 @@ export const cdkContext: Record<string, unknown> = JSON.parse(
 
 export interface SynthOptions extends Partial<Omit<PatrolStackProps, 'stage'>> {
   stage?: string;
+  /** Settings laid over the stage's cdk.json entry. */
+  stageOverrides?: Partial<StageConfig>;
   /** Keep the "console not built" warning, which most tests provoke on purpose. */
   keepWarnings?: boolean;
 }
@@ -21,14 +24,27 @@ export interface SynthOptions extends Partial<Omit<PatrolStackProps, 'stage'>> {
  * otherwise, no built console, so the result does not depend on what else is on disk.
  */
 export function synthStack(options: SynthOptions = {}): { app: App; stack: PatrolStack; template: Template } {
-  const { stage = 'dev', keepWarnings = false, ...props } = options;
+  const { stage = 'dev', keepWarnings = false, stageOverrides = {}, ...props } = options;
   const app = new App({ context: { ...cdkContext, stage, 'aws:cdk:bundling-stacks': [] } });
   const stack = new PatrolStack(app, `Patrol-${stage}`, {
-    stage: resolveStageConfig(cdkContext.stages, stage),
+    stage: { ...resolveStageConfig(cdkContext.stages, stage), ...stageOverrides },
     webDistDir: path.join(REPO_ROOT, 'tests', 'infra', 'no-web-dist'),
     ...props,
   });
   // The warning is for people deploying; tests leave the console unbuilt on purpose.
   if (!keepWarnings) Annotations.of(stack).acknowledgeWarning('patrol:web-not-built');
   return { app, stack, template: Template.fromStack(stack) };
+}
+
+/** A whole stage as `cdk deploy --all` sees it: the us-east-1 edge stack and the main stack, in a concrete region. */
+export function synthStage(stage = 'dev', region = 'eu-central-1') {
+  const app = new App({ context: { ...cdkContext, stage, 'aws:cdk:bundling-stacks': [] } });
+  const { edge, main } = addPatrolStage(
+    app,
+    resolveStageConfig(cdkContext.stages, stage),
+    { account: '123456789012', region },
+    { webDistDir: path.join(REPO_ROOT, 'tests', 'infra', 'no-web-dist') },
+  );
+  Annotations.of(main).acknowledgeWarning('patrol:web-not-built');
+  return { app, edge, main, edgeTemplate: Template.fromStack(edge), mainTemplate: Template.fromStack(main) };
 }

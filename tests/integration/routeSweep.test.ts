@@ -34,7 +34,7 @@ describe('no route answers a client mistake with a 500', () => {
     await k.createUser(username, 'sweep-pass-1', 'super');
     const token = await login(stack.url, username, 'sweep-pass-1');
     k.destroy();
-    const headers = fromIp(uniqueIp());
+    const from = fromIp(uniqueIp());
 
     // Logout last: afterwards the token is revoked and every call is a plain 401.
     const routes = [...router.routes].sort((a, b) => Number(a.pattern === '/logout') - Number(b.pattern === '/logout'));
@@ -49,10 +49,10 @@ describe('no route answers a client mistake with a 500', () => {
         for (const attempt of attempts) {
           const res = await client[route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete'](attempt.url, {
             token,
-            headers,
+            ...from,
             ...(attempt.body === undefined
               ? {}
-              : { rawBody: JSON.stringify(attempt.body), headers: { ...headers, 'content-type': 'application/json' } }),
+              : { rawBody: JSON.stringify(attempt.body), headers: { 'content-type': 'application/json' } }),
           });
           calls++;
           const said = `${route.method} ${attempt.url} ${attempt.body === undefined ? '' : JSON.stringify(attempt.body)} -> ${res.status} ${JSON.stringify(res.body).slice(0, 160)}`;

@@ -1,0 +1,89 @@
+import { Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
+import type { Construct } from 'constructs';
+import { ErrorCode } from '../shared/envelope.js';
+import type { StageConfig } from './stageConfig.js';
+
+/** WAF web ACLs for CloudFront exist only in us-east-1, wherever the rest of the stage lives. */
+export const EDGE_REGION = 'us-east-1';
+/** Paths a password guesser or captcha farmer hammers; the API's own limits stand behind this. */
+export const RATE_LIMITED_PATHS = ['/api/v1/login', '/api/v1/captcha'] as const;
+const WINDOW_SECONDS = 300;
+
+export interface PatrolEdgeStackProps extends StackProps {
+  stage: StageConfig;
+}
+
+/**
+ * The stage's pieces that AWS requires in us-east-1: the WAF web ACL of the CloudFront distribution.
+ * A stack of its own (PatrolEdge-<stage>) so the main stack can live in any region; the main stack
+ * reads the ACL's ARN through CDK's cross-region references (an SSM parameter written here).
+ */
+export class PatrolEdgeStack extends Stack {
+  readonly webAcl: CfnWebACL;
+  readonly webAclArn: string;
+
+  constructor(scope: Construct, id: string, props: PatrolEdgeStackProps) {
+    super(scope, id, { ...props, env: { account: props.env?.account, region: EDGE_REGION } });
+    const { stage } = props;
+    const metric = (name: string) => ({
+      cloudWatchMetricsEnabled: true,
+      sampledRequestsEnabled: true,
+      metricName: `patrol-${stage.name}-${name}`,
+    });
+    this.webAcl = new CfnWebACL(this, 'WebAcl', {
+      name: `patrol-${stage.name}`,
+      description: `Patrol ${stage.name}: rate limits in front of the console and its API`,
+      scope: 'CLOUDFRONT',
+      defaultAction: { allow: {} },
+      visibilityConfig: metric('acl'),
+      customResponseBodies: {
+        'too-many-requests': {
+          contentType: 'APPLICATION_JSON',
+          // The API's own envelope, so the console shows it like any other 429.
+          content: JSON.stringify({
+            code: ErrorCode.TooManyRequests,
+            msg: 'Too many requests, try again in a few minutes',
+          }),
+        },
+      },
+      rules: [
+        {
+          name: 'login-and-captcha-rate',
+          priority: 0,
+          action: {
+            block: {
+              customResponse: {
+                responseCode: 429,
+                customResponseBodyKey: 'too-many-requests',
+                responseHeaders: [{ name: 'retry-after', value: String(WINDOW_SECONDS) }],
+              },
+            },
+          },
+          statement: {
+            rateBasedStatement: {
+              limit: stage.loginRateLimitPer5Min,
+              evaluationWindowSec: WINDOW_SECONDS,
+              // The viewer's address as CloudFront saw it; forwarded headers are the client's to write.
+              aggregateKeyType: 'IP',
+              scopeDownStatement: {
+                orStatement: {
+                  statements: RATE_LIMITED_PATHS.map((searchString) => ({
+                    byteMatchStatement: {
+                      searchString,
+                      fieldToMatch: { uriPath: {} },
+                      positionalConstraint: 'STARTS_WITH',
+                      textTransformations: [{ priority: 0, type: 'LOWERCASE' }],
+                    },
+                  })),
+                },
+              },
+            },
+          },
+          visibilityConfig: metric('login-rate'),
+        },
+      ],
+    });
+    this.webAclArn = this.webAcl.attrArn;
+  }
+}
