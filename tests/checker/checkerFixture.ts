@@ -37,6 +37,8 @@ export async function startCheckerFixture(siteOpts: { slowMs?: number } = {}): P
         timeoutMs: 20_000,
         stepTimeoutMs: 5000,
         record: false,
+        // The sandbox listens on loopback: allowed the way ALLOWED_PRIVATE_HOSTS allows it in the stack.
+        allowedHosts: [new URL(site.url).host],
         ...rest,
       });
     },
