@@ -26,17 +26,24 @@ async function loadSession(task: StoredTask): Promise<CheckSession | undefined> 
   if (task.session_id === null) return undefined;
   const token = await siteTokens.get(task.session_id);
   if (!token || (token.expire_at !== null && token.expire_at < Date.now())) return undefined;
-  return JSON.parse(await decryptSecret(token.token_enc)) as CheckSession;
+  return JSON.parse(await decryptSecret(token.token_enc, tokenContext(token.id))) as CheckSession;
 }
 
+/** Secrets decrypt only in the record and field they were stored in (lib/secrets). */
+const tokenContext = (id: number) => ({ entity: 'site_token', id, field: 'token' });
+
 async function saveSession(task: StoredTask, session: CheckSession): Promise<void> {
-  const token = await siteTokens.create({
-    site_id: task.site_id,
-    account_id: task.account_id ?? 0,
-    auth_type: session.auth_type,
-    token_enc: await encryptSecret(JSON.stringify(session)),
-    expire_at: session.expires_at ?? null,
-  });
+  const id = await nextId(siteTokens.def.type);
+  const token = await siteTokens.create(
+    {
+      site_id: task.site_id,
+      account_id: task.account_id ?? 0,
+      auth_type: session.auth_type,
+      token_enc: await encryptSecret(JSON.stringify(session), tokenContext(id)),
+      expire_at: session.expires_at ?? null,
+    },
+    { id },
+  );
   await tasks.update(task.id, { session_id: token.id });
 }
 
@@ -77,7 +84,10 @@ async function execute(sub: StoredSubtask, runId: string): Promise<void> {
     return;
   }
   const isLogin = sub.process === Process.values.Login;
-  const [pwd, session] = await Promise.all([decryptSecret(account.pwd_enc), isLogin ? undefined : loadSession(task)]);
+  const [pwd, session] = await Promise.all([
+    decryptSecret(account.pwd_enc, { entity: 'site_account', id: account.id, field: 'pwd' }),
+    isLogin ? undefined : loadSession(task),
+  ]);
   const run = await runCheck({
     browser: await getBrowser(),
     site: { id: site.id, name: site.name, url: site.url },

@@ -13,6 +13,8 @@ import type { ListOutcome } from '../lib/db/entity.js';
 import { ConditionFailedError } from '../lib/db/entity.js';
 import { nextId } from '../lib/db/ids.js';
 import { UniqueTakenError, claimUnique, releaseUnique } from '../lib/db/unique.js';
+import { config } from '../lib/config.js';
+import { assertOutboundUrl } from '../lib/net/outboundUrlGuard.js';
 import { decryptSecret, encryptSecret } from '../lib/secrets/index.js';
 import { SiteAccountNotFoundError, SiteExistsError, SiteNotFoundError } from './errors.js';
 import { type StoredSiteAccount, siteAccounts, siteTokens, sites } from './store.js';
@@ -51,12 +53,12 @@ export async function allSites(): Promise<Pick<Site, 'id' | 'name' | 'url' | 'en
   }));
 }
 
-async function toAccount(row: StoredSiteAccount, siteName?: string | null): Promise<SiteAccount> {
+/** The API's view of an account: never its password (GET /sites/accounts/{id}/pwd reveals one). */
+function toAccount(row: StoredSiteAccount, siteName?: string | null): SiteAccount {
   return {
     id: row.id,
     site_id: row.site_id,
     user: row.user,
-    pwd: await decryptSecret(row.pwd_enc),
     enable: row.enable,
     status: row.enable ? 1 : 2,
     created_at: row.created_at,
@@ -64,21 +66,29 @@ async function toAccount(row: StoredSiteAccount, siteName?: string | null): Prom
   };
 }
 
+/** Where an account's password is stored: its ciphertext decrypts only there (lib/secrets). */
+const pwdContext = (id: number) => ({ entity: 'site_account', id, field: 'pwd' });
+
 async function writeAccounts(siteId: number, accounts: NewAccount[]): Promise<StoredSiteAccount[]> {
   const written: StoredSiteAccount[] = [];
   for (const a of accounts) {
-    written.push(
-      await siteAccounts.create({ site_id: siteId, user: a.user, pwd_enc: await encryptSecret(a.pwd), enable: true }),
-    );
+    // The id first: the password is encrypted for the row it goes into.
+    const id = await nextId(siteAccounts.def.type);
+    const pwd_enc = await encryptSecret(a.pwd, pwdContext(id));
+    written.push(await siteAccounts.create({ site_id: siteId, user: a.user, pwd_enc, enable: true }, { id }));
   }
   return written;
 }
+
+/** A site URL must not point the checker at a private address (lib/net/outboundUrlGuard). */
+const assertSiteUrl = (url: string) => assertOutboundUrl(url, { allowedHosts: config.allowedPrivateHosts });
 
 /**
  * Creates a site with its accounts. The name is claimed first so two operators cannot create
  * the same site; if any later write fails, what was written is removed again, so no half site stays.
  */
 export async function createSite(body: NewSiteBody): Promise<Site> {
+  await assertSiteUrl(body.url);
   // The id comes first so that the name claim names its owner before the row exists.
   const siteId = await nextId(sites.def.type);
   await claimName(body.name, siteId);
@@ -117,7 +127,10 @@ export async function updateSite(id: number, body: UpdateSiteBody): Promise<Site
         throw error;
       }
     }
-    if ('url' in body) return await sites.update(id, { url: body.url });
+    if ('url' in body) {
+      await assertSiteUrl(body.url);
+      return await sites.update(id, { url: body.url });
+    }
     if ('enable' in body) return await sites.update(id, { enable: body.enable });
     // Soft delete: kept for the history of operations, hidden from lists and checks; the name is free again.
     const accounts = await siteAccounts.all({ scope: { site_id: id } });
@@ -136,13 +149,13 @@ export async function addAccounts(siteId: number, body: AddAccountsBody): Promis
   if (body.accounts.length === 0) return listSiteAccounts(siteId);
   const written = await writeAccounts(siteId, body.accounts);
   await sites.add(siteId, { available_account_cnt: written.length });
-  return Promise.all(written.map((a) => toAccount(a, site.name)));
+  return written.map((a) => toAccount(a, site.name));
 }
 
 export async function listSiteAccounts(siteId: number): Promise<SiteAccount[]> {
   const site = await getSite(siteId);
   const rows = await siteAccounts.all({ scope: { site_id: siteId } });
-  return Promise.all(rows.map((a) => toAccount(a, site.name)));
+  return rows.map((a) => toAccount(a, site.name));
 }
 
 /** Site names for a page of rows that refer to sites; deleted sites read as null. */
@@ -154,13 +167,17 @@ async function siteNames(ids: number[]): Promise<Map<number, string>> {
 export async function listAccounts(query: ListQuery): Promise<ListOutcome<SiteAccount>> {
   const page = await siteAccounts.list(query);
   const names = await siteNames(page.result.map((a) => a.site_id));
-  return { ...page, result: await Promise.all(page.result.map((a) => toAccount(a, names.get(a.site_id) ?? null))) };
+  return { ...page, result: page.result.map((a) => toAccount(a, names.get(a.site_id) ?? null)) };
 }
 
 /** Enabled accounts of a site, with their passwords, for the checker. */
-export async function enabledAccounts(siteId: number): Promise<SiteAccount[]> {
+export async function enabledAccounts(siteId: number): Promise<(SiteAccount & { pwd: string })[]> {
   const rows = await siteAccounts.all({ scope: { site_id: siteId } });
-  return Promise.all(rows.filter((a) => a.enable).map((a) => toAccount(a)));
+  return Promise.all(
+    rows
+      .filter((a) => a.enable)
+      .map(async (a) => ({ ...toAccount(a), pwd: await decryptSecret(a.pwd_enc, pwdContext(a.id)) })),
+  );
 }
 
 export async function updateAccount(id: number, body: UpdateAccountBody): Promise<SiteAccount> {
@@ -169,7 +186,8 @@ export async function updateAccount(id: number, body: UpdateAccountBody): Promis
   try {
     let updated: StoredSiteAccount;
     if ('user' in body) updated = await siteAccounts.update(id, { user: body.user });
-    else if ('pwd' in body) updated = await siteAccounts.update(id, { pwd_enc: await encryptSecret(body.pwd) });
+    else if ('pwd' in body)
+      updated = await siteAccounts.update(id, { pwd_enc: await encryptSecret(body.pwd, pwdContext(id)) });
     else {
       if (account.enable === body.enable) return toAccount(account);
       // Only the writer that actually flips the flag moves the site's counter, so two

@@ -68,12 +68,17 @@ export interface SiteAccount {
   id: number;
   site_id: number;
   user: string;
-  /** Plain text in API answers that show it (the Pwd columns); encrypted at rest. */
-  pwd: string;
+  /** No password: replies, lists and exports never carry one; GET /sites/accounts/{id}/pwd reveals one. */
   enable: boolean;
   status: (typeof SiteAccountStatus.values)[keyof typeof SiteAccountStatus.values];
   created_at: number;
   site: { name: string } | null;
+}
+
+/** GET /sites/accounts/{id}/pwd: one account's password, rate limited and audited. */
+export interface RevealedPassword {
+  id: number;
+  pwd: string;
 }
 
 /** A session a login check captured for an account (GET /sites/accounts/tokens). */

@@ -16,7 +16,7 @@ export interface CheckerFixture {
   browser: Browser;
   check<P extends ProcessValue>(
     process: P,
-    opts?: Partial<Omit<RunCheckOptions<P>, 'process' | 'browser' | 'site'>> & { user?: string },
+    opts?: Partial<Omit<RunCheckOptions<P>, 'process' | 'browser'>> & { user?: string },
   ): ReturnType<typeof runCheck<P>>;
   close(): Promise<void>;
 }

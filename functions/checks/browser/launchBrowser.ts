@@ -96,15 +96,16 @@ export function chromiumSandbox(): ChromiumSandbox {
         { encoding: 'utf8', timeout: 5000 },
       )
     : spawnSync('unshare', ['--user', 'true'], { encoding: 'utf8', timeout: 5000 });
-  if (probe.status === 0) sandboxDecision = { kind: asRoot ? 'as-nobody' : 'native' };
-  else
-    sandboxDecision = {
-      kind: 'none',
-      reason: `this host does not let ${asRoot ? 'nobody' : 'this user'} create a user namespace (${(probe.stderr || probe.error?.message || `exit ${probe.status}`).trim()})`,
-    };
-  if (sandboxDecision.kind === 'none')
-    console.warn(`[checker] Chromium runs without its sandbox: ${sandboxDecision.reason}`);
-  return sandboxDecision;
+  const decision: ChromiumSandbox =
+    probe.status === 0
+      ? { kind: asRoot ? 'as-nobody' : 'native' }
+      : {
+          kind: 'none',
+          reason: `this host does not let ${asRoot ? 'nobody' : 'this user'} create a user namespace (${(probe.stderr || probe.error?.message || `exit ${probe.status}`).trim()})`,
+        };
+  if (decision.kind === 'none') console.warn(`[checker] Chromium runs without its sandbox: ${decision.reason}`);
+  sandboxDecision = decision;
+  return decision;
 }
 
 interface LaunchedBrowser {

@@ -1,0 +1,12 @@
+import { type AuditEntry, auditListFields } from '../../shared/schemas/audit.js';
+import { defineEntity } from '../lib/db/entity.js';
+import { createRepository } from '../lib/db/repository.js';
+
+export const auditEntity = defineEntity<AuditEntry>({
+  type: 'audit',
+  fields: auditListFields,
+  searchable: ['actor_name', 'action', 'target'],
+  parents: { byParent: 'actor_id' },
+});
+
+export const auditEntries = createRepository(auditEntity);
