@@ -4,8 +4,8 @@ import { clientIp } from '../auth/clientIp.js';
 import { TooManyRequestsError } from '../lib/errors.js';
 import type { Request } from '../lib/http/router.js';
 import { hitRateLimit, type RateLimitRule } from '../lib/rateLimit.js';
-import { decryptSecret } from '../lib/secrets/index.js';
-import { SiteAccountNotFoundError } from './errors.js';
+import { decryptSecret, SecretDecryptError } from '../lib/secrets/index.js';
+import { SiteAccountNotFoundError, SiteAccountPasswordUnreadableError } from './errors.js';
 import { siteAccounts } from './store.js';
 
 /**
@@ -38,7 +38,10 @@ export async function revealAccountPassword(req: Request, id: number): Promise<{
   }
   const account = await siteAccounts.get(id);
   if (!account) throw new SiteAccountNotFoundError(id);
-  const pwd = await decryptSecret(account.pwd_enc, { entity: 'site_account', id, field: 'pwd' });
+  const pwd = await decryptSecret(account.pwd_enc, { entity: 'site_account', id, field: 'pwd' }).catch((error) => {
+    if (error instanceof SecretDecryptError) throw new SiteAccountPasswordUnreadableError(id, error);
+    throw error;
+  });
   await recordAudit({ ...actor, action: SITE_ACCOUNT_PWD, target, outcome: AuditOutcome.Allowed, at: Date.now() });
   return { id, pwd };
 }
