@@ -2,6 +2,7 @@
 // compromised Chromium could read. Checked on the real processes, against real pages.
 import { readFileSync, readlinkSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedSessionToken } from '../../functions/checks/drivers/seedSessionToken';
 import { processTree } from '../../scripts/tools/processTree';
 import { type CheckerFixture, startCheckerFixture } from './checkerFixture';
 
@@ -126,6 +127,28 @@ describe('a site that sends the browser to a private address', () => {
       expect(outcome.msg).toContain(`Refused to open ${other.site.url}/login`);
       expect(outcome.msg).toContain('loopback address');
     } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('a stored session', () => {
+  it('is seeded only into documents of the site itself, not into other origins the page opens', async () => {
+    const other = await startCheckerFixture();
+    const context = await f.browser.createBrowserContext();
+    try {
+      const page = await context.newPage();
+      await seedSessionToken(page, `${f.site.url}/`, 'stored-session-token');
+
+      await page.goto(`${other.site.url}/login`);
+      const elsewhere = await page.evaluate(() => localStorage.getItem('token'));
+      await page.goto(`${f.site.url}/login`);
+      const onSite = await page.evaluate(() => localStorage.getItem('token'));
+
+      expect(elsewhere).toBeNull();
+      expect(onSite).toBe('stored-session-token');
+    } finally {
+      await context.close();
       await other.close();
     }
   });

@@ -83,11 +83,13 @@ let sandboxDecision: ChromiumSandbox | undefined;
  */
 export function chromiumSandbox(): ChromiumSandbox {
   if (sandboxDecision) return sandboxDecision;
-  if (process.env.AWS_LAMBDA_FUNCTION_NAME)
-    return (sandboxDecision = {
+  if (process.env.AWS_LAMBDA_FUNCTION_NAME) {
+    sandboxDecision = {
       kind: 'none',
       reason: 'Lambda offers no user namespaces; the function itself is the isolation boundary',
-    });
+    };
+    return sandboxDecision;
+  }
   const asRoot = process.getuid?.() === 0;
   const probe = asRoot
     ? spawnSync(
