@@ -153,3 +153,15 @@ describe('a stored session', () => {
     }
   });
 });
+
+describe('a site whose name does not resolve', () => {
+  it('fails at once and says so', async () => {
+    const started = Date.now();
+    const { outcome } = await f.check(1, { site: { url: 'https://no-such-site.invalid' } });
+    expect(outcome).toMatchObject({
+      success: false,
+      msg: 'Check failed: the site address no-such-site.invalid does not resolve',
+    });
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+});

@@ -232,6 +232,8 @@ export interface CheckContext {
   page: Page;
   /** What the egress guard refused during this check (private addresses, metadata hosts...). */
   refused(): readonly RefusedRequest[];
+  /** Host names that did not resolve during this check. */
+  unresolved(): readonly string[];
   /** Ends the check's context (or, in the default context, its page and cookies). Never throws. */
   close(): Promise<void>;
 }
@@ -246,12 +248,14 @@ export async function openCheckContext(browser: Browser, opts: CheckContextOptio
   if (shared) {
     // Lambda: one check at a time in the default context, so what the proxy refuses from now on is this check's.
     const from = shared.refused.length;
+    const unresolvedFrom = shared.unresolved.length;
     const context = browser.defaultBrowserContext();
     const page = await context.newPage();
     return {
       context,
       page,
       refused: () => shared.refused.slice(from),
+      unresolved: () => shared.unresolved.slice(unresolvedFrom),
       close: async () => {
         await page.close().catch(() => {});
         const cookies = await context.cookies().catch(() => []);
@@ -268,6 +272,7 @@ export async function openCheckContext(browser: Browser, opts: CheckContextOptio
       context,
       page,
       refused: () => proxy.refused,
+      unresolved: () => proxy.unresolved,
       close: async () => {
         await context.close().catch(() => {});
         await proxy.close();

@@ -134,6 +134,11 @@ export async function runCheck<P extends ProcessValue>(opts: RunCheckOptions<P>)
     };
   }
 
+  // The proxy resolves names for Chromium, which then only sees a failed tunnel: say what happened.
+  const siteHost = safeHostname(opts.site.url);
+  if (!verdict.success && refused.length === 0 && siteHost && check?.unresolved().includes(siteHost))
+    verdict = { ...verdict, msg: `Check failed: the site address ${siteHost} does not resolve` };
+
   if (!verdict.success && check) {
     screenshot = await bounded(check.page.screenshot({ type: 'png' }), 5000, 'screenshot').then(
       (png) => Buffer.from(png),
@@ -161,6 +166,14 @@ export async function runCheck<P extends ProcessValue>(opts: RunCheckOptions<P>)
     ...(verdict.session ? { session: verdict.session } : {}),
   };
   return { outcome, video, screenshot };
+}
+
+function safeHostname(url: string): string | undefined {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A failed check's log row says why in its own text field. */

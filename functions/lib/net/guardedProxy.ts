@@ -18,6 +18,8 @@ export interface GuardedProxy {
   readonly url: string;
   /** What the guard refused so far, oldest first (at most 50 kept); names that did not resolve are not refusals. */
   readonly refused: readonly RefusedRequest[];
+  /** Host names that did not resolve (at most 50), so a caller can say why a page did not load. */
+  readonly unresolved: readonly string[];
   close(): Promise<void>;
 }
 
@@ -31,6 +33,10 @@ function refusalPage(reason: string): string {
 
 export async function startGuardedProxy(opts: OutboundGuardOptions = {}): Promise<GuardedProxy> {
   const refused: RefusedRequest[] = [];
+  const unresolved: string[] = [];
+  const noteUnresolved = (host: string) => {
+    if (unresolved.length < 50 && !unresolved.includes(host)) unresolved.push(host);
+  };
   const sockets = new Set<Socket>();
   const remember = (target: string, reason: string) => {
     if (refused.length < 50) refused.push({ target, reason });
@@ -67,8 +73,10 @@ export async function startGuardedProxy(opts: OutboundGuardOptions = {}): Promis
       },
       (error: unknown) => {
         // A name that does not resolve is a failed lookup, as without the proxy, not a refusal.
+        // Closing without an answer makes Chromium fail the load at once, as a DNS failure would.
         if (error instanceof OutboundUrlRefusedError && error.unresolved) {
-          res.writeHead(502, { 'content-type': 'text/plain' }).end(error.reason);
+          noteUnresolved(url.hostname);
+          req.socket.destroy();
           return;
         }
         const reason = error instanceof OutboundUrlRefusedError ? error.reason : 'refused';
@@ -106,6 +114,7 @@ export async function startGuardedProxy(opts: OutboundGuardOptions = {}): Promis
       },
       (error: unknown) => {
         if (error instanceof OutboundUrlRefusedError && error.unresolved) {
+          noteUnresolved(host);
           client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
           return;
         }
@@ -127,6 +136,7 @@ export async function startGuardedProxy(opts: OutboundGuardOptions = {}): Promis
   return {
     url: `http://127.0.0.1:${port}`,
     refused,
+    unresolved,
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();
