@@ -46,6 +46,13 @@ export const config = {
   get secretsKeyFile() {
     return process.env.SECRETS_KEY_FILE || undefined;
   },
+  /** `host` or `host:port` entries outbound calls may reach although they are private (ALLOWED_PRIVATE_HOSTS). */
+  get allowedPrivateHosts(): string[] {
+    return (process.env.ALLOWED_PRIVATE_HOSTS ?? '')
+      .split(',')
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean);
+  },
   get chromiumPath() {
     return process.env.CHROMIUM_PATH || undefined;
   },

@@ -24,3 +24,12 @@ export class SiteExistsError extends ConflictError {
     super(`A site named ${name} already exists`, { extra: { name: `A site named ${name} already exists` } });
   }
 }
+
+/** The stored password does not decrypt for this account (altered, moved from another row, or a v1 secret). */
+export class SiteAccountPasswordUnreadableError extends ConflictError {
+  override name = 'SiteAccountPasswordUnreadableError';
+  override code = 4092;
+  constructor(id: number, cause: unknown) {
+    super(`The stored password of site account ${id} cannot be read; enter it again`, { cause });
+  }
+}

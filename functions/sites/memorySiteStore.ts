@@ -49,7 +49,7 @@ export function memorySiteStore(): SiteStore {
   }
   function writeAccounts(siteId: number, list: Parameters<SiteStore['addAccounts']>[1]): StoredSiteAccount[] {
     return list.map((a) => {
-      const row = { id: ++lastId, site_id: siteId, ...a, created_at: now() };
+      const row = { site_id: siteId, ...a, created_at: now() };
       accounts.set(row.id, row);
       return structuredClone(row);
     });
@@ -105,8 +105,10 @@ export function memorySiteStore(): SiteStore {
       return { account: strip(account), changed };
     },
 
+    newAccountId: async () => ++lastId,
+    newTokenId: async () => ++lastId,
     async createToken(token) {
-      const row = { ...token, id: ++lastId, created_at: now() };
+      const row = { ...token, created_at: now() };
       tokens.set(row.id, row);
       return structuredClone(row);
     },

@@ -62,7 +62,8 @@ describe('creating sites', () => {
     ]);
     expect(site.accounts[0]).not.toHaveProperty('pwd');
     const accounts = await listSiteAccounts(site.id);
-    expect(accounts.map((a) => a.pwd)).toEqual(['secret-1', 'secret-2']);
+    expect(accounts[0]).not.toHaveProperty('pwd');
+    expect((await enabledAccounts(site.id)).map((a) => a.pwd)).toEqual(['secret-1', 'secret-2']);
     const stored = await store.getAccount(accounts[0].id);
     expect(stored?.pwd_enc).not.toContain('secret-1');
   });

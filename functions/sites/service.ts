@@ -12,6 +12,8 @@ import type {
 import type { ListOutcome } from '../lib/db/entity.js';
 import { type Actor, logSecurityEvent } from '../lib/logger.js';
 import { mapLimit } from '../lib/mapLimit.js';
+import { config } from '../lib/config.js';
+import { assertOutboundUrl } from '../lib/net/outboundUrlGuard.js';
 import { decryptSecret, encryptSecret } from '../lib/secrets/index.js';
 import { SiteNotFoundError } from './errors.js';
 import { type NewSiteAccount, type SiteRecord, type StoredSiteAccount, siteStore } from './store.js';
@@ -68,19 +70,34 @@ export async function allSites(
   }));
 }
 
-async function toAccount(row: StoredSiteAccount, siteName?: string | null): Promise<SiteAccount> {
+/** The API's view of an account: never its password (GET /sites/accounts/{id}/pwd reveals one). */
+function toAccount(row: StoredSiteAccount, siteName?: string | null): SiteAccount {
   return {
     ...summary(row),
-    pwd: await decryptSecret(row.pwd_enc),
     site: siteName === undefined || siteName === null ? null : { name: siteName },
   };
 }
 
+/** Where an account's password is stored: its ciphertext decrypts only there (lib/secrets). */
+const pwdContext = (id: number) => ({ entity: 'site_account', id, field: 'pwd' });
+/** Where a captured session is stored, likewise. */
+const tokenContext = (id: number) => ({ entity: 'site_token', id, field: 'token' });
+
+/** Ids first: each password is encrypted for the row it goes into. */
 const encryptAccounts = (accounts: NewAccount[]): Promise<NewSiteAccount[]> =>
-  Promise.all(accounts.map(async (a) => ({ user: a.user, pwd_enc: await encryptSecret(a.pwd), enable: true })));
+  Promise.all(
+    accounts.map(async (a) => {
+      const id = await siteStore().newAccountId();
+      return { id, user: a.user, pwd_enc: await encryptSecret(a.pwd, pwdContext(id)), enable: true };
+    }),
+  );
+
+/** A site URL must not point the checker at a private address (lib/net/outboundUrlGuard). */
+const assertSiteUrl = (url: string) => assertOutboundUrl(url, { allowedHosts: config.allowedPrivateHosts });
 
 /** Creates a site with its accounts, all enabled; a name taken (case-insensitive) is a SiteExistsError. */
 export async function createSite(body: NewSiteBody): Promise<Site> {
+  await assertSiteUrl(body.url);
   const { site, accounts } = await siteStore().createSite(
     { name: body.name, url: body.url, enable: true, available_account_cnt: body.accounts.length },
     await encryptAccounts(body.accounts),
@@ -92,6 +109,7 @@ export async function updateSite(id: number, body: UpdateSiteBody, actor?: Actor
   const store = siteStore();
   if ('name' in body) return oneWithAccounts(await store.renameSite(id, body.name));
   if ('url' in body) {
+    await assertSiteUrl(body.url);
     const before = await siteRow(id);
     const updated = await oneWithAccounts(await store.updateSite(id, { url: body.url }));
     logSecurityEvent({
@@ -117,13 +135,13 @@ export async function addAccounts(siteId: number, body: AddAccountsBody): Promis
   if (body.accounts.length === 0) return listSiteAccounts(siteId);
   const written = await siteStore().addAccounts(siteId, await encryptAccounts(body.accounts));
   await siteStore().addAvailableAccounts(siteId, written.length);
-  return Promise.all(written.map((a) => toAccount(a, site.name)));
+  return written.map((a) => toAccount(a, site.name));
 }
 
 export async function listSiteAccounts(siteId: number): Promise<SiteAccount[]> {
   const site = await siteRow(siteId);
   const rows = await siteStore().accountsOf(siteId);
-  return Promise.all(rows.map((a) => toAccount(a, site.name)));
+  return rows.map((a) => toAccount(a, site.name));
 }
 
 /** Site names for a page of rows that refer to sites; deleted sites read as null. */
@@ -135,25 +153,31 @@ async function siteNames(ids: number[]): Promise<Map<number, string>> {
 export async function listAccounts(query: ListQuery): Promise<ListOutcome<SiteAccount>> {
   const page = await siteStore().listAccounts(query);
   const names = await siteNames(page.result.map((a) => a.site_id));
-  return { ...page, result: await Promise.all(page.result.map((a) => toAccount(a, names.get(a.site_id) ?? null))) };
+  return { ...page, result: page.result.map((a) => toAccount(a, names.get(a.site_id) ?? null)) };
 }
 
 /** Enabled accounts of a site, with their passwords, for the checker. */
-export async function enabledAccounts(siteId: number): Promise<SiteAccount[]> {
+export async function enabledAccounts(siteId: number): Promise<(SiteAccount & { pwd: string })[]> {
   const rows = await siteStore().accountsOf(siteId);
-  return Promise.all(rows.filter((a) => a.enable).map((a) => toAccount(a)));
+  return Promise.all(
+    rows
+      .filter((a) => a.enable)
+      .map(async (a) => ({ ...toAccount(a), pwd: await decryptSecret(a.pwd_enc, pwdContext(a.id)) })),
+  );
 }
 
 /** One live account with its password, for the checker running a task that chose it; undefined when deleted. */
-export async function checkerAccount(id: number): Promise<SiteAccount | undefined> {
+/** The account a check signs in with, password decrypted; only the checker asks for it. */
+export async function checkerAccount(id: number): Promise<(SiteAccount & { pwd: string }) | undefined> {
   const row = await siteStore().getAccount(id);
-  return row && toAccount(row);
+  return row && { ...toAccount(row), pwd: await decryptSecret(row.pwd_enc, pwdContext(row.id)) };
 }
 
 export async function updateAccount(id: number, body: UpdateAccountBody): Promise<SiteAccount> {
   const store = siteStore();
   if ('user' in body) return toAccount(await store.updateAccount(id, { user: body.user }));
-  if ('pwd' in body) return toAccount(await store.updateAccount(id, { pwd_enc: await encryptSecret(body.pwd) }));
+  if ('pwd' in body)
+    return toAccount(await store.updateAccount(id, { pwd_enc: await encryptSecret(body.pwd, pwdContext(id)) }));
   const { account, changed } = await store.setAccountEnable(id, body.enable);
   // Only the writer that flipped the flag moves the counter, so racing toggles count once;
   // a counter left behind by a crash here is the repair path's (recountSite) to fix.
@@ -224,11 +248,13 @@ export async function saveAccountSession(input: {
   session: string;
   expire_at: number | null;
 }): Promise<number> {
+  const id = await siteStore().newTokenId();
   const token = await siteStore().createToken({
+    id,
     site_id: input.site_id,
     account_id: input.account_id,
     auth_type: input.auth_type,
-    token_enc: await encryptSecret(input.session),
+    token_enc: await encryptSecret(input.session, tokenContext(id)),
     expire_at: input.expire_at,
   });
   return token.id;
@@ -238,5 +264,5 @@ export async function saveAccountSession(input: {
 export async function readAccountSession(tokenId: number, now = Date.now()): Promise<string | undefined> {
   const token = await siteStore().getToken(tokenId);
   if (!token || (token.expire_at !== null && token.expire_at < now)) return undefined;
-  return decryptSecret(token.token_enc);
+  return decryptSecret(token.token_enc, tokenContext(token.id));
 }

@@ -32,8 +32,10 @@ export interface StoredSiteToken {
 }
 
 export type NewSiteRecord = Omit<SiteRecord, 'id' | 'created_at' | 'updated_at'>;
-export type NewSiteAccount = Pick<StoredSiteAccount, 'user' | 'pwd_enc' | 'enable'>;
-export type NewSiteToken = Omit<StoredSiteToken, 'id' | 'created_at'>;
+/** `id` from newAccountId(): secrets are encrypted for the row they go into, so the id comes first. */
+export type NewSiteAccount = Pick<StoredSiteAccount, 'id' | 'user' | 'pwd_enc' | 'enable'>;
+/** `id` from newTokenId(), likewise. */
+export type NewSiteToken = Omit<StoredSiteToken, 'created_at'>;
 
 /**
  * Where sites, their accounts and captured sessions live; the sites service depends on this
@@ -67,6 +69,10 @@ export interface SiteStore {
   /** Soft-deletes the site and its accounts and frees the name. Throws SiteNotFoundError. */
   deleteSite(id: number): Promise<void>;
 
+  /** An id for an account written later (its password is encrypted for it first). */
+  newAccountId(): Promise<number>;
+  /** An id for a session token written later, likewise. */
+  newTokenId(): Promise<number>;
   addAccounts(siteId: number, accounts: NewSiteAccount[]): Promise<StoredSiteAccount[]>;
   getAccount(id: number): Promise<StoredSiteAccount | undefined>;
   getAccounts(ids: number[], options?: { includeDeleted?: boolean }): Promise<StoredSiteAccount[]>;
@@ -130,7 +136,7 @@ export function dynamoSiteStore(
     onConditionFailure(write, () => new SiteAccountNotFoundError(id));
 
   async function writeAccounts(siteId: number, list: NewSiteAccount[], written: StoredSiteAccount[]) {
-    for (const a of list) written.push(await accounts.create({ site_id: siteId, ...a }));
+    for (const { id, ...a } of list) written.push(await accounts.create({ site_id: siteId, ...a }, { id }));
     return written;
   }
 
@@ -211,7 +217,9 @@ export function dynamoSiteStore(
       throw new Error(`Site account ${id} kept changing while setting enable`);
     },
 
-    createToken: (token) => tokens.create(token),
+    newAccountId: () => nextId(siteAccountEntity.type),
+    newTokenId: () => nextId(siteTokenEntity.type),
+    createToken: ({ id, ...token }) => tokens.create(token, { id }),
     getToken: (id) => tokens.get(id),
     listTokens: (query) => tokens.list(query),
   };

@@ -1,5 +1,6 @@
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { password as passwordRule } from '../../shared/schemas/common.js';
 import { generatePassword } from './keys.js';
 
 export const ADMIN_USERNAME = 'admin';
@@ -15,6 +16,12 @@ export interface AdminSeedResult {
   passwordFile: string;
 }
 
+/** Why ADMIN_PASSWORD breaks the console's password rule (shared/schemas/common.ts), or undefined. */
+export function adminPasswordProblem(given: string): string | undefined {
+  const checked = passwordRule('ADMIN_PASSWORD is empty').safeParse(given);
+  return checked.success ? undefined : `ADMIN_PASSWORD: ${checked.error.issues[0]?.message}`;
+}
+
 /**
  * Creates the super user `admin` on an empty store. A generated password is written to
  * DATA_DIR/admin-password.txt before the user exists and kept only if the user was created,
@@ -27,6 +34,9 @@ export async function seedAdmin(
   ensureSuperUser: (input: { username: string; password: string }) => Promise<boolean>,
 ): Promise<AdminSeedResult> {
   const passwordFile = join(dataDir, 'admin-password.txt');
+  // A password the sign-in form would refuse would lock the only super user out.
+  const problem = givenPassword ? adminPasswordProblem(givenPassword) : undefined;
+  if (problem) throw new Error(problem);
   const generated = !givenPassword;
   const password = givenPassword || generatePassword();
   const pending = `${passwordFile}.pending`;

@@ -1,5 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,8 +17,10 @@ function freePort(): Promise<number> {
   });
 }
 
-const dataDir = await mkdtemp(join(tmpdir(), 'patrol-main-'));
-afterAll(() => rm(dataDir, { recursive: true, force: true }));
+const parentDir = await mkdtemp(join(tmpdir(), 'patrol-main-'));
+// Not created yet: the first start creates it.
+const dataDir = join(parentDir, 'data');
+afterAll(() => rm(parentDir, { recursive: true, force: true }));
 
 // A failed assertion must not leave a stack running: it would hold DATA_DIR for the next test.
 const children: ChildProcessWithoutNullStreams[] = [];
@@ -71,6 +73,9 @@ describe('npm start (scripts/local/main.ts)', () => {
     expect(password).toMatch(/^\S{6,40}$/);
     expect(output).toContain(`admin / ${password}`);
     expect(output).toContain(`http://127.0.0.1:${port}`);
+    // It holds the keys and every stored secret: its owner's only.
+    expect((await stat(dataDir)).mode & 0o777).toBe(0o700);
+    for (const key of ['jwt.key', 'secrets.key']) expect((await stat(join(dataDir, key))).mode & 0o777).toBe(0o600);
 
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
@@ -99,6 +104,34 @@ describe('npm start (scripts/local/main.ts)', () => {
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
   }, 90_000);
+
+  it('refuses to start on a key file that others can read', async () => {
+    const keyFile = join(dataDir, 'jwt.key');
+    await chmod(keyFile, 0o644);
+    try {
+      const child = startMain({ ...process.env, PORT: String(await freePort()), DATA_DIR: dataDir, DEMO: '0' });
+      let output = '';
+      child.stderr.on('data', (c) => {
+        output += c;
+      });
+      const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+      expect(code).toBe(1);
+      expect(output).toContain(`Key file ${keyFile} is readable by others (mode 644)`);
+    } finally {
+      await chmod(keyFile, 0o600);
+    }
+  }, 60_000);
+
+  it('refuses an ADMIN_PASSWORD the password rule refuses', async () => {
+    const child = startMain({ ...process.env, ADMIN_PASSWORD: 'short', DATA_DIR: dataDir });
+    let output = '';
+    child.stderr.on('data', (c) => {
+      output += c;
+    });
+    const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+    expect(code).toBe(2);
+    expect(output).toContain('ADMIN_PASSWORD: min length is 6');
+  }, 30_000);
 
   it('refuses a PORT that is not a port number', async () => {
     const child = startMain({ ...process.env, PORT: 'eighty', DATA_DIR: dataDir });

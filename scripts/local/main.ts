@@ -1,4 +1,5 @@
 import { isAbsolute, relative } from 'node:path';
+import { adminPasswordProblem } from './adminSeed.js';
 import { startLocalStack } from './stack.js';
 
 // `npm start`: the local stack in the foreground. Ctrl-C stops it cleanly: no new requests,
@@ -10,6 +11,11 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 const dataDir = process.env.DATA_DIR || '.data';
+const adminProblem = process.env.ADMIN_PASSWORD ? adminPasswordProblem(process.env.ADMIN_PASSWORD) : undefined;
+if (adminProblem) {
+  console.error(`${adminProblem} (6 to 40 characters, the rule of every console password)`);
+  process.exit(2);
+}
 const dynamoEngine = process.env.DYNAMO_ENGINE === 'dynamodb-local' ? 'dynamodb-local' : 'dynalite';
 
 const started = Date.now();

@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -65,6 +65,17 @@ const VIDEO_BUCKET = 'patrol-videos';
 const DRAIN_MS = 30_000;
 
 type Cleanup = () => Promise<unknown>;
+
+/**
+ * DATA_DIR holds the keys and every stored secret: created readable by its owner only. An existing
+ * directory others can enter is reported, not changed: it may be a directory the user shares on purpose.
+ */
+async function ensureDataDir(dataDir: string): Promise<void> {
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  const { mode } = await stat(dataDir);
+  if (mode & 0o077)
+    console.warn(`[local] ${dataDir} is open to other users (mode ${(mode & 0o777).toString(8)}); consider chmod 700`);
+}
 function listen(server: ReturnType<typeof createServer>, port: number, host: string): Promise<AddressInfo> {
   return new Promise((resolveListen, reject) => {
     server.once('error', reject);
@@ -100,7 +111,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
   // Before any SDK client exists. The versions are pinned for Node 20 on purpose (see docs);
   // the SDK's warning about Node 20 says nothing new on every start.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  await mkdir(dataDir, { recursive: true });
+  await ensureDataDir(dataDir);
 
   // The HTTP server binds first: its port is part of PUBLIC_URL, which handlers read, and
   // API requests that arrive meanwhile wait for the handler instead of being refused.
@@ -184,6 +195,10 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       PUBLIC_URL: opts.publicUrl ?? url,
       ...Object.fromEntries(sqs.value.queues.map((q) => [`${q.name.toUpperCase()}_QUEUE_URL`, q.url])),
       ...(sandboxSiteUrl ? { SANDBOX_SITE_URL: sandboxSiteUrl } : {}),
+      // The guard refuses private addresses; the stack's own sandbox targets are the exception.
+      ALLOWED_PRIVATE_HOSTS: [process.env.ALLOWED_PRIVATE_HOSTS, sandboxSiteUrl && new URL(sandboxSiteUrl).host]
+        .filter(Boolean)
+        .join(','),
     };
     if (!process.env.CHROMIUM_PATH) env.CHROMIUM_PATH = '/usr/bin/chromium';
     // A session token from the developer's shell would be sent with the fake keys.

@@ -84,14 +84,19 @@ export const siteTokenListFields = {
 export interface Site extends RowOf<typeof siteListFields> {
   updated_at?: number;
   /** The site's accounts (spec section 3), without passwords: those are read one site at a time. */
-  accounts: Omit<SiteAccount, 'pwd' | 'site'>[];
+  accounts: Omit<SiteAccount, 'site'>[];
 }
 
+/** No password: replies, lists and exports never carry one; GET /sites/accounts/{id}/pwd reveals one. */
 export interface SiteAccount extends RowOf<typeof siteAccountListFields> {
-  /** Plain text in API answers that show it (the Pwd columns); encrypted at rest. */
-  pwd: string;
   status: (typeof SiteAccountStatus.values)[keyof typeof SiteAccountStatus.values];
   site: { name: string } | null;
+}
+
+/** GET /sites/accounts/{id}/pwd: one account's password, rate limited and audited. */
+export interface RevealedPassword {
+  id: number;
+  pwd: string;
 }
 
 /** A session a login check captured for an account (GET /sites/accounts/tokens). */

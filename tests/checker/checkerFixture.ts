@@ -16,7 +16,7 @@ export interface CheckerFixture {
   browser: Browser;
   check<P extends ProcessValue>(
     process: P,
-    opts?: Partial<Omit<RunCheckOptions<P>, 'process' | 'browser' | 'site'>> & { user?: string },
+    opts?: Partial<Omit<RunCheckOptions<P>, 'process' | 'browser'>> & { user?: string },
   ): ReturnType<typeof runCheck<P>>;
   close(): Promise<void>;
 }
@@ -37,6 +37,8 @@ export async function startCheckerFixture(siteOpts: { slowMs?: number } = {}): P
         timeoutMs: 20_000,
         stepTimeoutMs: 5000,
         record: false,
+        // The sandbox listens on loopback: allowed the way ALLOWED_PRIVATE_HOSTS allows it in the stack.
+        allowedHosts: [new URL(site.url).host],
         ...rest,
       });
     },

@@ -108,6 +108,9 @@ describe('Sites screens', () => {
     const first = rowOf(accountTable, users[0]);
     await shows(first);
     expect(await cellText(accountTable, first, 'Site')).toBe(renamed);
+    // Passwords are masked until revealed one at a time (the list carries none).
+    expect(await cellText(accountTable, first, 'Pwd')).toBe('••••••••');
+    await screenshot(page, 'sites-accounts-masked');
     await first.getByRole('button', { name: 'Edit Pwd' }).click();
     const pwdPopup = page.getByRole('dialog').filter({ has: page.getByRole('button', { name: 'Save' }) });
     await pwdPopup.getByRole('textbox').fill('  changed-pwd-1  ');
@@ -116,6 +119,8 @@ describe('Sites screens', () => {
     await first.getByRole('button', { name: 'Show password' }).click();
     await shows(first.getByText('changed-pwd-1', { exact: true }));
     await screenshot(page, 'sites-accounts-table');
+    await first.getByRole('button', { name: 'Hide password' }).click();
+    expect(await cellText(accountTable, first, 'Pwd')).toBe('••••••••');
     await rowOf(accountTable, users[1]).getByRole('switch', { name: 'Enable' }).click();
     await expect.poll(() => rowOf(accountTable, users[1]).getByRole('switch').isChecked()).toBe(false);
 

@@ -22,7 +22,7 @@ describe('Edge: the WAF in front of login and captcha', () => {
     const [[, acl]] = ofType(edgeTemplate, 'AWS::WAFv2::WebACL');
     expect(acl.Properties?.Scope).toBe('CLOUDFRONT');
     expect(acl.Properties?.DefaultAction).toEqual({ Allow: {} });
-    const [rule] = acl.Properties?.Rules;
+    const [rule] = acl.Properties?.Rules ?? [];
     const rate = rule.Statement.RateBasedStatement;
     expect(rate).toMatchObject({ Limit: 100, AggregateKeyType: 'IP', EvaluationWindowSec: 300 });
     const paths = rate.ScopeDownStatement.OrStatement.Statements.map((s: Json) => s.ByteMatchStatement.SearchString);

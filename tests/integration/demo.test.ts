@@ -51,7 +51,8 @@ describe('a first start with demo data', () => {
 
     const accounts = await get(`/sites/${byName.get('Sandbox Agent A').id}/accounts`);
     expect(accounts.map((a: Json) => a.user).sort()).toEqual(['agent01', 'agent02']);
-    expect(accounts[0].pwd).toBe('sandbox123');
+    expect(accounts[0]).not.toHaveProperty('pwd');
+    expect((await get(`/sites/accounts/${accounts[0].id}/pwd`)).pwd).toBe('sandbox123');
     const locked = await get(`/sites/${byName.get('Sandbox Locked Agent').id}/accounts`);
     expect(locked.map((a: Json) => a.user)).toEqual(['locked01']);
   });

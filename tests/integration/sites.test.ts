@@ -1,10 +1,18 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { login } from '../helpers/api.js';
 import { kit, uniqueName } from '../helpers/authKit.js';
 
 const stack = inject('stack');
 const k = kit(stack);
 const { client } = k;
 let token: string;
+/** Reveals go through their own user: the reveal limit counts per user, and the admin is shared. */
+let revealToken: string;
+const revealPwd = async (accountId: number) => {
+  const res = await client.get(`/api/v1/sites/accounts/${accountId}/pwd`, { token: revealToken });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data.pwd as string;
+};
 
 const post = (path: string, body: unknown) => client.post(`/api/v1${path}`, { token, body });
 const put = (path: string, body: unknown) => client.put(`/api/v1${path}`, { token, body });
@@ -18,6 +26,9 @@ async function newSite(accounts = [{ user: 'agent01', pwd: 'secret-1' }], name =
 
 beforeAll(async () => {
   token = await k.admin();
+  const revealer = uniqueName('rv');
+  await k.createUser(revealer, 'revealer-pass-1');
+  revealToken = await login(stack.url, revealer, 'revealer-pass-1');
 });
 afterAll(() => k.destroy());
 
@@ -31,7 +42,9 @@ describe('creating sites', () => {
 
     const accounts = await get(`/sites/${site.id}/accounts`);
     expect(accounts.status).toBe(200);
-    expect(accounts.body.data.map((a: { user: string; pwd: string }) => [a.user, a.pwd]).sort()).toEqual([
+    const rows = accounts.body.data as { id: number; user: string }[];
+    const pairs = await Promise.all(rows.map(async (a) => [a.user, await revealPwd(a.id)]));
+    expect(pairs.sort()).toEqual([
       ['agent01', 'pw-1'],
       ['agent02', 'pw-2'],
     ]);
@@ -74,7 +87,7 @@ describe('creating sites', () => {
     const accounts = await get(`/sites/${site.id}/accounts`);
     const raw = await k.rawItem(`site_account#${accounts.body.data[0].id}`, 'item');
     expect(JSON.stringify(raw)).not.toContain('very-secret-pw');
-    expect(raw?.pwd_enc).toMatch(/^v1\./);
+    expect(raw?.pwd_enc).toMatch(/^v2\./);
   });
 });
 
@@ -147,7 +160,10 @@ describe('site accounts', () => {
     const accountId = added.body.data[0].id;
     expect((await get(`/sites/${site.id}`)).body.data.available_account_cnt).toBe(2);
 
-    expect((await put(`/sites/accounts/${accountId}`, { pwd: ' new-pw ' })).body.data.pwd).toBe('new-pw');
+    const edited = await put(`/sites/accounts/${accountId}`, { pwd: ' new-pw ' });
+    expect(edited.status).toBe(200);
+    expect(edited.body.data).not.toHaveProperty('pwd');
+    expect(await revealPwd(accountId)).toBe('new-pw');
     expect((await put(`/sites/accounts/${accountId}`, { user: 'agent10' })).body.data.user).toBe('agent10');
     expect((await put(`/sites/accounts/${accountId}`, { enable: false })).body.data).toMatchObject({
       enable: false,

@@ -45,6 +45,8 @@ export interface RunCheckOptions<P extends ProcessValue> {
   /** Default: the registry's driver for the site. */
   driver?: SiteDriver;
   viewport?: { width: number; height: number };
+  /** Hosts the check may reach although private; default config.allowedPrivateHosts (ALLOWED_PRIVATE_HOSTS). */
+  allowedHosts?: readonly string[];
 }
 
 /** The session a check returns and accepts; the engine stores it encrypted per account. */
@@ -85,7 +87,9 @@ export async function runCheck<P extends ProcessValue>(opts: RunCheckOptions<P>)
   let screenshot: Buffer | undefined;
 
   try {
-    check = await step('open browser context', () => openCheckContext(opts.browser));
+    check = await step('open browser context', () =>
+      openCheckContext(opts.browser, { allowedHosts: opts.allowedHosts }),
+    );
     const page = check.page;
     watchConsole(page, consoleErrors);
     await page.setViewport(opts.viewport ?? { width: 1280, height: 720 });
@@ -119,6 +123,22 @@ export async function runCheck<P extends ProcessValue>(opts: RunCheckOptions<P>)
     verdict = { success: false, msg: err instanceof CheckTimeoutError ? err.message : checkErrorMessage(err) };
   }
 
+  // A site that sends the browser to a private address (a redirect, a subresource, a rebinding
+  // name) fails its check with the address named, whatever the driver made of the page it got.
+  const refused = check?.refused() ?? [];
+  if (refused.length > 0) {
+    const first = refused[0];
+    verdict = {
+      success: false,
+      msg: `Refused to open ${first.target}: ${first.reason}${refused.length > 1 ? ` (and ${refused.length - 1} more)` : ''}`,
+    };
+  }
+
+  // The proxy resolves names for Chromium, which then only sees a failed tunnel: say what happened.
+  const siteHost = safeHostname(opts.site.url);
+  if (!verdict.success && refused.length === 0 && siteHost && check?.unresolved().includes(siteHost))
+    verdict = { ...verdict, msg: `Check failed: the site address ${siteHost} does not resolve` };
+
   if (!verdict.success && check) {
     screenshot = await bounded(check.page.screenshot({ type: 'png' }), 5000, 'screenshot').then(
       (png) => Buffer.from(png),
@@ -146,6 +166,14 @@ export async function runCheck<P extends ProcessValue>(opts: RunCheckOptions<P>)
     ...(verdict.session ? { session: verdict.session } : {}),
   };
   return { outcome, video, screenshot };
+}
+
+function safeHostname(url: string): string | undefined {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A failed check's log row says why in its own text field. */

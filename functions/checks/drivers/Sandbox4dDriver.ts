@@ -14,6 +14,7 @@ import {
 } from '../../../shared/schemas/checkResults';
 import { TestMode } from '../../../shared/enums';
 import { LoginFailedError, MalformedResponseError, SessionExpiredError } from './errors';
+import { seedSessionToken } from './seedSessionToken';
 import type { DriverContext, ProcessVerdict, SiteDriver } from './SiteDriver';
 import { type SiteCall, watchSiteCall } from './watchSiteCall';
 
@@ -126,11 +127,8 @@ async function signIn(ctx: DriverContext): Promise<SignedIn> {
       await ctx.page
         .browserContext()
         .setCookie(...stored.cookies.map((c) => ({ ...c, expires: c.expires > 0 ? c.expires : undefined })));
-      // The portal's script sends the token as a Bearer header as well as the cookie. Only seed it:
-      // after a fallback login the page keeps its new token, which this must not overwrite.
-      await ctx.page.evaluateOnNewDocument(
-        `if (!localStorage.getItem('token')) localStorage.setItem('token', ${JSON.stringify(stored.token)})`,
-      );
+      // The portal's script sends the token as a Bearer header as well as the cookie.
+      await seedSessionToken(ctx.page, ctx.site.url, stored.token);
     });
     return { reused: true, session: { ...stored, auth_type: 2 } };
   }

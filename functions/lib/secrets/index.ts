@@ -1,2 +1,9 @@
-export { decryptSecret, encryptSecret, isEncryptedSecret, resetSecretKeys, SecretDecryptError } from './envelope.js';
+export {
+  decryptSecret,
+  encryptSecret,
+  isEncryptedSecret,
+  resetSecretKeys,
+  type SecretContext,
+  SecretDecryptError,
+} from './envelope.js';
 export { maskSecret } from './maskSecret.js';

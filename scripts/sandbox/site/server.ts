@@ -378,6 +378,10 @@ export async function startSandboxSite(opts: SandboxSiteOptions): Promise<Sandbo
       return new HttpReply(200, APP_JS, { 'content-type': 'text/javascript; charset=utf-8' });
     if (path === '/favicon.ico') return new HttpReply(204, '');
     if (path.startsWith('/__sandbox/')) return admin(req, path);
+    // An attacker's site: every page of a site saved as <sandbox>/to-metadata redirects to the
+    // cloud metadata address, which the checker must refuse to open (SSRF test target).
+    if (path === '/to-metadata' || path.startsWith('/to-metadata/'))
+      return HttpReply.redirect('http://169.254.169.254/latest/meta-data/iam/security-credentials/');
     if (path === '/login' && req.method === 'GET')
       return HttpReply.html(
         loginPage({ next: url.searchParams.get('next') ?? undefined, expired: url.searchParams.has('expired') }),

@@ -28,9 +28,9 @@ import { dialogSurfaceStyle } from '@/app/dialogSizes';
 import { CopyButton } from '@/components/table/CellContent';
 import { useT } from '@/i18n';
 import { AccountEditor } from './AccountEditor';
-import { SecretText } from './SecretText';
+import { SecretCell } from '@/components/secret';
 import { type AccountRow, emptyAccountRow, type FormErrors, validateAccounts } from './siteForm';
-import { addAccounts, refreshSiteLists, siteAccountsQuery } from './sitesApi';
+import { addAccounts, refreshSiteLists, revealAccountPassword, siteAccountsQuery } from './sitesApi';
 
 const useStyles = makeStyles({
   tabs: { marginBottom: tokens.spacingVerticalM },
@@ -165,7 +165,7 @@ function AllAccounts({ siteId }: { siteId: number }): ReactNode {
                 </TableCell>
                 <TableCell>{a.user}</TableCell>
                 <TableCell>
-                  <SecretText value={a.pwd} />
+                  <SecretCell reveal={() => revealAccountPassword(a)} />
                 </TableCell>
                 <TableCell>
                   {a.enable ? (

@@ -3,8 +3,8 @@ import type { QueryClient } from '@tanstack/react-query';
 import { toast } from '@/app/toast';
 import { col, defineResource, type Resource } from '@/components/table';
 import { t } from '@/i18n';
-import { SecretText } from './SecretText';
-import { SITE_ACCOUNTS, SITES, updateAccount } from './sitesApi';
+import { SecretCell } from '@/components/secret';
+import { revealAccountPassword, SITE_ACCOUNTS, SITES, updateAccount } from './sitesApi';
 
 function trimmed(field: 'user' | 'pwd', value: string, failureTip: string): string {
   const parsed = NewAccount.shape[field].safeParse(value);
@@ -13,7 +13,7 @@ function trimmed(field: 'user' | 'pwd', value: string, failureTip: string): stri
   throw parsed.error;
 }
 
-/** The Account table (spec section 2): every site account, with user, pwd and enable edited inline. */
+/** The Account table (spec section 2): every site account, with user, pwd and enable edited inline; pwd is masked. */
 export function siteAccountsResource(client: QueryClient): Resource<SiteAccount> {
   // The Sites table counts enabled accounts (Valid Accounts).
   const sitesChanged = () => client.invalidateQueries({ queryKey: [SITES] });
@@ -31,8 +31,9 @@ export function siteAccountsResource(client: QueryClient): Resource<SiteAccount>
         filter: true,
         edit: { save: (a, value) => updateAccount(a, { user: trimmed('user', value, 'Update User failed.') }) },
       }),
-      col.text('pwd', 'Pwd', {
-        render: (a) => <SecretText value={a.pwd} />,
+      // No value in the row: the cell reveals one password on demand, and exports leave the column out.
+      col.custom<SiteAccount>('pwd', 'Pwd', {
+        render: (a) => <SecretCell reveal={() => revealAccountPassword(a)} />,
         edit: { save: (a, value) => updateAccount(a, { pwd: trimmed('pwd', value, 'Update Pwd failed.') }) },
       }),
       col.boolean('enable', 'Enable', {

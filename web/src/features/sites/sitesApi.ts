@@ -1,4 +1,4 @@
-import type { NewAccount, NewSiteBody, Site, SiteAccount } from '@shared/schemas/sites';
+import type { NewAccount, NewSiteBody, RevealedPassword, Site, SiteAccount } from '@shared/schemas/sites';
 import { type QueryClient, queryOptions } from '@tanstack/react-query';
 import { request } from '@/api/request';
 import { t } from '@/i18n';
@@ -89,4 +89,13 @@ export function updateAccount(account: Pick<SiteAccount, 'id'>, change: AccountC
     data: change,
     ...accountTips(change),
   });
+}
+
+/** One account's password, from the audited, rate-limited reveal call; lists never carry it. */
+export async function revealAccountPassword(account: Pick<SiteAccount, 'id'>): Promise<string> {
+  const revealed = await request<RevealedPassword>({
+    url: `/sites/accounts/${account.id}/pwd`,
+    failureTip: 'Show password failed.',
+  });
+  return revealed.pwd;
 }

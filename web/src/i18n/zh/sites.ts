@@ -49,6 +49,7 @@ export const sites: Record<string, string> = {
   Password: '密码',
   'Show password': '显示密码',
   'Hide password': '隐藏密码',
+  'Show password failed.': '显示密码失败。',
   'Add site success': '添加站点成功',
   'Add site failed': '添加站点失败',
   'Site Accounts': '站点账号',

@@ -1,0 +1,22 @@
+import type { ListQuery } from '../../shared/listQuery.js';
+import type { AuditEntry } from '../../shared/schemas/audit.js';
+import type { ListOutcome } from '../lib/db/entity.js';
+import { logger } from '../lib/logger.js';
+import { auditEntries } from './store.js';
+
+export type AuditInput = Omit<AuditEntry, 'id' | 'created_at'>;
+
+/**
+ * Records one audited action: a row for the audit screen and a security log line for the log
+ * pipeline. Callers pass who, what and where, never a secret's value. The row is written before
+ * the audited result is handed out, so nothing is revealed without its trace.
+ */
+export async function recordAudit(entry: AuditInput): Promise<AuditEntry> {
+  const row = await auditEntries.create({ ...entry, created_at: entry.at });
+  logger.info('audit', { security: true, audit_id: row.id, ...entry });
+  return row;
+}
+
+export function listAudit(query: ListQuery): Promise<ListOutcome<AuditEntry>> {
+  return auditEntries.list(query);
+}
