@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 echo "test: typecheck"; npm run --silent typecheck
-echo "test: lint"; npx biome check . --diagnostic-level=error
+echo "test: lint"; npx biome check . --diagnostic-level=error && npm run --silent lint:cycles
 echo "test: build web"; npx vite build --config web/vite.config.ts --logLevel warn
 echo "test: vitest"
 exec npx vitest run "$@"
