@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 // A small typed HTTP client for tests: what a caller of the API sees, nothing more.
 
@@ -94,14 +95,15 @@ export function api(baseUrl: string) {
   };
 }
 
-let loginSeq = 0;
+// A random start, not the pid: two test files whose pids share their low bits would share addresses.
+let loginSeq = randomInt(0, 1 << 22);
 /**
  * Each sign-in from a loopback address of its own (127.129-192.x.y, apart from authKit's uniqueIp):
  * attempts in flight count against their address's login throttle, and test files run in parallel.
  */
 const loginAddress = () => {
-  const n = loginSeq++;
-  return `127.${129 + (process.pid & 63)}.${(n >> 8) & 255}.${(n & 255) + 1}`;
+  const n = loginSeq++ % (1 << 22);
+  return `127.${129 + (n >> 16)}.${(n >> 8) & 255}.${(n & 255) + 1}`;
 };
 
 /** Signs in through POST /api/v1/login and returns the token; throws with the envelope when refused. */

@@ -1,6 +1,6 @@
 // Test helpers of the auth and super-users tests: users made through the API, a captcha
 // solved from what the server stored, and tokens re-signed with the stack's own secret.
-import { createHmac } from 'node:crypto';
+import { createHmac, randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -14,14 +14,16 @@ let seq = 0;
 /** A username no other test uses, so failure counters never leak between tests. */
 export const uniqueName = (prefix: string) => `${prefix}${Date.now().toString(36)}${(seq++).toString(36)}`;
 
-let ipSeq = 0;
+// Test files share one stack and its throttle counters, and each file counts from its own start, so
+// the start is random (not the pid: two files' pids can share their low bits and then every address).
+let ipSeq = randomInt(0, 1 << 22);
 /**
  * A client address of its own, so one test's failed logins never bring a captcha to another's: a
- * loopback address (all of 127/8 reaches the local server) that `fromIp` connects from.
+ * loopback address (all of 127/8 reaches the local server, here 127.1-127.64.x.y) that `fromIp` connects from.
  */
 export const uniqueIp = () => {
-  const n = ipSeq++;
-  return `127.${(process.pid & 127) + 1}.${(n >> 8) & 255}.${(n & 255) + 1}`;
+  const n = ipSeq++ % (1 << 22);
+  return `127.${(n >> 16) + 1}.${(n >> 8) & 255}.${(n & 255) + 1}`;
 };
 /** Call options that make the request come from `ip` (a socket address, which a client cannot fake). */
 export const fromIp = (ip: string) => ({ from: ip });
