@@ -17,13 +17,13 @@ import {
 import { EditRegular } from '@fluentui/react-icons';
 import { UserRole } from '@shared/enums';
 import type { UserRoleValue } from '@shared/schemas/auth';
-import type { User } from '@shared/schemas/users';
-import { type FormEvent, type ReactNode, useState } from 'react';
-import { isApiError } from '@/api/ApiError';
+import type { UpdateUserBody, User } from '@shared/schemas/users';
+import type { ReactNode } from 'react';
 import { dialogSurfaceStyle } from '@/app/dialogSizes';
 import { FormDialogActions } from '@/components/dialog';
+import { useFormDialog } from '@/components/dialog/useFormDialog';
 import { useT } from '@/i18n';
-import { checkUserEdit, type EditUserErrors, type EditUserForm } from './userForm';
+import { checkUserEdit, type EditUserForm } from './userForm';
 import { updateUser } from './usersApi';
 
 const useStyles = makeStyles({
@@ -36,53 +36,16 @@ const formOf = (u: User): EditUserForm => ({ nickname: u.nickname, role: u.role,
 export function EditUserDialog({ user, onDone }: { user: User; onDone: () => unknown }): ReactNode {
   const t = useT();
   const styles = useStyles();
-  const [open, setOpen] = useState(false);
-  const [form, setForm] = useState<EditUserForm>(() => formOf(user));
-  const [tried, setTried] = useState(false);
-  const [serverErrors, setServerErrors] = useState<EditUserErrors>({});
-  const [busy, setBusy] = useState(false);
-  const checked = checkUserEdit(formOf(user), form);
-  const errors: EditUserErrors = { ...(tried && checked.errors ? checked.errors : {}), ...serverErrors };
+  const { open, setOpen, form, change, errors, busy, submit } = useFormDialog({
+    initial: () => formOf(user),
+    check: (f: EditUserForm) => checkUserEdit(formOf(user), f),
+    save: (body: UpdateUserBody) => updateUser(user, body),
+    onDone,
+  });
   const message = (key: keyof EditUserForm) => (errors[key] ? t(errors[key]) : undefined);
 
-  const change = <K extends keyof EditUserForm>(key: K, value: EditUserForm[K]) => {
-    setForm((f) => ({ ...f, [key]: value }));
-    setServerErrors(({ [key]: _, ...rest }) => rest);
-  };
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setTried(true);
-    if (checked.errors) return;
-    if (!checked.body) {
-      setOpen(false);
-      return;
-    }
-    setBusy(true);
-    try {
-      await updateUser(user, checked.body);
-      setOpen(false);
-      await onDone();
-    } catch (error) {
-      // The toast gave the reason; the field the server named (e.g. the last super user's role) is marked too.
-      if (isApiError(error) && error.extra) setServerErrors(error.extra as EditUserErrors);
-    } finally {
-      setBusy(false);
-    }
-  };
-
   return (
-    <Dialog
-      open={open}
-      onOpenChange={(_, d) => {
-        setOpen(d.open);
-        if (d.open) {
-          setForm(formOf(user));
-          setTried(false);
-          setServerErrors({});
-        }
-      }}
-    >
+    <Dialog open={open} onOpenChange={(_, d) => setOpen(d.open)}>
       <DialogTrigger disableButtonEnhancement>
         <Button size="small" appearance="subtle" icon={<EditRegular />}>
           {t('Edit')}

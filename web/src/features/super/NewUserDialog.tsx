@@ -16,13 +16,13 @@ import {
 import { PersonAddRegular, PersonRegular } from '@fluentui/react-icons';
 import { UserRole } from '@shared/enums';
 import type { UserRoleValue } from '@shared/schemas/auth';
-import { type FormEvent, type ReactNode, useState } from 'react';
-import { isApiError } from '@/api/ApiError';
+import type { ReactNode } from 'react';
 import { dialogSurfaceStyle } from '@/app/dialogSizes';
 import { FormDialogActions } from '@/components/dialog';
+import { useFormDialog } from '@/components/dialog/useFormDialog';
 import { useT } from '@/i18n';
 import { PasswordInput } from './PasswordInput';
-import { checkNewUser, emptyNewUser, type NewUserErrors, type NewUserForm } from './userForm';
+import { checkNewUser, emptyNewUser, type NewUserForm } from './userForm';
 import { createUser } from './usersApi';
 
 const useStyles = makeStyles({
@@ -33,54 +33,16 @@ const useStyles = makeStyles({
 export function NewUserDialog({ onCreated }: { onCreated: () => unknown }): ReactNode {
   const t = useT();
   const styles = useStyles();
-  const [open, setOpen] = useState(false);
-  const [form, setForm] = useState<NewUserForm>(emptyNewUser);
-  const [tried, setTried] = useState(false);
-  const [serverErrors, setServerErrors] = useState<NewUserErrors>({});
-  const [busy, setBusy] = useState(false);
-  const checked = checkNewUser(form);
-  const errors: NewUserErrors = { ...(tried && checked.errors ? checked.errors : {}), ...serverErrors };
-
-  const change = <K extends keyof NewUserForm>(key: K, value: NewUserForm[K]) => {
-    setForm((f) => ({ ...f, [key]: value }));
-    setServerErrors(({ [key]: _, ...rest }) => rest);
-  };
-  const reset = () => {
-    setForm(emptyNewUser);
-    setTried(false);
-    setServerErrors({});
-  };
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setTried(true);
-    if (!('body' in checked) || !checked.body) return;
-    const body = checked.body;
-    setBusy(true);
-    try {
-      await createUser(body);
-      setOpen(false);
-      reset();
-      await onCreated();
-    } catch (error) {
-      // The toast already gave the reason; a field the server named (a taken username) is marked too.
-      if (isApiError(error) && error.extra) setServerErrors(error.extra as NewUserErrors);
-    } finally {
-      setBusy(false);
-    }
-  };
-
+  const { open, setOpen, form, change, errors, busy, submit } = useFormDialog({
+    initial: () => emptyNewUser,
+    check: checkNewUser,
+    save: createUser,
+    onDone: onCreated,
+  });
   const message = (key: keyof NewUserForm) => (errors[key] ? t(errors[key]) : undefined);
 
   return (
-    <Dialog
-      open={open}
-      modalType="alert"
-      onOpenChange={(_, d) => {
-        setOpen(d.open);
-        if (!d.open) reset();
-      }}
-    >
+    <Dialog open={open} modalType="alert" onOpenChange={(_, d) => setOpen(d.open)}>
       <DialogTrigger disableButtonEnhancement>
         <Button appearance="primary" icon={<PersonAddRegular />}>
           {t('NewUser')}
