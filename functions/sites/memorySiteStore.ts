@@ -94,6 +94,10 @@ export function memorySiteStore(): SiteStore {
     getAccount: async (id) => live(accounts.get(id)),
     getAccounts: async (ids, options) => pick(accounts, ids, options?.includeDeleted),
     accountsOf: async (siteId) => liveRows(accounts).filter((a) => a.site_id === siteId),
+    listAccountsOf: async (siteId) => {
+      const rows = liveRows(accounts).filter((a) => a.site_id === siteId);
+      return { result: rows, total_count: rows.length, page: 1, page_size: 0, consumed_rcu: 0 };
+    },
     listAccounts: async (query) => ({ ...applyListQuery(liveRows(accounts), query), consumed_rcu: 0 }),
     async updateAccount(id, patch) {
       return strip(Object.assign(accountOrThrow(id), patch));

@@ -1,4 +1,4 @@
-import type { ListQuery } from '../../shared/listQuery.js';
+import { emptyListQuery, type ListQuery } from '../../shared/listQuery.js';
 import { type Site, siteAccountListFields, siteListFields, siteTokenListFields } from '../../shared/schemas/sites.js';
 import { ConditionFailedError, defineEntity, type ListOutcome } from '../lib/db/entity.js';
 import { nextId } from '../lib/db/ids.js';
@@ -78,6 +78,8 @@ export interface SiteStore {
   getAccounts(ids: number[], options?: { includeDeleted?: boolean }): Promise<StoredSiteAccount[]>;
   /** The live accounts of a site, in creation order. */
   accountsOf(siteId: number): Promise<StoredSiteAccount[]>;
+  /** The same, as a list answer: its read units count in the list call that shows them. */
+  listAccountsOf(siteId: number): Promise<ListOutcome<StoredSiteAccount>>;
   listAccounts(query: ListQuery): Promise<ListOutcome<StoredSiteAccount>>;
   /** Throws SiteAccountNotFoundError. */
   updateAccount(id: number, patch: Partial<Pick<StoredSiteAccount, 'user' | 'pwd_enc'>>): Promise<StoredSiteAccount>;
@@ -198,6 +200,7 @@ export function dynamoSiteStore(
     getAccount: (id) => accounts.get(id),
     getAccounts: (ids, options) => accounts.getMany([...new Set(ids)], options),
     accountsOf: (siteId) => accounts.all({ scope: { site_id: siteId } }),
+    listAccountsOf: (siteId) => accounts.list(emptyListQuery({ page_size: 0 }), { scope: { site_id: siteId } }),
     listAccounts: (query) => accounts.list(query),
     updateAccount: (id, patch) => onAccount(id, accounts.update(id, patch)),
 
