@@ -1,5 +1,6 @@
 import { defineEnum } from '@shared/enums';
-import type { ListFields } from '@shared/listQuery';
+import { field } from '@shared/listFields';
+import type { ListFields, ListResult } from '@shared/listQuery';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { col } from './col';
@@ -38,6 +39,7 @@ function sitesResource(extra: { onBatch?: (ctx: ActionContext<Site>) => void } =
     name: 'sites',
     endpoint: '/sites',
     title: 'Sites',
+    listFields: fields,
     rowId: (s) => s.id,
     selectable: true,
     columns: [
@@ -350,6 +352,7 @@ describe('column help', () => {
       name: 'sitesHelp',
       endpoint: '/sites',
       title: 'Sites',
+      listFields: fields,
       rowId: (s) => s.id,
       columns: [
         col.text('name', 'Name', { sortable: true, help: 'The name operators know the site by' }),
@@ -365,5 +368,92 @@ describe('column help', () => {
     // The button sits beside the sort button: no new list call, no sort sent.
     expect(server.calls.length).toBe(calls);
     expect(screen.queryByRole('button', { name: 'URL · Help' })).not.toBeInTheDocument();
+  });
+});
+
+describe('a partial total', () => {
+  // The server stopped at its read budget: the total counts matches among the newest rows it read.
+  const partial = (total: number, searched: number) => ({
+    reply: (data: ListResult<unknown>): ListResult<unknown> => ({
+      ...data,
+      total_count: total,
+      total_exact: false,
+      searched,
+    }),
+  });
+
+  it('shows the total as N+ with how many rows were searched', async () => {
+    fakeListServer('/sites', sites, fields, partial(2000, 5000));
+    renderTable(sitesResource());
+    await screen.findByText('site-01');
+    expect(screen.getByText('1-20 of 2,000+')).toBeInTheDocument();
+    expect(screen.getByText('Searched the newest 5,000 rows')).toBeInTheDocument();
+    expect(screen.getByText('Page 1 of 100+')).toBeInTheDocument();
+  });
+
+  it('offers the next page while the page is full, though the partial total fits on this one', async () => {
+    const server = fakeListServer('/sites', sites, fields, partial(20, 1000));
+    const { user } = renderTable(sitesResource());
+    await screen.findByText('site-01');
+    expect(screen.getByText('1-20 of 20+')).toBeInTheDocument();
+    const next = screen.getByRole('button', { name: 'Next page' });
+    expect(next).toBeEnabled();
+    await user.click(next);
+    await waitFor(() => expect(server.last().get('page')).toBe('2'));
+    expect(await screen.findByText('site-21')).toBeInTheDocument();
+    // Page 2 is not full: nothing past it.
+    expect(screen.getByRole('button', { name: 'Next page' })).toBeDisabled();
+  });
+
+  it('keeps an exact total plain and stops at its last page', async () => {
+    fakeListServer('/sites', sites.slice(0, 20), fields);
+    renderTable(sitesResource());
+    await screen.findByText('site-01');
+    expect(screen.getByText('1-20 of 20')).toBeInTheDocument();
+    expect(screen.queryByText(/Searched the newest/)).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Next page' })).toBeDisabled();
+  });
+});
+
+describe('offers from the list declaration', () => {
+  it('offers sort, a filter and keyword search only where the declaration does', async () => {
+    // name: searchable only; url: sort and filter; status: not declared at all.
+    const declared = {
+      id: field.number({ sort: 'key', filter: 'bounded' }),
+      name: field.text({ search: true }),
+      url: field.text({ sort: 'bounded', filter: 'bounded' }),
+      created_at: field.datetime({ sort: 'key', filter: 'key' }),
+    };
+    const server = fakeListServer('/sites', sites, declared);
+    const resource = defineResource<Site>({
+      name: 'sitesDeclared',
+      endpoint: '/sites',
+      title: 'Sites',
+      listFields: declared,
+      rowId: (s) => s.id,
+      columns: [
+        col.text('name', 'Name', { sortable: true, filter: true, searchable: true }),
+        col.text('url', 'URL', { sortable: true, filter: true, searchable: true }),
+        col.enum('status', 'Status', Status, { sortable: true, filter: true }),
+        col.datetime('created_at', 'Created At', { sortable: true, filter: 'range' }),
+      ],
+    });
+    const { user } = renderTable(resource);
+    await screen.findByText('site-01');
+
+    for (const name of ['Name', 'Status']) {
+      expect(screen.queryByRole('button', { name })).not.toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: `Filter ${name}` })).not.toBeInTheDocument();
+    }
+    expect(screen.getByRole('button', { name: 'URL' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Filter URL' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Created At' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Filter Created At' })).toBeInTheDocument();
+
+    // The keyword searches the declared field only; the server takes it (no 400, rows come back).
+    await user.type(screen.getByRole('searchbox', { name: 'Search' }), 'e-07');
+    await waitFor(() => expect(server.last().get('keyword')).toBe('e-07'));
+    expect(server.last().get('keywordField')).toBe('name');
+    expect(await screen.findByText('1-1 of 1')).toBeInTheDocument();
   });
 });

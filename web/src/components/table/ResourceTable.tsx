@@ -146,7 +146,13 @@ export function ResourceTable<T>({ resource, baseFilters, toolbar }: ResourceTab
   const catchingUp = shown !== list.data;
   const shownRows = shown?.result ?? NO_ROWS;
   const total = shown?.total_count ?? 0;
-  const pageCount = pageSize === 0 ? 1 : Math.max(1, Math.ceil(total / pageSize));
+  // A partial total (the server stopped at its read budget) is a lower bound: a full page may have a next one.
+  const searched = shown?.total_exact === false ? (shown.searched ?? 0) : undefined;
+  const countedPages = pageSize === 0 ? 1 : Math.max(1, Math.ceil(total / pageSize));
+  const pageCount =
+    searched !== undefined && pageSize > 0 && shownRows.length === pageSize
+      ? Math.max(countedPages, page + 1)
+      : countedPages;
 
   const refetch = list.refetch;
   // ---- table model (TanStack): visibility, sorting and selection are controlled here, rows come from the server.
@@ -425,6 +431,7 @@ export function ResourceTable<T>({ resource, baseFilters, toolbar }: ResourceTab
         pageSize={pageSize}
         pageCount={pageCount}
         total={total}
+        searched={searched}
         onPage={listState.setPage}
         onPageSize={listState.setPageSize}
       />

@@ -28,14 +28,31 @@ export interface TablePaginationProps {
   pageSize: number;
   pageCount: number;
   total: number;
+  /**
+   * Set when the server stopped at its read budget (`total_exact: false`): `total` then counts the
+   * matches among the `searched` newest rows only, so it shows as 'N+'.
+   */
+  searched?: number;
   onPage(page: number): void;
   onPageSize(size: number): void;
 }
 
-/** Page size (0 = All), 'x-y of total' and page buttons. */
-export function TablePagination({ page, pageSize, pageCount, total, onPage, onPageSize }: TablePaginationProps) {
+const count = (n: number) => n.toLocaleString('en-US');
+
+/** Page size (0 = All), 'x-y of total' and page buttons; a partial total reads 'N+' with how far it looked. */
+export function TablePagination({
+  page,
+  pageSize,
+  pageCount,
+  total,
+  searched,
+  onPage,
+  onPageSize,
+}: TablePaginationProps) {
   const t = useT();
   const styles = useStyles();
+  const partial = searched !== undefined;
+  const totalText = partial ? `${count(total)}+` : count(total);
   const sizeLabel = (n: number) => (n === 0 ? t('All') : String(n));
   const first = total === 0 ? 0 : pageSize === 0 ? 1 : (page - 1) * pageSize + 1;
   const last = pageSize === 0 ? total : Math.min(page * pageSize, total);
@@ -63,11 +80,20 @@ export function TablePagination({ page, pageSize, pageCount, total, onPage, onPa
           ))}
         </Dropdown>
       </div>
-      <Caption1>{t('{first}-{last} of {total}', { first, last, total })}</Caption1>
+      <Caption1>
+        {t('{first}-{last} of {total}', { first: count(first), last: count(last), total: totalText })}
+      </Caption1>
+      {partial ? (
+        <Caption1 className={styles.muted}>
+          {t('Searched the newest {count} rows', { count: count(searched) })}
+        </Caption1>
+      ) : null}
       <div className={styles.group}>
         {nav('First page', <ChevronDoubleLeft20Regular />, 1, page <= 1)}
         {nav('Previous page', <ChevronLeft20Regular />, page - 1, page <= 1)}
-        <Caption1>{t('Page {page} of {count}', { page, count: Math.max(pageCount, 1) })}</Caption1>
+        <Caption1>
+          {t('Page {page} of {count}', { page, count: `${Math.max(pageCount, 1)}${partial ? '+' : ''}` })}
+        </Caption1>
         {nav('Next page', <ChevronRight20Regular />, page + 1, page >= pageCount)}
         {nav('Last page', <ChevronDoubleRight20Regular />, pageCount, page >= pageCount)}
       </div>

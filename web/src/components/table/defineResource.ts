@@ -1,4 +1,20 @@
-import type { Resource, ResourceConfig } from './types';
+import { fieldSpec, type ListFields } from '@shared/listQuery';
+import type { Column, Resource, ResourceConfig } from './types';
+
+/**
+ * A column offers what it asks for only where the list's declaration (shared/schemas, the same one the
+ * server parses with) offers it: the server refuses any other sort, filter or keyword field with a 400,
+ * so a header button for it could only fail. Columns of fields outside the declaration offer none.
+ */
+function withinDeclaration<T>(c: Column<T>, fields: ListFields): Column<T> {
+  const spec = Object.hasOwn(fields, c.id) ? fieldSpec(fields[c.id]) : undefined;
+  return {
+    ...c,
+    sortable: c.sortable && Boolean(spec?.sort),
+    filter: spec?.filter ? c.filter : false,
+    searchable: c.searchable && Boolean(spec?.search),
+  };
+}
 
 /**
  * Declares a list screen as data: `<ResourceTable resource={sitesResource} />` renders it and
@@ -11,9 +27,10 @@ export function defineResource<T>(config: ResourceConfig<T>): Resource<T> {
     if (ids.has(c.id)) throw new Error(`${config.name}: column ${c.id} is declared twice`);
     ids.add(c.id);
   }
-  const { defaultSort } = config;
+  const { defaultSort, listFields } = config;
   return {
     ...config,
+    columns: config.columns.map((c) => withinDeclaration(c, listFields)),
     actions: config.actions ?? [],
     rowActions: config.rowActions ?? [],
     selectable: config.selectable ?? false,

@@ -5,7 +5,7 @@ import { ToastHost } from '@/app/toast';
 import { i18n } from '@/i18n';
 import { FluentProvider, webLightTheme } from '@fluentui/react-components';
 import { applyListQuery } from '@shared/applyListQuery';
-import { type ListFields, parseListQuery } from '@shared/listQuery';
+import { type ListFields, type ListResult, parseListQuery } from '@shared/listQuery';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { configure, render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -25,7 +25,17 @@ export interface FakeServer {
   last(): URLSearchParams;
 }
 
-export function fakeListServer<T>(endpoint: string, rows: T[], fields: ListFields): FakeServer {
+export interface FakeServerOptions {
+  /** Shapes each reply, e.g. the partial total of a list that stopped at its read budget. */
+  reply?: (data: ListResult<unknown>) => ListResult<unknown>;
+}
+
+export function fakeListServer<T>(
+  endpoint: string,
+  rows: T[],
+  fields: ListFields,
+  options: FakeServerOptions = {},
+): FakeServer {
   const calls: URLSearchParams[] = [];
   const fetchStub = vi.fn(async (input: RequestInfo | URL) => {
     const url = new URL(String(input), 'http://localhost');
@@ -33,7 +43,8 @@ export function fakeListServer<T>(endpoint: string, rows: T[], fields: ListField
       return new Response(JSON.stringify({ code: 4040, msg: 'Not found.', request_id: 'r' }), { status: 404 });
     }
     calls.push(url.searchParams);
-    const data = applyListQuery(rows, parseListQuery(url.searchParams, fields), readPath);
+    const listed = applyListQuery(rows, parseListQuery(url.searchParams, fields), readPath) as ListResult<unknown>;
+    const data = options.reply ? options.reply(listed) : listed;
     return new Response(JSON.stringify({ code: 1000, msg: 'SUCCESS', data }), {
       status: 200,
       headers: { 'Content-Type': 'application/json' },

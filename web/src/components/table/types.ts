@@ -1,5 +1,5 @@
 import type { EnumDef } from '@shared/enums';
-import type { NumberOp, SortBy } from '@shared/listQuery';
+import type { ListFields, NumberOp, SortBy } from '@shared/listQuery';
 import type { ReactElement, ReactNode } from 'react';
 
 /** How a column shows, filters and exports its value. */
@@ -100,6 +100,11 @@ export interface ResourceConfig<T> {
   /** Below /api/v1, e.g. '/sites'. */
   endpoint: string;
   title: string;
+  /**
+   * The list's declaration in shared/schemas (e.g. `siteListFields`), the one the server parses with:
+   * a column offers sort, a filter or keyword search only where it offers them.
+   */
+  listFields: ListFields;
   rowId(row: T): string | number;
   columns: Column<T>[];
   actions?: TableAction<T>[];

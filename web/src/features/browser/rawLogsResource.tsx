@@ -1,5 +1,5 @@
 import { Process } from '@shared/enums';
-import type { RawLog } from '@shared/schemas/checks';
+import { type RawLog, rawLogListFields } from '@shared/schemas/checks';
 import { col, defineResource } from '@/components/table';
 import { InfoAlertDialogButton } from './InfoAlertDialogButton';
 import { RawLogButton } from './RawLogDialog';
@@ -12,6 +12,7 @@ export const rawLogTitle = (log: Pick<RawLog, 'id' | 'process'>) => `#${log.id} 
 export const rawLogsResource = defineResource<RawLog>({
   name: 'browserLogs',
   endpoint: '/raw/logs',
+  listFields: rawLogListFields,
   title: 'Browser Log',
   rowId: (r) => r.id,
   defaultSort: { field: 'created_at', order: 'desc' },

@@ -1,5 +1,5 @@
 import { Process } from '@shared/enums';
-import type { Video } from '@shared/schemas/checks';
+import { type Video, videoListFields } from '@shared/schemas/checks';
 import { formatKib, formatSeconds } from '@/app/format';
 import { col, defineResource } from '@/components/table';
 import { t } from '@/i18n';
@@ -8,6 +8,7 @@ import { PlayVideoButton } from './PlayVideoButton';
 export const videosResource = defineResource<Video>({
   name: 'browserVideos',
   endpoint: '/raw/videos',
+  listFields: videoListFields,
   title: 'Browser Video',
   rowId: (v) => v.id,
   defaultSort: { field: 'created_at', order: 'desc' },

@@ -1,5 +1,5 @@
 import { Process, RunStatus, TestMode } from '@shared/enums';
-import type { Subtask } from '@shared/schemas/checks';
+import { type Subtask, subtaskListFields } from '@shared/schemas/checks';
 import { col, defineResource } from '@/components/table';
 import { t } from '@/i18n';
 import { CheckLogsButton } from './CheckResultsDialog';
@@ -10,6 +10,7 @@ import { durationColumn, operationColumn } from './runColumns';
 export const subtasksResource = defineResource<Subtask>({
   name: 'subtasks',
   endpoint: '/check/subtasks',
+  listFields: subtaskListFields,
   title: 'Sub Tasks',
   rowId: (s) => s.id,
   defaultSort: { field: 'created_at', order: 'desc' },

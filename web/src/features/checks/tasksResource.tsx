@@ -1,5 +1,5 @@
 import { TaskStatus } from '@shared/enums';
-import type { Task } from '@shared/schemas/checks';
+import { type Task, taskListFields } from '@shared/schemas/checks';
 import { col, defineResource } from '@/components/table';
 import { RunStatusBadge } from '@/components/display/RunStatusBadge';
 import { durationColumn, operationColumn } from './runColumns';
@@ -10,6 +10,7 @@ import { TaskDetailButton } from './TaskDetailDialog';
 export const tasksResource = defineResource<Task>({
   name: 'tasks',
   endpoint: '/check/tasks',
+  listFields: taskListFields,
   title: 'Tasks',
   rowId: (task) => task.id,
   defaultSort: { field: 'created_at', order: 'desc' },

@@ -1,5 +1,5 @@
 import { TestMode } from '@shared/enums';
-import type { CheckLog, LogKind } from '@shared/schemas/checks';
+import { type CheckLog, checkLogListFields, type LogKind } from '@shared/schemas/checks';
 import { type Column, col, defineResource, type Resource } from '@/components/table';
 import { RawLogButton } from '@/features/browser/RawLogDialog';
 import { t } from '@/i18n';
@@ -37,6 +37,7 @@ export function logResource(kind: LogKind): Resource<CheckLog> {
   return defineResource<CheckLog>({
     name: def.name,
     endpoint: `/check/results/${kind}`,
+    listFields: checkLogListFields,
     title: def.title,
     rowId: (r) => r.id,
     defaultSort: { field: 'created_at', order: 'desc' },

@@ -1,7 +1,7 @@
 import { makeStyles, tokens } from '@fluentui/react-components';
 import { Open16Regular, Send16Regular } from '@fluentui/react-icons';
 import { NotificationCategory, NotificationStatus } from '@shared/enums';
-import type { Notification } from '@shared/schemas/notifications';
+import { type Notification, notificationListFields } from '@shared/schemas/notifications';
 import type { ReactNode } from 'react';
 import { navigateTo } from '@/app/navigation';
 import { pathOf } from '@/app/paths';
@@ -32,6 +32,7 @@ const SEND_TG_READY = false;
 export const notificationsResource = defineResource<Notification>({
   name: 'notifications',
   endpoint: '/notifications',
+  listFields: notificationListFields,
   title: 'Notifications',
   rowId: (n) => n.id,
   columns: [

@@ -1,5 +1,5 @@
 import { MessageAction } from '@shared/enums';
-import type { EngineEvent } from '@shared/schemas/checks';
+import { type EngineEvent, engineEventListFields } from '@shared/schemas/checks';
 import { pathOf } from '@/app/paths';
 import { col, defineResource } from '@/components/table';
 import { RouteLink } from '@/components/display/RouteLink';
@@ -7,6 +7,7 @@ import { RouteLink } from '@/components/display/RouteLink';
 export const operationRecordsResource = defineResource<EngineEvent>({
   name: 'operationRecords',
   endpoint: '/operations/records',
+  listFields: engineEventListFields,
   title: 'Operation Records',
   rowId: (e) => e.id,
   defaultSort: { field: 'created_at', order: 'desc' },

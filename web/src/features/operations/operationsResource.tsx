@@ -1,5 +1,5 @@
 import { OperationName, RunStatus } from '@shared/enums';
-import type { Operation } from '@shared/schemas/checks';
+import { type Operation, operationListFields } from '@shared/schemas/checks';
 import { col, defineResource } from '@/components/table';
 import { pathOf } from '@/app/paths';
 import { RouteLink } from '@/components/display/RouteLink';
@@ -19,6 +19,7 @@ function SiteCell({ op }: { op: Operation }) {
 export const operationsResource = defineResource<Operation>({
   name: 'operations',
   endpoint: '/operations',
+  listFields: operationListFields,
   title: 'Operations',
   rowId: (op) => op.id,
   defaultSort: { field: 'created_at', order: 'desc' },

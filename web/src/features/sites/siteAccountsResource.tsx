@@ -1,4 +1,4 @@
-import { NewAccount, type SiteAccount } from '@shared/schemas/sites';
+import { NewAccount, type SiteAccount, siteAccountListFields } from '@shared/schemas/sites';
 import type { QueryClient } from '@tanstack/react-query';
 import { toast } from '@/app/toast';
 import { col, defineResource, type Resource } from '@/components/table';
@@ -20,6 +20,7 @@ export function siteAccountsResource(client: QueryClient): Resource<SiteAccount>
   return defineResource<SiteAccount>({
     name: SITE_ACCOUNTS,
     endpoint: '/sites/accounts',
+    listFields: siteAccountListFields,
     title: 'Account',
     rowId: (a) => a.id,
     defaultSort: { field: 'created_at', order: 'desc' },

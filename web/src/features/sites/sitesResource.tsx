@@ -1,5 +1,5 @@
 import { Add20Regular, PlayCircle20Regular } from '@fluentui/react-icons';
-import { NewSiteBody, type Site } from '@shared/schemas/sites';
+import { NewSiteBody, type Site, siteListFields } from '@shared/schemas/sites';
 import type { QueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { toast } from '@/app/toast';
@@ -33,6 +33,7 @@ export function sitesResource(open: (dialog: SiteDialog) => void, client: QueryC
   return defineResource<Site>({
     name: SITES,
     endpoint: '/sites',
+    listFields: siteListFields,
     title: 'Sites',
     rowId: (s) => s.id,
     selectable: true,

@@ -1,6 +1,6 @@
 // The versions of the system config (GET /super/system-config/versions), newest first, each
 // restorable; shown under the Config form.
-import type { ConfigChange, SystemConfigVersion } from '@shared/schemas/systemConfig';
+import { type ConfigChange, type SystemConfigVersion, systemConfigVersionFields } from '@shared/schemas/systemConfig';
 import { col, defineResource } from '@/components/table';
 import { t } from '@/i18n';
 import { restoreSystemConfig } from './systemConfigApi';
@@ -14,6 +14,7 @@ export const describeChanges = (changes: ConfigChange[]) =>
 export const configVersionsResource = defineResource<SystemConfigVersion>({
   name: 'systemConfigVersions',
   endpoint: '/super/system-config/versions',
+  listFields: systemConfigVersionFields,
   title: 'Versions',
   rowId: (v) => v.id,
   defaultSort: { field: 'created_at', order: 'desc' },

@@ -2,7 +2,7 @@
 // Row actions: Edit (nickname, role, enabled), the Enabled switch, Reset password.
 import { Badge } from '@fluentui/react-components';
 import { UserRole } from '@shared/enums';
-import type { User } from '@shared/schemas/users';
+import { type User, userFields } from '@shared/schemas/users';
 import { col, defineResource } from '@/components/table';
 import { t } from '@/i18n';
 import { EditUserDialog } from './EditUserDialog';
@@ -13,6 +13,7 @@ import { updateUser } from './usersApi';
 export const usersResource = defineResource<User>({
   name: 'superUsers',
   endpoint: '/super/users',
+  listFields: userFields,
   title: 'Users',
   rowId: (u) => u.id,
   defaultSort: { field: 'created_at', order: 'desc' },

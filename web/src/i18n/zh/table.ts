@@ -34,6 +34,7 @@ const table: Record<string, string> = {
   'Rows per page': '每页行数',
   '{first}-{last} of {total}': '{first}-{last}，共 {total} 条',
   'Page {page} of {count}': '第 {page} / {count} 页',
+  'Searched the newest {count} rows': '仅搜索了最新的 {count} 行',
   'First page': '首页',
   'Previous page': '上一页',
   'Next page': '下一页',
