@@ -53,6 +53,8 @@ export interface AccessDef {
   sends?: readonly QueueDef['name'][];
   /** The secrets key: 'decrypt' reads stored secrets; 'encryptDecrypt' also stores new ones. */
   secrets?: 'decrypt' | 'encryptDecrypt';
+  /** Signs or verifies session tokens: only such a function holds JWT_SECRET (the local runner too). */
+  jwt?: boolean;
 }
 
 /** Where a checker stores its videos and screenshots (functions/checks/runSubtask.ts). */
@@ -78,7 +80,7 @@ export const LAMBDAS: readonly LambdaDef[] = [
     memoryMb: 1024,
     timeoutSeconds: 29,
     // Reads videos to sign their addresses; never writes or deletes one. Stores site passwords.
-    access: { table: 'readWrite', videos: { read: true }, sends: ['check'], secrets: 'encryptDecrypt' },
+    access: { table: 'readWrite', videos: { read: true }, sends: ['check'], secrets: 'encryptDecrypt', jwt: true },
   },
   {
     name: 'checker',

@@ -76,7 +76,9 @@ export class PatrolStack extends Stack {
       concurrency: stage.concurrency,
     });
     const apiFunction = this.functions.httpHandler();
-    this.secrets.passJwtSecretTo(apiFunction);
+    // Only the functions whose registry `access` says `jwt` (the local runner reads the same flag).
+    for (const def of registry.lambdas)
+      if (def.trigger.type !== 'startup' && def.access.jwt) this.secrets.passJwtSecretTo(this.functions.get(def.name));
     this.secrets.passOriginSecretTo(apiFunction);
 
     this.api = new Api(this, 'Api', {

@@ -9,6 +9,7 @@ import { startSandboxSite } from '../sandbox/site/server.js';
 import { type ApiHandler, serveWithLambda } from './adapter.js';
 import { seedAdmin } from './adminSeed.js';
 import { startQueueConsumer, type QueueConsumer } from './consumer.js';
+import { startConsumerChild } from './consumerChild.js';
 import { demoSeeds } from './demo.js';
 import { followSandbox } from './followSandbox.js';
 import { LOCAL_CREDENTIALS } from './engines/credentials.js';
@@ -18,6 +19,7 @@ import { startSqs } from './engines/sqs.js';
 import { startupEvent } from './events.js';
 import { ensureKeyFile } from './keys.js';
 import { lambdaContext } from './lambdaContext.js';
+import { lambdaEnv } from './lambdaEnv.js';
 import { loadHandler, REPO_ROOT } from './loadHandler.js';
 import { type Schedule, startSchedule } from './scheduler.js';
 import { createStaticHandler } from './staticFiles.js';
@@ -90,7 +92,8 @@ function listen(server: ReturnType<typeof createServer>, port: number, host: str
  * The whole product on one machine: embedded engines for DynamoDB, SQS and S3, the API
  * Lambda behind an HTTP server, SQS consumers and timers for the other Lambdas, all
  * declared in functions/registry.ts. Everything it keeps lives in `dataDir`.
- * One stack per process: the handlers read their configuration from process.env.
+ * One stack per process: the handlers read their configuration from process.env. Consumers
+ * that drive Chromium run in child processes without JWT_SECRET or ADMIN_PASSWORD.
  */
 export async function startLocalStack(opts: LocalStackOptions): Promise<LocalStack> {
   const started = Date.now();
@@ -241,14 +244,29 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       if (t.type === 'sqs') {
         const queue = sqs.value.queues.find((q) => q.name === t.queue);
         if (!queue) throw new Error(`lambda ${def.name} reads unknown queue ${t.queue}`);
+        // The local runner's own knob (README); the cloud takes the stage's `concurrency` (cdk.json).
+        const concurrency = Number(process.env[`${def.name.toUpperCase()}_CONCURRENCY`] || t.concurrency);
+        if (def.chromium) {
+          // A browser driven by site content runs apart from the server's secrets: its own
+          // process, with the environment its registry `access` grants (lambdaEnv).
+          const spec = {
+            def,
+            queueUrl: queue.url,
+            queueArn: queue.arn,
+            concurrency,
+            region: REGION,
+            drainMs: DRAIN_MS,
+          };
+          consumers.push(await startConsumerChild(spec, lambdaEnv(def, process.env)));
+          continue;
+        }
         consumers.push(
           startQueueConsumer({
             name: def.name,
             queueUrl: queue.url,
             queueArn: queue.arn,
             batchSize: t.batchSize,
-            // The local runner's own knob (README); the cloud takes the stage's `concurrency` (cdk.json).
-            concurrency: Number(process.env[`${def.name.toUpperCase()}_CONCURRENCY`] || t.concurrency),
+            concurrency,
             handler: await loadHandler(def),
             context: context(def),
             sqs: sqsClient,

@@ -79,6 +79,13 @@ describe('Grants follow the registry', () => {
     }
   });
 
+  it('gives the JWT secret only to the functions that declare jwt', () => {
+    for (const def of LAMBDAS.filter((l) => l.trigger.type !== 'startup')) {
+      const vars = resources(template)[functionId(template, def.name)].Properties?.Environment?.Variables ?? {};
+      expect('JWT_SECRET' in vars, def.name).toBe(def.access.jwt === true);
+    }
+  });
+
   it('lets each function send only to the queues it declares', () => {
     for (const def of LAMBDAS.filter((l) => l.trigger.type !== 'startup')) {
       const statements = statementsOf(def.name);
