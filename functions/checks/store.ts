@@ -31,7 +31,6 @@ import '../systemConfig/getSystemConfig.js';
 // Stored shapes of the check engine. API shapes (shared/schemas/checks.ts) are built from these
 // by joining names (site, user) at read time, so a rename never leaves stale copies behind.
 
-
 export interface StoredOperation {
   id: number;
   name: 1 | 2 | 3;

@@ -30,7 +30,7 @@ function targetOf(route: Route, params: Record<string, string>, data: unknown): 
   const literals = (lastParam >= 0 ? segments.slice(0, lastParam) : segments).filter(
     (s) => s && !s.startsWith(':') && !s.startsWith('*') && s !== 'super',
   );
-  const type = (route.audit && route.audit.target) || literals.join('.') || '/';
+  const type = (route.audit || undefined)?.target || literals.join('.') || '/';
   if (lastParam >= 0) return { type, id: Number(params[segments[lastParam].slice(1)]) };
   // A create names no id in its path: the new record's id is in the reply.
   const created = (data as { id?: unknown } | undefined)?.id;
@@ -65,12 +65,14 @@ export function audit(recorder?: AuditRecorder): ApiMiddleware {
     const actor = actorOf(request);
     if (!actor) return;
     const target = targetOf(route, state.params, data);
-    const patternBelowPrefix = route.pattern.startsWith(API_PREFIX) ? route.pattern.slice(API_PREFIX.length) : route.pattern;
+    const patternBelowPrefix = route.pattern.startsWith(API_PREFIX)
+      ? route.pattern.slice(API_PREFIX.length)
+      : route.pattern;
     const input = recorder.snapshot(state.body);
     const after = status < 400 ? recorder.snapshot(data) : undefined;
     await recorder.record({
       ...actor,
-      action: (route.audit && route.audit.action) || `${method} ${patternBelowPrefix}`,
+      action: (route.audit || undefined)?.action || `${method} ${patternBelowPrefix}`,
       target: target.id !== undefined ? `${target.type}#${target.id}` : target.type,
       target_type: target.type,
       ...(target.id !== undefined ? { target_id: target.id } : {}),
