@@ -36,8 +36,8 @@ describe('audit log', () => {
     const table = admin.getByRole('table', { name: 'Audit log' });
     await shows(table.getByRole('row').nth(1));
 
-    await table.getByRole('button', { name: 'Filter User' }).click();
-    await admin.getByRole('textbox', { name: 'User' }).fill(name);
+    await table.getByRole('button', { name: 'Filter User', exact: true }).click();
+    await admin.getByRole('textbox', { name: 'User', exact: true }).fill(name);
     await admin.keyboard.press('Enter');
     await shows(rowOf(table, 'POST /sites'));
     await shows(rowOf(table, 'POST /login'));
