@@ -161,6 +161,19 @@ describe('the audit trail', () => {
     expect(everything).not.toContain(stack.adminPassword);
   });
 
+  it('records a refused write with its status and no result, and leaves no row for a caller it does not know', async () => {
+    const refused = await call('post', '/sites', { name: '', url: 'not a url', accounts: [] });
+    expect(refused.status).toBe(400);
+    const anonymous = await client.post('/api/v1/sites', { body: { name: 'x' } });
+    expect(anonymous.status).toBe(401);
+
+    const rows = await allAuditRows();
+    const row = rows.find((r) => r.request_id === refused.headers['x-request-id']);
+    expect(row).toMatchObject({ actor_id: actor.id, action: 'POST /sites', status: 400, outcome: 'refused' });
+    expect(row).not.toHaveProperty('after');
+    expect(rows.find((r) => r.request_id === anonymous.headers['x-request-id'])).toBeUndefined();
+  });
+
   it('is a list for super users only, filtered by user, with no way to write or delete a row', async () => {
     const res = await call(
       'get',
