@@ -1,3 +1,5 @@
+import { auditRouter } from './audit/routes.js';
+import { auditRecorder } from './audit/service.js';
 import { authenticate } from './auth/authenticate.js';
 import { authRouter } from './auth/routes.js';
 import { checksRouter } from './checks/routes.js';
@@ -17,9 +19,10 @@ export const router = new Router().include(
   authRouter,
   superUsersRouter,
   systemConfigRouter,
+  auditRouter,
   sitesRouter,
   checksRouter,
   notificationsRouter,
 );
 
-export const handler = createApiHandler(new Router().include(API_PREFIX, router), authenticate);
+export const handler = createApiHandler(new Router().include(API_PREFIX, router), authenticate, auditRecorder);

@@ -25,12 +25,11 @@ import { nextId } from '../lib/db/ids.js';
 import { createRepository, type DynamoRepository } from '../lib/db/repository.js';
 import { NotFoundError } from '../lib/errors.js';
 import { onConditionFailure } from '../lib/onConditionFailure.js';
+// Log rows below expire after the system config's retention days (their `retention` kind).
+import '../systemConfig/getSystemConfig.js';
 
 // Stored shapes of the check engine. API shapes (shared/schemas/checks.ts) are built from these
 // by joining names (site, user) at read time, so a rename never leaves stale copies behind.
-
-/** Log rows, raw logs, videos and engine events live 180 days (DynamoDB TTL). */
-const LOG_TTL_SECONDS = 180 * 24 * 3600;
 
 export interface StoredOperation {
   id: number;
@@ -181,42 +180,42 @@ export const checkLogEntity = defineEntity<StoredCheckLog>({
   type: 'check_log',
   fields: checkLogListFields,
   keys: ['process', 'subtask_id', 'task_id', 'site_id', 'mode', 'success'],
-  ttlSeconds: LOG_TTL_SECONDS,
+  retention: 'log_rows',
 });
 
 export const rawLogEntity = defineEntity<StoredRawLog>({
   type: 'raw_log',
   fields: rawLogListFields,
   keys: ['business_id', 'subtask_id', 'process', 'success'],
-  ttlSeconds: LOG_TTL_SECONDS,
+  retention: 'raw_logs',
 });
 
 export const videoEntity = defineEntity<StoredVideo>({
   type: 'video',
   fields: videoListFields,
   keys: ['raw_log_id', 'subtask_id', 'process'],
-  ttlSeconds: LOG_TTL_SECONDS,
+  retention: 'videos',
 });
 
 export const checkResultEntity = defineEntity<StoredCheckResult>({
   type: 'check_result',
   fields: { id: 'number', subtask_id: 'number', created_at: 'datetime' },
   keys: ['subtask_id'],
-  ttlSeconds: LOG_TTL_SECONDS,
+  retention: 'log_rows',
 });
 
 export const betUploadEntity = defineEntity<StoredBetUpload>({
   type: 'bet_upload',
   fields: betUploadListFields,
   keys: ['check_log_id', 'subtask_id', 'mode'],
-  ttlSeconds: LOG_TTL_SECONDS,
+  retention: 'log_rows',
 });
 
 export const engineEventEntity = defineEntity<StoredEngineEvent>({
   type: 'engine_event',
   fields: engineEventListFields,
   keys: ['operation_id', 'action'],
-  ttlSeconds: LOG_TTL_SECONDS,
+  retention: 'events',
 });
 
 type Row = { id: number; created_at: number };

@@ -4,6 +4,9 @@ import { Logger } from '@aws-lambda-powertools/logger';
 const SECRET_KEY = /pwd|pass(word)?|secret|token|api_?key|authorization|captcha|jwt|cookie|private_?key|signing_?key/i;
 export const REDACTED = '[redacted]';
 
+/** Whether a field of this name holds a secret (the audit trail drops such fields altogether). */
+export const isSecretKey = (key: string): boolean => SECRET_KEY.test(key);
+
 /** An Error as plain data, own fields included, so its fields go through redaction like any object's. */
 function errorData(error: Error): Record<string, unknown> {
   const own = Object.fromEntries(Object.entries(error));

@@ -5,6 +5,8 @@ import { defineEntity, type ListOutcome } from '../lib/db/entity.js';
 import { createRepository, type DynamoRepository } from '../lib/db/repository.js';
 import { onConditionFailure } from '../lib/onConditionFailure.js';
 import { NotificationNotFoundError } from './errors.js';
+// Notifications expire after the system config's retention days for them (`retention` below).
+import '../systemConfig/getSystemConfig.js';
 
 export interface StoredNotification {
   id: number;
@@ -37,7 +39,7 @@ export const notificationEntity = defineEntity<StoredNotification>({
   fields: notificationListFields,
   // Unread rows sit in their own slot partition so the web-push poll reads only new ones.
   keys: ['status', 'category'],
-  ttlSeconds: 365 * 24 * 3600,
+  retention: 'notifications',
 });
 
 export function dynamoNotificationStore(

@@ -1,8 +1,5 @@
-import { AuditOutcome } from '../../shared/schemas/audit.js';
-import { recordAudit } from '../audit/service.js';
-import { clientIp } from '../auth/clientIp.js';
 import { TooManyRequestsError } from '../lib/errors.js';
-import type { Request } from '../lib/http/router.js';
+import type { Request, RouteAudit } from '../lib/http/router.js';
 import { hitRateLimit, type RateLimitRule } from '../lib/rateLimit.js';
 import { decryptSecret, SecretDecryptError } from '../lib/secrets/index.js';
 import { SiteAccountNotFoundError, SiteAccountPasswordUnreadableError } from './errors.js';
@@ -19,18 +16,17 @@ export const REVEAL_RATE_LIMIT: RateLimitRule = {
 };
 
 export const SITE_ACCOUNT_PWD = 'site_account.pwd.reveal';
+/** A read that hands out a secret is audited like a write, refusals included (the route declares it). */
+export const REVEAL_AUDIT: RouteAudit = { action: SITE_ACCOUNT_PWD, target: 'site_account' };
 
 /**
  * GET /sites/accounts/{id}/pwd: the one way a site account's password leaves the server. Rate
- * limited per user and audited (row and security log line, never the value); refusals are
- * audited too, so a user hammering the endpoint shows up.
+ * limited per user and audited by the API's audit step (row and security log line, never the
+ * value; REVEAL_AUDIT on the route); refusals are audited too, so a user hammering it shows up.
  */
 export async function revealAccountPassword(req: Request, id: number): Promise<{ id: number; pwd: string }> {
-  const actor = { actor_id: req.user.id, actor_name: req.user.username, client_ip: clientIp(req) };
-  const target = `site_account#${id}`;
   const rate = await hitRateLimit(REVEAL_RATE_LIMIT, `user#${req.user.id}`);
   if (!rate.allowed) {
-    await recordAudit({ ...actor, action: SITE_ACCOUNT_PWD, target, outcome: AuditOutcome.Refused, at: Date.now() });
     throw new TooManyRequestsError(
       `Too many password reveals; try again in ${rate.retryAfterSeconds} s`,
       rate.retryAfterSeconds,
@@ -42,6 +38,5 @@ export async function revealAccountPassword(req: Request, id: number): Promise<{
     if (error instanceof SecretDecryptError) throw new SiteAccountPasswordUnreadableError(id, error);
     throw error;
   });
-  await recordAudit({ ...actor, action: SITE_ACCOUNT_PWD, target, outcome: AuditOutcome.Allowed, at: Date.now() });
   return { id, pwd };
 }

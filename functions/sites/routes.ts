@@ -11,7 +11,7 @@ import {
 import { clientIp } from '../auth/clientIp.js';
 import { listReply } from '../lib/http/listReply.js';
 import { type Request, Router } from '../lib/http/router.js';
-import { revealAccountPassword } from './revealPassword.js';
+import { REVEAL_AUDIT, revealAccountPassword } from './revealPassword.js';
 import * as service from './service.js';
 
 const id = (req: Request, name = 'id') => Number(req.params[name]);
@@ -27,8 +27,11 @@ export const sitesRouter = new Router()
   .get('/sites/accounts/tokens', async (req) =>
     listReply(req, await service.listTokens(parseListQuery(req.query, siteTokenListFields))),
   )
-  .get('/sites/accounts/:id/pwd', (req) => revealAccountPassword(req, id(req)))
-  .put('/sites/accounts/:id', (req) => service.updateAccount(id(req), req.body), { body: UpdateAccountBody })
+  .get('/sites/accounts/:id/pwd', (req) => revealAccountPassword(req, id(req)), { audit: REVEAL_AUDIT })
+  .put('/sites/accounts/:id', (req) => service.updateAccount(id(req), req.body), {
+    body: UpdateAccountBody,
+    audit: { target: 'site_account' },
+  })
   .get('/sites/:id', (req) => service.getSite(id(req)))
   .put('/sites/:id', (req) => service.updateSite(id(req), req.body, { id: req.user.id, client_ip: clientIp(req) }), {
     body: UpdateSiteBody,

@@ -1,4 +1,5 @@
 import { DEFAULT_SYSTEM_CONFIG, type RetentionKind, SystemConfig } from '../../shared/schemas/systemConfig.js';
+import { setRetentionSource } from '../lib/db/retention.js';
 import { logger } from '../lib/logger.js';
 import { type SystemConfigStore, systemConfigStore } from './store.js';
 
@@ -71,3 +72,6 @@ export async function retentionSeconds(kind: RetentionKind): Promise<number> {
   const { retention_days } = await getSystemConfig();
   return retention_days[kind] * 24 * 3600;
 }
+
+// Entities that declare a `retention` kind get their rows' expiry from here (lib/db/retention.ts).
+setRetentionSource(retentionSeconds);

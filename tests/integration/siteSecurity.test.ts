@@ -172,7 +172,7 @@ describe('site account passwords', () => {
     expect(JSON.stringify(rows)).not.toContain(pwd);
     const log = readFileSync(join(stack.dataDir, 'stack.log'), 'utf8')
       .split('\n')
-      .filter((l) => l.includes('"audit"') && l.includes(user.name));
+      .filter((l) => l.includes('"audit"') && l.includes(user.name) && l.includes('site_account.pwd.reveal'));
     expect(log).toHaveLength(1);
     expect(log[0]).toContain(`site_account#${first.id}`);
     expect(log[0]).not.toContain(pwd);

@@ -22,6 +22,7 @@ import {
   type ListQuery,
   type ListResult,
 } from '../../../shared/listQuery.js';
+import type { RetentionKind } from '../../../shared/schemas/systemConfig.js';
 import { SLOT_INDEXES } from './tableSchema.js';
 
 export interface EntityDef<T extends { id: number; created_at: number }> {
@@ -40,8 +41,13 @@ export interface EntityDef<T extends { id: number; created_at: number }> {
   keys?: readonly (keyof T & string)[];
   /** Soft-deleted rows are stored with `deleted: 1` and never listed or read through the repository. */
   softDelete?: boolean;
-  /** Seconds a row lives (sets `expires_at`), e.g. for log rows. */
+  /** Seconds a row lives (sets `expires_at`), fixed. */
   ttlSeconds?: number;
+  /**
+   * The system config's retention this kind of row follows (sets `expires_at` from the days in
+   * force when the row is written; see retention.ts). Takes the place of ttlSeconds.
+   */
+  retention?: RetentionKind;
   /** Fields never returned by list/get (e.g. encrypted secrets are returned only by explicit reads). */
   hidden?: readonly string[];
   /** Rows a bounded list (filter/search/sort no index serves) reads at most; default READ_BUDGET. */

@@ -13,6 +13,7 @@ import { dynamoClient } from '../aws/clients.js';
 import { config } from '../config.js';
 import { isConditionFailure } from './repository.js';
 import { moveCounters, partitionsOf } from './counters.js';
+import { ttlSecondsOf } from './retention.js';
 import { CURSOR_PREFIX, CURSOR_TTL_MS } from './cursors.js';
 import { TABLE_INDEXES, TTL_ATTRIBUTE } from './tableSchema.js';
 import { timeKeyBounds } from './timeKey.js';
@@ -28,9 +29,12 @@ export function countExpired(old: Item | undefined): Promise<void> {
 }
 
 /** Deletes the expired rows of one entity (at most SWEEP_MAX), moving their counters; returns how many. */
-export async function sweepExpired(def: { type: string; ttlSeconds?: number }, now = Date.now()): Promise<number> {
-  if (!def.ttlSeconds) return 0;
-  const { high } = timeKeyBounds(undefined, now - def.ttlSeconds * 1000);
+export async function sweepExpired(def: Parameters<typeof ttlSecondsOf>[0], now = Date.now()): Promise<number> {
+  const ttl = await ttlSecondsOf(def);
+  if (!ttl) return 0;
+  // Rows written under a longer retention are skipped by the expiry condition below and come up
+  // again on later sweeps; rows of a since-lengthened one wait for the created_at bound to reach them.
+  const { high } = timeKeyBounds(undefined, now - ttl * 1000);
   const out = await dynamoClient().send(
     new QueryCommand({
       TableName: config.tableName,

@@ -31,6 +31,7 @@ import {
   type UpdateOptions,
 } from './entity.js';
 import { nextId, nextIds } from './ids.js';
+import { ttlSecondsOf } from './retention.js';
 import {
   ExpressionBuilder,
   INDEX_KEYS,
@@ -109,7 +110,8 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
     if (isInternal(field)) throw new Error(`${def.type}: ${field} is a storage attribute and cannot be written`);
   }
 
-  function toItem(row: Record<string, unknown>): Item {
+  /** `ttl`: seconds the row lives (ttlSecondsOf, read once per call), undefined when kept. */
+  function toItem(row: Record<string, unknown>, ttl: number | undefined): Item {
     const id = row.id as number;
     const created = row.created_at as number;
     const tk = timeKey(created, id);
@@ -124,7 +126,7 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
     for (const f of searchable) {
       if (typeof row[f] === 'string') item[LC_PREFIX + f] = (row[f] as string).toLowerCase();
     }
-    if (def.ttlSeconds) item[TTL_ATTRIBUTE] = Math.floor(created / 1000) + def.ttlSeconds;
+    if (ttl) item[TTL_ATTRIBUTE] = Math.floor(created / 1000) + ttl;
     return item;
   }
 
@@ -188,7 +190,7 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
       const now = Date.now();
       const created_at = (data as Partial<Row>).created_at ?? now;
       const row = { updated_at: created_at, ...data, id, created_at } as Record<string, unknown>;
-      const item = toItem(row);
+      const item = toItem(row, await ttlSecondsOf(def));
       await conditional(
         dynamoClient().send(
           new PutCommand({ TableName: config.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }),
@@ -207,7 +209,8 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
         const created_at = (data as Partial<Row>).created_at ?? now;
         return { updated_at: created_at, ...data, id: ids[i], created_at } as Record<string, unknown>;
       });
-      const items = rows.map(toItem);
+      const ttl = await ttlSecondsOf(def);
+      const items = rows.map((row) => toItem(row, ttl));
       for (let i = 0; i < items.length; i += BATCH_WRITE_MAX) {
         let requests: { PutRequest: { Item: Item } }[] | undefined = items
           .slice(i, i + BATCH_WRITE_MAX)
@@ -294,7 +297,8 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
       if (typeof patch.created_at === 'number') {
         const tk = timeKey(patch.created_at, id);
         for (const i of Object.values(INDEX_KEYS)) set(i.sortKey, tk);
-        if (def.ttlSeconds) set(TTL_ATTRIBUTE, Math.floor(patch.created_at / 1000) + def.ttlSeconds);
+        const ttl = await ttlSecondsOf(def);
+        if (ttl) set(TTL_ATTRIBUTE, Math.floor(patch.created_at / 1000) + ttl);
       }
       if (!('updated_at' in patch)) set('updated_at', Date.now());
       const expression = [
@@ -346,7 +350,7 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
       if (!out.Item || out.Item.deleted === undefined) throw notFound(id)(undefined);
       const { deleted: _, ...stored } = out.Item;
       // Rebuilt from the row's fields, so its index keys, shadows and expiry are the current layout's.
-      const item = toItem(toRow(stored, true));
+      const item = toItem(toRow(stored, true), await ttlSecondsOf(def));
       await conditional(
         dynamoClient().send(
           new PutCommand({
@@ -382,6 +386,8 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
       let rows = 0;
       let reindexed = 0;
       let start: Record<string, NativeAttributeValue> | undefined;
+      // The retention in force: repair moves older rows' expiry to it too.
+      const ttl = await ttlSecondsOf(def);
       do {
         const out = await dynamoClient().send(
           new ScanCommand({
@@ -399,7 +405,7 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
           }
           if (item.deleted !== undefined) continue;
           rows++;
-          const rebuilt = toItem(toRow(item, true));
+          const rebuilt = toItem(toRow(item, true), ttl);
           const drifted = Object.keys({ ...item, ...rebuilt }).some(
             (k) => isInternal(k) && k !== 'pk' && k !== 'sk' && item[k] !== rebuilt[k],
           );

@@ -2,7 +2,8 @@ import middy, { type MiddyfiedHandler } from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { type Authenticate, access } from './middlewares/access.js';
-import { type ApiContext, type ApiResult, apiState, matchedRoute } from './middlewares/apiState.js';
+import { API_PREFIX, type ApiContext, type ApiResult, apiState, matchedRoute } from './middlewares/apiState.js';
+import { type AuditRecorder, audit } from './middlewares/audit.js';
 import { bodyLimits } from './middlewares/bodyLimits.js';
 import { envelope } from './middlewares/envelope.js';
 import { jsonBody } from './middlewares/jsonBody.js';
@@ -11,7 +12,8 @@ import { routing } from './middlewares/routing.js';
 import { validation } from './middlewares/validation.js';
 import type { AuthUser, Request, Router } from './router.js';
 
-export const API_PREFIX = '/api/v1';
+export { API_PREFIX } from './middlewares/apiState.js';
+export type { AuditInput, AuditRecorder } from './middlewares/audit.js';
 export { MAX_BODY_BYTES } from './middlewares/bodyLimits.js';
 export { bearerToken, type Authenticate } from './middlewares/access.js';
 export { zodExtra } from './middlewares/envelope.js';
@@ -47,14 +49,15 @@ function routeRequest(event: APIGatewayProxyEventV2, context: ApiContext): Reque
 /**
  * The one Lambda handler behind API Gateway (HTTP API, payload v2), as a middy chain of small
  * steps, each its own module: lower-case headers, open the logging context, put results and
- * errors in the envelope, find the route, check access, check the body's size and type, parse
- * it, validate it. Each step only throws; the envelope turns that into the answer. The order
+ * errors in the envelope, find the route, check access, audit the call once it has ended (its
+ * after/onError run before the envelope's), check the body's size and type, parse it, validate it. Each step only throws; the envelope turns that into the answer. The order
  * is the wire's: 404/405 before 401/403, which come before anything about the body.
  * Route handlers stay thin. The local server calls this very function.
  */
 export function createApiHandler(
   router: Router,
   authenticate: Authenticate,
+  recordAudit?: AuditRecorder,
 ): MiddyfiedHandler<APIGatewayProxyEventV2, ApiResult, Error, Context> {
   const handler = middy<APIGatewayProxyEventV2, ApiResult, Error, ApiContext>()
     .use(httpHeaderNormalizer())
@@ -62,6 +65,7 @@ export function createApiHandler(
     .use(envelope())
     .use(routing(router))
     .use(access(authenticate))
+    .use(audit(recordAudit))
     .use(bodyLimits())
     .use(jsonBody())
     .use(validation())

@@ -59,8 +59,21 @@ export function apiKeyAccess(
  */
 export type Access = 'public' | 'user' | 'super' | ApiKeyAccess;
 
+/**
+ * How a route appears in the audit trail. Every call that writes is audited without saying so
+ * (action `METHOD /pattern`, target from the path); a route declares this to name its action and
+ * target, to audit a read that hands out a secret (`audit: {...}` on a GET), or `false` to opt out.
+ */
+export interface RouteAudit {
+  /** e.g. 'site_account.pwd.reveal'. */
+  action?: string;
+  /** The record kind, e.g. 'site_account'; its id is the route's last path parameter. */
+  target?: string;
+}
+
 export interface RouteOptions<S extends z.ZodType | undefined> {
   access?: Access;
+  audit?: RouteAudit | false;
   /** Validates and transforms the JSON body; failures become a 400 with the spec's messages. */
   body?: S;
 }
@@ -73,6 +86,7 @@ export interface Route {
   pattern: string;
   access: Access;
   body?: z.ZodType;
+  audit?: RouteAudit | false;
   /** Raw (still percent-encoded) parameter values, or null if the path is not this route's. */
   match(path: string): Record<string, string> | null;
   handler: RouteHandler<unknown>;
@@ -149,6 +163,7 @@ export class Router {
       pattern,
       access: options.access ?? 'user',
       body: options.body,
+      ...(options.audit !== undefined ? { audit: options.audit } : {}),
       match: compile(pattern),
       handler: handler as RouteHandler<unknown>,
     });

@@ -40,6 +40,7 @@ export const routePaths = {
   superUsers: { path: '/super/users/users', ready: true },
   superTg: { path: '/super/notification/tg', ready: false },
   superConfig: { path: '/super/system/config', ready: true },
+  superAudit: { path: '/super/system/audit', ready: true },
   login: { path: '/auth/login', ready: true },
   forbidden: { path: '/403', ready: true },
   notFound: { path: '/404', ready: true },

@@ -29,6 +29,8 @@ import {
   SendRegular,
   SettingsFilled,
   SettingsRegular,
+  ShieldTaskFilled,
+  ShieldTaskRegular,
   TimerFilled,
   TimerRegular,
 } from '@fluentui/react-icons';
@@ -54,6 +56,7 @@ const PlayIcon = bundleIcon(PlayFilled, PlayRegular);
 const QuestionCircleIcon = bundleIcon(QuestionCircleFilled, QuestionCircleRegular);
 const SendIcon = bundleIcon(SendFilled, SendRegular);
 const SettingsIcon = bundleIcon(SettingsFilled, SettingsRegular);
+const ShieldTaskIcon = bundleIcon(ShieldTaskFilled, ShieldTaskRegular);
 const TimerIcon = bundleIcon(TimerFilled, TimerRegular);
 
 export type Layout = 'shell' | 'bare';
@@ -262,6 +265,13 @@ const routeSpecs: readonly RouteSpec[] = [
     screen: lazyScreen(() => import('@/features/super/SystemConfigPage')),
     super: true,
     icon: SettingsIcon,
+  },
+  {
+    name: 'superAudit',
+    title: 'Audit log',
+    screen: lazyScreen(() => import('@/features/super/AuditPage')),
+    super: true,
+    icon: ShieldTaskIcon,
   },
   {
     name: 'login',

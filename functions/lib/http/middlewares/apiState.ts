@@ -2,6 +2,9 @@ import type { MiddlewareObj, Request as MiddyRequest } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { ApiKeyCaller, AuthUser, Route } from '../router.js';
 
+/** Where the API is mounted; route patterns carry it, paths a handler sees do not. */
+export const API_PREFIX = '/api/v1';
+
 /**
  * What the API middlewares learn about one call, in the order they run. It rides on the Lambda
  * context (as middy's own middlewares pass values on) because the base handler sees only the

@@ -17,6 +17,12 @@ export function zodExtra(error: ZodError): Record<string, string> {
   return extra;
 }
 
+/** The status an error ends a call with (what toFailure answers), without logging it. */
+export function failureStatus(error: unknown): number {
+  if (error instanceof PatrolError) return error.status;
+  return error instanceof ListQueryError || error instanceof ZodError ? 400 : 500;
+}
+
 type Failure = { status: number; body: Omit<ApiFailure, 'request_id'>; headers: Record<string, string> };
 
 /** Any error -> what the caller may see. Only PatrolErrors and input errors speak; the rest is a bare 500. */

@@ -1,5 +1,17 @@
 // User management (super area).
 export const superTexts: Record<string, string> = {
+  // The audit log.
+  'Audit log': '审计日志',
+  'Fetch audit log failed.': '获取审计日志失败。',
+  'User ID': '用户 ID',
+  Target: '对象',
+  Outcome: '结果',
+  Allowed: '已允许',
+  Refused: '已拒绝',
+  'Client IP': '客户端 IP',
+  Request: '请求',
+  Reply: '应答',
+  'Request ID': '请求 ID',
   Users: '用户',
   NewUser: '新建用户',
   'New User': '新建用户',
