@@ -1,5 +1,6 @@
 import { Process } from '../../shared/enums.js';
 import { logger } from '../lib/logger.js';
+import { getSystemConfig } from '../systemConfig/getSystemConfig.js';
 import { putObject } from '../lib/storage/objects.js';
 import { checkerAccount, readAccountSession, saveAccountSession, siteRefs } from '../sites/service.js';
 import { getBrowser } from './browser/browserPool.js';
@@ -68,6 +69,8 @@ async function execute(sub: StoredSubtask, runId: string): Promise<void> {
     await finishSubtask(sub, runId, { success: false, msg: 'The site or its account no longer exists' });
     return;
   }
+  // The step timeout is the operators' to tune (super config); read per check, cached for seconds.
+  const { checker } = await getSystemConfig();
   const run = await runCheck({
     browser: await getBrowser(),
     site,
@@ -76,6 +79,7 @@ async function execute(sub: StoredSubtask, runId: string): Promise<void> {
     process: sub.process,
     session,
     timeoutMs: SUBTASK_TIMEOUT_MS,
+    stepTimeoutMs: checker.step_timeout_seconds * 1000,
     record: true,
   });
 
