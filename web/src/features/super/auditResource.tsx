@@ -2,7 +2,7 @@
 // target or outcome. What was asked and what it became are shown as the server stored them
 // (JSON with every secret-named field already left out).
 import { Badge } from '@fluentui/react-components';
-import { type AuditEntry, AuditOutcome } from '@shared/schemas/audit';
+import { type AuditEntry, AuditOutcome, auditListFields } from '@shared/schemas/audit';
 import { col, defineResource } from '@/components/table';
 import { t } from '@/i18n';
 
@@ -10,6 +10,7 @@ export const auditResource = defineResource<AuditEntry>({
   name: 'superAudit',
   endpoint: '/super/audit',
   title: 'Audit log',
+  listFields: auditListFields,
   rowId: (a) => a.id,
   defaultSort: { field: 'created_at', order: 'desc' },
   failureTip: 'Fetch audit log failed.',
