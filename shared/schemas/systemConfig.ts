@@ -222,6 +222,7 @@ export const systemConfigFields: readonly ConfigField[] = [
     kind: 'integer',
     section: 'Checker',
     bounds: ConfigBounds.checkerConcurrency,
+    help: 'Checks that run at once; applies to the next checks within seconds. The deployment sets the ceiling (cdk.json concurrency, CHECKER_CONCURRENCY locally).',
   },
   {
     path: 'checker.step_timeout_seconds',

@@ -64,6 +64,8 @@ export const superTexts: Record<string, string> = {
   'Rule times, bank monitor ranges and every time shown in the console use this zone.':
     '规则时间、银行监控时段以及控制台显示的所有时间都使用此时区。',
   'Checker concurrency': '检测并发数',
+  'Checks that run at once; applies to the next checks within seconds. The deployment sets the ceiling (cdk.json concurrency, CHECKER_CONCURRENCY locally).':
+    '同时运行的检测数；数秒内对后续检测生效。上限由部署设定（cdk.json 的 concurrency，本地为 CHECKER_CONCURRENCY）。',
   'Step timeout': '单步超时',
   'Log rows': '日志记录',
   'Raw logs': '原始日志',

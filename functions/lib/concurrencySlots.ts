@@ -1,0 +1,73 @@
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamoClient } from './aws/clients.js';
+import { config } from './config.js';
+import { isConditionFailure } from './db/repository.js';
+
+// A counting semaphore on the main table: `limit` numbered slot items per pool, each taken with
+// one conditional put (free, or its lease has run out) and given back with a conditional delete
+// (only by its holder). The limit is read by the caller on every take, so lowering or raising
+// it applies to the next work at once, without a deploy; slots above a lowered limit simply
+// drain as their holders finish. A holder that dies keeps its slot only until `leaseMs` passes.
+
+export interface SlotLease {
+  pool: string;
+  slot: number;
+  holder: string;
+}
+
+const slotKey = (pool: string, slot: number) => ({ pk: `slot#${pool}`, sk: String(slot) });
+
+/**
+ * Takes a free slot of `pool` among the first `limit`, or answers undefined when all are held.
+ * Slots are tried from a random start so parallel takers rarely collide on the same item.
+ */
+export async function takeSlot(
+  pool: string,
+  limit: number,
+  holder: string,
+  leaseMs: number,
+  now = Date.now(),
+): Promise<SlotLease | undefined> {
+  const start = Math.floor(Math.random() * limit);
+  for (let i = 0; i < limit; i++) {
+    const slot = (start + i) % limit;
+    try {
+      await dynamoClient().send(
+        new PutCommand({
+          TableName: config.tableName,
+          Item: {
+            ...slotKey(pool, slot),
+            holder,
+            lease_until: now + leaseMs,
+            // Lets TTL drop the slots of a pool whose limit was lowered; a pool never holds more
+            // than its highest limit of items, so locally they are simply reused.
+            expires_at: Math.ceil((now + leaseMs) / 1000) + 3600,
+          },
+          ConditionExpression: 'attribute_not_exists(pk) OR lease_until < :now',
+          ExpressionAttributeValues: { ':now': now },
+        }),
+      );
+      return { pool, slot, holder };
+    } catch (error) {
+      if (isConditionFailure(error)) continue;
+      throw error;
+    }
+  }
+  return undefined;
+}
+
+/** Gives a slot back; a slot whose lease ran out and was taken by another holder stays theirs. */
+export async function releaseSlot(lease: SlotLease): Promise<void> {
+  try {
+    await dynamoClient().send(
+      new DeleteCommand({
+        TableName: config.tableName,
+        Key: slotKey(lease.pool, lease.slot),
+        ConditionExpression: 'holder = :holder',
+        ExpressionAttributeValues: { ':holder': lease.holder },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+}
