@@ -48,7 +48,7 @@ export interface AccessDef {
   /** The main table. */
   table?: 'read' | 'readWrite';
   /** The video bucket: GET (presigned addresses are signed with the function's own rights) and PUT under prefixes. */
-  videos?: { read?: boolean; writePrefixes?: readonly string[] };
+  videos?: { read?: boolean; writePrefixes?: readonly string[]; deletePrefixes?: readonly string[] };
   /** Queues it enqueues work on. */
   sends?: readonly QueueDef['name'][];
   /** The secrets key: 'decrypt' reads stored secrets; 'encryptDecrypt' also stores new ones. */
@@ -120,7 +120,8 @@ export const LAMBDAS: readonly LambdaDef[] = [
     trigger: { type: 'schedule', everySeconds: 60 },
     memoryMb: 512,
     timeoutSeconds: 60,
-    access: { table: 'readWrite' },
+    // Expired video rows and raw logs take their files with them.
+    access: { table: 'readWrite', videos: { deletePrefixes: [CHECK_EVIDENCE_PREFIX] } },
   },
   {
     name: 'expiryStream',
@@ -128,7 +129,7 @@ export const LAMBDAS: readonly LambdaDef[] = [
     trigger: { type: 'stream' },
     memoryMb: 256,
     timeoutSeconds: 60,
-    access: { table: 'readWrite' },
+    access: { table: 'readWrite', videos: { deletePrefixes: [CHECK_EVIDENCE_PREFIX] } },
   },
   {
     // Recounts the list counters (and re-indexes rows of an older layout) when the local stack starts.

@@ -209,6 +209,7 @@ function grantAccess(access: AccessDef, fn: NodejsFunction, props: FunctionsProp
   else if (access.table === 'read') props.data.grantRead(fn);
   if (access.videos?.read) props.storage.grantRead(fn);
   for (const prefix of access.videos?.writePrefixes ?? []) props.storage.grantPut(fn, prefix);
+  for (const prefix of access.videos?.deletePrefixes ?? []) props.storage.grantDelete(fn, prefix);
   for (const queue of access.sends ?? []) props.queues.grantSend(fn, queue);
   if (access.secrets === 'encryptDecrypt') props.keys.grantEncryptDecrypt(fn);
   else if (access.secrets === 'decrypt') props.keys.grantDecrypt(fn);

@@ -6,7 +6,10 @@ import { Construct } from 'constructs';
 export interface StorageProps {
   stage: string;
   removalPolicy: RemovalPolicy;
-  /** Recorded videos are evidence for recent checks only; S3 deletes them after this many days. */
+  /**
+   * A backstop: files go with their rows at the configured retention (functions/data/expiredFiles.ts);
+   * S3 deletes any file left after this many days. Keep it above the longest retention operators set.
+   */
   videoExpiryDays: number;
 }
 
@@ -62,5 +65,10 @@ export class Storage extends Construct {
   /** PutObject under one key prefix only, e.g. `checks/`. */
   grantPut(grantee: IGrantable, prefix: string): void {
     this.bucket.grantPut(grantee, `${prefix}*`);
+  }
+
+  /** DeleteObject under a prefix: the files of expired rows (functions/data/expiredFiles.ts). */
+  grantDelete(grantee: IGrantable, prefix: string): void {
+    this.bucket.grantDelete(grantee, `${prefix}*`);
   }
 }

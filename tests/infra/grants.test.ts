@@ -72,6 +72,23 @@ describe('Grants follow the registry', () => {
     expect(allows(statements, 's3:PutObject', videosId)).toBe(true);
   });
 
+  it('lets the expiry sweeper and stream delete evidence files under the checks prefix only, and read or write none', () => {
+    for (const name of ['expirySweeper', 'expiryStream']) {
+      const statements = statementsOf(name);
+      const s3 = statements.filter((s) => JSON.stringify(s.Resource).includes(`"${videosId}"`));
+      expect(s3.length, name).toBeGreaterThan(0);
+      for (const statement of s3) {
+        expect(JSON.stringify(statement.Resource), name).toContain(`/${CHECK_EVIDENCE_PREFIX}*`);
+        const actions = (Array.isArray(statement.Action) ? statement.Action : [statement.Action]) as string[];
+        expect(
+          actions.some((a) => /^s3:(Get|Put|List)/.test(a)),
+          actions.join(),
+        ).toBe(false);
+      }
+      expect(allows(statements, 's3:DeleteObject', videosId), name).toBe(true);
+    }
+  });
+
   it('gives the key only to the functions that declare secrets', () => {
     for (const def of LAMBDAS.filter((l) => l.trigger.type !== 'startup')) {
       const decrypts = allows(statementsOf(def.name), 'kms:Decrypt', keyId);

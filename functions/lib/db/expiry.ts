@@ -29,7 +29,12 @@ export function countExpired(old: Item | undefined): Promise<void> {
 }
 
 /** Deletes the expired rows of one entity (at most SWEEP_MAX), moving their counters; returns how many. */
-export async function sweepExpired(def: Parameters<typeof ttlSecondsOf>[0], now = Date.now()): Promise<number> {
+export async function sweepExpired(
+  def: Parameters<typeof ttlSecondsOf>[0],
+  now = Date.now(),
+  /** What else goes with an expired row (its files); runs after the row is deleted and counted. */
+  onExpired?: (old: Item) => Promise<void>,
+): Promise<number> {
   const ttl = await ttlSecondsOf(def);
   if (!ttl) return 0;
   // Rows written under a longer retention are skipped by the expiry condition below and come up
@@ -61,6 +66,7 @@ export async function sweepExpired(def: Parameters<typeof ttlSecondsOf>[0], now 
         }),
       );
       await countExpired(gone.Attributes);
+      if (onExpired && gone.Attributes) await onExpired(gone.Attributes);
       swept++;
     } catch (error) {
       // Gone meanwhile (TTL, a remove) or its created_at moved: someone else counted it.

@@ -1,4 +1,4 @@
-import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { s3Client } from '../aws/clients.js';
 import { config } from '../config.js';
@@ -13,4 +13,9 @@ export async function putObject(key: string, body: Buffer, contentType: string):
 /** A GET address valid for an hour, so a <video> element can play without our auth header. */
 export function objectUrl(key: string, expiresIn = 3600): Promise<string> {
   return getSignedUrl(s3Client(), new GetObjectCommand({ Bucket: config.videoBucket, Key: key }), { expiresIn });
+}
+
+/** Removes a file whose row expired; a file already gone is no error (S3 deletes are idempotent). */
+export async function deleteObject(key: string): Promise<void> {
+  await s3Client().send(new DeleteObjectCommand({ Bucket: config.videoBucket, Key: key }));
 }
