@@ -79,6 +79,16 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
+      {
+        // The bank drivers against the sandbox KBZ and AYA portals, without the whole stack.
+        test: {
+          name: 'bank',
+          include: ['tests/bank/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
     ],
   },
 });
