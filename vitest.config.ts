@@ -66,6 +66,16 @@ export default defineConfig({
         },
       },
       {
+        // The bank poller with a clock the test moves, on its own dynalite and a fake bank.
+        test: {
+          name: 'bank',
+          include: ['tests/bank/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
         test: { name: 'infra', include: ['tests/infra/**/*.test.ts'], environment: 'node', testTimeout: 120_000 },
       },
       {
@@ -77,16 +87,6 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: false,
-        },
-      },
-      {
-        // The bank drivers against the sandbox KBZ and AYA portals, without the whole stack.
-        test: {
-          name: 'bank',
-          include: ['tests/bank/**/*.test.ts'],
-          environment: 'node',
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
         },
       },
     ],

@@ -65,6 +65,8 @@ describe('startLocalStack runs every Lambda of the registry by its trigger', () 
     // The sandbox banks: their URL reaches the handlers, and the outbound guard lets them through.
     expect(stack.sandboxBankUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(stack.env.SANDBOX_BANK_URL).toBe(stack.sandboxBankUrl);
+    expect(stack.env.BANK_PORTAL_KBZ).toBe(`${stack.sandboxBankUrl}/kbz`);
+    expect(stack.env.BANK_PORTAL_AYA).toBe(`${stack.sandboxBankUrl}/aya`);
     expect(stack.env.ALLOWED_PRIVATE_HOSTS.split(',')).toContain(new URL(stack.sandboxBankUrl ?? '').host);
     const kbz = await fetch(`${stack.sandboxBankUrl}/kbz/api/v1/auth/login`, {
       method: 'POST',

@@ -205,7 +205,14 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       PUBLIC_URL: opts.publicUrl ?? url,
       ...Object.fromEntries(sqs.value.queues.map((q) => [`${q.name.toUpperCase()}_QUEUE_URL`, q.url])),
       ...(sandboxSiteUrl ? { SANDBOX_SITE_URL: sandboxSiteUrl } : {}),
-      ...(sandboxBankUrl ? { SANDBOX_BANK_URL: sandboxBankUrl } : {}),
+      // The bank drivers' portals (functions/bank/drivers/bankPortal.ts): the sandbox banks.
+      ...(sandboxBankUrl
+        ? {
+            SANDBOX_BANK_URL: sandboxBankUrl,
+            BANK_PORTAL_KBZ: `${sandboxBankUrl}/kbz`,
+            BANK_PORTAL_AYA: `${sandboxBankUrl}/aya`,
+          }
+        : {}),
       // The guard refuses private addresses; the stack's own sandbox targets are the exception.
       ALLOWED_PRIVATE_HOSTS: [
         process.env.ALLOWED_PRIVATE_HOSTS,

@@ -87,10 +87,14 @@ describe.each(BANKS)('$slug driver', ({ slug, driver, bankValue }) => {
     return { err: err as Error, account: accountStatusFor(err), sub: subAccountStatusFor(err) };
   };
 
-  it('is the registry default for its bank, and the portal comes from SANDBOX_BANK_URL locally', () => {
+  it('is the registry default for its bank; its portal is BANK_PORTAL_<BANK>, else the sandbox', () => {
     expect(driverForBank(bankValue, { url: 'https://bank.example' })).toBe(driver);
     expect(bankPortalFor(bankValue, { SANDBOX_BANK_URL: `${sandbox.url}/` })).toEqual({
       url: slug === 'kbz' ? sandbox.kbzUrl : sandbox.ayaUrl,
+    });
+    const own = slug === 'kbz' ? 'BANK_PORTAL_KBZ' : 'BANK_PORTAL_AYA';
+    expect(bankPortalFor(bankValue, { [own]: 'https://ib.example.com/', SANDBOX_BANK_URL: sandbox.url })).toEqual({
+      url: 'https://ib.example.com',
     });
   });
 

@@ -1,13 +1,14 @@
-// Where each bank's portal is, from configuration: KBZ_PORTAL_URL / AYA_PORTAL_URL in the cloud
-// (the real portals), else the local stack's sandbox banks (SANDBOX_BANK_URL + /kbz or /aya).
+// Where each bank's portal is, from configuration: BANK_PORTAL_KBZ / BANK_PORTAL_AYA (the real
+// portals in the cloud; the local stack points them at its sandbox banks), else the sandbox banks
+// at SANDBOX_BANK_URL + /kbz or /aya.
 // The portal is per bank, not per account: a bank account row holds only its credentials.
 import { Bank } from '../../../shared/enums';
 import { config } from '../../lib/config';
 import type { BankDriverContext, BankPortalRef, BankValue } from './bankDriver';
 
 const PORTAL_ENV = new Map<BankValue, { env: string; sandboxPath: string }>([
-  [Bank.values.KBZ, { env: 'KBZ_PORTAL_URL', sandboxPath: '/kbz' }],
-  [Bank.values.AYA, { env: 'AYA_PORTAL_URL', sandboxPath: '/aya' }],
+  [Bank.values.KBZ, { env: 'BANK_PORTAL_KBZ', sandboxPath: '/kbz' }],
+  [Bank.values.AYA, { env: 'BANK_PORTAL_AYA', sandboxPath: '/aya' }],
 ]);
 
 /** Default bound of one portal call. */
