@@ -47,6 +47,9 @@ export interface SandboxBankHandle {
 export const SANDBOX_PORTAL_PATH: Readonly<Record<BankSlug, string>> = { kbz: '/kbz', aya: '/aya' };
 
 const MAX_BODY = 64 * 1024;
+/** A login form is posted within minutes or not at all. */
+const PRE_LOGIN_TTL_MS = 5 * 60_000;
+const SESSION_SWEEP_AT = 10_000;
 
 export async function startSandboxBank(opts: SandboxBankOptions): Promise<SandboxBankHandle> {
   const host = opts.host ?? '127.0.0.1';
@@ -98,11 +101,16 @@ export async function startSandboxBank(opts: SandboxBankOptions): Promise<Sandbo
     sessionTtlMs,
     readBody,
     openSession(bank, user, extra = {}) {
+      // Login pages opened and never posted leave pre-login sessions behind: swept now and then.
+      if (sessions.size >= SESSION_SWEEP_AT) {
+        const now = Date.now();
+        for (const [token, old] of sessions) if (old.expiresAt < now) sessions.delete(token);
+      }
       const s: PortalSession = {
         token: newToken(),
         bank,
         user,
-        expiresAt: Date.now() + sessionTtlMs,
+        expiresAt: Date.now() + (extra.authenticated === false ? PRE_LOGIN_TTL_MS : sessionTtlMs),
         authenticated: true,
         ...extra,
       };
