@@ -26,7 +26,7 @@ export interface SandboxBankOptions {
   host?: string;
   /** Seed of all generated data (default 13). */
   seed?: number;
-  /** Feed slot of each sub-account (a transaction in about half the slots); 0 = no feed (tests). Default 10 s. */
+  /** Feed slot of each sub-account (a transaction in about half the slots); 0 = no feed (tests). Default 20 s. */
   feedEveryMs?: number;
   /** How long a 'slow' answer takes unless the switch says otherwise (default 8000 ms). */
   slowMs?: number;
@@ -55,7 +55,7 @@ export async function startSandboxBank(opts: SandboxBankOptions): Promise<Sandbo
   const host = opts.host ?? '127.0.0.1';
   const slowMs = opts.slowMs ?? 8000;
   const sessionTtlMs = opts.sessionTtlMs ?? 30 * 60_000;
-  const ledger = new Ledger({ seed: opts.seed ?? 13, feedEveryMs: opts.feedEveryMs ?? 10_000 });
+  const ledger = new Ledger({ seed: opts.seed ?? 13, feedEveryMs: opts.feedEveryMs ?? 20_000 });
   const book = new BankBehaviourBook();
   const sessions = new Map<string, PortalSession>();
   const timers = new Set<NodeJS.Timeout>();
