@@ -6,6 +6,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { resetClients } from '../../functions/lib/aws/clients.js';
 import { LAMBDAS, type LambdaDef, QUEUES } from '../../functions/registry.js';
 import { startSandboxSite } from '../sandbox/site/server.js';
+import { startSandboxTelegram } from '../sandbox/telegram/server.js';
 import { type ApiHandler, serveWithLambda } from './adapter.js';
 import { seedAdmin } from './adminSeed.js';
 import { startQueueConsumer, type QueueConsumer } from './consumer.js';
@@ -55,6 +56,8 @@ export interface LocalStack {
   adminPasswordFile: string;
   /** The sandbox 4D site the checks can target, when it started. */
   sandboxSiteUrl?: string;
+  /** The sandbox Telegram Bot API (TELEGRAM_API_URL unless the environment sets one), when it started. */
+  sandboxTelegramUrl?: string;
   /** The environment the handlers run with (endpoints, queue URLs, table...), for tests and tools. */
   env: Record<string, string>;
   stop(): Promise<void>;
@@ -173,15 +176,20 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       startSqs({ queues: QUEUES, region: REGION }),
       startS3({ directory: join(dataDir, 's3'), buckets: [VIDEO_BUCKET] }),
       startSandboxSite({ port: 0 }),
+      startSandboxTelegram({ port: 0 }),
     ]);
     for (const e of engines) if (e.status === 'fulfilled') cleanups.push(() => e.value.stop());
-    const [dynamo, sqs, s3, sandbox] = engines;
+    const [dynamo, sqs, s3, sandbox, sandboxTg] = engines;
     for (const e of [dynamo, sqs, s3]) if (e.status === 'rejected') throw e.reason;
     if (dynamo.status !== 'fulfilled' || sqs.status !== 'fulfilled' || s3.status !== 'fulfilled')
       throw new Error('unreachable');
     // The sandbox site is a test target, not part of the product: the stack runs without it.
     if (sandbox.status === 'rejected') console.warn('[local] sandbox site did not start:', sandbox.reason);
     const sandboxSiteUrl = sandbox.status === 'fulfilled' ? sandbox.value.url : undefined;
+    if (sandboxTg.status === 'rejected') console.warn('[local] sandbox Telegram did not start:', sandboxTg.reason);
+    const sandboxTelegramUrl = sandboxTg.status === 'fulfilled' ? sandboxTg.value.url : undefined;
+    // Locally the Bot API is the sandbox unless the developer points TELEGRAM_API_URL elsewhere.
+    const telegramApiUrl = process.env.TELEGRAM_API_URL || sandboxTelegramUrl;
     await ensureTable(dynamo.value.endpoint, TABLE_NAME);
 
     const env: Record<string, string> = {
@@ -198,8 +206,14 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       PUBLIC_URL: opts.publicUrl ?? url,
       ...Object.fromEntries(sqs.value.queues.map((q) => [`${q.name.toUpperCase()}_QUEUE_URL`, q.url])),
       ...(sandboxSiteUrl ? { SANDBOX_SITE_URL: sandboxSiteUrl } : {}),
+      ...(sandboxTelegramUrl ? { SANDBOX_TELEGRAM_URL: sandboxTelegramUrl } : {}),
+      ...(telegramApiUrl ? { TELEGRAM_API_URL: telegramApiUrl } : {}),
       // The guard refuses private addresses; the stack's own sandbox targets are the exception.
-      ALLOWED_PRIVATE_HOSTS: [process.env.ALLOWED_PRIVATE_HOSTS, sandboxSiteUrl && new URL(sandboxSiteUrl).host]
+      ALLOWED_PRIVATE_HOSTS: [
+        process.env.ALLOWED_PRIVATE_HOSTS,
+        sandboxSiteUrl && new URL(sandboxSiteUrl).host,
+        sandboxTelegramUrl && new URL(sandboxTelegramUrl).host,
+      ]
         .filter(Boolean)
         .join(','),
     };
@@ -297,6 +311,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       adminPasswordGenerated: admin.created && admin.generated,
       adminPasswordFile: admin.passwordFile,
       ...(sandboxSiteUrl ? { sandboxSiteUrl } : {}),
+      ...(sandboxTelegramUrl ? { sandboxTelegramUrl } : {}),
       env,
       stop: () => {
         stopping ??= stopAll();
