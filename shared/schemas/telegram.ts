@@ -25,16 +25,17 @@ const CHAT_ID_PATTERN = /^(-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{3,31})$/;
 const chatId = z.string().trim().max(40).regex(CHAT_ID_PATTERN, TelegramMessages.chatId).or(z.literal(''));
 
 /**
- * PUT /super/notification/tg. `bot_token` absent keeps the stored token (the form never holds it),
- * a token replaces it, '' removes it. A category switched on needs a token and its chat.
+ * PUT /super/notification/tg: the whole settings (a PUT replaces them). `bot_token` absent keeps the
+ * stored token (the form never holds it), a token replaces it, '' removes it. A category switched
+ * on needs a token and its chat.
  */
 export const TelegramSettingsInput = z
   .object({
     bot_token: z.string().trim().regex(BOT_TOKEN_PATTERN, TelegramMessages.botToken).or(z.literal('')).optional(),
-    check_chat_id: chatId.default(''),
-    bank_chat_id: chatId.default(''),
-    check_enabled: z.boolean().default(false),
-    bank_enabled: z.boolean().default(false),
+    check_chat_id: chatId,
+    bank_chat_id: chatId,
+    check_enabled: z.boolean(),
+    bank_enabled: z.boolean(),
     /** One message per finished subtask as well as the one per operation (off: one per operation). */
     per_subtask: z.boolean().default(false),
   })

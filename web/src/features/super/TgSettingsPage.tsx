@@ -45,6 +45,7 @@ const useStyles = makeStyles({
     border: `1px solid ${tokens.colorNeutralStroke2}`,
     borderRadius: tokens.borderRadiusMedium,
   },
+  answerTitle: { display: 'block', marginBottom: tokens.spacingVerticalS },
   categoryHead: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS },
   actions: { display: 'flex', gap: tokens.spacingHorizontalS },
   answer: {
@@ -264,7 +265,7 @@ export default function TgSettingsPage(): ReactNode {
         </Panel>
         <Panel>
           <figure style={{ margin: 0 }} aria-label={t('Telegram answer')}>
-            <Text as="h2" weight="semibold">
+            <Text as="h2" weight="semibold" className={styles.answerTitle}>
               {t('Telegram answer')}
             </Text>
             {reply ? (
