@@ -66,6 +66,11 @@ export interface LocalStack {
 const REGION = 'us-east-1';
 const TABLE_NAME = 'patrol';
 const VIDEO_BUCKET = 'patrol-videos';
+/**
+ * A Bot API the developer chose, read once at load: a stack started again in the same process
+ * (tests) must not take the previous stack's sandbox address, which it wrote into process.env.
+ */
+const CONFIGURED_TELEGRAM_API_URL = process.env.TELEGRAM_API_URL;
 /** Bound on waiting for running invocations at shutdown. */
 const DRAIN_MS = 30_000;
 
@@ -189,7 +194,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     if (sandboxTg.status === 'rejected') console.warn('[local] sandbox Telegram did not start:', sandboxTg.reason);
     const sandboxTelegramUrl = sandboxTg.status === 'fulfilled' ? sandboxTg.value.url : undefined;
     // Locally the Bot API is the sandbox unless the developer points TELEGRAM_API_URL elsewhere.
-    const telegramApiUrl = process.env.TELEGRAM_API_URL || sandboxTelegramUrl;
+    const telegramApiUrl = CONFIGURED_TELEGRAM_API_URL || sandboxTelegramUrl;
     await ensureTable(dynamo.value.endpoint, TABLE_NAME);
 
     const env: Record<string, string> = {
