@@ -9,7 +9,9 @@ const MAX_RECEIVES = QUEUES.find((q) => q.name === 'notify')?.maxReceiveCount ??
 /** The delivery this is: after the queue's last one the message goes to the dead-letter queue, so that one records Failed. */
 const isLastAttempt = (record: SQSRecord) => Number(record.attributes?.ApproximateReceiveCount ?? 1) >= MAX_RECEIVES;
 
-type Senders = { [K in NotifyMessage['kind']]: (m: Extract<NotifyMessage, { kind: K }>, r: SQSRecord) => Promise<unknown> };
+type Senders = {
+  [K in NotifyMessage['kind']]: (m: Extract<NotifyMessage, { kind: K }>, r: SQSRecord) => Promise<unknown>;
+};
 
 /** Each kind of the notify queue's messages and who sends it (shared/schemas/notifyMessage.ts). */
 const senders: Senders = {

@@ -71,13 +71,17 @@ describe('Telegram', () => {
     const check = page.getByRole('region', { name: 'Check notifications' });
     await check.locator('input[name="check_chat_id"]').fill(chat);
     await check.getByRole('switch').check();
-    const saved = page.waitForResponse((r) => r.url().endsWith('/api/v1/super/notification/tg') && r.request().method() === 'PUT');
+    const saved = page.waitForResponse(
+      (r) => r.url().endsWith('/api/v1/super/notification/tg') && r.request().method() === 'PUT',
+    );
     await page.getByRole('button', { name: 'Save' }).click();
     expect((await saved).status()).toBe(200);
     await shows(page.getByText('Save TG settings success.'));
     // The token is gone from the form; only its masked hint is shown.
     await expect.poll(() => page.locator('input[name="bot_token"]').inputValue()).toBe('');
-    await shows(page.getByText(`Stored encrypted (${TOKEN.slice(0, 2)}***${TOKEN.slice(-2)}). Leave empty to keep it.`));
+    await shows(
+      page.getByText(`Stored encrypted (${TOKEN.slice(0, 2)}***${TOKEN.slice(-2)}). Leave empty to keep it.`),
+    );
 
     await check.getByRole('button', { name: /Send test message/ }).click();
     await shows(page.getByText(`Delivered to chat ${chat}`));

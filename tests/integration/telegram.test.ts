@@ -147,7 +147,11 @@ describe('TG settings', () => {
 
   it('refuse a malformed token or chat, and switching a category on without its chat, writing nothing', async () => {
     const before = (await api('get', '/super/notification/tg')).body.data;
-    const bad = await api('put', '/super/notification/tg', { ...settings(), bot_token: 'not a token', check_chat_id: 'x y' });
+    const bad = await api('put', '/super/notification/tg', {
+      ...settings(),
+      bot_token: 'not a token',
+      check_chat_id: 'x y',
+    });
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body.extra)).toEqual(expect.arrayContaining(['bot_token', 'check_chat_id']));
     const noChat = await api('put', '/super/notification/tg', settings({ bank_enabled: true, bank_chat_id: '' }));
@@ -224,7 +228,12 @@ describe('check notifications on Telegram', () => {
   }, 200_000);
 
   it('an operation with failures gives exactly one message: its sites, each failed subtask, a link', async () => {
-    const messages = await until('the operation message', () => received(chat), (m) => m.length >= 1, 30_000);
+    const messages = await until(
+      'the operation message',
+      () => received(chat),
+      (m) => m.length >= 1,
+      30_000,
+    );
     // Anything else would have arrived by now: the subtask and task notifications came first.
     await new Promise((r) => setTimeout(r, 3000));
     expect(await received(chat)).toHaveLength(1);
@@ -247,7 +256,9 @@ describe('check notifications on Telegram', () => {
   });
 
   it('SendTG sends one notification on demand', async () => {
-    const [subtask] = (await notificationsOf(operationId)).filter((n) => n.category === NotificationCategory.values.Subtask);
+    const [subtask] = (await notificationsOf(operationId)).filter(
+      (n) => n.category === NotificationCategory.values.Subtask,
+    );
     const before = (await received(chat)).length;
     const res = await api('post', `/notifications/${subtask.id}/notify`, { channel: 2 });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -268,14 +279,20 @@ describe('check notifications on Telegram', () => {
     const [n] = await notificationsOf(operationId);
     const res = await api('post', `/notifications/${n.id}/notify`, { channel: 2 });
     expect(res.status).toBe(502);
-    expect(res.body).toMatchObject({ code: ErrorCode.TelegramSendFailed, msg: '403 Forbidden: bot was kicked from the group chat' });
+    expect(res.body).toMatchObject({
+      code: ErrorCode.TelegramSendFailed,
+      msg: '403 Forbidden: bot was kicked from the group chat',
+    });
     const read = await api('put', `/notifications/${n.id}`);
     expect(read.body.data).toMatchObject({
       status_tg: NotifyStatus.values.Failed,
       tg_remark: '403 Forbidden: bot was kicked from the group chat',
     });
     const tg = (await api('get', '/super/notification/tg')).body.data;
-    expect(tg.channels.check).toMatchObject({ state: 'failed', reason: '403 Forbidden: bot was kicked from the group chat' });
+    expect(tg.channels.check).toMatchObject({
+      state: 'failed',
+      reason: '403 Forbidden: bot was kicked from the group chat',
+    });
   });
 });
 
@@ -286,7 +303,12 @@ describe('per-subtask messages', () => {
     const subtaskNotes = (await notificationsOf(id)).filter((n) => n.category === NotificationCategory.values.Subtask);
     expect(subtaskNotes.length).toBeGreaterThan(0);
     const expected = subtaskNotes.length + 1;
-    await until(`${expected} messages`, () => received(chat), (m) => m.length >= expected, 30_000);
+    await until(
+      `${expected} messages`,
+      () => received(chat),
+      (m) => m.length >= expected,
+      30_000,
+    );
     await new Promise((r) => setTimeout(r, 2000));
     const messages = await received(chat);
     expect(messages).toHaveLength(expected);

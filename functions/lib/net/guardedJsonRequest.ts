@@ -33,7 +33,8 @@ type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | Look
 
 export async function guardedJsonRequest(rawUrl: string, opts: GuardedJsonOptions = {}): Promise<GuardedJsonReply> {
   const url = new URL(rawUrl);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundRequestError('only http(s) URLs are called');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new OutboundRequestError('only http(s) URLs are called');
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   let target: Awaited<ReturnType<typeof resolveOutboundTarget>>;
   try {
@@ -61,7 +62,12 @@ export async function guardedJsonRequest(rawUrl: string, opts: GuardedJsonOption
   return new Promise<GuardedJsonReply>((resolve, reject) => {
     const req = send(
       url,
-      { method: opts.method ?? (payload === undefined ? 'GET' : 'POST'), headers, lookup: lookup as never, agent: false },
+      {
+        method: opts.method ?? (payload === undefined ? 'GET' : 'POST'),
+        headers,
+        lookup: lookup as never,
+        agent: false,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));

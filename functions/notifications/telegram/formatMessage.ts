@@ -82,7 +82,8 @@ export function toMessageParts(lines: Line[], opts: { limit?: number; maxParts?:
   const parts = pack(rendered, limit);
   if (parts.length <= maxParts) return parts;
   // Too long: fill maxParts, keeping room in the last for the note of what was left out.
-  const note = (n: number) => renderLine([{ text: `… ${n} more line(s) not shown; open the detail in Patrol.`, bold: true }]);
+  const note = (n: number) =>
+    renderLine([{ text: `… ${n} more line(s) not shown; open the detail in Patrol.`, bold: true }]);
   const reserve = note(rendered.length).length + 1;
   const kept: string[] = [];
   let used = 0;

@@ -19,7 +19,10 @@ export function htmlToLines(html: string): string[] {
     .replace(/<\s*br\s*\/?>/gi, '\n')
     .replace(/<\/\s*(p|div|li|h\d)\s*>/gi, '\n')
     .replace(/<[^>]*>/g, '')
-    .replace(/&(lt|gt|quot|#39|amp);/g, (_, e: string) => ({ lt: '<', gt: '>', quot: '"', '#39': "'", amp: '&' })[e] as string);
+    .replace(
+      /&(lt|gt|quot|#39|amp);/g,
+      (_, e: string) => ({ lt: '<', gt: '>', quot: '"', '#39': "'", amp: '&' })[e] as string,
+    );
   return text
     .split('\n')
     .map((l) => l.trim())

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import {
   type TelegramCategory,
   TelegramMessages,
-  TelegramSettingsInput,
+  type TelegramSettingsInput,
   type TelegramSettingsView,
   type TelegramTestReply,
 } from '../../../shared/schemas/telegram.js';
@@ -11,12 +11,7 @@ import type { AuthUser } from '../../lib/http/router.js';
 import { encryptSecret, maskSecret } from '../../lib/secrets/index.js';
 import { type Line, toMessageParts } from './formatMessage.js';
 import { chatTarget, sendToChat } from './sendToChat.js';
-import {
-  type StoredTelegramSettings,
-  TOKEN_CONTEXT,
-  telegramSettingsStore,
-  UNKNOWN_CHANNEL,
-} from './settingsStore.js';
+import { type StoredTelegramSettings, TOKEN_CONTEXT, telegramSettingsStore, UNKNOWN_CHANNEL } from './settingsStore.js';
 
 type ParsedInput = z.output<typeof TelegramSettingsInput>;
 
@@ -45,10 +40,7 @@ export async function readTelegramSettings(): Promise<TelegramSettingsView> {
  * needs a token. Saving clears a chat's Failed mark when its chat changed or the token did: the
  * operator has acted on it (a test message clears it too).
  */
-export async function saveTelegramSettings(
-  actor: AuthUser,
-  input: ParsedInput,
-): Promise<TelegramSettingsView> {
+export async function saveTelegramSettings(actor: AuthUser, input: ParsedInput): Promise<TelegramSettingsView> {
   const store = telegramSettingsStore();
   const current = await store.withToken();
   const tokenChanged = input.bot_token !== undefined;

@@ -21,8 +21,7 @@ async function control(path: string, body?: unknown) {
 }
 const received = async (chatId: string) =>
   (await control(`messages?chat_id=${chatId}`)).messages as { status: number; text: string; at: number }[];
-const send = (chatId: string, html: string, token = TOKEN) =>
-  sendMessage({ token, chatId, html, apiUrl: sandbox.url });
+const send = (chatId: string, html: string, token = TOKEN) => sendMessage({ token, chatId, html, apiUrl: sandbox.url });
 
 beforeAll(async () => {
   sandbox = await startSandboxTelegram({ port: 0 });
@@ -34,7 +33,10 @@ describe('sendMessage against the sandbox Bot API', () => {
   it('sends an HTML message and returns Telegram’s answer with the message', async () => {
     const chat = newChat();
     const answer = await send(chat, renderLine([{ text: 'Operation 7', bold: true }, ' done']));
-    expect(answer).toMatchObject({ ok: true, result: { message_id: 1, chat: { id: Number(chat) }, text: 'Operation 7 done' } });
+    expect(answer).toMatchObject({
+      ok: true,
+      result: { message_id: 1, chat: { id: Number(chat) }, text: 'Operation 7 done' },
+    });
     expect(await received(chat)).toMatchObject([{ status: 200, text: '<b>Operation 7</b> done' }]);
   });
 
@@ -54,7 +56,13 @@ describe('sendMessage against the sandbox Bot API', () => {
     const chat = newChat();
     await control('rate-limit', { count: 1, retry_after: 120, chat_id: chat });
     const started = Date.now();
-    const answer = await sendMessage({ token: TOKEN, chatId: chat, html: 'x', apiUrl: sandbox.url, maxWaitSeconds: 30 });
+    const answer = await sendMessage({
+      token: TOKEN,
+      chatId: chat,
+      html: 'x',
+      apiUrl: sandbox.url,
+      maxWaitSeconds: 30,
+    });
     expect(answer).toMatchObject({ ok: false, error_code: 429, parameters: { retry_after: 120 } });
     expect(Date.now() - started).toBeLessThan(1000);
   });
@@ -69,8 +77,16 @@ describe('sendMessage against the sandbox Bot API', () => {
       error_code: 403,
       description: 'Forbidden: bot was blocked by the user',
     });
-    expect(await send(missing, 'x')).toMatchObject({ ok: false, error_code: 400, description: 'Bad Request: chat not found' });
-    expect(await send(newChat(), 'x', '42:not-a-real-token')).toMatchObject({ ok: false, error_code: 401, description: 'Unauthorized' });
+    expect(await send(missing, 'x')).toMatchObject({
+      ok: false,
+      error_code: 400,
+      description: 'Bad Request: chat not found',
+    });
+    expect(await send(newChat(), 'x', '42:not-a-real-token')).toMatchObject({
+      ok: false,
+      error_code: 401,
+      description: 'Unauthorized',
+    });
   });
 
   it('delivers user text with <script> escaped; unescaped, Telegram would refuse it', async () => {

@@ -47,11 +47,17 @@ export async function sendMessage(opts: SendMessageOptions): Promise<TelegramAns
     try {
       const reply = await guardedJsonRequest(url, {
         method: 'POST',
-        body: { chat_id: opts.chatId, text: opts.html, parse_mode: 'HTML', link_preview_options: { is_disabled: true } },
+        body: {
+          chat_id: opts.chatId,
+          text: opts.html,
+          parse_mode: 'HTML',
+          link_preview_options: { is_disabled: true },
+        },
       });
       answer = asAnswer(reply.status, reply.body);
     } catch (error) {
-      if (error instanceof OutboundRequestError) throw new TelegramUnavailableError(`Telegram did not answer: ${error.message}`);
+      if (error instanceof OutboundRequestError)
+        throw new TelegramUnavailableError(`Telegram did not answer: ${error.message}`);
       throw error;
     }
     const retryAfter = answer.parameters?.retry_after;

@@ -41,7 +41,10 @@ export function parseTelegramHtml(html: string): ParsedHtml {
       if (inner.startsWith('/')) {
         const name = inner.slice(1).trim().toLowerCase();
         const last = open.pop();
-        if (last !== name) return fail(`Unmatched end tag at byte offset ${byteOffset(html, i)}, expected "</${last ?? ''}>", found "</${name}>"`);
+        if (last !== name)
+          return fail(
+            `Unmatched end tag at byte offset ${byteOffset(html, i)}, expected "</${last ?? ''}>", found "</${name}>"`,
+          );
       } else {
         const name = (inner.match(/^[a-zA-Z][a-zA-Z0-9-]*/)?.[0] ?? '').toLowerCase();
         if (!ALLOWED_TAGS.has(name))

@@ -43,7 +43,13 @@ const SANDBOX_BOT = { is_bot: true, first_name: 'Patrol Sandbox Bot', username: 
 const KEEP_REQUESTS = 2_000;
 
 function chatOf(chatId: string) {
-  if (chatId.startsWith('@')) return { id: -1_000_000_000_000 - chatId.length, title: chatId.slice(1), username: chatId.slice(1), type: 'channel' };
+  if (chatId.startsWith('@'))
+    return {
+      id: -1_000_000_000_000 - chatId.length,
+      title: chatId.slice(1),
+      username: chatId.slice(1),
+      type: 'channel',
+    };
   const id = Number(chatId);
   if (id > 0) return { id, first_name: 'Sandbox', type: 'private' };
   if (chatId.startsWith('-100')) return { id, title: `Sandbox group ${chatId}`, type: 'supergroup' };
@@ -107,7 +113,11 @@ export async function startSandboxTelegram(opts: SandboxTelegramOptions): Promis
   }
 
   /** Answers one Bot API method call: [status, body]. */
-  function botMethod(token: string, method: string, params: Record<string, unknown>): [number, Record<string, unknown>] {
+  function botMethod(
+    token: string,
+    method: string,
+    params: Record<string, unknown>,
+  ): [number, Record<string, unknown>] {
     if (!BOT_TOKEN_PATTERN.test(token) || revoked.has(token)) return [401, failure(401, 'Unauthorized')];
     const botId = Number(token.split(':')[0]);
     if (method === 'getMe') return [200, { ok: true, result: { id: botId, ...SANDBOX_BOT } }];
@@ -134,7 +144,12 @@ export async function startSandboxTelegram(opts: SandboxTelegramOptions): Promis
     if (state === 'blocked')
       return [
         403,
-        failure(403, Number(chatId) > 0 ? 'Forbidden: bot was blocked by the user' : 'Forbidden: bot was kicked from the group chat'),
+        failure(
+          403,
+          Number(chatId) > 0
+            ? 'Forbidden: bot was blocked by the user'
+            : 'Forbidden: bot was kicked from the group chat',
+        ),
       ];
     const source = typeof params.text === 'string' ? params.text : '';
     let text = source;
@@ -177,7 +192,8 @@ export async function startSandboxTelegram(opts: SandboxTelegramOptions): Promis
     const chat = path.match(/^\/sandbox\/chats\/([^/]+)$/);
     if (chat) {
       const state = body.state as SandboxChatState;
-      if (!['ok', 'blocked', 'missing'].includes(state)) return send(res, 400, { error: 'state: ok | blocked | missing' });
+      if (!['ok', 'blocked', 'missing'].includes(state))
+        return send(res, 400, { error: 'state: ok | blocked | missing' });
       chats.set(decodeURIComponent(chat[1]), state);
       return send(res, 200, { chat_id: decodeURIComponent(chat[1]), state });
     }

@@ -52,10 +52,7 @@ describe('SendTG in the Notifications list', () => {
     stubApi({
       'GET /notifications': () => list([note(5)]),
       'POST /notifications/5/notify': () =>
-        jsonResponse(
-          { code: 5021, msg: '403 Forbidden: bot was blocked by the user', request_id: 'r' },
-          502,
-        ),
+        jsonResponse({ code: 5021, msg: '403 Forbidden: bot was blocked by the user', request_id: 'r' }, 502),
     });
     const { user } = renderTable(notificationsResource);
     const table = await screen.findByRole('table', { name: 'Notifications' });

@@ -101,7 +101,9 @@ describe('TG notification page', () => {
     };
     await user.click(within(check).getByRole('button', { name: /Send test message/ }));
     expect(
-      await screen.findByText('Not delivered to chat -1001234567890: 403 Forbidden: bot was kicked from the group chat'),
+      await screen.findByText(
+        'Not delivered to chat -1001234567890: 403 Forbidden: bot was kicked from the group chat',
+      ),
     ).toBeInTheDocument();
   });
 

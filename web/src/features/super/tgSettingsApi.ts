@@ -9,7 +9,8 @@ import { request } from '@/api/request';
 /** GET /super/notification/tg: the settings, the token only as a masked hint. */
 export const tgSettingsQuery = {
   queryKey: ['tgSettings', 'detail'] as const,
-  queryFn: () => request<TelegramSettingsView>({ url: '/super/notification/tg', failureTip: 'Fetch TG settings failed.' }),
+  queryFn: () =>
+    request<TelegramSettingsView>({ url: '/super/notification/tg', failureTip: 'Fetch TG settings failed.' }),
 };
 
 /** PUT /super/notification/tg: `bot_token` only when the operator typed a new one. */
