@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SandboxTelegramHandle, startSandboxTelegram } from '../../../scripts/sandbox/telegram/server.js';
 import { TELEGRAM_MESSAGE_LIMIT } from '../../../shared/schemas/telegram.js';
 import { type Line, MAX_PARTS, renderLine, toMessageParts } from './formatMessage.js';
-import { sendMessage } from './telegramClient.js';
+import { sendMessage, TelegramUnavailableError } from './telegramClient.js';
 
 const TOKEN = '123456789:AAF-sandbox_token_for_tests_0123456789';
 let sandbox: SandboxTelegramHandle;
@@ -126,5 +126,18 @@ describe('sendMessage against the sandbox Bot API', () => {
     expect(parts).toHaveLength(MAX_PARTS);
     expect(parts[MAX_PARTS - 1]).toMatch(/… \d+ more line\(s\) not shown/);
     for (const html of parts) expect((await send(chat, html)).ok).toBe(true);
+  });
+
+  it('refuses a Bot API address on a private network unless it is allow-listed, and never names the token', async () => {
+    const allowed = process.env.ALLOWED_PRIVATE_HOSTS;
+    process.env.ALLOWED_PRIVATE_HOSTS = '';
+    try {
+      const refused = await send(newChat(), 'x').catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(TelegramUnavailableError);
+      expect((refused as Error).message).toMatch(/loopback/);
+      expect((refused as Error).message).not.toContain(TOKEN.split(':')[1]);
+    } finally {
+      process.env.ALLOWED_PRIVATE_HOSTS = allowed;
+    }
   });
 });
