@@ -161,4 +161,13 @@ export const LAMBDAS: readonly LambdaDef[] = [
     // Decrypts the bot token; records delivery status on notifications and the channel state.
     access: { table: 'readWrite', secrets: 'decrypt' },
   },
+  {
+    // Local runner only (startup): Telegram deliveries still Pending are enqueued again.
+    name: 'notifyRequeue',
+    entry: 'functions/notifications/requeue.ts',
+    trigger: { type: 'startup' },
+    memoryMb: 512,
+    timeoutSeconds: 60,
+    access: { table: 'read', sends: ['notify'] },
+  },
 ];
