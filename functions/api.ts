@@ -7,6 +7,7 @@ import { healthRouter } from './health/routes.js';
 import { API_PREFIX, createApiHandler } from './lib/http/apiHandler.js';
 import { Router } from './lib/http/router.js';
 import { notificationsRouter } from './notifications/routes.js';
+import { telegramRouter } from './notifications/telegram/routes.js';
 import { sitesRouter } from './sites/routes.js';
 import { systemConfigRouter } from './systemConfig/routes.js';
 import { superUsersRouter } from './users/routes.js';
@@ -23,6 +24,7 @@ export const router = new Router().include(
   sitesRouter,
   checksRouter,
   notificationsRouter,
+  telegramRouter,
 );
 
 export const handler = createApiHandler(new Router().include(API_PREFIX, router), authenticate, auditRecorder);

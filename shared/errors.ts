@@ -35,6 +35,13 @@ export const ERRORS = {
   UnsupportedMediaType: { code: 4150, status: 415, text: 'Unsupported content type.' },
   TooManyRequests: { code: 4290, status: 429, text: 'Too many requests, try later.' },
   Internal: { code: 5000, status: 500, text: 'Server error, try later.' },
+  TelegramNotConfigured: {
+    code: 4006,
+    status: 400,
+    text: 'Telegram is not set up: set the bot token and the chat first.',
+  },
+  // Telegram refused or did not answer; the message says what it answered.
+  TelegramSendFailed: { code: 5021, status: 502, text: 'Send TG Notification Failed.' },
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorName = keyof typeof ERRORS;
