@@ -215,6 +215,27 @@ export const AutoCheckEvent = z.object({
 });
 export type AutoCheckEvent = z.infer<typeof AutoCheckEvent>;
 
+/** One (weekday, time) of the week; weekStamp is seconds since Monday 00:00. */
+export interface Slot {
+  day: WeekdayValue;
+  /** 'HH:mm' */
+  time: string;
+  weekStamp: number;
+}
+
+/** One minute of the week calendar with the slots that start in it. */
+export interface CalendarCell extends Slot {
+  rules: { id: number; name: string; site_cnt: number }[];
+  /** Sites the minute starts at once (one task per site). */
+  site_cnt: number;
+  /** More sites start in this minute than the checkers run at once. */
+  crowd: boolean;
+  /** Rounds of checkers the minute needs: 1 when it fits. */
+  waves: number;
+  /** Sites that wait for a free checker at the start. */
+  queued: number;
+}
+
 /**
  * GET /auto-check/calendar: every enabled rule's slots on the wall-clock week of the configured
  * zone, one cell per minute with slots (shared/autoCheckSchedule.ts weekCalendar).
@@ -223,5 +244,5 @@ export interface RuleCalendar {
   time_zone: string;
   /** Checks the checkers run at once: a cell with more sites than this queues. */
   concurrency: number;
-  cells: import('../autoCheckSchedule.js').CalendarCell[];
+  cells: CalendarCell[];
 }
