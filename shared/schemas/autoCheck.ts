@@ -3,7 +3,7 @@ import { type EnumValue, Process, TestMode, Weekday } from '../enums.js';
 import { field, keyOrderFields, type RowOf } from '../listFields.js';
 import type { ListFields } from '../listQuery.js';
 import { ValidatorMessages } from '../validators.js';
-import type { Checkpoints } from './checks.js';
+import type { Checkpoints, Operation } from './checks.js';
 import { Bounds, requiredText, type UserRef } from './common.js';
 
 // Auto-check rules: weekly times at which a set of sites is checked by itself (spec sections 3, 4,
@@ -210,8 +210,10 @@ export const AutoCheckEvent = z.object({
     .int()
     .min(0)
     .max(7 * 86400 - 1),
-  /** The slot's instant in epoch ms; absent from cloud schedules (the handler takes the current week's). */
+  /** The slot's instant in epoch ms (the local timer). */
   slotAt: z.number().int().optional(),
+  /** The slot's instant as EventBridge Scheduler's `<aws.scheduler.scheduled-time>` (ISO 8601). */
+  scheduledTime: z.string().optional(),
 });
 export type AutoCheckEvent = z.infer<typeof AutoCheckEvent>;
 
@@ -245,4 +247,10 @@ export interface RuleCalendar {
   /** Checks the checkers run at once: a cell with more sites than this queues. */
   concurrency: number;
   cells: CalendarCell[];
+}
+
+/** POST /auto-check/rules/{id}/check: the operation it started and the sites it left out. */
+export interface CheckNowReply {
+  operation: Operation;
+  skipped: SkippedSite[];
 }
