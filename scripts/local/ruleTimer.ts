@@ -117,7 +117,8 @@ export function startRuleTimer(opts: RuleTimerOptions): RuleTimer {
     );
   };
 
-  const started = (running = catchUp().catch((error) => onError('start failed', error))).then(arm);
+  running = catchUp().catch((error) => onError('start failed', error));
+  const started = running.then(arm);
 
   return {
     started,
