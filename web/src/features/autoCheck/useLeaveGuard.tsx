@@ -1,13 +1,12 @@
 import { type ReactNode, useCallback, useEffect, useRef } from 'react';
-import { useBlocker } from 'react-router-dom';
+import { type BlockerFunction, useBlocker } from 'react-router-dom';
+import { RuleMessages } from '@shared/schemas/autoCheck';
 import { ConfirmDialog } from '@/components/dialog';
 import { useT } from '@/i18n';
 
-export const LEAVE_QUESTION = 'Do you want to leave? you will lose all changes!';
-
 /**
  * Asks before unsaved changes are lost (spec section 5): a move inside the app (menu, page tab, link,
- * back button) waits for the answer to LEAVE_QUESTION; closing or reloading the tab gets the
+ * back button) waits for the answer to RuleMessages.leave; closing or reloading the tab gets the
  * browser's own prompt, as browsers show no page text on `beforeunload`. `release()` lets the next
  * move through, for the navigation that follows a successful save. Needs a data router
  * (createBrowserRouter / createMemoryRouter), which the app uses.
@@ -19,7 +18,7 @@ export function useLeaveGuard(dirty: boolean): { prompt: ReactNode; release(): v
   const guarding = useRef(dirty);
   guarding.current = dirty;
   const blocker = useBlocker(
-    useCallback(
+    useCallback<BlockerFunction>(
       ({ currentLocation, nextLocation }) =>
         guarding.current && !released.current && currentLocation.pathname !== nextLocation.pathname,
       [],
@@ -41,7 +40,7 @@ export function useLeaveGuard(dirty: boolean): { prompt: ReactNode; release(): v
   const prompt = (
     <ConfirmDialog
       open={blocker.state === 'blocked'}
-      message={t(LEAVE_QUESTION)}
+      message={t(RuleMessages.leave)}
       onConfirm={() => blocker.proceed?.()}
       onCancel={() => blocker.reset?.()}
     />

@@ -18,8 +18,20 @@ import { addSlot, canAddSlot, removeSlot, setSlot, slotProblems } from '../timeS
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
-  zone: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalXS, color: tokens.colorNeutralForeground2 },
-  days: { display: 'grid', gridTemplateColumns: '120px 1fr', border: `1px solid ${tokens.colorNeutralStroke2}` },
+  zone: {
+    display: 'flex',
+    alignItems: 'center',
+    gap: tokens.spacingHorizontalXS,
+    color: tokens.colorNeutralForeground2,
+  },
+  days: {
+    display: 'grid',
+    gridTemplateColumns: '120px 1fr',
+    border: `1px solid ${tokens.colorNeutralStroke2}`,
+    margin: 0,
+    padding: 0,
+    listStyle: 'none',
+  },
   day: {
     display: 'contents',
   },
@@ -70,7 +82,7 @@ export function TimesStep({ times, zone, problem, showProblem, onChange }: Times
           <MessageBarBody>{t(problem)}</MessageBarBody>
         </MessageBar>
       ) : null}
-      <div className={styles.days} role="list" aria-label={t('Times')}>
+      <ul className={styles.days} aria-label={t('Times')}>
         {WEEKDAYS.map((day) => {
           const dayName = t(Weekday.label(day));
           const add = (
@@ -85,7 +97,7 @@ export function TimesStep({ times, zone, problem, showProblem, onChange }: Times
             </Button>
           );
           return (
-            <div key={day} className={styles.day} role="listitem" aria-label={dayName}>
+            <li key={day} className={styles.day} aria-label={dayName}>
               <div className={styles.dayName}>{dayName}</div>
               <div className={styles.slots}>
                 {times[day].length === 0 ? <Text className={styles.none}>{t('No Check Time')}</Text> : null}
@@ -93,10 +105,12 @@ export function TimesStep({ times, zone, problem, showProblem, onChange }: Times
                   const message = problems[`${day}:${i}`];
                   const label = t('{day} time {n}', { day: dayName, n: i + 1 });
                   return (
-                    // Slots have no id of their own; the index is the slot (deleting re-renders the rest).
-                    // biome-ignore lint/suspicious/noArrayIndexKey: see above
-                    <div key={i} className={styles.slot}>
-                      <Field validationMessage={message ? t(message) : undefined} validationState={message ? 'error' : 'none'}>
+                    // Slots have no id of their own: the index is the slot (deleting re-renders the rest).
+                    <div key={`${day}-${i}`} className={styles.slot}>
+                      <Field
+                        validationMessage={message ? t(message) : undefined}
+                        validationState={message ? 'error' : 'none'}
+                      >
                         <TimeSlotPicker
                           aria-label={label}
                           value={value}
@@ -124,10 +138,10 @@ export function TimesStep({ times, zone, problem, showProblem, onChange }: Times
                   </Tooltip>
                 )}
               </div>
-            </div>
+            </li>
           );
         })}
-      </div>
+      </ul>
     </div>
   );
 }
