@@ -31,8 +31,10 @@ export function TimeSlotPicker({ value, onChange, invalid, ...aria }: TimeSlotPi
         setText(e.target.value);
         onChange(e.target.value);
       }}
-      onOptionSelect={(_, d) => {
-        if (!d.optionValue) return;
+      onOptionSelect={(e, d) => {
+        // Tab commits the highlighted option in Fluent's Combobox; a typed time wins over it.
+        const tabbed = 'key' in e && e.key === 'Tab' && text.trim() !== '';
+        if (!d.optionValue || tabbed) return;
         setText(d.optionValue);
         onChange(d.optionValue);
       }}
