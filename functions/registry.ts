@@ -38,7 +38,12 @@ export type Trigger =
    * Cloud only: the table's stream (old images), filtered to the deletes DynamoDB's TTL makes.
    * The local runner has no stream (its engines have no TTL; the expiry sweeper does that work).
    */
-  | { type: 'stream' };
+  | { type: 'stream' }
+  /**
+   * Invoked by the EventBridge Scheduler schedules the API keeps, one per auto-check rule slot
+   * (infra/constructs/RuleSchedules.ts); locally by the rule timer (scripts/local/ruleTimer.ts).
+   */
+  | { type: 'ruleSchedule' };
 
 /**
  * What a function may touch, and nothing else: the CDK app turns this into its IAM grants
@@ -55,6 +60,8 @@ export interface AccessDef {
   secrets?: 'decrypt' | 'encryptDecrypt';
   /** Signs or verifies session tokens: only such a function holds JWT_SECRET (the local runner too). */
   jwt?: boolean;
+  /** Creates, moves and removes the auto-check rule schedules (and passes their role to the scheduler). */
+  ruleSchedules?: boolean;
 }
 
 /** Where a checker stores its videos and screenshots (functions/checks/runSubtask.ts). */
@@ -80,7 +87,14 @@ export const LAMBDAS: readonly LambdaDef[] = [
     memoryMb: 1024,
     timeoutSeconds: 29,
     // Reads videos to sign their addresses; never writes or deletes one. Stores site passwords.
-    access: { table: 'readWrite', videos: { read: true }, sends: ['check'], secrets: 'encryptDecrypt', jwt: true },
+    access: {
+      table: 'readWrite',
+      videos: { read: true },
+      sends: ['check'],
+      secrets: 'encryptDecrypt',
+      jwt: true,
+      ruleSchedules: true,
+    },
   },
   {
     name: 'checker',
@@ -146,5 +160,14 @@ export const LAMBDAS: readonly LambdaDef[] = [
     memoryMb: 512,
     timeoutSeconds: 300,
     access: { table: 'readWrite' },
+  },
+  {
+    // One slot of an auto-check rule: starts its AutoCheck operation once (docs/auto-check.md).
+    name: 'autoCheck',
+    entry: 'functions/autoCheck/handler.ts',
+    trigger: { type: 'ruleSchedule' },
+    memoryMb: 512,
+    timeoutSeconds: 60,
+    access: { table: 'readWrite', sends: ['check'] },
   },
 ];

@@ -9,6 +9,7 @@ import { Data } from './constructs/Data.js';
 import { Functions } from './constructs/Functions.js';
 import { Keys } from './constructs/Keys.js';
 import { Queues } from './constructs/Queues.js';
+import { RuleSchedules } from './constructs/RuleSchedules.js';
 import { Secrets } from './constructs/Secrets.js';
 import { Storage } from './constructs/Storage.js';
 import { Web } from './constructs/Web.js';
@@ -39,6 +40,7 @@ export class PatrolStack extends Stack {
   readonly api: Api;
   readonly web: Web;
   readonly alarms?: Alarms;
+  readonly ruleSchedules?: RuleSchedules;
 
   constructor(scope: Construct, id: string, props: PatrolStackProps) {
     super(scope, id, props);
@@ -80,6 +82,20 @@ export class PatrolStack extends Stack {
     for (const def of registry.lambdas)
       if (def.trigger.type !== 'startup' && def.access.jwt) this.secrets.passJwtSecretTo(this.functions.get(def.name));
     this.secrets.passOriginSecretTo(apiFunction);
+
+    // Auto-check rule slots: the registry's ruleSchedule function is their target, and the
+    // functions whose access says `ruleSchedules` keep them.
+    const ruleTarget = registry.lambdas.find((d) => d.trigger.type === 'ruleSchedule');
+    if (ruleTarget) {
+      const ruleSchedules = new RuleSchedules(this, 'RuleSchedules', {
+        stage: stage.name,
+        target: this.functions.get(ruleTarget.name),
+      });
+      for (const def of registry.lambdas)
+        if (def.trigger.type !== 'startup' && def.access.ruleSchedules)
+          ruleSchedules.grantManage(this.functions.get(def.name));
+      this.ruleSchedules = ruleSchedules;
+    }
 
     this.api = new Api(this, 'Api', {
       stage: stage.name,

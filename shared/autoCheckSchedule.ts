@@ -10,18 +10,13 @@
 // 3); a week stamp is seconds since that Monday 00:00 (spec section 9: a day is 86400 s, an hour
 // 3600 s), so Monday 09:30 is 34200 and Sunday 23:59 is 604740.
 import { Cron } from 'croner';
-import type { RuleTimes, WeekdayValue } from './schemas/autoCheck.js';
+import type { CalendarCell, RuleTimes, Slot, WeekdayValue } from './schemas/autoCheck.js';
+
+export type { CalendarCell, Slot };
 
 export const DAY_S = 86_400;
 export const HOUR_S = 3_600;
 export const WEEK_S = 7 * DAY_S;
-
-export interface Slot {
-  day: WeekdayValue;
-  /** 'HH:mm' */
-  time: string;
-  weekStamp: number;
-}
 
 export function weekStampOf(day: number, time: string): number {
   const [h, m] = time.split(':').map(Number);
@@ -181,18 +176,6 @@ export interface CalendarRule {
   sites: number[];
   times: RuleTimes;
   enable: boolean;
-}
-
-export interface CalendarCell extends Slot {
-  rules: { id: number; name: string; site_cnt: number }[];
-  /** Sites the slot starts at once (one task per site). */
-  site_cnt: number;
-  /** More sites start in this minute than the checkers run at once. */
-  crowd: boolean;
-  /** Rounds of checkers the slot needs: 1 when it fits. */
-  waves: number;
-  /** Sites that wait for a free checker at the start. */
-  queued: number;
 }
 
 /**

@@ -28,6 +28,7 @@ export const ERRORS = {
   RawLogNotFound: { code: 4046, status: 404, text: 'Log not found.' },
   SubtaskNotFound: { code: 4047, status: 404, text: 'Subtask not found.' },
   OperationNotFound: { code: 4048, status: 404, text: 'Operation not found.' },
+  AutoCheckRuleNotFound: { code: 4049, status: 404, text: 'Rule not found.' },
   MethodNotAllowed: { code: 4050, status: 405, text: 'Method not allowed.' },
   Conflict: { code: 4090, status: 409, text: 'Already exists.' },
   SiteExists: { code: 4091, status: 409, text: 'A site with this name already exists.' },

@@ -1,4 +1,5 @@
 import type { ListQuery } from '../../shared/listQuery.js';
+import { resyncRuleSchedules } from '../autoCheck/service.js';
 import {
   DEFAULT_SYSTEM_CONFIG,
   diffConfig,
@@ -46,6 +47,8 @@ export async function saveSystemConfig(
     current.version,
   );
   invalidateSystemConfig();
+  // Rule times are wall-clock times in the configured zone: every schedule follows a new zone.
+  if (document.time_zone !== current.document.time_zone) await resyncRuleSchedules(document.time_zone);
   return readSystemConfigState();
 }
 

@@ -197,6 +197,8 @@ export class Functions extends Construct {
           }),
         );
         return;
+      case 'ruleSchedule':
+        return; // invoked by the schedules the API keeps (RuleSchedules)
       default:
         throw new Error(`Lambda '${def.name}' has trigger type '${triggerType(def)}', which the CDK app does not know`);
     }

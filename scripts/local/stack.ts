@@ -21,6 +21,7 @@ import { ensureKeyFile } from './keys.js';
 import { lambdaContext } from './lambdaContext.js';
 import { lambdaEnv } from './lambdaEnv.js';
 import { loadHandler, REPO_ROOT } from './loadHandler.js';
+import { startLocalRuleTimer } from './localRuleTimer.js';
 import { type Schedule, startSchedule } from './scheduler.js';
 import { createStaticHandler } from './staticFiles.js';
 
@@ -273,6 +274,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
             region: REGION,
           }),
         );
+      } else if (t.type === 'ruleSchedule') {
+        schedules.push(await startLocalRuleTimer(def, context(def)));
       } else if (t.type === 'schedule') {
         schedules.push(
           startSchedule({

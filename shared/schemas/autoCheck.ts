@@ -3,7 +3,7 @@ import { type EnumValue, Process, TestMode, Weekday } from '../enums.js';
 import { field, keyOrderFields, type RowOf } from '../listFields.js';
 import type { ListFields } from '../listQuery.js';
 import { ValidatorMessages } from '../validators.js';
-import type { Checkpoints } from './checks.js';
+import type { Checkpoints, Operation } from './checks.js';
 import { Bounds, requiredText, type UserRef } from './common.js';
 
 // Auto-check rules: weekly times at which a set of sites is checked by itself (spec sections 3, 4,
@@ -210,10 +210,33 @@ export const AutoCheckEvent = z.object({
     .int()
     .min(0)
     .max(7 * 86400 - 1),
-  /** The slot's instant in epoch ms; absent from cloud schedules (the handler takes the current week's). */
+  /** The slot's instant in epoch ms (the local timer). */
   slotAt: z.number().int().optional(),
+  /** The slot's instant as EventBridge Scheduler's `<aws.scheduler.scheduled-time>` (ISO 8601). */
+  scheduledTime: z.string().optional(),
 });
 export type AutoCheckEvent = z.infer<typeof AutoCheckEvent>;
+
+/** One (weekday, time) of the week; weekStamp is seconds since Monday 00:00. */
+export interface Slot {
+  day: WeekdayValue;
+  /** 'HH:mm' */
+  time: string;
+  weekStamp: number;
+}
+
+/** One minute of the week calendar with the slots that start in it. */
+export interface CalendarCell extends Slot {
+  rules: { id: number; name: string; site_cnt: number }[];
+  /** Sites the minute starts at once (one task per site). */
+  site_cnt: number;
+  /** More sites start in this minute than the checkers run at once. */
+  crowd: boolean;
+  /** Rounds of checkers the minute needs: 1 when it fits. */
+  waves: number;
+  /** Sites that wait for a free checker at the start. */
+  queued: number;
+}
 
 /**
  * GET /auto-check/calendar: every enabled rule's slots on the wall-clock week of the configured
@@ -223,5 +246,11 @@ export interface RuleCalendar {
   time_zone: string;
   /** Checks the checkers run at once: a cell with more sites than this queues. */
   concurrency: number;
-  cells: import('../autoCheckSchedule.js').CalendarCell[];
+  cells: CalendarCell[];
+}
+
+/** POST /auto-check/rules/{id}/check: the operation it started and the sites it left out. */
+export interface CheckNowReply {
+  operation: Operation;
+  skipped: SkippedSite[];
 }

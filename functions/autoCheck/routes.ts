@@ -1,0 +1,29 @@
+import { parseListQuery } from '../../shared/listQuery.js';
+import { autoLogListFields, RuleBody, ruleListFields, UpdateRuleBody } from '../../shared/schemas/autoCheck.js';
+import { listReply } from '../lib/http/listReply.js';
+import { type Request, Router } from '../lib/http/router.js';
+import * as service from './service.js';
+
+const id = (req: Request) => Number(req.params.id);
+const RULE_AUDIT = { target: 'auto_rule' };
+
+export const autoCheckRouter = new Router()
+  .get('/auto-check/rules', async (req) =>
+    listReply(req, await service.listRules(parseListQuery(req.query, ruleListFields))),
+  )
+  .post('/auto-check/rules', (req) => service.createRule(req.body, req.user.id), { body: RuleBody })
+  // Before /:id: 'logs' is no rule id.
+  .get('/auto-check/rules/logs', async (req) =>
+    listReply(req, await service.listLogs(parseListQuery(req.query, autoLogListFields))),
+  )
+  .get('/auto-check/calendar', () => service.ruleCalendar())
+  .get('/auto-check/rules/:id', (req) => service.getRule(id(req)))
+  .put('/auto-check/rules/:id', (req) => service.updateRule(id(req), req.body), {
+    body: UpdateRuleBody,
+    audit: RULE_AUDIT,
+  })
+  .post('/auto-check/rules/:id/check', (req) => service.checkRuleNow(id(req), req.user.id), { audit: RULE_AUDIT })
+  .get('/auto-check/rules/:id/items', async (req) => listReply(req, await service.ruleItems(id(req))))
+  .get('/auto-check/rules/:id/logs', async (req) =>
+    listReply(req, await service.listLogs(parseListQuery(req.query, autoLogListFields), id(req))),
+  );

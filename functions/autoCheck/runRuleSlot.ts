@@ -1,0 +1,92 @@
+import { lastSlotInstant, slotsOf, weekOf, weekStampAt } from '../../shared/autoCheckSchedule.js';
+import type { AutoCheckEvent } from '../../shared/schemas/autoCheck.js';
+import { recordEvent } from '../checks/events.js';
+import { ValidationError } from '../lib/errors.js';
+import { logger } from '../lib/logger.js';
+import { getSystemConfig } from '../systemConfig/getSystemConfig.js';
+import { partitionSites, skippedText, startRuleCheck } from './service.js';
+import { ruleStore } from './store.js';
+
+/** A slot that fires this late (the local stack was down) is logged as missed instead of run. */
+export const MISSED_AFTER_MS = 10 * 60_000;
+
+export type SlotOutcome =
+  | { status: 'started'; operationId: number; logId: number }
+  | { status: 'nothing_to_check'; logId: number }
+  | { status: 'missed'; logId: number }
+  /** A second delivery of a slot that already fired. */
+  | { status: 'duplicate' }
+  /** The rule is deleted, disabled, no longer has the slot, or the slot is from another zone or before the rule's times. */
+  | { status: 'ignored'; reason: string };
+
+/**
+ * Runs one firing of one rule slot, exactly once: the claim of (rule, week, slot) in the table
+ * decides between deliveries. The rule is read again here, so a schedule that fires late or was
+ * left behind by an edit, a disable, a delete or a zone change starts nothing.
+ */
+export async function runRuleSlot(event: AutoCheckEvent, now = Date.now()): Promise<SlotOutcome> {
+  const zone = (await getSystemConfig()).time_zone;
+  const slotAt =
+    event.slotAt ??
+    (event.scheduledTime ? Date.parse(event.scheduledTime) : undefined) ??
+    lastSlotInstant(event.weekStamp, zone, now)?.getTime();
+  if (slotAt === undefined || Number.isNaN(slotAt)) return { status: 'ignored', reason: 'no slot instant' };
+
+  const rule = await ruleStore().getRule(event.ruleId);
+  if (!rule) return { status: 'ignored', reason: 'rule deleted' };
+  if (!rule.enable) return { status: 'ignored', reason: 'rule disabled' };
+  if (!slotsOf(rule.times).some((s) => s.weekStamp === event.weekStamp)) {
+    return { status: 'ignored', reason: 'slot no longer in the rule' };
+  }
+  // A schedule still in an old zone fires at another wall-clock time than its slot says.
+  if (weekStampAt(slotAt, zone) !== event.weekStamp) return { status: 'ignored', reason: 'slot of another zone' };
+  if (slotAt < rule.schedule_since - 60_000) return { status: 'ignored', reason: 'slot before the rule' };
+
+  const key = { ruleId: rule.id, week: weekOf(slotAt, zone), weekStamp: event.weekStamp };
+  if (!(await ruleStore().claimSlot(key, now))) return { status: 'duplicate' };
+
+  const base = { rule_id: rule.id, week_stamp: event.weekStamp, slot_at: slotAt };
+  try {
+    if (now - slotAt >= MISSED_AFTER_MS) {
+      const log = await ruleStore().addLog({
+        ...base,
+        success: false,
+        operation_id: null,
+        missed: true,
+        skipped: [],
+        remark: `Missed: due ${Math.round((now - slotAt) / 60_000)} min ago while the scheduler was down`,
+      });
+      return { status: 'missed', logId: log.id };
+    }
+    try {
+      const { operationId, skipped } = await startRuleCheck(rule, null, `Rule ${rule.name}`);
+      const log = await ruleStore().addLog({
+        ...base,
+        success: true,
+        operation_id: operationId,
+        missed: false,
+        skipped,
+        remark: skipped.length ? `Skipped ${skippedText(skipped)}` : '',
+      });
+      await recordEvent('cron_check', operationId, `Auto-check rule ${rule.id} (${rule.name}) started`);
+      return { status: 'started', operationId, logId: log.id };
+    } catch (error) {
+      // No site could be checked: a result to log, not a failure to retry.
+      if (!(error instanceof ValidationError)) throw error;
+      const log = await ruleStore().addLog({
+        ...base,
+        success: false,
+        operation_id: null,
+        missed: false,
+        skipped: (await partitionSites(rule.sites)).skipped,
+        remark: error.message,
+      });
+      return { status: 'nothing_to_check', logId: log.id };
+    }
+  } catch (error) {
+    // Nothing was logged: give the slot back so the scheduler's retry runs it.
+    await ruleStore().releaseSlot(key);
+    logger.error('auto-check slot failed', { ...key, error });
+    throw error;
+  }
+}

@@ -1,0 +1,131 @@
+import {
+  ConflictException,
+  CreateScheduleCommand,
+  type CreateScheduleCommandInput,
+  DeleteScheduleCommand,
+  paginateListSchedules,
+  ResourceNotFoundException,
+  type SchedulerClient,
+  UpdateScheduleCommand,
+} from '@aws-sdk/client-scheduler';
+import { type Slot, slotsOf } from '../../../shared/autoCheckSchedule.js';
+import { mapLimit } from '../../lib/mapLimit.js';
+import type { RuleScheduler, ScheduledRule } from './ruleScheduler.js';
+
+export interface EventBridgeRuleSchedulerOptions {
+  client: SchedulerClient;
+  /** The stage's schedule group (AUTO_CHECK_SCHEDULE_GROUP). */
+  groupName: string;
+  /** The auto-check handler (AUTO_CHECK_TARGET_ARN). */
+  targetArn: string;
+  /** The role EventBridge Scheduler assumes to invoke it (AUTO_CHECK_SCHEDULER_ROLE_ARN). */
+  roleArn: string;
+}
+
+/** Scheduler's API allows some tens of calls a second per account; a resync stays below. */
+const CALLS_AT_ONCE = 5;
+const DAY_NAMES = ['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT', 'SUN'];
+
+/** One schedule per (rule, slot): the name says which, so a rule's schedules are found by prefix. */
+export const scheduleName = (ruleId: number, weekStamp: number) => `rule-${ruleId}-${weekStamp}`;
+const rulePrefix = (ruleId: number) => `rule-${ruleId}-`;
+
+/** EventBridge's six-field cron of a slot; its day of week is by name, MON to SUN. */
+export function eventBridgeCron(slot: Pick<Slot, 'day' | 'time'>): string {
+  const [h, m] = slot.time.split(':').map(Number);
+  return `cron(${m} ${h} ? * ${DAY_NAMES[slot.day - 1]} *)`;
+}
+
+/**
+ * The cloud adapter: each enabled rule's slots are EventBridge Scheduler schedules in the stage's
+ * group, with cron in the configured zone (Scheduler applies the zone's DST itself), targeting
+ * the auto-check handler with `{ruleId, weekStamp, scheduledTime}`.
+ */
+export function eventBridgeRuleScheduler(opts: EventBridgeRuleSchedulerOptions): RuleScheduler {
+  const { client, groupName } = opts;
+
+  function input(ruleId: number, slot: Slot, zone: string): CreateScheduleCommandInput {
+    return {
+      Name: scheduleName(ruleId, slot.weekStamp),
+      GroupName: groupName,
+      ScheduleExpression: eventBridgeCron(slot),
+      ScheduleExpressionTimezone: zone,
+      FlexibleTimeWindow: { Mode: 'OFF' },
+      State: 'ENABLED',
+      Description: `Auto-check rule ${ruleId}, ${slot.time} on weekday ${slot.day}`,
+      Target: {
+        Arn: opts.targetArn,
+        RoleArn: opts.roleArn,
+        // The scheduled time names the slot's instant; the handler refuses one too late.
+        Input: JSON.stringify({
+          ruleId,
+          weekStamp: slot.weekStamp,
+          scheduledTime: '<aws.scheduler.scheduled-time>',
+        }),
+        RetryPolicy: { MaximumEventAgeInSeconds: 600, MaximumRetryAttempts: 3 },
+      },
+    };
+  }
+
+  async function existing(ruleId: number | undefined): Promise<string[]> {
+    const names: string[] = [];
+    const prefix = ruleId === undefined ? 'rule-' : rulePrefix(ruleId);
+    for await (const page of paginateListSchedules({ client }, { GroupName: groupName, NamePrefix: prefix })) {
+      for (const s of page.Schedules ?? []) if (s.Name) names.push(s.Name);
+    }
+    return names;
+  }
+
+  async function put(ruleId: number, slot: Slot, zone: string, exists: boolean): Promise<void> {
+    const cmd = input(ruleId, slot, zone);
+    if (exists) {
+      try {
+        await client.send(new UpdateScheduleCommand(cmd));
+        return;
+      } catch (error) {
+        // Removed since it was listed: create it again.
+        if (!(error instanceof ResourceNotFoundException)) throw error;
+      }
+    }
+    try {
+      await client.send(new CreateScheduleCommand(cmd));
+    } catch (error) {
+      // Created meanwhile by a parallel sync: make it ours.
+      if (!(error instanceof ConflictException)) throw error;
+      await client.send(new UpdateScheduleCommand(cmd));
+    }
+  }
+
+  async function remove(name: string): Promise<void> {
+    try {
+      await client.send(new DeleteScheduleCommand({ Name: name, GroupName: groupName }));
+    } catch (error) {
+      if (!(error instanceof ResourceNotFoundException)) throw error;
+    }
+  }
+
+  /** Puts every wanted slot (so a moved zone reaches the ones that stay) and removes the rest. */
+  async function apply(rules: readonly ScheduledRule[], zone: string, have: string[]): Promise<void> {
+    const wanted = new Map<string, { ruleId: number; slot: Slot }>();
+    for (const rule of rules) {
+      if (!rule.enable) continue;
+      for (const slot of slotsOf(rule.times))
+        wanted.set(scheduleName(rule.id, slot.weekStamp), { ruleId: rule.id, slot });
+    }
+    const present = new Set(have);
+    await mapLimit([...wanted.entries()], CALLS_AT_ONCE, ([name, w]) => put(w.ruleId, w.slot, zone, present.has(name)));
+    await mapLimit(
+      have.filter((name) => !wanted.has(name)),
+      CALLS_AT_ONCE,
+      remove,
+    );
+  }
+
+  return {
+    syncRule: async (rule, zone) => apply([rule], zone, await existing(rule.id)),
+    removeRule: async (ruleId) => {
+      await mapLimit(await existing(ruleId), CALLS_AT_ONCE, remove);
+    },
+    resyncAll: async (rules, zone) => apply(rules, zone, await existing(undefined)),
+  };
+}

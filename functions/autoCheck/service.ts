@@ -1,0 +1,226 @@
+import { nextRun, weekCalendar } from '../../shared/autoCheckSchedule.js';
+import { OperationName } from '../../shared/enums.js';
+import type { ListQuery } from '../../shared/listQuery.js';
+import {
+  type AutoCheckRule,
+  type AutoLog,
+  type CheckNowReply,
+  type RuleBody,
+  type RuleCalendar,
+  type RuleItem,
+  RuleMessages,
+  type SkippedSite,
+  SkipReason,
+  type UpdateRuleBody,
+} from '../../shared/schemas/autoCheck.js';
+import { getOperation } from '../checks/read.js';
+import { normalizePoints, startCheck } from '../checks/start.js';
+import type { ListOutcome } from '../lib/db/entity.js';
+import { ValidationError } from '../lib/errors.js';
+import { logger } from '../lib/logger.js';
+import { siteStore } from '../sites/store.js';
+import { getSystemConfig } from '../systemConfig/getSystemConfig.js';
+import { userRefs } from '../users/refs.js';
+import { RuleNotFoundError } from './errors.js';
+import { ruleSchedulerInUse } from './scheduler/ruleSchedulerInUse.js';
+import { ruleStore, type StoredRule } from './store.js';
+
+const zoneInForce = async () => (await getSystemConfig()).time_zone;
+
+async function present(rows: StoredRule[], now = Date.now()): Promise<AutoCheckRule[]> {
+  const [users, zone] = await Promise.all([userRefs(rows.map((r) => r.creator_id)), zoneInForce()]);
+  return rows.map(({ creator_id, schedule_since: _s, ...r }) => ({
+    ...r,
+    updated_at: r.updated_at ?? r.created_at,
+    creator: users.get(creator_id) ?? null,
+    next_run: r.enable ? (nextRun(r.times, zone, now)?.getTime() ?? null) : null,
+  }));
+}
+
+async function ruleRow(id: number): Promise<StoredRule> {
+  const rule = await ruleStore().getRule(id);
+  if (!rule) throw new RuleNotFoundError(id);
+  return rule;
+}
+
+export async function listRules(query: ListQuery): Promise<ListOutcome<AutoCheckRule>> {
+  const page = await ruleStore().listRules(query);
+  return { ...page, result: await present(page.result) };
+}
+
+export async function getRule(id: number): Promise<AutoCheckRule> {
+  return (await present([await ruleRow(id)]))[0];
+}
+
+/** Every site of a new or edited rule exists and is not deleted; disabled ones are allowed (they may come back). */
+async function assertSitesExist(ids: number[]): Promise<void> {
+  const live = new Set((await siteStore().getSites(ids)).map((s) => s.id));
+  const missing = ids.find((id) => !live.has(id));
+  if (missing !== undefined) throw new ValidationError({ sites: RuleMessages.siteMissing(missing) });
+}
+
+/** The rule's schedules follow it; a failed schedule call is logged and raised (the next save repairs it). */
+async function syncSchedules(rule: StoredRule | undefined, id: number): Promise<void> {
+  try {
+    if (rule) await ruleSchedulerInUse().syncRule(rule, await zoneInForce());
+    else await ruleSchedulerInUse().removeRule(id);
+  } catch (error) {
+    logger.error('rule schedules could not be synced', { ruleId: id, error });
+    throw error;
+  }
+}
+
+export async function createRule(body: RuleBody, creatorId: number | null): Promise<AutoCheckRule> {
+  await assertSitesExist(body.sites);
+  const rule = await ruleStore().createRule({
+    name: body.name,
+    sites: body.sites,
+    checkpoints: normalizePoints(body.points),
+    times: body.times,
+    enable: true,
+    creator_id: creatorId,
+    schedule_since: Date.now(),
+  });
+  await syncSchedules(rule, rule.id);
+  return (await present([rule]))[0];
+}
+
+/** `{name, sites, points, times}`, `{enable}` or `{delete: 1}`. A deleted rule answers null. */
+export async function updateRule(id: number, body: UpdateRuleBody): Promise<AutoCheckRule | null> {
+  const current = await ruleRow(id);
+  if ('delete' in body) {
+    await ruleStore().deleteRule(id);
+    await syncSchedules(undefined, id);
+    return null;
+  }
+  let next: StoredRule;
+  if ('enable' in body) {
+    if (body.enable === current.enable) return (await present([current]))[0];
+    // Slots before an enable were never due: the catch-up after a restart must not call them missed.
+    next = await ruleStore().updateRule(id, { enable: body.enable, schedule_since: Date.now() });
+  } else {
+    await assertSitesExist(body.sites);
+    const timesChanged = JSON.stringify(body.times) !== JSON.stringify(current.times);
+    next = await ruleStore().updateRule(id, {
+      name: body.name,
+      sites: body.sites,
+      checkpoints: normalizePoints(body.points),
+      times: body.times,
+      ...(timesChanged ? { schedule_since: Date.now() } : {}),
+    });
+  }
+  await syncSchedules(next, id);
+  return (await present([next]))[0];
+}
+
+/**
+ * The rule's sites split into those a check can run on and those it leaves out (deleted,
+ * disabled, or without an enabled account), with the reason for each.
+ */
+export async function partitionSites(ids: number[]): Promise<{ checkable: number[]; skipped: SkippedSite[] }> {
+  const [live, all] = await Promise.all([
+    siteStore().getSites(ids),
+    siteStore().getSites(ids, { includeDeleted: true }),
+  ]);
+  const liveById = new Map(live.map((s) => [s.id, s]));
+  const anyById = new Map(all.map((s) => [s.id, s]));
+  const checkable: number[] = [];
+  const skipped: SkippedSite[] = [];
+  for (const id of ids) {
+    const site = liveById.get(id);
+    if (!site) skipped.push({ site_id: id, name: anyById.get(id)?.name ?? null, reason: SkipReason.Deleted });
+    else if (!site.enable) skipped.push({ site_id: id, name: site.name, reason: SkipReason.Disabled });
+    else if (site.available_account_cnt <= 0)
+      skipped.push({ site_id: id, name: site.name, reason: SkipReason.NoAccount });
+    else checkable.push(id);
+  }
+  return { checkable, skipped };
+}
+
+export function skippedText(skipped: SkippedSite[]): string {
+  return skipped.map((s) => `${s.name ?? `#${s.site_id}`} (${s.reason.replace('_', ' ')})`).join(', ');
+}
+
+/** Starts an AutoCheck operation over the rule's checkable sites; throws ValidationError when none is. */
+export async function startRuleCheck(
+  rule: StoredRule,
+  operatorId: number | null,
+  remark: string,
+): Promise<{ operationId: number; skipped: SkippedSite[] }> {
+  const { checkable, skipped } = await partitionSites(rule.sites);
+  if (!checkable.length) {
+    throw new ValidationError({ sites: `No site of rule ${rule.name} can be checked: ${skippedText(skipped)}` });
+  }
+  const operation = await startCheck({
+    siteIds: checkable,
+    points: rule.checkpoints.points.map((p) => ({ point: p.process, modes: p.modes })),
+    name: OperationName.values.AutoCheck,
+    operatorId,
+    ruleId: rule.id,
+    remark: skipped.length ? `${remark}; skipped ${skippedText(skipped)}` : remark,
+  });
+  return { operationId: operation.id, skipped };
+}
+
+/** POST /auto-check/rules/{id}/check: check now, by the caller, whatever the rule's enable. */
+export async function checkRuleNow(id: number, operatorId: number): Promise<CheckNowReply> {
+  const rule = await ruleRow(id);
+  const { operationId, skipped } = await startRuleCheck(rule, operatorId, `Rule ${rule.name}: check now`);
+  return { operation: await getOperation(operationId), skipped };
+}
+
+/** GET /auto-check/rules/{id}/items: the rule's sites as they are now, deleted ones included. */
+export async function ruleItems(id: number): Promise<ListOutcome<RuleItem>> {
+  const rule = await ruleRow(id);
+  const [live, all] = await Promise.all([
+    siteStore().getSites(rule.sites),
+    siteStore().getSites(rule.sites, { includeDeleted: true }),
+  ]);
+  const liveIds = new Set(live.map((s) => s.id));
+  const byId = new Map(all.map((s) => [s.id, s]));
+  const result = rule.sites.map((siteId): RuleItem => {
+    const site = byId.get(siteId);
+    return {
+      id: siteId,
+      name: site?.name ?? null,
+      url: site?.url ?? null,
+      enable: Boolean(site?.enable) && liveIds.has(siteId),
+      deleted: !liveIds.has(siteId),
+      available_account_cnt: site?.available_account_cnt ?? 0,
+    };
+  });
+  // Two batch reads of at most `sites` small items each, ~0.5 RCU per strongly read item.
+  const rcu = Math.ceil(rule.sites.length / 2) * 2 * 0.5 + 0.5;
+  return { result, total_count: result.length, page: 1, page_size: 0, consumed_rcu: rcu };
+}
+
+export async function listLogs(query: ListQuery, ruleId?: number): Promise<ListOutcome<AutoLog>> {
+  if (ruleId !== undefined) await ruleRow(ruleId);
+  const page = await ruleStore().listLogs(query, ruleId);
+  const rules = await ruleStore().getRules(
+    page.result.map((l) => l.rule_id),
+    { includeDeleted: true },
+  );
+  const names = new Map(rules.map((r) => [r.id, r.name]));
+  return {
+    ...page,
+    result: page.result.map((l) => ({
+      ...l,
+      rule: names.has(l.rule_id) ? { name: names.get(l.rule_id) as string } : null,
+    })),
+  };
+}
+
+/** GET /auto-check/calendar: every enabled rule's slots on the week of the configured zone. */
+export async function ruleCalendar(): Promise<RuleCalendar> {
+  const [rules, config] = await Promise.all([ruleStore().allRules(), getSystemConfig()]);
+  const concurrency = config.checker.concurrency;
+  return { time_zone: config.time_zone, concurrency, cells: weekCalendar(rules, concurrency) };
+}
+
+/** Every rule's schedules again in `zone` (the configured time zone changed). */
+export async function resyncRuleSchedules(zone: string): Promise<number> {
+  const rules = await ruleStore().allRules();
+  await ruleSchedulerInUse().resyncAll(rules, zone);
+  return rules.length;
+}

@@ -1,0 +1,135 @@
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { ListQuery } from '../../shared/listQuery.js';
+import type { Checkpoints } from '../../shared/schemas/checks.js';
+import { type AutoLog, autoLogListFields, type RuleTimes, ruleListFields } from '../../shared/schemas/autoCheck.js';
+import { dynamoClient } from '../lib/aws/clients.js';
+import { config } from '../lib/config.js';
+import { defineEntity, type ListOutcome } from '../lib/db/entity.js';
+import { createRepository, type DynamoRepository, isConditionFailure } from '../lib/db/repository.js';
+import { onConditionFailure } from '../lib/onConditionFailure.js';
+import { RuleNotFoundError } from './errors.js';
+
+/** A rule as stored: the creator as an id (null is SYSTEM), resolved to a nickname when read. */
+export interface StoredRule {
+  id: number;
+  name: string;
+  sites: number[];
+  checkpoints: Checkpoints;
+  times: RuleTimes;
+  enable: boolean;
+  creator_id: number | null;
+  created_at: number;
+  updated_at?: number;
+  /** Since when the rule's current times and enable hold: slots before it were never due. */
+  schedule_since: number;
+}
+
+export type StoredAutoLog = Omit<AutoLog, 'rule'>;
+
+export type NewRule = Omit<StoredRule, 'id' | 'created_at' | 'updated_at'>;
+
+/** One firing of one slot, named by rule, week (its Monday's date in the zone) and week stamp. */
+export interface SlotKey {
+  ruleId: number;
+  week: string;
+  weekStamp: number;
+}
+
+/**
+ * Where rules, their run logs and the slot claims live. Soft-deleted rules are gone for every
+ * read but `getRule(id, { includeDeleted })`, which the log list uses for names.
+ */
+export interface RuleStore {
+  createRule(rule: NewRule): Promise<StoredRule>;
+  getRule(id: number): Promise<StoredRule | undefined>;
+  getRules(ids: number[], options?: { includeDeleted?: boolean }): Promise<StoredRule[]>;
+  listRules(query: ListQuery): Promise<ListOutcome<StoredRule>>;
+  /** Every live rule, in creation order. */
+  allRules(): Promise<StoredRule[]>;
+  /** Throws RuleNotFoundError. */
+  updateRule(id: number, patch: Partial<Omit<StoredRule, 'id' | 'created_at'>>): Promise<StoredRule>;
+  /** Throws RuleNotFoundError. */
+  deleteRule(id: number): Promise<void>;
+
+  addLog(log: Omit<StoredAutoLog, 'id' | 'created_at'>): Promise<StoredAutoLog>;
+  listLogs(query: ListQuery, ruleId?: number): Promise<ListOutcome<StoredAutoLog>>;
+
+  /**
+   * Takes the one claim of a slot firing: true for the first caller, false for every later one
+   * (a second delivery, a retry after success, the local catch-up after the cloud-like timer).
+   */
+  claimSlot(key: SlotKey, now: number): Promise<boolean>;
+  /** Gives a claim back when the run failed before it left a trace, so a retry may run it. */
+  releaseSlot(key: SlotKey): Promise<void>;
+  /** Whether a slot firing was claimed (ran, was logged missed, or is running). */
+  slotClaimed(key: SlotKey): Promise<boolean>;
+}
+
+export const ruleEntity = defineEntity<StoredRule>({
+  type: 'auto_rule',
+  fields: ruleListFields,
+  keys: ['enable'],
+  softDelete: true,
+});
+
+export const autoLogEntity = defineEntity<StoredAutoLog>({
+  type: 'auto_log',
+  fields: autoLogListFields,
+  keys: ['rule_id'],
+  retention: 'log_rows',
+});
+
+/** Claims outlive the catch-up window (a week) with room; the cloud's TTL removes them after. */
+const CLAIM_TTL_S = 30 * 86_400;
+const claimKey = (k: SlotKey) => ({ pk: `autoslot#${k.ruleId}#${k.week}#${k.weekStamp}`, sk: 'slot' });
+
+export function dynamoRuleStore(
+  rules: DynamoRepository<StoredRule> = createRepository(ruleEntity),
+  logs: DynamoRepository<StoredAutoLog> = createRepository(autoLogEntity),
+): RuleStore {
+  const onRule = <R>(id: number, write: Promise<R>) => onConditionFailure(write, () => new RuleNotFoundError(id));
+  return {
+    createRule: (rule) => rules.create(rule),
+    getRule: (id) => rules.get(id),
+    getRules: (ids, options) => rules.getMany([...new Set(ids)], options),
+    listRules: (query) => rules.list(query),
+    allRules: () => rules.all(),
+    updateRule: (id, patch) => onRule(id, rules.update(id, patch)),
+    deleteRule: (id) => onRule(id, rules.softDelete(id)),
+
+    addLog: (log) => logs.create(log),
+    listLogs: (query, ruleId) => logs.list(query, ruleId === undefined ? undefined : { scope: { rule_id: ruleId } }),
+
+    async claimSlot(key, now) {
+      try {
+        await dynamoClient().send(
+          new PutCommand({
+            TableName: config.tableName,
+            Item: { ...claimKey(key), claimed_at: now, expires_at: Math.floor(now / 1000) + CLAIM_TTL_S },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionFailure(error)) return false;
+        throw error;
+      }
+    },
+    async releaseSlot(key) {
+      await dynamoClient().send(new DeleteCommand({ TableName: config.tableName, Key: claimKey(key) }));
+    },
+    async slotClaimed(key) {
+      const out = await dynamoClient().send(
+        new GetCommand({ TableName: config.tableName, Key: claimKey(key), ConsistentRead: true }),
+      );
+      return Boolean(out.Item);
+    },
+  };
+}
+
+let store: RuleStore | undefined;
+/** The process-wide store. */
+export function ruleStore(): RuleStore {
+  store ??= dynamoRuleStore();
+  return store;
+}

@@ -1,0 +1,82 @@
+import { Stack } from 'aws-cdk-lib';
+import { type IGrantable, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { CfnScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
+import { Construct } from 'constructs';
+
+export interface RuleSchedulesProps {
+  stage: string;
+  /** The auto-check handler the schedules invoke. */
+  target: IFunction;
+}
+
+/** Exactly what keeping a rule's schedules takes: no group management, no other group. */
+export const RULE_SCHEDULE_ACTIONS = [
+  'scheduler:CreateSchedule',
+  'scheduler:UpdateSchedule',
+  'scheduler:DeleteSchedule',
+  'scheduler:ListSchedules',
+] as const;
+
+/**
+ * The auto-check rules' schedules: a schedule group per stage, which the API fills with one
+ * EventBridge Scheduler schedule per rule slot (functions/autoCheck/scheduler), and the role the
+ * scheduler assumes to invoke the auto-check handler, allowed that one invocation and nothing else.
+ */
+export class RuleSchedules extends Construct {
+  readonly group: CfnScheduleGroup;
+  readonly role: Role;
+  readonly groupName: string;
+
+  constructor(
+    scope: Construct,
+    id: string,
+    private readonly props: RuleSchedulesProps,
+  ) {
+    super(scope, id);
+    this.groupName = `patrol-${props.stage}-auto-check`;
+    this.group = new CfnScheduleGroup(this, 'Group', { name: this.groupName });
+    const account = Stack.of(this).account;
+    this.role = new Role(this, 'InvokeRole', {
+      description: `EventBridge Scheduler invokes the Patrol ${props.stage} auto-check handler`,
+      // Only schedules of this account may use it (confused deputy).
+      assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
+        conditions: { StringEquals: { 'aws:SourceAccount': account } },
+      }),
+    });
+    props.target.grantInvoke(this.role);
+  }
+
+  /**
+   * Lets `fn` keep the schedules of this group (and pass the invoke role to them), and tells it
+   * where they are: the API's RuleScheduler reads these variables.
+   */
+  grantManage(fn: IGrantable & { addEnvironment(key: string, value: string): unknown }): void {
+    const stack = Stack.of(this);
+    const scheduleArn = stack.formatArn({
+      service: 'scheduler',
+      resource: 'schedule',
+      resourceName: `${this.groupName}/*`,
+    });
+    fn.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule'],
+        resources: [scheduleArn],
+      }),
+    );
+    // ListSchedules takes no resource; the adapter filters by group and name prefix.
+    fn.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({ actions: ['scheduler:ListSchedules'], resources: ['*'] }),
+    );
+    fn.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['iam:PassRole'],
+        resources: [this.role.roleArn],
+        conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
+      }),
+    );
+    fn.addEnvironment('AUTO_CHECK_SCHEDULE_GROUP', this.groupName);
+    fn.addEnvironment('AUTO_CHECK_TARGET_ARN', this.props.target.functionArn);
+    fn.addEnvironment('AUTO_CHECK_SCHEDULER_ROLE_ARN', this.role.roleArn);
+  }
+}
