@@ -1,5 +1,5 @@
 import type { AutoCheckRule } from '@shared/schemas/autoCheck';
-import { DEFAULT_SYSTEM_CONFIG } from '@shared/schemas/systemConfig';
+import { weekCalendar } from '@shared/autoCheckSchedule';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -25,13 +25,13 @@ const rule = (id: number, name: string, sites: number, times: AutoCheckRule['tim
   }) satisfies AutoCheckRule;
 
 function renderCalendar(rules: AutoCheckRule[], concurrency: number) {
+  // The server answers with the shared calendar of the rules it holds (shared/autoCheckSchedule.ts).
   const api = stubApi({
-    'GET /system-config': () => ({
-      ...DEFAULT_SYSTEM_CONFIG,
+    'GET /auto-check/calendar': () => ({
       time_zone: 'Asia/Yangon',
-      checker: { ...DEFAULT_SYSTEM_CONFIG.checker, concurrency },
+      concurrency,
+      cells: weekCalendar(rules, concurrency),
     }),
-    'GET /auto-check/rules': () => ({ result: rules, total_count: rules.length, page: 1, page_size: 0 }),
   });
   const view = renderRoutes(
     [
@@ -53,6 +53,7 @@ describe('Schedule calendar', () => {
         rule(1, 'Morning', 3, [{ day: 1, times: ['09:00', '12:00'] }]),
         rule(2, 'Audit', 2, [{ day: 1, times: ['09:00'] }]),
         rule(3, 'Night', 4, [{ day: 7, times: ['23:30'] }]),
+        rule(4, 'Off', 9, [{ day: 7, times: ['23:30'] }], false),
       ],
       4,
     );
@@ -71,11 +72,10 @@ describe('Schedule calendar', () => {
     expect(slot(1, '12:00')).not.toHaveAttribute('data-crowd');
     // Exactly the concurrency is no crowd.
     expect(slot(7, '23:30')).not.toHaveAttribute('data-crowd');
+    // A disabled rule is not on the calendar.
+    expect(slot(7, '23:30')).not.toHaveTextContent('Off');
     expect(screen.getByText('1 crowded minutes')).toBeInTheDocument();
-    // The calendar asks for enabled rules only, all of them.
-    const list = api.callsTo('GET', '/auto-check/rules')[0];
-    expect(list?.params.get('enable')).toBe('true');
-    expect(list?.params.get('page_size')).toBe('0');
+    expect(api.callsTo('GET', '/auto-check/calendar')).toHaveLength(1);
   });
 
   it('weighs slots against the configured concurrency', async () => {
@@ -94,6 +94,12 @@ describe('Schedule calendar', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Morning · 1 sites' }, { timeout: 15_000 }));
     expect(await screen.findByText('Rule page')).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/auto-checks/rules/7');
+  });
+
+  it("shows 'Fetch rule failed.' when the calendar cannot be read", async () => {
+    stubApi({});
+    renderRoutes([{ path: '/c', element: <ScheduleCalendarPage /> }], '/c', operator);
+    expect(await screen.findByRole('alert', {}, { timeout: 15_000 })).toHaveTextContent('Fetch rule failed.');
   });
 
   it("says 'No Check Time' when no enabled rule has a slot", async () => {

@@ -1,6 +1,6 @@
 import { Badge, Button, makeStyles, mergeClasses, Spinner, Text, Tooltip, tokens } from '@fluentui/react-components';
 import { ArrowClockwise20Regular, Warning16Filled } from '@fluentui/react-icons';
-import { type CalendarCell, HOUR_S, DAY_S, weekCalendar } from '@shared/autoCheckSchedule';
+import { type CalendarCell, DAY_S, HOUR_S } from '@shared/autoCheckSchedule';
 import { Weekday } from '@shared/enums';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useMemo } from 'react';
@@ -8,9 +8,8 @@ import { useNavigate } from 'react-router-dom';
 import { PageHeader, Panel } from '@/app/PageHeader';
 import { pathOf } from '@/app/paths';
 import { useT } from '@/i18n';
-import { enabledRulesQuery } from './autoCheckApi';
+import { calendarQuery, FETCH_RULE_FAILED } from './autoCheckApi';
 import { WEEKDAYS } from './ruleForm';
-import { useRuleZone } from './useRuleZone';
 
 const HOURS = Array.from({ length: 24 }, (_, h) => h);
 
@@ -146,9 +145,11 @@ function MinuteSlot({ cell, concurrency }: { cell: CalendarCell; concurrency: nu
 export default function ScheduleCalendarPage(): ReactNode {
   const t = useT();
   const styles = useStyles();
-  const { zone, concurrency } = useRuleZone();
-  const rules = useQuery(enabledRulesQuery);
-  const cells = useMemo(() => weekCalendar(rules.data ?? [], concurrency), [rules.data, concurrency]);
+  // The server weighs the week against the system config's checker concurrency and zone.
+  const calendar = useQuery(calendarQuery);
+  const zone = calendar.data?.time_zone ?? '';
+  const concurrency = calendar.data?.concurrency ?? 0;
+  const cells = useMemo(() => calendar.data?.cells ?? [], [calendar.data]);
   const byPlace = useMemo(() => {
     const map = new Map<string, CalendarCell[]>();
     for (const c of cells) {
@@ -166,7 +167,7 @@ export default function ScheduleCalendarPage(): ReactNode {
         title={t('Schedule Calendar')}
         subtitle={t('Every enabled rule on one week, in {zone}', { zone })}
         actions={
-          <Button icon={<ArrowClockwise20Regular />} onClick={() => void rules.refetch()}>
+          <Button icon={<ArrowClockwise20Regular />} onClick={() => void calendar.refetch()}>
             {t('Refresh')}
           </Button>
         }
@@ -181,8 +182,10 @@ export default function ScheduleCalendarPage(): ReactNode {
         </div>
       </Panel>
       <Panel>
-        {rules.isPending ? (
+        {calendar.isPending ? (
           <Spinner label={t('Loading...')} />
+        ) : calendar.isError ? (
+          <Text role="alert">{t(FETCH_RULE_FAILED)}</Text>
         ) : cells.length === 0 ? (
           <Text>{t('No Check Time')}</Text>
         ) : (

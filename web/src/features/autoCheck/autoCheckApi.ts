@@ -1,6 +1,4 @@
-import type { AutoCheckRule, RuleBodyInput, RuleItem } from '@shared/schemas/autoCheck';
-import type { Operation } from '@shared/schemas/checks';
-import { serializeListQuery } from '@shared/listQuery';
+import type { AutoCheckRule, CheckNowReply, RuleBodyInput, RuleCalendar, RuleItem } from '@shared/schemas/autoCheck';
 import { type QueryClient, queryOptions } from '@tanstack/react-query';
 import { queryKeys } from '@/api/queryKeys';
 import { request } from '@/api/request';
@@ -37,27 +35,18 @@ export const ruleItemsQuery = (id: number) =>
   queryOptions({
     queryKey: queryKeys.related(RULES, 'items', id),
     queryFn: ({ signal }) =>
-      request<RuleItem[]>({ url: `/auto-check/rules/${id}/items`, signal, failureTip: 'Fetch sites failed.' }),
+      request<{ result: RuleItem[] }>({
+        url: `/auto-check/rules/${id}/items`,
+        signal,
+        failureTip: 'Fetch sites failed.',
+      }).then((page) => page.result),
   });
 
-/** Every enabled rule at once (the calendar): page_size 0 is 'all' in the list protocol. */
-export const enabledRulesQuery = queryOptions({
+/** GET /auto-check/calendar: every enabled rule's slots on the week, weighed against the checkers' concurrency. */
+export const calendarQuery = queryOptions({
   queryKey: [RULES, 'calendar'] as const,
-  queryFn: async ({ signal }) => {
-    const page = await request<{ result: AutoCheckRule[] }>({
-      url: '/auto-check/rules',
-      params: serializeListQuery({
-        page: 1,
-        page_size: 0,
-        sort: [],
-        keywordField: [],
-        filters: { enable: { kind: 'boolean', value: true } },
-      }),
-      signal,
-      failureTip: FETCH_RULE_FAILED,
-    });
-    return page.result;
-  },
+  queryFn: ({ signal }) =>
+    request<RuleCalendar>({ url: '/auto-check/calendar', signal, failureTip: FETCH_RULE_FAILED }),
 });
 
 export function createRule(body: RuleBodyInput): Promise<AutoCheckRule> {
@@ -104,8 +93,8 @@ export function deleteRule(rule: Pick<AutoCheckRule, 'id' | 'name'>): Promise<Au
 }
 
 /** Check now: one operation named AutoCheck over the rule's sites and points. */
-export function checkRuleNow(rule: Pick<AutoCheckRule, 'id'>): Promise<Operation> {
-  return request<Operation>({
+export function checkRuleNow(rule: Pick<AutoCheckRule, 'id'>): Promise<CheckNowReply> {
+  return request<CheckNowReply>({
     method: 'POST',
     url: `/auto-check/rules/${rule.id}/check`,
     successTip: 'Check success, go operation menu to check.',

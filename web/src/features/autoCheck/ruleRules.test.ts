@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptyRuleForm, emptyWeek, ruleToForm, stepProblems, toBodyInput } from './ruleForm';
+import { emptyRuleForm, emptyWeek, type RuleForm, ruleToForm, stepProblems, toBodyInput } from './ruleForm';
 import { addSlot, canAddSlot, normalizeTime, removeSlot, setSlot, slotProblems } from './timeSlots';
 import { isFlagged, leaveAll, moveTo, startAt } from './useStepFlags';
 import { weekStampText } from './weekStampText';
@@ -31,10 +31,13 @@ describe('stepper error flags', () => {
       'Please add at least one check time',
       undefined,
     ]);
-    const ok = { ...emptyRuleForm(), name: ' r ', sites: [1], points: [{ point: 1, modes: [1] }] } as const;
-    expect(
-      stepProblems({ ...ok, sites: [...ok.sites], points: [...ok.points], times: { ...emptyWeek(), 1: ['09:30'] } }),
-    ).toEqual([undefined, undefined, undefined, undefined, undefined]);
+    const complete: RuleForm = {
+      name: ' r ',
+      sites: [1],
+      points: [{ point: 1, modes: [1] }],
+      times: { ...emptyWeek(), 1: ['09:30'] },
+    };
+    expect(stepProblems(complete)).toEqual([undefined, undefined, undefined, undefined, undefined]);
   });
 });
 
