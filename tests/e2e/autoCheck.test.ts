@@ -164,12 +164,12 @@ describe('Auto-check rules', () => {
     await page.waitForURL('**/auto-checks/calendar');
     const slot = page.locator('[data-slot="3 14:15"]');
     await shows(slot);
-    expect(await slot.textContent()).toContain(`${ruleName} · 1 sites`);
+    expect(await slot.textContent()).toContain(`${ruleName} · 1 site`);
     expect(await page.locator('[data-slot="1 09:30"]').filter({ hasText: ruleName }).count()).toBe(0);
     await shows(page.locator('[data-slot="1 07:15"]').filter({ hasText: ruleName }));
     await slot.scrollIntoViewIfNeeded();
     await screenshot(page, 'auto-check-calendar');
-    await slot.getByRole('button', { name: `${ruleName} · 1 sites` }).click();
+    await slot.getByRole('button', { name: `${ruleName} · 1 site` }).click();
     await page.waitForURL(/\/auto-checks\/rules\/\d+$/);
 
     // ---- Disable, then delete.

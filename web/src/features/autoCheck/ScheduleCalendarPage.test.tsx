@@ -91,7 +91,7 @@ describe('Schedule calendar', () => {
 
   it('opens the rule of a clicked slot', async () => {
     const { router } = renderCalendar([rule(7, 'Morning', 1, [{ day: 3, times: ['06:15'] }])], 4);
-    await userEvent.click(await screen.findByRole('button', { name: 'Morning · 1 sites' }, { timeout: 15_000 }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Morning · 1 site' }, { timeout: 15_000 }));
     expect(await screen.findByText('Rule page')).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/auto-checks/rules/7');
   });

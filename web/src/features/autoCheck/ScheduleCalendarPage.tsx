@@ -122,7 +122,10 @@ function MinuteSlot({ cell, concurrency }: { cell: CalendarCell; concurrency: nu
           className={styles.rule}
           onClick={() => navigate(pathOf('autoCheckRuleDetail', { ruleID: r.id }))}
         >
-          {t('{name} · {count} sites', { name: r.name, count: r.site_cnt })}
+          {t(r.site_cnt === 1 ? '{name} · {count} site' : '{name} · {count} sites', {
+            name: r.name,
+            count: r.site_cnt,
+          })}
         </Button>
       ))}
       {cell.crowd ? (

@@ -1,21 +1,12 @@
-import { type AutoLog, autoLogListFields, type SkipReason } from '@shared/schemas/autoCheck';
+import { type AutoLog, autoLogListFields } from '@shared/schemas/autoCheck';
 import { EMPTY_TEXT } from '@/app/constants';
 import { pathOf } from '@/app/paths';
 import { RouteLink } from '@/components/display/RouteLink';
 import { col, defineResource, type Resource } from '@/components/table';
 import { t } from '@/i18n';
 import { AUTO_LOGS, FETCH_RULE_FAILED } from './autoCheckApi';
+import { skippedText } from './skippedText';
 import { weekStampText } from './weekStampText';
-
-const SKIP_REASONS: Record<SkipReason, string> = {
-  deleted: 'Deleted',
-  disabled: 'Disabled',
-  no_account: 'No account',
-};
-
-/** 'alpha (Disabled), #7 (Deleted)': the sites a run left out, and why. */
-const skippedText = (log: AutoLog) =>
-  log.skipped.map((s) => `${s.name ?? `#${s.site_id}`} (${t(SKIP_REASONS[s.reason])})`).join(', ');
 
 /** The Auto Check Logs table (spec section 2): one row per slot a rule ran (or missed). */
 export function autoLogsResource(openRule: (ruleId: number) => void): Resource<AutoLog> {
@@ -50,7 +41,7 @@ export function autoLogsResource(openRule: (ruleId: number) => void): Resource<A
           ),
       }),
       col.custom('missed', 'Missed', { text: (l) => (l.missed ? t('Missed') : EMPTY_TEXT) }),
-      col.custom('skipped', 'Skipped Sites', { text: (l) => skippedText(l) || EMPTY_TEXT }),
+      col.custom('skipped', 'Skipped Sites', { text: (l) => skippedText(l.skipped) || EMPTY_TEXT }),
       col.text('remark', 'Remark'),
       col.datetime('slot_at', 'Slot At'),
       col.datetime('created_at', 'Created At', { sortable: true, filter: 'range' }),

@@ -4,7 +4,9 @@ import { slotsOf } from '@shared/autoCheckSchedule';
 import { Weekday } from '@shared/enums';
 import { Link } from '@fluentui/react-components';
 import { col, defineResource, type Resource } from '@/components/table';
+import { toast } from '@/app/toast';
 import { t } from '@/i18n';
+import { skippedText } from './skippedText';
 import { checkRuleNow, deleteRule, RULES, setRuleEnable } from './autoCheckApi';
 
 /** What the Rules screen does beyond its table: open a page or the Show-sites dialog. */
@@ -44,7 +46,7 @@ export function rulesResource(screen: RulesScreen): Resource<AutoCheckRule> {
             onClick={() => screen.showSites(r)}
             aria-label={t('Show sites of {name}', { name: r.name })}
           >
-            {t('{count} sites', { count: r.sites.length })}
+            {t(r.sites.length === 1 ? '{count} site' : '{count} sites', { count: r.sites.length })}
           </Link>
         ),
       }),
@@ -72,7 +74,11 @@ export function rulesResource(screen: RulesScreen): Resource<AutoCheckRule> {
       {
         label: 'CheckNow',
         confirm: () => t('This operation will detection those sites immediately, confirm to continue?'),
-        onClick: (r) => checkRuleNow(r).catch(() => undefined),
+        onClick: async (r) => {
+          const reply = await checkRuleNow(r).catch(() => null);
+          // A rule keeps running on the sites it still has; say which ones this run leaves out.
+          if (reply?.skipped.length) toast.warning(t('Skipped sites: {sites}', { sites: skippedText(reply.skipped) }));
+        },
       },
       {
         label: 'Delete',

@@ -8,6 +8,7 @@ export const autoCheck: Record<string, string> = {
   'Next Run': '下次运行',
   'The next time the rule runs by itself, in the configured time zone; none while it is disabled.':
     '规则下次自动运行的时间（系统配置时区）；禁用时为空。',
+  '{count} site': '{count} 个站点',
   '{count} sites': '{count} 个站点',
   'Show sites of {name}': '查看 {name} 的站点',
   'Sites of rule {name}': '规则 {name} 的站点',
@@ -16,6 +17,7 @@ export const autoCheck: Record<string, string> = {
   Disabled: '已禁用',
   Deleted: '已删除',
   'No account': '无账号',
+  'Skipped sites: {sites}': '跳过的站点：{sites}',
   'Confirm Delete Rule {name}?': '确认删除规则 {name}？',
   // section 8 tips
   'Fetch rule failed.': '获取规则失败。',
@@ -82,6 +84,7 @@ export const autoCheck: Record<string, string> = {
   '{count} crowded minutes': '{count} 个拥挤时段',
   '{count} slots': '{count} 个时段',
   Hour: '小时',
+  '{name} · {count} site': '{name} · {count} 个站点',
   '{name} · {count} sites': '{name} · {count} 个站点',
   'Crowd: {queued} wait, {waves} rounds': '拥挤：{queued} 个等待，共 {waves} 轮',
   'Crowd: {sites} sites start at {time}, {concurrency} run at once: {queued} wait, {waves} rounds':
