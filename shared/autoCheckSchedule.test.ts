@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   lastSlotInstant,
   nextRuns,
+  slotCron,
   slotOfWeekStamp,
   slotsOf,
   weekCalendar,
@@ -78,4 +79,36 @@ describe('the week calendar', () => {
     ]);
     expect(cells[0].rules.map((r) => r.name)).toEqual(['R1', 'R2']);
   });
+});
+
+describe('next runs against a plain walk of every slot', () => {
+  it('agree for many rules, zones and moments, DST changes included', async () => {
+    const { Cron } = await import('croner');
+    let seed = 7;
+    const rand = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed % n;
+    };
+    for (let i = 0; i < 40; i++) {
+      const zone = ['America/New_York', 'Europe/Berlin', 'Asia/Yangon', 'Australia/Sydney'][i % 4];
+      const days = [...new Set([1 + rand(7), 1 + rand(7)])];
+      const times = days.map((day) => ({
+        day: day as 1,
+        times: [
+          ...new Set([0, 1, 2].map(() => `${String(rand(24)).padStart(2, '0')}:${String(rand(60)).padStart(2, '0')}`)),
+        ].sort(),
+      }));
+      // Around the spring and autumn changes of both hemispheres, and in between.
+      const from = Date.UTC(2026, [2, 3, 9, 10][rand(4)], 1 + rand(28), rand(24), rand(60));
+      const plain = slotsOf(times)
+        .flatMap((s) => new Cron(slotCron(s), { timezone: zone, mode: '5-part' }).nextRuns(5, new Date(from)))
+        .sort((a, b) => a.getTime() - b.getTime())
+        .slice(0, 5)
+        .map(iso);
+      expect(
+        nextRuns(times, zone, from, 5).map(iso),
+        `${zone} ${new Date(from).toISOString()} ${JSON.stringify(times)}`,
+      ).toEqual(plain);
+    }
+  }, 60_000);
 });

@@ -76,14 +76,27 @@ function cronFor(pattern: string, zone: string): Cron {
 
 /** The next `n` instants (after `from`, exclusive) at which the rule's slots happen in `zone`. */
 export function nextRuns(times: RuleTimes, zone: string, from: Date | number, n: number): Date[] {
+  const slots = slotsOf(times);
+  if (!slots.length || n < 1) return [];
   const start = new Date(from);
-  const all = rulePatterns(times).flatMap((p) => cronFor(p, zone).nextRuns(n, start));
+  // Only the slots that come next on the wall clock can hold the next runs: croner is asked for
+  // those few (and one more, for a DST gap that pushes a slot past its neighbour), not for all.
+  const now = weekStampAt(start, zone);
+  const ahead = (s: Slot) => (s.weekStamp - now - 1 + WEEK_S) % WEEK_S;
+  const candidates = [...slots].sort((a, b) => ahead(a) - ahead(b)).slice(0, n + 1);
+  const perSlot = Math.ceil(n / slots.length) + 1;
+  const all = candidates.flatMap((slot) => cronFor(slotCron(slot), zone).nextRuns(perSlot, start));
   return all.sort((a, b) => a.getTime() - b.getTime()).slice(0, n);
 }
 
 /** The next instant of the rule after `from`; null when it has no times. */
 export function nextRun(times: RuleTimes, zone: string, from: Date | number): Date | null {
   return nextRuns(times, zone, from, 1)[0] ?? null;
+}
+
+/** The next instant of one slot after `from` (exclusive), in `zone`. */
+export function nextSlotInstant(weekStamp: number, zone: string, from: Date | number): Date | null {
+  return cronFor(slotCron(slotOfWeekStamp(weekStamp)), zone).nextRun(new Date(from));
 }
 
 /** The latest instant of one slot at or before `at`, in `zone`. */

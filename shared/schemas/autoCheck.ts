@@ -128,15 +128,28 @@ export type RuleBody = z.infer<typeof RuleBody>;
 /** What the web form holds before parsing. */
 export type RuleBodyInput = z.input<typeof RuleBody>;
 
-/** PUT /auto-check/rules/{id}: the whole rule, or `{enable}`, or `{delete: 1}` (soft delete). */
-export const UpdateRuleBody = z.union(
-  [
-    RuleBody.strict(),
-    z.object({ enable: z.boolean({ error: RuleMessages.enable }) }).strict(),
-    z.object({ delete: z.literal(1, { error: 'delete must be 1' }) }).strict(),
-  ],
-  { error: 'Give {name, sites, points, times}, {enable} or {delete: 1}' },
-);
+export const EnableRuleBody = z.object({ enable: z.boolean({ error: RuleMessages.enable }) }).strict();
+export const DeleteRuleBody = z.object({ delete: z.literal(1, { error: 'delete must be 1' }) }).strict();
+
+/**
+ * PUT /auto-check/rules/{id}: `{delete: 1}` (soft delete), `{enable}`, or the whole rule. The
+ * form is chosen by the keys given, so a bad full rule gets its fields' own texts (a plain union
+ * would answer only that no form matched).
+ */
+export const UpdateRuleBody = z
+  .unknown()
+  .transform((value, ctx): RuleBody | z.infer<typeof EnableRuleBody> | z.infer<typeof DeleteRuleBody> => {
+    const keys = value && typeof value === 'object' ? Object.keys(value) : [];
+    const schema = keys.includes('delete')
+      ? DeleteRuleBody
+      : keys.length === 1 && keys[0] === 'enable'
+        ? EnableRuleBody
+        : RuleBody.strict();
+    const parsed = schema.safeParse(value);
+    if (parsed.success) return parsed.data;
+    for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+    return z.NEVER;
+  });
 export type UpdateRuleBody = z.infer<typeof UpdateRuleBody>;
 
 // ---- Rows ----------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ const schedulerStatements = (statements: Statement[]) =>
 describe('auto-check rule schedules', () => {
   it('deploys the auto-check handler of the registry with no event source of its own', () => {
     expect(LAMBDAS.find((l) => l.name === 'autoCheck')?.trigger).toEqual({ type: 'ruleSchedule' });
-    expect(resources(template)[handlerId].Properties.Handler).toBe('index.handler');
+    expect(resources(template)[handlerId].Properties?.Handler).toBe('index.handler');
     const mappings = ofType(template, 'AWS::Lambda::EventSourceMapping').filter(([, m]) =>
       JSON.stringify(m.Properties?.FunctionName).includes(handlerId),
     );
@@ -29,17 +29,17 @@ describe('auto-check rule schedules', () => {
   });
 
   it('has a schedule group for the stage', () => {
-    expect(group.Properties.Name).toBe('patrol-dev-auto-check');
+    expect(group.Properties?.Name).toBe('patrol-dev-auto-check');
     expect(groupId).toBeTruthy();
   });
 
   it('has one role the scheduler assumes, from this account only, that may invoke the handler and nothing else', () => {
     expect(invokeRoles).toHaveLength(1);
     const [[roleId, role]] = invokeRoles;
-    expect(JSON.stringify(role.Properties.AssumeRolePolicyDocument)).toContain('aws:SourceAccount');
+    expect(JSON.stringify(role.Properties?.AssumeRolePolicyDocument)).toContain('aws:SourceAccount');
     const statements = ofType(template, 'AWS::IAM::Policy')
       .filter(([, p]) => (p.Properties?.Roles ?? []).some((r: Json) => r?.Ref === roleId))
-      .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Statement[]);
+      .flatMap(([, p]) => p.Properties?.PolicyDocument.Statement as Statement[]);
     expect(new Set(statements.flatMap(actionsOf))).toEqual(new Set(['lambda:InvokeFunction']));
     for (const s of statements) expect(JSON.stringify(s.Resource)).toContain(handlerId);
   });

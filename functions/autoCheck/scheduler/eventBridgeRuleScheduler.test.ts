@@ -114,8 +114,12 @@ describe('the EventBridge Scheduler adapter', () => {
 
   it('creates a schedule that vanished between listing and updating, and ignores one already deleted', async () => {
     existing(['rule-7-34200', 'rule-7-0']);
-    mock.on(UpdateScheduleCommand).rejects(new ResourceNotFoundException({ message: 'gone', $metadata: {} }));
-    mock.on(DeleteScheduleCommand).rejects(new ResourceNotFoundException({ message: 'gone', $metadata: {} }));
+    mock
+      .on(UpdateScheduleCommand)
+      .rejects(new ResourceNotFoundException({ message: 'gone', Message: 'gone', $metadata: {} }));
+    mock
+      .on(DeleteScheduleCommand)
+      .rejects(new ResourceNotFoundException({ message: 'gone', Message: 'gone', $metadata: {} }));
     await scheduler.syncRule({ id: 7, enable: true, times: [{ day: 1, times: ['09:30'] }] }, 'UTC');
     expect(inputs(CreateScheduleCommand).map((i) => i.Name)).toEqual(['rule-7-34200']);
   });
