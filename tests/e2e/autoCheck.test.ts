@@ -126,6 +126,7 @@ describe('Auto-check rules', () => {
     await sitesDialog.getByRole('button', { name: 'OK' }).click();
     await sitesDialog.waitFor({ state: 'detached' });
 
+    await screenshot(page, 'auto-check-rules');
     await row.getByRole('button', { name: 'CheckNow' }).click();
     await shows(page.getByText('This operation will detection those sites immediately, confirm to continue?'));
     await page.getByRole('button', { name: 'OK' }).click();
