@@ -84,7 +84,8 @@ export function nextRuns(times: RuleTimes, zone: string, from: Date | number, n:
   const now = weekStampAt(start, zone);
   const ahead = (s: Slot) => (s.weekStamp - now - 1 + WEEK_S) % WEEK_S;
   const candidates = [...slots].sort((a, b) => ahead(a) - ahead(b)).slice(0, n + 1);
-  const perSlot = Math.ceil(n / slots.length) + 1;
+  // With more slots than runs asked, each candidate's first instant is enough.
+  const perSlot = slots.length > n ? 1 : Math.ceil(n / slots.length) + 1;
   const all = candidates.flatMap((slot) => cronFor(slotCron(slot), zone).nextRuns(perSlot, start));
   return all.sort((a, b) => a.getTime() - b.getTime()).slice(0, n);
 }

@@ -234,7 +234,9 @@ describe('the calendar', () => {
     const rule = await newRule({ times: [{ day: 4, times: ['03:17'] }] });
     const res = await get('/auto-check/calendar');
     expect(res.status).toBe(200);
-    const cell = res.body.data.cells.find((c: { weekStamp: number }) => c.weekStamp === 3 * 86_400 + 3 * 3600 + 17 * 60);
+    const cell = res.body.data.cells.find(
+      (c: { weekStamp: number }) => c.weekStamp === 3 * 86_400 + 3 * 3600 + 17 * 60,
+    );
     expect(cell.rules).toContainEqual({ id: rule.id, name: rule.name, site_cnt: 2 });
     expect(res.body.data.time_zone).toBeTruthy();
   });
