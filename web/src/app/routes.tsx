@@ -149,14 +149,29 @@ const routeSpecs: readonly RouteSpec[] = [
   {
     name: 'autoCheckRules',
     title: 'Auto Check Rules',
+    screen: lazyScreen(() => import('@/features/autoCheck/RulesPage')),
     menu: { group: 'Auto Check', label: 'Rules' },
   },
-  { name: 'autoCheckRuleDetail', title: 'Rule Detail' },
-  { name: 'autoCheckNew', title: 'New Rule' },
+  {
+    name: 'autoCheckRuleDetail',
+    title: 'Rule Detail',
+    screen: lazyScreen(() => import('@/features/autoCheck/RuleDetailPage')),
+  },
+  {
+    name: 'autoCheckNew',
+    title: 'New Rule',
+    screen: lazyScreen(() => import('@/features/autoCheck/NewRulePage')),
+  },
   {
     name: 'autoCheckLogs',
     title: 'Auto Check Logs',
+    screen: lazyScreen(() => import('@/features/autoCheck/AutoLogsPage')),
     menu: { group: 'Auto Check', label: 'Auto Logs' },
+  },
+  {
+    name: 'autoCheckCalendar',
+    title: 'Schedule Calendar',
+    screen: lazyScreen(() => import('@/features/autoCheck/ScheduleCalendarPage')),
   },
   {
     name: 'tasks',

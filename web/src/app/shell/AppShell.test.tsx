@@ -47,7 +47,16 @@ describe('AppShell', () => {
     renderShell('/');
     const menu = await screen.findByRole('navigation', { name: 'Main menu' });
     expect(within(menu).queryByText('Bank Monitor')).not.toBeInTheDocument();
-    expect(within(menu).queryByText('Auto Check')).not.toBeInTheDocument();
+    expect(within(menu).queryByText('Logs Statement')).not.toBeInTheDocument();
+  });
+
+  it('lists the built Auto Check screens under their group: Rules and Auto Logs', async () => {
+    const user = userEvent.setup({ delay: null });
+    renderShell('/');
+    const menu = await screen.findByRole('navigation', { name: 'Main menu' });
+    await user.click(within(menu).getByText('Auto Check'));
+    expect(await within(menu).findByText('Rules')).toBeInTheDocument();
+    expect(within(menu).getByText('Auto Logs')).toBeInTheDocument();
   });
 
   it('opens a tab per visited page, highlights the current one and closes it back to the previous', async () => {

@@ -52,7 +52,7 @@ import { useExport } from './useExport';
 import { useFullscreen } from './useFullscreen';
 import { useList } from './useList';
 import { useListState } from './useListState';
-import { useSelection } from './useSelection';
+import { type ControlledSelection, useSelection } from './useSelection';
 import { VIRTUALIZE_AFTER } from './useVirtualRows';
 import { BodyRows, OPERATIONS_COLUMN, useRowStyles } from './TableBodyRows';
 import { defaultSearchFields, useTableSettings } from './useTableSettings';
@@ -123,10 +123,12 @@ export interface ResourceTableProps<T> {
   baseFilters?: Record<string, Filter>;
   /** Extra toolbar content after the resource's actions. */
   toolbar?: ReactNode;
+  /** A selection the screen holds (a picker): select mode is always on and cannot be left. */
+  selection?: ControlledSelection<T>;
 }
 
 /** Any list screen: a resource's columns over its list call, with every common table feature of spec section 2. */
-export function ResourceTable<T>({ resource, baseFilters, toolbar }: ResourceTableProps<T>) {
+export function ResourceTable<T>({ resource, baseFilters, toolbar, selection }: ResourceTableProps<T>) {
   const t = useT();
   const styles = useStyles();
   const rowStyles = useRowStyles();
@@ -162,6 +164,7 @@ export function ResourceTable<T>({ resource, baseFilters, toolbar }: ResourceTab
     pageRows: shownRows,
     initialSelectMode: resource.selectable,
     refetch,
+    controlled: selection,
   });
   const exportRows = useExport(resource.name, columns, visibility);
 
@@ -260,14 +263,16 @@ export function ResourceTable<T>({ resource, baseFilters, toolbar }: ResourceTab
             <Button appearance="subtle" icon={<ArrowClockwise20Regular />} onClick={() => void refetch()} />
           </Tooltip>
           <Switch label={t('Auto refresh')} checked={autoRefresh} onChange={(_, d) => setAutoRefresh(d.checked)} />
-          <Tooltip content={t('Select mode')} relationship="label">
-            <ToggleButton
-              appearance="subtle"
-              icon={<CheckboxChecked20Regular />}
-              checked={selectMode}
-              onClick={toggleSelectMode}
-            />
-          </Tooltip>
+          {selection ? null : (
+            <Tooltip content={t('Select mode')} relationship="label">
+              <ToggleButton
+                appearance="subtle"
+                icon={<CheckboxChecked20Regular />}
+                checked={selectMode}
+                onClick={toggleSelectMode}
+              />
+            </Tooltip>
+          )}
           {selectMode ? (
             <Menu>
               <MenuTrigger disableButtonEnhancement>

@@ -6,7 +6,7 @@ export { filterInputToFilter, filtersToQuery } from './filtersToQuery';
 export { DEFAULT_RECENT_RANGE, RECENT_RANGES, resolveRecentRange } from './recentRanges';
 export { ResourceTable, type ResourceTableProps } from './ResourceTable';
 export { type ListStateOptions, useListState } from './useListState';
-export { useSelection } from './useSelection';
+export { type ControlledSelection, useSelection } from './useSelection';
 export { VIRTUALIZE_AFTER } from './useVirtualRows';
 export type {
   ActionContext,

@@ -4,15 +4,25 @@ import type { RowSelectionState, Updater } from '@tanstack/react-table';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import type { ActionContext } from './types';
 
+/** A selection the screen holds (a picker, e.g. a rule's sites): keys are the rows' ids as strings. */
+export interface ControlledSelection<T> {
+  keys: readonly string[];
+  /** The new keys, with the rows of the page on screen (to read names of newly ticked rows). */
+  onChange(keys: string[], pageRows: readonly T[]): void;
+}
+
 export function useSelection<T>(options: {
   rowKey: (row: T) => string;
   /** Rows of the page on screen; a newly ticked row is taken from here. */
   pageRows: readonly T[];
   initialSelectMode: boolean;
   refetch: ActionContext<T>['refetch'];
+  /** Held by the screen: select mode stays on and the ticks follow `keys`. */
+  controlled?: ControlledSelection<T>;
 }) {
-  const { rowKey, pageRows, refetch } = options;
-  const [selectMode, setSelectModeState] = useState(options.initialSelectMode);
+  const { rowKey, pageRows, refetch, controlled } = options;
+  const [selectModeState, setSelectModeState] = useState(options.initialSelectMode);
+  const selectMode = controlled ? true : selectModeState;
   const [selected, setSelected] = useState<Map<string, T>>(() => new Map());
   const clearSelection = useCallback(() => setSelected(new Map()), []);
 
@@ -30,12 +40,19 @@ export function useSelection<T>(options: {
     [clearSelection, refetch],
   );
 
+  const controlledKeys = controlled?.keys;
   const rowSelection: RowSelectionState = useMemo(
-    () => Object.fromEntries([...selected.keys()].map((id) => [id, true])),
-    [selected],
+    () => Object.fromEntries([...(controlledKeys ?? selected.keys())].map((id) => [id, true])),
+    [selected, controlledKeys],
   );
   const onRowSelectionChange = (updater: Updater<RowSelectionState>) => {
     const next = typeof updater === 'function' ? updater(rowSelection) : updater;
+    controlled?.onChange(
+      Object.entries(next)
+        .filter(([, on]) => on)
+        .map(([id]) => id),
+      pageRows,
+    );
     const onPage = new Map(pageRows.map((r) => [rowKey(r), r]));
     setSelected((prev) => {
       const out = new Map<string, T>();
@@ -51,6 +68,7 @@ export function useSelection<T>(options: {
     selectMode,
     /** Leaving select mode drops the selection. */
     toggleSelectMode: () => {
+      if (controlled) return;
       if (selectMode) clearSelection();
       setSelectModeState(!selectMode);
     },
