@@ -6,14 +6,9 @@ import { userRefs } from '../users/refs.js';
 import { NotificationNotFoundError } from './errors.js';
 import { notificationStore, type StoredNotification } from './store.js';
 
-export interface NewNotification {
-  category: 1 | 2 | 3;
-  title: string;
-  caption: string;
-  content: string;
-  link: string;
-  from_user_id?: number | null;
-}
+/** What a sender gives; the rest of the row (status, read_at) starts unread. */
+export type NewNotification = Pick<StoredNotification, 'category' | 'title' | 'caption' | 'content' | 'link'> &
+  Partial<Pick<StoredNotification, 'from_user_id'>>;
 
 export function createNotification(n: NewNotification): Promise<StoredNotification> {
   return notificationStore().create({

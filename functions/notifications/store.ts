@@ -1,4 +1,5 @@
 import { NotificationStatus } from '../../shared/enums.js';
+import type { StoredOf } from '../../shared/listFields.js';
 import type { ListQuery } from '../../shared/listQuery.js';
 import { notificationListFields } from '../../shared/schemas/notifications.js';
 import { defineEntity, type ListOutcome } from '../lib/db/entity.js';
@@ -8,20 +9,10 @@ import { NotificationNotFoundError } from './errors.js';
 // Notifications expire after the system config's retention days for them (`retention` below).
 import '../systemConfig/getSystemConfig.js';
 
-export interface StoredNotification {
-  id: number;
-  from_user_id: number | null;
-  category: 1 | 2 | 3;
-  title: string;
-  caption: string;
-  content: string;
-  status: 1 | 2;
-  read_at: number | null;
-  link: string;
-  created_at: number;
-}
+/** A notification as stored (the row of shared/schemas/notifications.ts): the sender by id, named at read time. */
+export type StoredNotification = StoredOf<typeof notificationListFields, { from_user_id: number | null }>;
 
-export type NewNotificationRecord = Omit<StoredNotification, 'id' | 'created_at'>;
+export type NewNotificationRecord = Omit<StoredNotification, 'id' | 'created_at' | 'updated_at'>;
 
 /** Where notifications live; the notifications service depends on this port, not on DynamoDB. */
 export interface NotificationStore {

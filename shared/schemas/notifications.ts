@@ -10,12 +10,13 @@ export const notificationListFields = {
   caption: field.text({ sort: 'bounded', filter: 'bounded', search: true }),
   status: field.enum(NotificationStatus, { sort: 'bounded', filter: 'key' }),
   read_at: field.datetime<number | null>({ sort: 'bounded', filter: 'bounded' }),
+  /** HTML; the web sanitizes it before rendering. */
+  content: field.shown<string>(),
+  /** Where the notification points to, e.g. /operations/12 */
+  link: field.shown<string>(),
 } as const satisfies ListFields;
 
 export interface Notification extends RowOf<typeof notificationListFields> {
+  /** Who sent it (stored as from_user_id, named at read time). */
   from_user: UserRef;
-  /** HTML; the web sanitizes it before rendering. */
-  content: string;
-  /** Where the notification points to, e.g. /operations/12 */
-  link: string;
 }
