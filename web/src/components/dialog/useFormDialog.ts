@@ -22,6 +22,7 @@ export interface FormDialogOptions<F, B, R = unknown> {
  * The state every form dialog has: open/closed, the form, messages shown only after a first
  * submit, the fields the server refused (cleared when that field changes), and the busy flag.
  * A failed save keeps the dialog open: the request layer has shown the reason in a toast.
+ * A dialog its page mounts only while open (New Site) ignores `open`/`setOpen`: mounting resets it.
  */
 export function useFormDialog<F extends object, B, R = unknown>({
   initial,
