@@ -1,7 +1,9 @@
-// Builders for a list declaration: each field once, with its type, its value type (enum value
-// types come from shared/enums.ts) and what a list may do with it (shared/listQuery.ts FieldSpec).
-// The API row type and the stored shape derive from the declaration (`RowOf`), the way electrodb
-// derives item types from a model, so a column's type is written in one place.
+// Builders for an entity's row declaration: each field once, with its type, its value type (enum
+// value types come from shared/enums.ts) and what a list may do with it (shared/listQuery.ts
+// FieldSpec). A field declared without capabilities is shown only: every list refuses to sort,
+// filter or search it. The API row type (`RowOf`) and the stored shape (`StoredOf`, plus what only
+// storage keeps) derive from the declaration, the way electrodb derives item types from a model,
+// so adding a field is one edit. docs/architecture.md "Adding a feature" shows the shape.
 
 import type { EnumDef, EnumValue } from './enums.js';
 import type { Capability, FieldSpec } from './listQuery.js';
@@ -39,3 +41,12 @@ export const keyOrderFields = {
   id: field.number({ sort: 'key', filter: 'bounded' }),
   created_at: field.datetime({ sort: 'key', filter: 'key' }),
 };
+
+/**
+ * The shape a store keeps: the declared row plus the fields only storage has, declared beside the
+ * entity in its feature's store (ciphertexts such as `pwd_enc`, the ids a reply turns into names,
+ * internal flags). `updated_at` is stamped by the repository on every write.
+ *
+ *   export type StoredSiteAccount = StoredOf<typeof siteAccountListFields, { pwd_enc: string }>;
+ */
+export type StoredOf<D, Extra extends object = Record<never, never>> = RowOf<D> & Extra & { updated_at?: number };

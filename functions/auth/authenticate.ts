@@ -1,5 +1,5 @@
 import type { AuthUser } from '../lib/http/router.js';
-import { userStore } from '../users/store.js';
+import { userCredentials } from '../users/service.js';
 import { AccountDisabledError, SessionExpiredError } from './errors.js';
 import { verifyToken } from './token.js';
 
@@ -10,7 +10,7 @@ import { verifyToken } from './token.js';
  */
 export async function authenticate(token: string): Promise<AuthUser> {
   const claims = await verifyToken(token);
-  const user = await userStore().get(claims.sub);
+  const user = await userCredentials(claims.sub);
   if (!user || (user.token_version ?? 0) !== claims.ver) throw new SessionExpiredError();
   if (user.enabled === false) throw new SessionExpiredError({ cause: new AccountDisabledError() });
   return { id: user.id, username: user.username, nickname: user.nickname, role: user.role };

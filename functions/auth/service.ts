@@ -3,7 +3,7 @@ import type { AuthUser } from '../lib/http/router.js';
 import { logger, logSecurityEvent, type SecurityOutcome } from '../lib/logger.js';
 import { UserNotFoundError } from '../users/errors.js';
 import { hashPassword, needsRehash, spendDecoyVerify, verifyPassword } from '../users/password.js';
-import { userStore } from '../users/store.js';
+import { endSessions, replacePasswordHash, userCredentials, userForLogin } from '../users/service.js';
 import { consumeCaptcha, parseCaptchaInput } from './captcha.js';
 import {
   AccountDisabledError,
@@ -67,8 +67,7 @@ export async function login(body: LoginBody, ip: string, now = Date.now()): Prom
     }
   }
 
-  const store = userStore();
-  const user = await store.findByUsername(body.username);
+  const user = await userForLogin(body.username);
   const passwordOk = user
     ? await verifyPassword(body.password, user.password_hash)
     : await spendDecoyVerify(body.password).then(() => false);
@@ -84,9 +83,9 @@ export async function login(body: LoginBody, ip: string, now = Date.now()): Prom
   await Promise.all([clearFailures(keys[0]), releaseAttempt(keys[1], counters[1])]);
   if (needsRehash(user.password_hash)) {
     // Raised scrypt cost reaches existing users at their next login; a failure here must not block it.
-    await store
-      .setPasswordHash(user.id, await hashPassword(body.password), { revokeTokens: false })
-      .catch((error) => logger.warn('password rehash failed', { error, user_id: user.id }));
+    await replacePasswordHash(user.id, await hashPassword(body.password), { revokeTokens: false }).catch((error) =>
+      logger.warn('password rehash failed', { error, user_id: user.id }),
+    );
   }
   const { jwt, expires_at } = await signToken({ id: user.id, role: user.role, token_version: user.token_version ?? 0 });
   audit('success', 'password', { user_id: user.id });
@@ -95,11 +94,11 @@ export async function login(body: LoginBody, ip: string, now = Date.now()): Prom
 
 /** Ends every session of the user, on every device: tokens carry the version this bumps. */
 export async function logout(user: AuthUser): Promise<void> {
-  await userStore().revokeTokens(user.id);
+  await endSessions(user.id);
 }
 
 export async function getProfile(user: AuthUser): Promise<Profile> {
-  const stored = await userStore().get(user.id);
+  const stored = await userCredentials(user.id);
   if (!stored) throw new UserNotFoundError(user.id);
   return {
     nickname: stored.nickname,
@@ -112,14 +111,13 @@ export async function getProfile(user: AuthUser): Promise<Profile> {
 
 /** Own password change: the old password and every existing session stop working. */
 export async function changePassword(user: AuthUser, body: ChangePasswordBody, ip?: string): Promise<void> {
-  const store = userStore();
-  const stored = await store.get(user.id);
+  const stored = await userCredentials(user.id);
   if (!stored) throw new UserNotFoundError(user.id);
   const event = { event: 'password_change', actor: user.id, target: `user#${user.id}`, client_ip: ip } as const;
   if (!(await verifyPassword(body.old_pwd, stored.password_hash))) {
     logSecurityEvent({ ...event, outcome: 'failure', reason: 'wrong current password' });
     throw new WrongCurrentPasswordError();
   }
-  await store.setPasswordHash(user.id, await hashPassword(body.pwd), { revokeTokens: true });
+  await replacePasswordHash(user.id, await hashPassword(body.pwd), { revokeTokens: true });
   logSecurityEvent({ ...event, outcome: 'success' });
 }

@@ -62,7 +62,7 @@ async function checkableSite(siteId: number): Promise<{ site: Site; accountId: n
 export interface StartCheckInput {
   siteIds: number[];
   points: CheckPoint[];
-  name: 1 | 2 | 3;
+  name: StoredOperation['name'];
   operatorId: number | null;
   ruleId?: number | null;
   remark?: string;

@@ -1,17 +1,15 @@
+import type { StoredOf } from '../../shared/listFields.js';
 import {
   betUploadListFields,
   checkLogListFields,
+  type checkLogRowFields,
+  checkResultFields,
   engineEventListFields,
   operationListFields,
   rawLogListFields,
   subtaskListFields,
   taskListFields,
   videoListFields,
-  type Checkpoints,
-  type ProcessValue,
-  type RunStatusValue,
-  type StepTiming,
-  type TestModeValue,
 } from '../../shared/schemas/checks.js';
 import type { ListQuery } from '../../shared/listQuery.js';
 import {
@@ -28,135 +26,58 @@ import { onConditionFailure } from '../lib/onConditionFailure.js';
 // Log rows below expire after the system config's retention days (their `retention` kind).
 import '../systemConfig/getSystemConfig.js';
 
-// Stored shapes of the check engine. API shapes (shared/schemas/checks.ts) are built from these
-// by joining names (site, user) at read time, so a rename never leaves stale copies behind.
+// Stored shapes of the check engine: the row declarations of shared/schemas/checks.ts plus what
+// only storage keeps. API shapes are built from these by joining names (site, user) at read time,
+// so a rename never leaves stale copies behind.
 
-export interface StoredOperation {
-  id: number;
-  name: 1 | 2 | 3;
-  status: RunStatusValue;
-  operator_id: number | null;
-  site_id: number | null;
-  rule_id: number | null;
-  task_total: number;
-  task_done: number;
-  task_failed: number;
-  task_running: number;
-  /** 1 while the operation is not finished: a sparse index the reaper reads instead of every operation. */
-  open?: 1;
-  start_at: number | null;
-  end_at: number | null;
-  remark: string;
-  created_at: number;
-}
+export type StoredOperation = StoredOf<
+  typeof operationListFields,
+  {
+    operator_id: number | null;
+    site_id: number | null;
+    /** 1 while the operation is not finished: a sparse index the reaper reads instead of every operation. */
+    open?: 1;
+  }
+>;
 
-export interface StoredTask {
-  id: number;
-  operation_id: number;
-  site_id: number;
-  account_id: number | null;
-  checkpoints: Checkpoints;
-  status: 1 | 2 | 3 | 100;
-  creator_id: number | null;
-  /** Subtask counters, kept by atomic adds; `recountTask` is their repair path. */
-  task_total: number;
-  task_done: number;
-  task_failed: number;
-  task_running: number;
-  /** Site token id of the session the login subtask captured, reused by the other subtasks. */
-  session_id: number | null;
-  start_at: number | null;
-  end_at: number | null;
-  remark: string;
-  created_at: number;
-}
+export type StoredTask = StoredOf<
+  typeof taskListFields,
+  {
+    account_id: number | null;
+    creator_id: number | null;
+    /** Site token id of the session the login subtask captured, reused by the other subtasks. */
+    session_id: number | null;
+  }
+>;
 
-export interface StoredSubtask {
-  id: number;
-  task_id: number;
-  operation_id: number;
-  site_id: number;
-  mode: TestModeValue;
-  process: ProcessValue;
-  status: RunStatusValue;
-  /** Id of the delivery that claimed it, so a late duplicate cannot finish it twice. */
-  run_id?: string;
-  start_at: number | null;
-  end_at: number | null;
-  msg: string;
-  created_at: number;
-}
+export type StoredSubtask = StoredOf<
+  typeof subtaskListFields,
+  {
+    site_id: number;
+    /** Id of the delivery that claimed it, so a late duplicate cannot finish it twice. */
+    run_id?: string;
+  }
+>;
 
-export interface StoredCheckLog {
-  id: number;
-  process: ProcessValue;
-  mode: TestModeValue;
-  task_id: number;
-  subtask_id: number;
-  site_id: number;
-  account_id: number | null;
-  success: boolean;
-  raw_log_id: number | null;
-  created_at: number;
-  [field: string]: unknown;
-}
+/** The shared columns plus whatever result fields the process wrote (checkLogListFields names them). */
+export type StoredCheckLog = StoredOf<
+  typeof checkLogRowFields,
+  { account_id: number | null; [field: string]: unknown }
+>;
 
-export interface StoredRawLog {
-  id: number;
-  process: ProcessValue;
-  business_id: number;
-  subtask_id: number;
-  success: boolean;
-  remark: string;
-  result: unknown;
-  steps: StepTiming[];
-  console_errors: string[];
-  video_id: number | null;
-  screenshot_key: string | null;
-  created_at: number;
-}
+export type StoredRawLog = StoredOf<
+  typeof rawLogListFields,
+  { video_id: number | null; screenshot_key: string | null }
+>;
 
-export interface StoredVideo {
-  id: number;
-  process: ProcessValue;
-  size: number;
-  key: string;
-  content_type: string;
-  duration_ms: number;
-  raw_log_id: number;
-  subtask_id: number;
-  created_at: number;
-}
+/** `key` is the object's key in the bucket; replies carry a time-limited URL instead. */
+export type StoredVideo = StoredOf<typeof videoListFields, { key: string }>;
 
-export interface StoredCheckResult {
-  id: number;
-  subtask_id: number;
-  raw_log_id: number;
-  created_at: number;
-}
+export type StoredCheckResult = StoredOf<typeof checkResultFields>;
 
-export interface StoredBetUpload {
-  id: number;
-  check_log_id: number;
-  subtask_id: number;
-  site_id: number;
-  mode: TestModeValue;
-  bet_id: string;
-  number: string;
-  big: number;
-  small: number;
-  created_at: number;
-}
+export type StoredBetUpload = StoredOf<typeof betUploadListFields, { site_id: number }>;
 
-export interface StoredEngineEvent {
-  id: number;
-  action: string;
-  operation_id: number;
-  task_id: number | null;
-  subtask_id: number | null;
-  message: string;
-  created_at: number;
-}
+export type StoredEngineEvent = StoredOf<typeof engineEventListFields>;
 
 export const operationEntity = defineEntity<StoredOperation>({
   type: 'operation',
@@ -199,7 +120,7 @@ export const videoEntity = defineEntity<StoredVideo>({
 
 export const checkResultEntity = defineEntity<StoredCheckResult>({
   type: 'check_result',
-  fields: { id: 'number', subtask_id: 'number', created_at: 'datetime' },
+  fields: checkResultFields,
   keys: ['subtask_id'],
   retention: 'log_rows',
 });

@@ -9,16 +9,9 @@ import { notificationStore, type StoredNotification } from './store.js';
 import { enqueueTelegramDelivery } from './notifyQueue.js';
 import { deliverNotification, planTelegram } from './telegram/deliverNotification.js';
 
-export interface NewNotification {
-  category: 1 | 2 | 3;
-  title: string;
-  caption: string;
-  content: string;
-  link: string;
-  from_user_id?: number | null;
-  /** The operation it is about: its Telegram message is built from it. */
-  operation_id?: number;
-}
+/** What a sender gives; the rest of the row (status, read_at, the Telegram channel) is set here. */
+export type NewNotification = Pick<StoredNotification, 'category' | 'title' | 'caption' | 'content' | 'link'> &
+  Partial<Pick<StoredNotification, 'from_user_id' | 'operation_id'>>;
 
 /**
  * Writes a notification and, when the Telegram settings want it on the chat, enqueues its

@@ -1,4 +1,5 @@
 import { NotificationStatus } from '../../shared/enums.js';
+import type { StoredOf } from '../../shared/listFields.js';
 import type { ListQuery } from '../../shared/listQuery.js';
 import { notificationListFields } from '../../shared/schemas/notifications.js';
 import { defineEntity, type ListOutcome } from '../lib/db/entity.js';
@@ -8,27 +9,24 @@ import { NotificationNotFoundError } from './errors.js';
 // Notifications expire after the system config's retention days for them (`retention` below).
 import '../systemConfig/getSystemConfig.js';
 
-export interface StoredNotification {
-  id: number;
-  from_user_id: number | null;
-  category: 1 | 2 | 3;
-  title: string;
-  caption: string;
-  content: string;
-  status: 1 | 2;
-  read_at: number | null;
-  link: string;
-  created_at: number;
-  /** The operation it is about (operation notifications): the Telegram summary is built from it. */
-  operation_id?: number;
-  /** Telegram channel (NotifyStatus): No Need, Pending, Success, Channel Closed, NO Target or Failed. */
-  status_tg?: number;
-  pushed_tg_at?: number | null;
-  /** Why the Telegram channel is not Success: Telegram's answer or what is missing. */
-  tg_remark?: string | null;
-}
+type DeclaredNotification = StoredOf<
+  typeof notificationListFields,
+  {
+    from_user_id: number | null;
+    /** The operation it is about (operation notifications): the Telegram summary is built from it. */
+    operation_id?: number;
+    /** Why the Telegram channel is not Success: Telegram's answer or what is missing. */
+    tg_remark?: string | null;
+  }
+>;
+/**
+ * A notification as stored (the row of shared/schemas/notifications.ts): the sender by id, named at
+ * read time. The Telegram channel's fields are absent on rows older than the channel.
+ */
+export type StoredNotification = Omit<DeclaredNotification, 'status_tg' | 'pushed_tg_at'> &
+  Partial<Pick<DeclaredNotification, 'status_tg' | 'pushed_tg_at'>>;
 
-export type NewNotificationRecord = Omit<StoredNotification, 'id' | 'created_at'>;
+export type NewNotificationRecord = Omit<StoredNotification, 'id' | 'created_at' | 'updated_at'>;
 
 /** Where notifications live; the notifications service depends on this port, not on DynamoDB. */
 export interface NotificationStore {

@@ -16,7 +16,13 @@ import { config } from '../lib/config.js';
 import { assertOutboundUrl } from '../lib/net/outboundUrlGuard.js';
 import { decryptSecret, encryptSecret } from '../lib/secrets/index.js';
 import { SiteNotFoundError } from './errors.js';
-import { type NewSiteAccount, type SiteRecord, type StoredSiteAccount, siteStore } from './store.js';
+import {
+  type NewSiteAccount,
+  type SiteRecord,
+  type StoredSiteAccount,
+  type StoredSiteToken,
+  siteStore,
+} from './store.js';
 
 type AccountSummary = Site['accounts'][number];
 
@@ -247,13 +253,9 @@ export async function accountRefs(ids: (number | null)[]): Promise<Map<number, {
 }
 
 /** Keeps a login session a check captured (encrypted at rest); returns its token id. */
-export async function saveAccountSession(input: {
-  site_id: number;
-  account_id: number;
-  auth_type: 1 | 2;
-  session: string;
-  expire_at: number | null;
-}): Promise<number> {
+export async function saveAccountSession(
+  input: Pick<StoredSiteToken, 'site_id' | 'account_id' | 'auth_type' | 'expire_at'> & { session: string },
+): Promise<number> {
   const id = await siteStore().newTokenId();
   const token = await siteStore().createToken({
     id,

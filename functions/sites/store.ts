@@ -1,5 +1,6 @@
 import { emptyListQuery, type ListQuery } from '../../shared/listQuery.js';
-import { type Site, siteAccountListFields, siteListFields, siteTokenListFields } from '../../shared/schemas/sites.js';
+import type { StoredOf } from '../../shared/listFields.js';
+import { siteAccountListFields, siteListFields, siteTokenListFields } from '../../shared/schemas/sites.js';
 import { ConditionFailedError, defineEntity, type ListOutcome } from '../lib/db/entity.js';
 import { nextId } from '../lib/db/ids.js';
 import { createRepository, type DynamoRepository } from '../lib/db/repository.js';
@@ -7,29 +8,17 @@ import { claimUnique, releaseUnique, UniqueTakenError } from '../lib/db/unique.j
 import { onConditionFailure } from '../lib/onConditionFailure.js';
 import { SiteAccountNotFoundError, SiteExistsError, SiteNotFoundError } from './errors.js';
 
-/** A site as stored: its accounts are rows of their own. */
-export type SiteRecord = Omit<Site, 'accounts'>;
+// Stored shapes derive from the row declarations in shared/schemas/sites.ts; only what storage
+// alone keeps is written here.
 
-/** A site account as stored: the password only as ciphertext. */
-export interface StoredSiteAccount {
-  id: number;
-  site_id: number;
-  user: string;
-  pwd_enc: string;
-  enable: boolean;
-  created_at: number;
-}
+/** A site as stored: its accounts are rows of their own. */
+export type SiteRecord = StoredOf<typeof siteListFields>;
+
+/** A site account as stored: the password only as ciphertext, encrypted for this row and field. */
+export type StoredSiteAccount = StoredOf<typeof siteAccountListFields, { pwd_enc: string }>;
 
 /** A captured login session of an account; the token only as ciphertext. */
-export interface StoredSiteToken {
-  id: number;
-  site_id: number;
-  account_id: number;
-  auth_type: 1 | 2;
-  token_enc: string;
-  created_at: number;
-  expire_at: number | null;
-}
+export type StoredSiteToken = StoredOf<typeof siteTokenListFields, { token_enc: string }>;
 
 export type NewSiteRecord = Omit<SiteRecord, 'id' | 'created_at' | 'updated_at'>;
 /** `id` from newAccountId(): secrets are encrypted for the row they go into, so the id comes first. */

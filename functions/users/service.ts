@@ -21,6 +21,21 @@ export function toPublicUser(user: Omit<UserRecord, 'password_hash'> & { passwor
   };
 }
 
+// Sign-in and sessions (functions/auth) read credentials through these, never through the store.
+
+/** The user signing in, with the password hash (case-insensitive username); undefined when unknown. */
+export const userForLogin = (username: string): Promise<UserRecord | undefined> => userStore().findByUsername(username);
+
+/** A user with the password hash and token version: a session checks the version, a password change the hash. */
+export const userCredentials = (id: number): Promise<UserRecord | undefined> => userStore().get(id);
+
+/** Replaces the hash (a rehash at login, an own password change); `revokeTokens` ends every session too. */
+export const replacePasswordHash = (id: number, passwordHash: string, options: { revokeTokens: boolean }) =>
+  userStore().setPasswordHash(id, passwordHash, options);
+
+/** Ends every session of the user, on every device. */
+export const endSessions = (id: number): Promise<void> => userStore().revokeTokens(id);
+
 export async function listUsers(query: ListQuery): Promise<ListOutcome<User>> {
   const outcome = await userStore().list(query);
   return { ...outcome, result: outcome.result.map(toPublicUser) };

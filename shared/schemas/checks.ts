@@ -9,7 +9,7 @@ import {
   TaskStatus,
   TestMode,
 } from '../enums.js';
-import { field, keyOrderFields } from '../listFields.js';
+import { field, keyOrderFields, type RowOf } from '../listFields.js';
 import type { ListFields } from '../listQuery.js';
 import type { ProcessValue, TestModeValue } from './checkResults.js';
 import { Bounds, type UserRef } from './common.js';
@@ -60,22 +60,13 @@ export const ActionBody = z.object({
 });
 export type ActionBody = z.infer<typeof ActionBody>;
 
-export interface Operation {
-  id: number;
-  name: 1 | 2 | 3;
-  status: RunStatusValue;
+// API rows derive from the row declarations below (RowOf): a reply shows the declared fields, with
+// the ids it names (site, account, creator) replaced by those names, read at reply time.
+
+export interface Operation extends RowOf<typeof operationListFields> {
   operator: UserRef;
   /** Shown only when name is 1 (SingleSite); otherwise the web shows MultiSites. */
   site: { id: number; name: string } | null;
-  rule_id: number | null;
-  task_total: number;
-  task_done: number;
-  task_failed: number;
-  task_running: number;
-  start_at: number | null;
-  end_at: number | null;
-  created_at: number;
-  remark: string;
 }
 
 export interface ProcessGroup {
@@ -86,52 +77,21 @@ export interface ProcessGroup {
   task_total: number;
 }
 
-export interface Task {
-  id: number;
-  operation_id: number;
+export interface Task extends Omit<RowOf<typeof taskListFields>, 'site_id'> {
   site: { id: number; name: string; url: string } | null;
   account: { id: number; user: string } | null;
-  checkpoints: Checkpoints;
-  status: 1 | 2 | 3 | 100;
   creator: UserRef;
-  task_total: number;
-  task_done: number;
-  task_failed: number;
-  task_running: number;
-  start_at: number | null;
-  end_at: number | null;
-  remark: string;
-  created_at: number;
   /** Present on GET /check/tasks/{id} */
   subtasks?: ProcessGroup[];
 }
 
-export interface Subtask {
-  id: number;
-  task_id: number;
-  operation_id: number;
+export interface Subtask extends RowOf<typeof subtaskListFields> {
   site: { name: string } | null;
-  mode: TestModeValue;
-  process: ProcessValue;
-  status: RunStatusValue;
-  start_at: number | null;
-  end_at: number | null;
-  msg: string;
-  created_at: number;
 }
 
-export interface Video {
-  id: number;
-  process: ProcessValue;
-  /** Bytes; the web shows Kib. */
-  size: number;
+export interface Video extends RowOf<typeof videoListFields> {
   /** A time-limited address to play it; null when the object is missing. */
   url: string | null;
-  content_type: string;
-  duration_ms: number;
-  raw_log_id: number;
-  subtask_id: number;
-  created_at: number;
 }
 
 export interface StepTiming {
@@ -141,27 +101,13 @@ export interface StepTiming {
   detail?: string;
 }
 
-export interface RawLog {
-  id: number;
-  process: ProcessValue;
-  /** The related check log id. */
-  business_id: number;
-  subtask_id: number;
-  success: boolean;
-  remark: string;
-  result: unknown;
-  steps: StepTiming[];
-  console_errors: string[];
+export interface RawLog extends RowOf<typeof rawLogListFields> {
   video: Video | null;
   /** Address of a PNG of the last page, for failed checks. */
   screenshot_url: string | null;
-  created_at: number;
 }
 
-export interface CheckResult {
-  id: number;
-  subtask_id: number;
-  created_at: number;
+export interface CheckResult extends Omit<RowOf<typeof checkResultFields>, 'raw_log_id'> {
   raw_log: RawLog | null;
 }
 
@@ -179,47 +125,31 @@ export const LOG_KINDS = {
 export type LogKind = keyof typeof LOG_KINDS;
 
 /** A check log row: the shared columns plus the process's own result fields. */
-export interface CheckLog {
-  id: number;
-  process: ProcessValue;
-  mode: TestModeValue;
-  task_id: number;
-  subtask_id: number;
+export interface CheckLog extends Omit<RowOf<typeof checkLogRowFields>, 'site_id'> {
   site: { id: number; name: string } | null;
   account: { user: string } | null;
-  success: boolean;
-  raw_log_id: number | null;
-  created_at: number;
   [field: string]: unknown;
 }
 
-export interface BetUpload {
-  id: number;
-  check_log_id: number;
-  subtask_id: number;
+export interface BetUpload extends RowOf<typeof betUploadListFields> {
   site: { name: string } | null;
-  mode: TestModeValue;
-  bet_id: string;
-  number: string;
-  big: number;
-  small: number;
-  created_at: number;
 }
 
-export interface EngineEvent {
-  id: number;
-  action: string;
-  operation_id: number;
-  task_id: number | null;
-  subtask_id: number | null;
-  message: string;
-  created_at: number;
-}
+export type EngineEvent = RowOf<typeof engineEventListFields>;
 
-// List declarations (shared/listFields.ts): per field its type, value type and what a list may do.
-// `key` filters are the slot fields each store maps to an index (functions/checks/store.ts).
+// Row declarations (shared/listFields.ts): per field its type, value type and what a list may do;
+// a field without capabilities is shown only. `key` filters are the slot fields each store maps to
+// an index (functions/checks/store.ts). The API rows above and the stored shapes derive from them.
 const bounded = { sort: 'bounded', filter: 'bounded' } as const;
 const keyFilter = { sort: 'bounded', filter: 'key' } as const;
+
+/** Progress counters of an operation (over its tasks) and of a task (over its subtasks). */
+const progressFields = {
+  task_total: field.number(),
+  task_done: field.number(),
+  task_failed: field.number(),
+  task_running: field.number(),
+};
 
 export const operationListFields = {
   ...keyOrderFields,
@@ -228,6 +158,9 @@ export const operationListFields = {
   remark: field.text({ ...bounded, search: true }),
   start_at: field.datetime<number | null>(bounded),
   end_at: field.datetime<number | null>(bounded),
+  /** The auto-check rule that started it; null for manual checks. */
+  rule_id: field.number<number | null>(),
+  ...progressFields,
 } as const satisfies ListFields;
 
 export const taskListFields = {
@@ -238,6 +171,9 @@ export const taskListFields = {
   remark: field.text({ ...bounded, search: true }),
   start_at: field.datetime<number | null>(bounded),
   end_at: field.datetime<number | null>(bounded),
+  checkpoints: field.shown<Checkpoints>(),
+  /** Subtask counters, kept by atomic adds; `recountTask` is their repair path. */
+  ...progressFields,
 } as const satisfies ListFields;
 
 export const subtaskListFields = {
@@ -252,8 +188,8 @@ export const subtaskListFields = {
   end_at: field.datetime<number | null>(bounded),
 } as const satisfies ListFields;
 
-/** The columns of all eight log lists; each list filters on the ones its process writes. */
-export const checkLogListFields = {
+/** The columns every check log has, whatever its process. */
+export const checkLogRowFields = {
   ...keyOrderFields,
   process: field.enum(Process, keyFilter),
   mode: field.enum(TestMode, keyFilter),
@@ -262,6 +198,11 @@ export const checkLogListFields = {
   site_id: field.number(keyFilter),
   raw_log_id: field.number<number | null>(bounded),
   success: field.boolean(keyFilter),
+} as const satisfies ListFields;
+
+/** The columns of all eight log lists; each list filters on the ones its process writes. */
+export const checkLogListFields = {
+  ...checkLogRowFields,
   description: field.text({ ...bounded, search: true }),
   msg: field.text({ ...bounded, search: true }),
   login_success: field.boolean(bounded),
@@ -287,18 +228,33 @@ export const checkLogListFields = {
 export const rawLogListFields = {
   ...keyOrderFields,
   process: field.enum(Process, keyFilter),
+  /** The related check log id. */
   business_id: field.number(keyFilter),
   subtask_id: field.number(keyFilter),
   success: field.boolean(keyFilter),
   remark: field.text({ ...bounded, search: true }),
+  /** The process's own result, as its driver returned it. */
+  result: field.shown<unknown>(),
+  steps: field.shown<StepTiming[]>(),
+  console_errors: field.shown<string[]>(),
 } as const satisfies ListFields;
 
 export const videoListFields = {
   ...keyOrderFields,
   process: field.enum(Process, keyFilter),
+  /** Bytes; the web shows Kib. */
   size: field.number(bounded),
   raw_log_id: field.number(keyFilter),
   subtask_id: field.number(keyFilter),
+  content_type: field.text(),
+  duration_ms: field.number(),
+} as const satisfies ListFields;
+
+/** A check result links a subtask run to its raw log (GET /check/subtasks/{id}/results; no list). */
+export const checkResultFields = {
+  ...keyOrderFields,
+  subtask_id: field.number(keyFilter),
+  raw_log_id: field.number(),
 } as const satisfies ListFields;
 
 export const betUploadListFields = {
@@ -307,6 +263,9 @@ export const betUploadListFields = {
   subtask_id: field.number(keyFilter),
   mode: field.enum(TestMode, keyFilter),
   number: field.text({ ...bounded, search: true }),
+  bet_id: field.text(),
+  big: field.number(),
+  small: field.number(),
 } as const satisfies ListFields;
 
 export const engineEventListFields = {
@@ -314,4 +273,6 @@ export const engineEventListFields = {
   action: field.enum(MessageAction, keyFilter),
   operation_id: field.number(keyFilter),
   message: field.text({ ...bounded, search: true }),
+  task_id: field.number<number | null>(),
+  subtask_id: field.number<number | null>(),
 } as const satisfies ListFields;

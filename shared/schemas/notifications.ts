@@ -13,6 +13,10 @@ export const notificationListFields = {
   /** The Telegram channel's notify status; absent on notifications older than the channel. */
   status_tg: field.enum(NotifyStatus, { filter: 'bounded' }),
   pushed_tg_at: field.datetime<number | null>({ filter: 'bounded' }),
+  /** HTML; the web sanitizes it before rendering. */
+  content: field.shown<string>(),
+  /** Where the notification points to, e.g. /operations/12 */
+  link: field.shown<string>(),
 } as const satisfies ListFields;
 
 type NotificationRow = RowOf<typeof notificationListFields>;
@@ -21,11 +25,8 @@ type NotificationRow = RowOf<typeof notificationListFields>;
 export interface Notification
   extends Omit<NotificationRow, 'status_tg' | 'pushed_tg_at'>,
     Partial<Pick<NotificationRow, 'status_tg' | 'pushed_tg_at'>> {
+  /** Who sent it (stored as from_user_id, named at read time). */
   from_user: UserRef;
-  /** HTML; the web sanitizes it before rendering. */
-  content: string;
-  /** Where the notification points to, e.g. /operations/12 */
-  link: string;
   /** Why the Telegram channel is not Success (Telegram's answer, or what is missing). */
   tg_remark?: string | null;
   operation_id?: number;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { UserRole } from '../enums.js';
-import { field, keyOrderFields } from '../listFields.js';
+import { field, keyOrderFields, type RowOf } from '../listFields.js';
 import type { ListFields } from '../listQuery.js';
 import { lengthBetween, maxLength } from '../validators.js';
 import { password } from './common.js';
@@ -55,18 +55,7 @@ export type UpdateUserBody = z.infer<typeof UpdateUserBody>;
 export const SetPasswordBody = z.object({ pwd: password('Please input new password!') });
 export type SetPasswordBody = z.infer<typeof SetPasswordBody>;
 
-/** A user as the API shows it: never the password hash or the token version. */
-export interface User {
-  id: number;
-  username: string;
-  nickname: string;
-  role: UserRoleValue;
-  enabled: boolean;
-  created_at: number;
-  updated_at: number;
-}
-
-/** Listable fields of GET /super/users. */
+/** A user's row (GET /super/users lists it): what it is and what a list may do with each field. */
 export const userFields = {
   ...keyOrderFields,
   username: field.text({ sort: 'bounded', filter: 'bounded', search: true }),
@@ -75,3 +64,6 @@ export const userFields = {
   enabled: field.boolean({ sort: 'bounded', filter: 'key' }),
   updated_at: field.datetime({ sort: 'bounded', filter: 'bounded' }),
 } as const satisfies ListFields;
+
+/** A user as the API shows it: never the password hash or the token version (those are stored only). */
+export type User = RowOf<typeof userFields>;

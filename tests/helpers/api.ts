@@ -95,16 +95,23 @@ export function api(baseUrl: string) {
   };
 }
 
+/**
+ * The n-th loopback address of a block of 64 second octets starting at `first`: the last octet
+ * runs 1..254 (never 0 or 256, which is no address), so n maps to one address each.
+ */
+export function loopbackAddress(first: number, seq: number): string {
+  const n = seq % (64 * 256 * 254);
+  const rest = Math.floor(n / 254);
+  return `127.${first + (rest >> 8)}.${rest & 255}.${(n % 254) + 1}`;
+}
+
 // A random start, not the pid: two test files whose pids share their low bits would share addresses.
 let loginSeq = randomInt(0, 1 << 22);
 /**
  * Each sign-in from a loopback address of its own (127.129-192.x.y, apart from authKit's uniqueIp):
  * attempts in flight count against their address's login throttle, and test files run in parallel.
  */
-const loginAddress = () => {
-  const n = loginSeq++ % (1 << 22);
-  return `127.${129 + (n >> 16)}.${(n >> 8) & 255}.${(n & 255) + 1}`;
-};
+const loginAddress = () => loopbackAddress(129, loginSeq++);
 
 /** Signs in through POST /api/v1/login and returns the token; throws with the envelope when refused. */
 export async function login(baseUrl: string, username: string, password: string): Promise<string> {

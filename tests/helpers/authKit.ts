@@ -7,7 +7,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { SignJWT } from 'jose';
 import { CAPTCHA_ALPHABET, CAPTCHA_LENGTH } from '../../functions/auth/captcha.js';
-import { api, login } from './api.js';
+import { api, login, loopbackAddress } from './api.js';
 import type { StackInfo } from './globalStack.js';
 
 let seq = 0;
@@ -21,10 +21,7 @@ let ipSeq = randomInt(0, 1 << 22);
  * A client address of its own, so one test's failed logins never bring a captcha to another's: a
  * loopback address (all of 127/8 reaches the local server, here 127.1-127.64.x.y) that `fromIp` connects from.
  */
-export const uniqueIp = () => {
-  const n = ipSeq++ % (1 << 22);
-  return `127.${(n >> 16) + 1}.${(n >> 8) & 255}.${(n & 255) + 1}`;
-};
+export const uniqueIp = () => loopbackAddress(1, ipSeq++);
 /** Call options that make the request come from `ip` (a socket address, which a client cannot fake). */
 export const fromIp = (ip: string) => ({ from: ip });
 

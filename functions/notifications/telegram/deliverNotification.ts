@@ -1,4 +1,4 @@
-import { NotificationCategory, NotifyStatus } from '../../../shared/enums.js';
+import { type EnumValue, NotificationCategory, NotifyStatus } from '../../../shared/enums.js';
 import { NotificationNotFoundError } from '../errors.js';
 import { type StoredNotification, notificationStore } from '../store.js';
 import { TelegramNotConfiguredError, TelegramSendFailedError } from './errors.js';
@@ -10,7 +10,7 @@ import { telegramSettingsStore } from './settingsStore.js';
 const { NoNeed, Pending, Success, ChannelClosed, NoTarget, Failed } = NotifyStatus.values;
 
 export interface TelegramPlan {
-  status_tg: number;
+  status_tg: EnumValue<typeof NotifyStatus>;
   tg_remark: string | null;
 }
 

@@ -1,10 +1,11 @@
 // The stored login (spec: one fixed local key holding jwt, name, s). Everything that needs to know
 // "who is signed in" reads it here; `useAuth` re-renders when it changes, in this tab or another.
+import type { EnumValue, UserRole } from '@shared/enums';
 import { useSyncExternalStore } from 'react';
 
 export const AUTH_STORAGE_KEY = 'patrol.auth';
 
-export type Role = 'super' | 'operator';
+export type Role = EnumValue<typeof UserRole>;
 export interface StoredAuth {
   jwt: string;
   name: string;

@@ -1,26 +1,35 @@
 import { type FormEvent, useState } from 'react';
 import { isApiError } from '@/api/ApiError';
 
-export type FormErrors<F> = Partial<Record<keyof F, string>>;
+/** A field of the form, or a place inside one ('accounts.0.user'), as zod paths and the server's `extra` name it. */
+export type FieldPath<F> = (keyof F & string) | `${keyof F & string}.${string}`;
+
+export type FormErrors<F> = Partial<Record<FieldPath<F>, string>>;
 
 /** What a form's rule says: the body to send (undefined = nothing changed), or a message per field. */
 export type FormCheck<F, B> = { body: B | undefined; errors?: never } | { errors: FormErrors<F>; body?: never };
 
-export interface FormDialogOptions<F, B> {
+export interface FormDialogOptions<F, B, R = unknown> {
   /** The form as the dialog opens (and after it closes). */
   initial: () => F;
   check: (form: F) => FormCheck<F, B>;
-  save: (body: B) => Promise<unknown>;
-  /** After a successful save, e.g. reload the list. */
-  onDone: () => unknown;
+  save: (body: B) => Promise<R>;
+  /** After a successful save, with what it answered, e.g. reload the list. */
+  onDone: (saved: R) => unknown;
 }
 
 /**
  * The state every form dialog has: open/closed, the form, messages shown only after a first
  * submit, the fields the server refused (cleared when that field changes), and the busy flag.
  * A failed save keeps the dialog open: the request layer has shown the reason in a toast.
+ * A dialog its page mounts only while open (New Site) ignores `open`/`setOpen`: mounting resets it.
  */
-export function useFormDialog<F extends object, B>({ initial, check, save, onDone }: FormDialogOptions<F, B>) {
+export function useFormDialog<F extends object, B, R = unknown>({
+  initial,
+  check,
+  save,
+  onDone,
+}: FormDialogOptions<F, B, R>) {
   const [open, setOpenState] = useState(false);
   const [form, setForm] = useState<F>(initial);
   const [tried, setTried] = useState(false);
@@ -36,9 +45,15 @@ export function useFormDialog<F extends object, B>({ initial, check, save, onDon
     setServerErrors({});
   };
 
-  const change = <K extends keyof F>(key: K, value: F[K]) => {
+  /** Sets a field; the server's messages on it (and inside it, e.g. on its rows) go, as they may no longer hold. */
+  const change = <K extends keyof F & string>(key: K, value: F[K]) => {
     setForm((f) => ({ ...f, [key]: value }));
-    setServerErrors(({ [key]: _, ...rest }) => rest as FormErrors<F>);
+    setServerErrors(
+      (e) =>
+        Object.fromEntries(
+          Object.entries(e).filter(([path]) => path !== key && !path.startsWith(`${key}.`)),
+        ) as FormErrors<F>,
+    );
   };
 
   const submit = async (e: FormEvent) => {
@@ -51,9 +66,9 @@ export function useFormDialog<F extends object, B>({ initial, check, save, onDon
     }
     setBusy(true);
     try {
-      await save(checked.body);
+      const saved = await save(checked.body);
       setOpen(false);
-      await onDone();
+      await onDone(saved);
     } catch (error) {
       // A field the server named (a taken username, the last super user's role) is marked too.
       if (isApiError(error) && error.extra) setServerErrors(error.extra as FormErrors<F>);

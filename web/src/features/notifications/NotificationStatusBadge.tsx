@@ -1,9 +1,9 @@
 import { Badge } from '@fluentui/react-components';
-import { NotificationStatus } from '@shared/enums';
+import { type EnumValue, NotificationStatus } from '@shared/enums';
 import type { ReactNode } from 'react';
 import { useT } from '@/i18n';
 
-export function NotificationStatusBadge({ status }: { status: 1 | 2 }): ReactNode {
+export function NotificationStatusBadge({ status }: { status: EnumValue<typeof NotificationStatus> }): ReactNode {
   const t = useT();
   const unread = status === NotificationStatus.values.Unread;
   return (

@@ -2,14 +2,7 @@ import { Button, Field, Input, makeStyles, Text, tokens } from '@fluentui/react-
 import { Add16Regular, Delete20Regular, Eye16Regular, EyeOff16Regular } from '@fluentui/react-icons';
 import { type ReactNode, useState } from 'react';
 import { useT } from '@/i18n';
-import {
-  type AccountRow,
-  emptyAccountRow,
-  type FormErrors,
-  validateAccounts,
-  withoutError,
-  withoutRow,
-} from './siteForm';
+import { type AccountRow, checkAccounts, emptyAccountRow } from './siteForm';
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
@@ -34,9 +27,8 @@ const useStyles = makeStyles({
 export interface AccountEditorProps {
   rows: AccountRow[];
   onRows(rows: AccountRow[]): void;
-  /** Keyed 'accounts.{i}.user' / 'accounts.{i}.pwd', like the server's `extra`. */
-  errors: FormErrors;
-  onErrors(errors: FormErrors): void;
+  /** The dialog's messages, keyed 'accounts.{i}.user' / 'accounts.{i}.pwd' like the server's `extra`. */
+  errors: Partial<Record<string, string>>;
 }
 
 const PREFIX = 'accounts';
@@ -73,25 +65,26 @@ function PasswordInput({
   );
 }
 
-/** Rows of bot login accounts (user, pwd); another row is added only when the rows above are valid. */
-export function AccountEditor({ rows, onRows, errors, onErrors }: AccountEditorProps): ReactNode {
+/**
+ * Rows of bot login accounts (user, pwd); another row is added only when the rows above are valid.
+ * A refused Add shows the rows' messages until the rows pass, like a dialog after its first submit.
+ */
+export function AccountEditor({ rows, onRows, errors }: AccountEditorProps): ReactNode {
   const t = useT();
   const styles = useStyles();
-  const set = (index: number, field: 'user' | 'pwd', value: string) => {
+  const [addTried, setAddTried] = useState(false);
+  const rowErrors = addTried ? checkAccounts(rows).errors : undefined;
+  const set = (index: number, field: 'user' | 'pwd', value: string) =>
     onRows(rows.map((r, i) => (i === index ? { ...r, [field]: value } : r)));
-    onErrors(withoutError(errors, `${PREFIX}.${index}.${field}`));
-  };
-  const remove = (index: number) => {
-    onRows(rows.filter((_, i) => i !== index));
-    onErrors(withoutRow(errors, PREFIX, index));
-  };
+  const remove = (index: number) => onRows(rows.filter((_, i) => i !== index));
   const add = () => {
-    const checked = validateAccounts(rows);
-    if (!checked.ok) return onErrors({ ...errors, ...checked.errors });
+    if (checkAccounts(rows).errors) return setAddTried(true);
+    setAddTried(false);
     onRows([...rows, emptyAccountRow()]);
   };
   const message = (index: number, field: 'user' | 'pwd') => {
-    const m = errors[`${PREFIX}.${index}.${field}`];
+    const path = `${PREFIX}.${index}.${field}` as const;
+    const m = errors[path] ?? rowErrors?.[path];
     return m ? t(m) : undefined;
   };
 

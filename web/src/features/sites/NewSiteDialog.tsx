@@ -13,13 +13,13 @@ import {
 } from '@fluentui/react-components';
 import type { Site } from '@shared/schemas/sites';
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, type ReactNode, useState } from 'react';
-import { isApiError } from '@/api/request';
+import type { ReactNode } from 'react';
 import { dialogSurfaceStyle } from '@/app/dialogSizes';
 import { FormDialogActions } from '@/components/dialog';
+import { useFormDialog } from '@/components/dialog/useFormDialog';
 import { useT } from '@/i18n';
 import { AccountEditor } from './AccountEditor';
-import { emptyAccountRow, type FormErrors, type NewSiteForm, validateNewSite, withoutError } from './siteForm';
+import { checkNewSite, emptyNewSite, hasScheme, type NewSiteForm } from './siteForm';
 import { createSite, refreshSiteLists } from './sitesApi';
 
 const useStyles = makeStyles({
@@ -37,8 +37,6 @@ const useStyles = makeStyles({
   sectionHint: { color: tokens.colorNeutralForeground3 },
 });
 
-const SCHEME = /^[a-z][a-z\d+.-]*:\/\//i;
-
 export interface NewSiteDialogProps {
   open: boolean;
   onClose(): void;
@@ -54,32 +52,20 @@ function NewSiteSurface({ onClose, onCreated }: Omit<NewSiteDialogProps, 'open'>
   const t = useT();
   const styles = useStyles();
   const client = useQueryClient();
-  const [form, setForm] = useState<NewSiteForm>(() => ({ name: '', url: '', accounts: [emptyAccountRow()] }));
-  const [errors, setErrors] = useState<FormErrors>({});
-  const [busy, setBusy] = useState(false);
-  const message = (path: string) => (errors[path] ? t(errors[path]) : undefined);
-  const edit = (field: 'name' | 'url', value: string) => {
-    setForm((f) => ({ ...f, [field]: value }));
-    setErrors((e) => withoutError(e, field));
-  };
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    const checked = validateNewSite(form);
-    if (!checked.ok) return setErrors(checked.errors);
-    setBusy(true);
-    try {
-      const site = await createSite(checked.body);
+  // The page opens and closes this dialog (it is mounted only while open), so the hook's own
+  // open flag is not used. A refused site keeps the dialog open: 'Add site failed' is shown with
+  // the reason, and the server's field messages land on their fields.
+  const { form, change, errors, busy, submit } = useFormDialog({
+    initial: emptyNewSite,
+    check: checkNewSite,
+    save: createSite,
+    onDone: async (site: Site) => {
       await refreshSiteLists(client);
       onCreated?.(site);
       onClose();
-    } catch (error) {
-      // 'Add site failed' is shown with the reason; the server's field messages go on their fields too.
-      if (isApiError(error) && error.extra) setErrors(error.extra);
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
+  const message = (path: keyof NewSiteForm) => (errors[path] ? t(errors[path]) : undefined);
 
   return (
     // Persistent: outside clicks and Escape are ignored (modalType alert has no light dismiss).
@@ -91,7 +77,7 @@ function NewSiteSurface({ onClose, onCreated }: Omit<NewSiteDialogProps, 'open'>
             <DialogContent className={styles.form}>
               <div className={styles.row}>
                 <Field label={t('Site Name')} required validationMessage={message('name')}>
-                  <Input autoFocus value={form.name} onChange={(_, d) => edit('name', d.value)} />
+                  <Input autoFocus value={form.name} onChange={(_, d) => change('name', d.value)} />
                 </Field>
                 <Field
                   label={t('Site URL')}
@@ -102,10 +88,8 @@ function NewSiteSurface({ onClose, onCreated }: Omit<NewSiteDialogProps, 'open'>
                   <Input
                     value={form.url}
                     placeholder="example.com"
-                    contentBefore={
-                      SCHEME.test(form.url.trim()) ? undefined : <span className={styles.prefix}>HTTPS://</span>
-                    }
-                    onChange={(_, d) => edit('url', d.value)}
+                    contentBefore={hasScheme(form.url) ? undefined : <span className={styles.prefix}>HTTPS://</span>}
+                    onChange={(_, d) => change('url', d.value)}
                   />
                 </Field>
               </div>
@@ -119,9 +103,8 @@ function NewSiteSurface({ onClose, onCreated }: Omit<NewSiteDialogProps, 'open'>
                 </div>
                 <AccountEditor
                   rows={form.accounts}
-                  onRows={(accounts) => setForm((f) => ({ ...f, accounts }))}
+                  onRows={(accounts) => change('accounts', accounts)}
                   errors={errors}
-                  onErrors={setErrors}
                 />
               </div>
             </DialogContent>

@@ -23,13 +23,13 @@ import { CheckmarkCircle16Filled, DismissCircle16Filled } from '@fluentui/react-
 import type { Site } from '@shared/schemas/sites';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
-import { isApiError } from '@/api/request';
 import { dialogSurfaceStyle } from '@/app/dialogSizes';
+import { useFormDialog } from '@/components/dialog/useFormDialog';
 import { CopyButton } from '@/components/table/CellContent';
 import { useT } from '@/i18n';
 import { AccountEditor } from './AccountEditor';
 import { SecretCell } from '@/components/secret';
-import { type AccountRow, emptyAccountRow, type FormErrors, validateAccounts } from './siteForm';
+import { checkAccounts, emptyAccountRow } from './siteForm';
 import { addAccounts, refreshSiteLists, revealAccountPassword, siteAccountsQuery } from './sitesApi';
 
 const useStyles = makeStyles({
@@ -61,27 +61,19 @@ function SiteAccountsSurface({ site, onClose }: Omit<SiteAccountsDialogProps, 'o
   const styles = useStyles();
   const client = useQueryClient();
   const [tab, setTab] = useState<TabValue>('new');
-  const [rows, setRows] = useState<AccountRow[]>(() => [emptyAccountRow()]);
-  const [errors, setErrors] = useState<FormErrors>({});
-  const [busy, setBusy] = useState(false);
-
-  const confirm = async () => {
-    // Adding an empty list does nothing (spec section 5).
-    if (rows.length === 0) return;
-    const checked = validateAccounts(rows);
-    if (!checked.ok) return setErrors(checked.errors);
-    setBusy(true);
-    try {
-      await addAccounts(site.id, checked.accounts);
+  // The page opens this dialog (mounted only while open); the hook's own open flag is not used.
+  // After a save the hook starts the form again (one empty row) and the All Accounts tab shows.
+  const { form, change, errors, busy, submit } = useFormDialog({
+    initial: () => ({ accounts: [emptyAccountRow()] }),
+    // Adding an empty list does nothing (spec section 5): Confirm is disabled then.
+    check: (f) => checkAccounts(f.accounts),
+    save: (body) => addAccounts(site.id, body.accounts),
+    onDone: async () => {
       await refreshSiteLists(client);
-      setRows([emptyAccountRow()]);
       setTab('all');
-    } catch (error) {
-      if (isApiError(error) && error.extra) setErrors(error.extra);
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
+  const rows = form.accounts;
 
   return (
     <Dialog open onOpenChange={(_, d) => !d.open && onClose()}>
@@ -101,7 +93,7 @@ function SiteAccountsSurface({ site, onClose }: Omit<SiteAccountsDialogProps, 'o
               aria-label={t(tab === 'new' ? 'New Account' : 'All Accounts')}
             >
               {tab === 'new' ? (
-                <AccountEditor rows={rows} onRows={setRows} errors={errors} onErrors={setErrors} />
+                <AccountEditor rows={rows} onRows={(accounts) => change('accounts', accounts)} errors={errors} />
               ) : (
                 <AllAccounts siteId={site.id} />
               )}
@@ -115,7 +107,7 @@ function SiteAccountsSurface({ site, onClose }: Omit<SiteAccountsDialogProps, 'o
                   appearance="primary"
                   disabled={busy || rows.length === 0}
                   icon={busy ? <Spinner size="tiny" /> : undefined}
-                  onClick={confirm}
+                  onClick={submit}
                 >
                   {t('Confirm')}
                 </Button>

@@ -4,7 +4,7 @@ import { toast } from '@/app/toast';
 import { col, defineResource, type Resource } from '@/components/table';
 import { t } from '@/i18n';
 import { SecretCell } from '@/components/secret';
-import { revealAccountPassword, SITE_ACCOUNTS, SITES, updateAccount } from './sitesApi';
+import { revealAccountPassword, SITE_ACCOUNTS, sitesChanged, updateAccount } from './sitesApi';
 
 function trimmed(field: 'user' | 'pwd', value: string, failureTip: string): string {
   const parsed = NewAccount.shape[field].safeParse(value);
@@ -15,8 +15,6 @@ function trimmed(field: 'user' | 'pwd', value: string, failureTip: string): stri
 
 /** The Account table (spec section 2): every site account, with user, pwd and enable edited inline; pwd is masked. */
 export function siteAccountsResource(client: QueryClient): Resource<SiteAccount> {
-  // The Sites table counts enabled accounts (Valid Accounts).
-  const sitesChanged = () => client.invalidateQueries({ queryKey: [SITES] });
   return defineResource<SiteAccount>({
     name: SITE_ACCOUNTS,
     endpoint: '/sites/accounts',
@@ -41,7 +39,7 @@ export function siteAccountsResource(client: QueryClient): Resource<SiteAccount>
         filter: true,
         toggle: async (a, enable) => {
           await updateAccount(a, { enable });
-          await sitesChanged();
+          await sitesChanged(client); // the Sites table counts enabled accounts (Valid Accounts)
         },
       }),
       col.datetime('created_at', 'Created At', { sortable: true, filter: 'range' }),

@@ -1,18 +1,21 @@
 import type { NewAccount, NewSiteBody, RevealedPassword, Site, SiteAccount } from '@shared/schemas/sites';
 import { type QueryClient, queryOptions } from '@tanstack/react-query';
+import { queryKeys } from '@/api/queryKeys';
 import { request } from '@/api/request';
 import { t } from '@/i18n';
 
-/** Query-key roots; the tables' keys start with their resource names. */
+/** Resource names: the tables' names and the roots of every query key of this feature (api/queryKeys). */
 export const SITES = 'sites';
 export const SITE_ACCOUNTS = 'siteAccounts';
 
+/** Everything cached about sites, or about their accounts (lists and a site's accounts). */
+export const sitesChanged = (client: QueryClient) => client.invalidateQueries({ queryKey: queryKeys.all(SITES) });
+export const siteAccountsChanged = (client: QueryClient) =>
+  client.invalidateQueries({ queryKey: queryKeys.all(SITE_ACCOUNTS) });
+
 /** Site and account lists show each other's numbers (Valid Accounts), so a change refreshes both. */
 export function refreshSiteLists(client: QueryClient): Promise<void> {
-  return Promise.all([
-    client.invalidateQueries({ queryKey: [SITES] }),
-    client.invalidateQueries({ queryKey: [SITE_ACCOUNTS] }),
-  ]).then(() => undefined);
+  return Promise.all([sitesChanged(client), siteAccountsChanged(client)]).then(() => undefined);
 }
 
 export function createSite(body: NewSiteBody): Promise<Site> {
@@ -68,7 +71,7 @@ export function addAccounts(siteId: number, accounts: NewAccount[]): Promise<Sit
 
 export const siteAccountsQuery = (siteId: number) =>
   queryOptions({
-    queryKey: [SITE_ACCOUNTS, 'site', siteId] as const,
+    queryKey: queryKeys.related(SITE_ACCOUNTS, 'site', siteId),
     queryFn: ({ signal }) =>
       request<SiteAccount[]>({ url: `/sites/${siteId}/accounts`, signal, failureTip: 'Fetch site accounts failed.' }),
   });

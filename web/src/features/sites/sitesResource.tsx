@@ -6,7 +6,7 @@ import { toast } from '@/app/toast';
 import { type ActionContext, col, defineResource, type Resource } from '@/components/table';
 import { t } from '@/i18n';
 import { SiteUrlLink } from './SiteUrlLink';
-import { deleteSite, SITE_ACCOUNTS, SITES, updateSite } from './sitesApi';
+import { deleteSite, SITES, siteAccountsChanged, updateSite } from './sitesApi';
 
 /** The dialogs the Sites screen opens from its table. */
 export type SiteDialog =
@@ -29,7 +29,6 @@ function checked<V>(schema: z.ZodType<V>, value: unknown, failureTip: string): V
  * Accounts list, which shows site names.
  */
 export function sitesResource(open: (dialog: SiteDialog) => void, client: QueryClient): Resource<Site> {
-  const accountsChanged = () => client.invalidateQueries({ queryKey: [SITE_ACCOUNTS] });
   return defineResource<Site>({
     name: SITES,
     endpoint: '/sites',
@@ -48,7 +47,7 @@ export function sitesResource(open: (dialog: SiteDialog) => void, client: QueryC
           save: async (s, value) => {
             const name = checked(NewSiteBody.shape.name, value, 'Update Name/URL failed.');
             await updateSite(s, { name });
-            await accountsChanged();
+            await siteAccountsChanged(client);
           },
         },
       }),
@@ -82,7 +81,7 @@ export function sitesResource(open: (dialog: SiteDialog) => void, client: QueryC
         confirm: (s) => t('Confirm Delete Site {name}?', { name: s.name }),
         onClick: async (s, { refetch }) => {
           await deleteSite(s).catch(() => undefined);
-          await Promise.all([refetch(), accountsChanged()]);
+          await Promise.all([refetch(), siteAccountsChanged(client)]);
         },
       },
     ],

@@ -1,11 +1,12 @@
 import type { SystemConfig, SystemConfigState } from '@shared/schemas/systemConfig';
 import { useQuery } from '@tanstack/react-query';
 import { queryClient } from '@/api/queryClient';
+import { queryKeys } from '@/api/queryKeys';
 import { request } from '@/api/request';
 
 /** GET /system-config: the document every signed-in user's shell holds (spec section 3). */
 export const systemConfigQuery = {
-  queryKey: ['systemConfig', 'detail'] as const,
+  queryKey: queryKeys.single('systemConfig'),
   queryFn: () => request<SystemConfig>({ url: '/system-config', silent: true }),
   // The server caches it for 5 s; a minute keeps an open console in step without a stream of calls.
   refetchInterval: 60_000,
@@ -18,13 +19,13 @@ export function useSystemConfig() {
 
 /** GET /super/system-config: the document with its version, for the Config page. */
 export const superSystemConfigQuery = {
-  queryKey: ['superSystemConfig', 'detail'] as const,
+  queryKey: queryKeys.single('superSystemConfig'),
   queryFn: () => request<SystemConfigState>({ url: '/super/system-config', failureTip: 'Fetch config failed.' }),
 };
 
 /** After a save or restore: the page, its versions table and the shell's copy read again. */
 function afterConfigChange<T>(state: T): Promise<T> {
-  const stale = [['superSystemConfig'], ['systemConfigVersions'], ['systemConfig']];
+  const stale = ['superSystemConfig', 'systemConfigVersions', 'systemConfig'].map(queryKeys.all);
   return Promise.all(stale.map((queryKey) => queryClient.invalidateQueries({ queryKey }))).then(() => state);
 }
 

@@ -3,6 +3,7 @@
 import type { UserRoleValue } from '@shared/schemas/auth';
 import { NewUserBody, SetPasswordBody, UpdateUserBody } from '@shared/schemas/users';
 import { ValidatorMessages } from '@shared/validators';
+import { checkWith } from '@/components/dialog/checkWith';
 
 export interface NewUserForm {
   username: string;
@@ -10,21 +11,12 @@ export interface NewUserForm {
   password: string;
   role: UserRoleValue;
 }
-export type NewUserErrors = Partial<Record<keyof NewUserForm, string>>;
 
 export const emptyNewUser: NewUserForm = { username: '', nickname: '', password: '', role: 'operator' };
 
 /** The body to send, or the first message per field (English keys). */
-export function checkNewUser(form: NewUserForm): { body: NewUserBody; errors?: never } | { errors: NewUserErrors } {
-  const parsed = NewUserBody.safeParse({ ...form, nickname: form.nickname.trim() || undefined });
-  if (parsed.success) return { body: parsed.data };
-  const errors: NewUserErrors = {};
-  for (const issue of parsed.error.issues) {
-    const key = issue.path[0] as keyof NewUserForm;
-    errors[key] ??= issue.message;
-  }
-  return { errors };
-}
+export const checkNewUser = (form: NewUserForm) =>
+  checkWith<NewUserForm, typeof NewUserBody>(NewUserBody, { ...form, nickname: form.nickname.trim() || undefined });
 
 /** The trimmed new password, or the message to show. */
 export function checkNewPassword(pwd: string): { pwd: string; error?: never } | { error: string } {
