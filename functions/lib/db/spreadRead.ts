@@ -90,17 +90,23 @@ export async function readSpread(
       const need = stop.matches - rows.length;
       const empty = streams.filter((s) => !s.buffer.length && !s.exhausted);
       if (empty.length && need > 0 && scanned < stop.scanned) {
-        const room = Math.max(1, Math.ceil((stop.scanned - scanned) / empty.length));
-        const limit = filtered ? Math.min(growth, room) : shards === 1 ? need : Math.ceil(need / shards) + 1;
+        // The budget left is shared exactly among the shards that need rows, so `searched` is the budget.
+        const left = stop.scanned - scanned;
+        const share = (i: number) =>
+          Number.isFinite(left) ? Math.floor(left / empty.length) + (i < left % empty.length ? 1 : 0) : MAX_LIMIT;
+        const wanted = shards === 1 ? need : Math.ceil(need / shards) + 1;
+        const limitOf = (i: number) => Math.min(filtered ? growth : wanted, share(i), MAX_LIMIT);
         growth = Math.min(growth * 4, MAX_LIMIT);
         await Promise.all(
-          empty.map(async (s) => {
+          empty.map(async (s, i) => {
+            const limit = limitOf(i);
+            if (limit < 1) return;
             const out = await dynamoClient().send(
               new QueryCommand({
                 ...input,
                 ExpressionAttributeValues: { ...input.ExpressionAttributeValues, [pkValue]: s.partition },
                 ExclusiveStartKey: s.fetchFrom,
-                Limit: Math.min(limit, MAX_LIMIT),
+                Limit: limit,
               }),
             );
             rcu += out.ConsumedCapacity?.CapacityUnits ?? 0;
