@@ -16,7 +16,8 @@ import { config } from '../config.js';
 import { readBucketCounters, readCounter } from './counters.js';
 import { cursorHash, readCursor, writeCursor } from './cursors.js';
 import { type EntityDef, type ListOptions, type ListOutcome, READ_BUDGET, specOf } from './entity.js';
-import { bucketOf, bucketSpan, type Partitioning, physical, spreadOf } from './partitions.js';
+import { bucketOf, bucketSpan, type Partitioning, spreadOf } from './partitions.js';
+import { rangeCount } from './rangeCount.js';
 import { readSpread, type SpreadPosition } from './spreadRead.js';
 import { type IndexName, SLOT_INDEXES, TABLE_INDEXES } from './tableSchema.js';
 import { timeKeyBounds } from './timeKey.js';
@@ -107,6 +108,9 @@ export interface ListPlan {
   spread?: Required<Partitioning>;
   /** Placeholder of the partition value in the key condition (a spread read replaces it per bucket). */
   pkValue: string;
+  /** Placeholders of the index's partition and sort key names. */
+  pkName: string;
+  skName: string;
   /** The created_at range, in ms, when one is a key condition. */
   range?: { start?: number; end?: number };
   keyCondition: string;
@@ -175,7 +179,8 @@ export function planListQuery(def: AnyDef, query: ListQuery, options: ListOption
   }
   const keys = INDEX_KEYS[index];
   const pkValue = b.value(partition);
-  const keyParts = [`${b.name(keys.partitionKey)} = ${pkValue}`];
+  const pkName = b.name(keys.partitionKey);
+  const keyParts = [`${pkName} = ${pkValue}`];
 
   // 3. created_at range -> sort-key condition.
   let empty = false;
@@ -222,6 +227,9 @@ export function planListQuery(def: AnyDef, query: ListQuery, options: ListOption
     partition,
     spread,
     pkValue,
+    pkName,
+    // Registered only when a range uses it: DynamoDB refuses unused names.
+    skName: ranged ? b.name(keys.sortKey) : '',
     range,
     keyCondition: keyParts.join(' AND '),
     filter: conditions.length ? conditions.join(' AND ') : undefined,
@@ -330,7 +338,9 @@ export async function runListQuery(
   // page starts where the previous page ended (cursor cache), so earlier pages are not read again.
   const hash = cursorHash([plan.index, plan.keyCondition, plan.builder.values, plan.forward, size]);
   const [count, cursor] = await Promise.all([
-    plan.counted ? readCounter(plan.partition).then((c) => ({ ...c, searched: undefined })) : countRows(input, budget),
+    plan.counted
+      ? readCounter(plan.partition).then((c) => ({ ...c, searched: undefined }))
+      : rangeCount(def.type, input, plan, undefined, budget),
     at > 1 ? readCursor(def.type, hash, at) : Promise.resolve({ start: undefined, rcu: 0 }),
   ]);
   const read = await readRows(
@@ -413,7 +423,7 @@ async function runSpread(
   const from = cursor.start as SpreadPosition | undefined;
   const [count, out] = await Promise.all([
     plan.range
-      ? countRange(input, plan, counters.buckets, buckets, budget)
+      ? rangeCount(def.type, input, plan, counters.buckets, budget)
       : Promise.resolve({ count: counters.total, rcu: 0, searched: undefined }),
     read({ matches: from ? size : at * size, scanned: Number.POSITIVE_INFINITY }, from),
   ]);
@@ -422,54 +432,6 @@ async function runSpread(
     await writeCursor(def.type, hash, at + 1, out.next as unknown as Item);
   }
   return reply(pageRows, count.count, counters.rcu + cursor.rcu + count.rcu + out.rcu, count.searched);
-}
-
-/**
- * A created_at range's count over a spread base: every bucket inside the range from its kept
- * counter, and the rows of the (at most two) buckets the range cuts counted by a key-condition
- * COUNT, within the budget; beyond it the count says so.
- */
-async function countRange(
-  input: QueryCommandInput,
-  plan: ListPlan,
-  counted: Map<string, number[]>,
-  buckets: string[],
-  budget: number,
-): Promise<{ count: number; rcu: number; searched?: number }> {
-  const spread = plan.spread as Required<Partitioning>;
-  const { start, end } = plan.range ?? {};
-  let count = 0;
-  let rcu = 0;
-  let scanned = 0;
-  let partial = false;
-  const edges: string[] = [];
-  for (const bucket of buckets) {
-    const span = bucket ? bucketSpan(bucket) : { start: Number.NEGATIVE_INFINITY, end: Number.POSITIVE_INFINITY };
-    const inside = (start === undefined || span.start >= start) && (end === undefined || span.end <= end);
-    if (inside) count += (counted.get(bucket) ?? []).reduce((a, n) => a + n, 0);
-    else edges.push(bucket);
-  }
-  counting: for (const bucket of edges) {
-    for (let shard = 0; shard < spread.shards; shard++) {
-      if (scanned >= budget) {
-        partial = true;
-        break counting;
-      }
-      const partition = physical(plan.partition, bucket || undefined, spread.shards > 1 ? shard : undefined);
-      const out = await countRows(
-        { ...input, ExpressionAttributeValues: { ...input.ExpressionAttributeValues, [plan.pkValue]: partition } },
-        budget - scanned,
-      );
-      count += out.count;
-      rcu += out.rcu;
-      scanned += out.searched ?? out.count;
-      if (out.searched !== undefined) {
-        partial = true;
-        break counting;
-      }
-    }
-  }
-  return { count, rcu, searched: partial ? scanned : undefined };
 }
 
 /** Every row of a partition, in key order, without budget: internal reads (`repo.all`). */
@@ -547,32 +509,6 @@ function keyOf(input: QueryCommandInput, item: Item | undefined): Item | undefin
     [index.partitionKey]: item[index.partitionKey],
     [index.sortKey]: item[index.sortKey],
   };
-}
-
-/** A created_at range's count: exact up to the budget, then the rows counted so far. */
-async function countRows(
-  input: QueryCommandInput,
-  budget: number,
-): Promise<{ count: number; rcu: number; searched?: number }> {
-  let count = 0;
-  let rcu = 0;
-  let scanned = 0;
-  let start: QueryCommandInput['ExclusiveStartKey'];
-  do {
-    const out = await dynamoClient().send(
-      new QueryCommand({
-        ...input,
-        Select: 'COUNT',
-        ExclusiveStartKey: start,
-        Limit: Math.min(budget - scanned, MAX_LIMIT),
-      }),
-    );
-    count += out.Count ?? 0;
-    scanned += out.ScannedCount ?? 0;
-    rcu += out.ConsumedCapacity?.CapacityUnits ?? 0;
-    start = out.LastEvaluatedKey;
-  } while (start && scanned < budget);
-  return { count, rcu, searched: start ? scanned : undefined };
 }
 
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
