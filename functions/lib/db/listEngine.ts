@@ -6,7 +6,9 @@
 // serves (other filters, keyword search, sorts on other fields) is read within the entity's read
 // budget, newest first; past the budget the reply says `total_exact: false` and `searched: n`.
 // Key-served lists count from the kept partition counter (counters.ts) and page from the
-// cursor cache (cursors.ts), so a page costs O(page_size).
+// cursor cache (cursors.ts), so a page costs O(page_size). A spread base (partitions.ts) is read
+// bucket by bucket, newest first, its shards merged (spreadRead.ts); a created_at range counts whole
+// buckets from their counters and keeps what it counted (rangeCount.ts).
 
 import { type NativeAttributeValue, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Filter, ListQuery, SortBy } from '../../../shared/listQuery.js';
