@@ -182,26 +182,26 @@ describe.each(LAYOUTS)('$name', (layout) => {
     });
 
     it('keeps a range count, so later calls read only the rows written since and still count them', async () => {
-    const repo = repoOf('memo');
-    const now = Date.now();
-    await repo.createMany(
-      Array.from({ length: 300 }, (_, i) => ({ ...sampleRow(i), created_at: now - 900_000 + i * 2000 })),
-    );
-    const open = q({ filters: { created_at: { kind: 'range', start: now - 3600_000, end: now + 3600_000 } } });
-    const first = await repo.list(open);
-    expect(first.total_count).toBe(300);
-    const again = await repo.list(open);
-    expect(again.total_count).toBe(300);
-    expect(again.consumed_rcu).toBeLessThan(first.consumed_rcu / 2);
-    await repo.createMany([
-      { ...sampleRow(0), created_at: Date.now() },
-      { ...sampleRow(1), created_at: Date.now() },
-    ]);
-    expect((await repo.list(open)).total_count).toBe(302);
-    expect((await repo.list(q({ ...open, page: 2 }))).total_count).toBe(302);
-  });
+      const repo = repoOf('memo');
+      const now = Date.now();
+      await repo.createMany(
+        Array.from({ length: 300 }, (_, i) => ({ ...sampleRow(i), created_at: now - 900_000 + i * 2000 })),
+      );
+      const open = q({ filters: { created_at: { kind: 'range', start: now - 3600_000, end: now + 3600_000 } } });
+      const first = await repo.list(open);
+      expect(first.total_count).toBe(300);
+      const again = await repo.list(open);
+      expect(again.total_count).toBe(300);
+      expect(again.consumed_rcu).toBeLessThan(first.consumed_rcu / 2);
+      await repo.createMany([
+        { ...sampleRow(0), created_at: Date.now() },
+        { ...sampleRow(1), created_at: Date.now() },
+      ]);
+      expect((await repo.list(open)).total_count).toBe(302);
+      expect((await repo.list(q({ ...open, page: 2 }))).total_count).toBe(302);
+    });
 
-  it('refuses a sort, filter or search the declaration does not offer', async () => {
+    it('refuses a sort, filter or search the declaration does not offer', async () => {
       const repo = repoOf('refusing');
       const refused = (query: ListQuery) => expect(repo.list(query)).rejects.toBeInstanceOf(ListQueryError);
       await refused(q({ sort: [{ field: 'task_id', order: 'asc' }] }));
