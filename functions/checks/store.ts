@@ -102,6 +102,8 @@ export const checkLogEntity = defineEntity<StoredCheckLog>({
   fields: checkLogListFields,
   keys: ['process', 'subtask_id', 'task_id', 'site_id', 'mode', 'success'],
   retention: 'log_rows',
+  // High volume: day buckets, so no partition takes the type's writes (docs/data-model.md).
+  partitioning: { bucket: 'day' },
 });
 
 export const rawLogEntity = defineEntity<StoredRawLog>({
@@ -109,6 +111,8 @@ export const rawLogEntity = defineEntity<StoredRawLog>({
   fields: rawLogListFields,
   keys: ['business_id', 'subtask_id', 'process', 'success'],
   retention: 'raw_logs',
+  // High volume: day buckets, so no partition takes the type's writes (docs/data-model.md).
+  partitioning: { bucket: 'day' },
 });
 
 export const videoEntity = defineEntity<StoredVideo>({
@@ -116,6 +120,8 @@ export const videoEntity = defineEntity<StoredVideo>({
   fields: videoListFields,
   keys: ['raw_log_id', 'subtask_id', 'process'],
   retention: 'videos',
+  // High volume: day buckets, so no partition takes the type's writes (docs/data-model.md).
+  partitioning: { bucket: 'day' },
 });
 
 export const checkResultEntity = defineEntity<StoredCheckResult>({
@@ -137,6 +143,8 @@ export const engineEventEntity = defineEntity<StoredEngineEvent>({
   fields: engineEventListFields,
   keys: ['operation_id', 'action'],
   retention: 'events',
+  // High volume: day buckets, so no partition takes the type's writes (docs/data-model.md).
+  partitioning: { bucket: 'day' },
 });
 
 type Row = { id: number; created_at: number };

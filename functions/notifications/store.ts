@@ -50,6 +50,8 @@ export const notificationEntity = defineEntity<StoredNotification>({
   // Unread rows sit in their own slot partition so the web-push poll reads only new ones.
   keys: ['status', 'category'],
   retention: 'notifications',
+  // High volume: day buckets, so no partition takes the type's writes (docs/data-model.md).
+  partitioning: { bucket: 'day' },
 });
 
 export function dynamoNotificationStore(

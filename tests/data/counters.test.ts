@@ -1,148 +1,212 @@
 // Kept counts, cursor paging and bounded answers of the list engine, on the real local engines.
 
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { dynamoClient } from '../../functions/lib/aws/clients.js';
 import { counterKey } from '../../functions/lib/db/counters.js';
 import { defineEntity } from '../../functions/lib/db/entity.js';
 import { sweepExpired } from '../../functions/lib/db/expiry.js';
+import { physical } from '../../functions/lib/db/partitions.js';
 import { createRepository } from '../../functions/lib/db/repository.js';
 import { emptyListQuery, type ListQuery, ListQueryError, PAGE_ALL_CAP } from '../../shared/listQuery.js';
 import { setupDynamo } from './engine.js';
-import { type Sample, sampleDef, sampleRow } from './sampleEntity.js';
+import { BASE, type Sample, sampleDef, sampleRow } from './sampleEntity.js';
 
 setupDynamo();
-const repoOf = (type: string, extra: Partial<typeof sampleDef> = {}) =>
-  createRepository(defineEntity<Sample>({ ...sampleDef, ...extra, type }));
 const q = (o: Partial<ListQuery> = {}) => emptyListQuery({ page_size: 5, ...o });
 
-/** The totals every kept counter answers, against the rows themselves. */
-async function expectCountsRight(repo: ReturnType<typeof repoOf>) {
-  const rows = await repo.all();
-  const total = async (query: ListQuery, scope?: Record<string, number>) =>
-    (await repo.list(query, scope ? { scope } : undefined)).total_count;
-  expect(await total(q())).toBe(rows.length);
-  expect(await total(q(), { task_id: 1 })).toBe(rows.filter((r) => r.task_id === 1).length);
-  expect(await total(q({ filters: { status: { kind: 'enum', values: [2] } } }))).toBe(
-    rows.filter((r) => r.status === 2).length,
-  );
-  expect(await total(q({ filters: { enable: { kind: 'boolean', value: false } } }))).toBe(
-    rows.filter((r) => !r.enable).length,
-  );
-}
+// Every contract below holds for each storage layout: one partition per type, day buckets, and
+// hour buckets with 3 write shards (rows 5 minutes apart, so a fixture spans several buckets).
+const LAYOUTS = [
+  { name: 'one partition per type', suffix: '', partitioning: undefined, spacing: 1000 },
+  { name: 'day buckets', suffix: '-d', partitioning: { bucket: 'day' as const }, spacing: 1000 },
+  {
+    name: 'hour buckets x 3 shards',
+    suffix: '-h3',
+    partitioning: { bucket: 'hour' as const, shards: 3 },
+    spacing: 300_000,
+  },
+];
 
-describe('kept counts', () => {
-  it('stay right after concurrent creates, soft deletes, restores, slot moves and removes', async () => {
-    const repo = repoOf('kept');
-    const made = await Promise.all(Array.from({ length: 24 }, (_, i) => repo.create(sampleRow(i))));
-    await expectCountsRight(repo);
+describe.each(LAYOUTS)('$name', (layout) => {
+  const repoOf = (type: string, extra: Partial<typeof sampleDef> = {}) =>
+    createRepository(
+      defineEntity<Sample>({ ...sampleDef, partitioning: layout.partitioning, ...extra, type: type + layout.suffix }),
+    );
+  const row = (i: number) => ({ ...sampleRow(i), created_at: BASE + i * layout.spacing });
 
-    // Each row deleted by two writers at once: only the one that deleted it moves the counters.
-    const doomed = made.slice(0, 6);
-    await Promise.allSettled(doomed.flatMap((r) => [repo.softDelete(r.id), repo.softDelete(r.id)]));
-    await expectCountsRight(repo);
-    expect((await repo.list(q())).total_count).toBe(18);
+  /** The totals every kept counter answers, against the rows themselves. */
+  async function expectCountsRight(repo: ReturnType<typeof repoOf>) {
+    const rows = await repo.all();
+    const total = async (query: ListQuery, scope?: Record<string, number>) =>
+      (await repo.list(query, scope ? { scope } : undefined)).total_count;
+    expect(await total(q())).toBe(rows.length);
+    expect(await total(q(), { task_id: 1 })).toBe(rows.filter((r) => r.task_id === 1).length);
+    expect(await total(q({ filters: { status: { kind: 'enum', values: [2] } } }))).toBe(
+      rows.filter((r) => r.status === 2).length,
+    );
+    expect(await total(q({ filters: { enable: { kind: 'boolean', value: false } } }))).toBe(
+      rows.filter((r) => !r.enable).length,
+    );
+  }
 
-    await Promise.allSettled(doomed.slice(0, 3).flatMap((r) => [repo.restore(r.id), repo.restore(r.id)]));
-    await Promise.all(made.slice(10, 14).map((r) => repo.update(r.id, { status: 2, enable: !r.enable, task_id: 1 })));
-    await repo.remove(made[20].id);
-    await expectCountsRight(repo);
-    expect((await repo.list(q())).total_count).toBe(20);
-  });
+  describe('kept counts', () => {
+    it('stay right after concurrent creates, soft deletes, restores, slot moves and removes', async () => {
+      const repo = repoOf('kept');
+      const made = await Promise.all(Array.from({ length: 24 }, (_, i) => repo.create(row(i))));
+      await expectCountsRight(repo);
 
-  it('stay right when expired rows are swept, and the sweep takes only expired rows', async () => {
-    const repo = repoOf('expiring');
-    const old = Date.now() - 3600_000 - 60_000;
-    await repo.createMany(Array.from({ length: 7 }, (_, i) => ({ ...sampleRow(i), created_at: old + i })));
-    await repo.createMany(Array.from({ length: 5 }, (_, i) => ({ ...sampleRow(i), created_at: Date.now() })));
-    expect((await repo.list(q())).total_count).toBe(12);
+      // Each row deleted by two writers at once: only the one that deleted it moves the counters.
+      const doomed = made.slice(0, 6);
+      await Promise.allSettled(doomed.flatMap((r) => [repo.softDelete(r.id), repo.softDelete(r.id)]));
+      await expectCountsRight(repo);
+      expect((await repo.list(q())).total_count).toBe(18);
 
-    expect(await sweepExpired(repo.def)).toBe(7);
-    expect((await repo.all()).length).toBe(5);
-    await expectCountsRight(repo);
-    expect(await sweepExpired(repo.def)).toBe(0);
-  });
+      await Promise.allSettled(doomed.slice(0, 3).flatMap((r) => [repo.restore(r.id), repo.restore(r.id)]));
+      await Promise.all(made.slice(10, 14).map((r) => repo.update(r.id, { status: 2, enable: !r.enable, task_id: 1 })));
+      await repo.remove(made[20].id);
+      await expectCountsRight(repo);
+      expect((await repo.list(q())).total_count).toBe(20);
+    });
 
-  it('are recomputed by the repair path after they drift', async () => {
-    const repo = repoOf('drifted');
-    await repo.createMany(Array.from({ length: 9 }, (_, i) => sampleRow(i)));
-    for (const partition of ['drifted', 'drifted:task_id=1', 'drifted:status=2', 'drifted:enable=false']) {
-      await dynamoClient().send(
-        new PutCommand({ TableName: process.env.TABLE_NAME, Item: { ...counterKey(partition), n: 999 } }),
+    it('stay right when expired rows are swept, and the sweep takes only expired rows', async () => {
+      const repo = repoOf('expiring');
+      const old = Date.now() - 3600_000 - 60_000;
+      await repo.createMany(Array.from({ length: 7 }, (_, i) => ({ ...sampleRow(i), created_at: old + i })));
+      await repo.createMany(Array.from({ length: 5 }, (_, i) => ({ ...sampleRow(i), created_at: Date.now() })));
+      expect((await repo.list(q())).total_count).toBe(12);
+
+      expect(await sweepExpired(repo.def)).toBe(7);
+      expect((await repo.all()).length).toBe(5);
+      await expectCountsRight(repo);
+      expect(await sweepExpired(repo.def)).toBe(0);
+    });
+
+    it('are recomputed by the repair path after they drift', async () => {
+      const repo = repoOf('drifted');
+      const type = repo.def.type;
+      await repo.createMany(Array.from({ length: 9 }, (_, i) => row(i)));
+      // Every counter of the type drifts, and (spread layouts) a bucket without rows gets a count.
+      const counters = await dynamoClient().send(
+        new ScanCommand({
+          TableName: process.env.TABLE_NAME,
+          FilterExpression: 'begins_with(pk, :p)',
+          ExpressionAttributeValues: { ':p': `count#${type}` },
+        }),
       );
-    }
-    expect((await repo.list(q())).total_count).toBe(999);
+      const bogus = layout.partitioning ? [counterKey(physical(type, '2020-01-01T00', 0))] : [];
+      for (const key of [...(counters.Items ?? []).map((c) => ({ pk: c.pk, sk: c.sk })), ...bogus]) {
+        await dynamoClient().send(new PutCommand({ TableName: process.env.TABLE_NAME, Item: { ...key, n: 999 } }));
+      }
+      expect((await repo.list(q())).total_count).toBeGreaterThanOrEqual(999);
 
-    const out = await repo.repair();
-    expect(out.rows).toBe(9);
-    await expectCountsRight(repo);
-  });
-});
-
-describe('paging', () => {
-  it('never skips or repeats a row while rows are being added', async () => {
-    const repo = repoOf('paged');
-    const first = await repo.createMany(Array.from({ length: 30 }, (_, i) => sampleRow(i)));
-    const seen: number[] = [];
-    for (let page = 1; page <= 6; page++) {
-      const out = await repo.list(q({ page }));
-      seen.push(...out.result.map((r) => r.id));
-      // Newer rows arrive on top while the user pages down.
-      await repo.createMany([{ ...sampleRow(99), created_at: Date.now() + page * 1000 }]);
-    }
-    const expected = first.map((r) => r.id).sort((a, b) => b - a);
-    expect(seen).toEqual(expected);
+      const out = await repo.repair();
+      expect(out.rows).toBe(9);
+      await expectCountsRight(repo);
+      for (const key of bogus) {
+        expect((await dynamoClient().send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: key }))).Item).toBe(
+          undefined,
+        );
+      }
+    });
   });
 
-  it('jumps straight to a page with the same rows as paging there', async () => {
-    const repo = repoOf('jumped');
-    await repo.createMany(Array.from({ length: 30 }, (_, i) => sampleRow(i)));
-    const direct = await repoOf('jumped').list(q({ page: 4, page_size: 7 }));
-    const all = (await repo.all()).map((r) => r.id).reverse();
-    expect(direct.result.map((r) => r.id)).toEqual(all.slice(21, 28));
+  describe('paging', () => {
+    it('never skips or repeats a row while rows are being added', async () => {
+      const repo = repoOf('paged');
+      const first = await repo.createMany(Array.from({ length: 30 }, (_, i) => row(i)));
+      const seen: number[] = [];
+      for (let page = 1; page <= 6; page++) {
+        const out = await repo.list(q({ page }));
+        seen.push(...out.result.map((r) => r.id));
+        // Newer rows arrive on top while the user pages down.
+        await repo.createMany([{ ...sampleRow(99), created_at: Date.now() + page * 1000 }]);
+      }
+      const expected = first.map((r) => r.id).sort((a, b) => b - a);
+      expect(seen).toEqual(expected);
+    });
+
+    it('jumps straight to a page with the same rows as paging there', async () => {
+      const repo = repoOf('jumped');
+      await repo.createMany(Array.from({ length: 30 }, (_, i) => row(i)));
+      const direct = await repoOf('jumped').list(q({ page: 4, page_size: 7 }));
+      const all = (await repo.all()).map((r) => r.id).reverse();
+      expect(direct.result.map((r) => r.id)).toEqual(all.slice(21, 28));
+    });
+
+    it('returns at most the cap for page_size 0 and the true count', async () => {
+      const repo = repoOf('capped');
+      await repo.createMany(Array.from({ length: PAGE_ALL_CAP + 5 }, (_, i) => row(i)));
+      const out = await repo.list(q({ page_size: 0 }));
+      expect(out.result).toHaveLength(PAGE_ALL_CAP);
+      expect(out.total_count).toBe(PAGE_ALL_CAP + 5);
+    });
   });
 
-  it('returns at most the cap for page_size 0 and the true count', async () => {
-    const repo = repoOf('capped');
-    await repo.createMany(Array.from({ length: PAGE_ALL_CAP + 5 }, (_, i) => sampleRow(i)));
-    const out = await repo.list(q({ page_size: 0 }));
-    expect(out.result).toHaveLength(PAGE_ALL_CAP);
-    expect(out.total_count).toBe(PAGE_ALL_CAP + 5);
-  });
-});
+  describe('bounded answers', () => {
+    it('say when the read budget was reached, and how many rows they searched', async () => {
+      const repo = repoOf('budgeted', { readBudget: 10 });
+      await repo.createMany(Array.from({ length: 30 }, (_, i) => row(i)));
 
-describe('bounded answers', () => {
-  it('say when the read budget was reached, and how many rows they searched', async () => {
-    const repo = repoOf('budgeted', { readBudget: 10 });
-    await repo.createMany(Array.from({ length: 30 }, (_, i) => sampleRow(i)));
+      const searched = await repo.list(q({ keyword: 'alpha', keywordField: ['name'] }));
+      expect(searched).toMatchObject({ total_exact: false, searched: 10 });
+      expect(searched.result.every((r) => r.name.startsWith('Alpha'))).toBe(true);
 
-    const searched = await repo.list(q({ keyword: 'alpha', keywordField: ['name'] }));
-    expect(searched).toMatchObject({ total_exact: false, searched: 10 });
-    expect(searched.result.every((r) => r.name.startsWith('Alpha'))).toBe(true);
+      const sorted = await repo.list(q({ sort: [{ field: 'score', order: 'desc' }] }));
+      expect(sorted).toMatchObject({ total_exact: false, searched: 10 });
 
-    const sorted = await repo.list(q({ sort: [{ field: 'score', order: 'desc' }] }));
-    expect(sorted).toMatchObject({ total_exact: false, searched: 10 });
+      // Within the budget the answer is exact and says nothing more.
+      const small = await repo.list(q({ keyword: 'alpha', keywordField: ['name'] }), { scope: { subtask_id: 100 } });
+      expect(small).not.toHaveProperty('total_exact');
+      expect(small.total_count).toBe(3); // rows 0, 12 and 24 of subtask 100 are Alpha
+    });
 
-    // Within the budget the answer is exact and says nothing more.
-    const small = await repo.list(q({ keyword: 'alpha', keywordField: ['name'] }), { scope: { subtask_id: 100 } });
-    expect(small).not.toHaveProperty('total_exact');
-    expect(small.total_count).toBe(3); // rows 0, 12 and 24 of subtask 100 are Alpha
-  });
+    it('counts a created_at range exactly within the budget, and says so beyond it', async () => {
+      const repo = repoOf('ranged', { readBudget: 10 });
+      const rows = await repo.createMany(Array.from({ length: 30 }, (_, i) => row(i)));
+      const range = (from: number, to: number) =>
+        q({ filters: { created_at: { kind: 'range', start: rows[from].created_at, end: rows[to].created_at } } });
+      expect(await repo.list(range(3, 8))).toMatchObject({ total_count: 6 });
+      if (layout.partitioning?.bucket === 'hour') {
+        // Whole buckets count from their kept counters: exact, whatever the budget.
+        const whole = await repo.list(
+          q({ filters: { created_at: { kind: 'range', start: BASE, end: BASE + 2 * 3600_000 - 1 } } }),
+        );
+        expect(whole).toMatchObject({ total_count: 24 });
+        expect(whole).not.toHaveProperty('total_exact');
+        // A range that cuts a bucket of 12 rows counts them, past the budget of 10: it says so.
+        expect(await repo.list(range(1, 29))).toMatchObject({ total_exact: false });
+        return;
+      }
+      expect(await repo.list(range(0, 29))).toMatchObject({ total_exact: false, searched: 10 });
+    });
 
-  it('counts a created_at range exactly within the budget, and says so beyond it', async () => {
-    const repo = repoOf('ranged', { readBudget: 10 });
-    const rows = await repo.createMany(Array.from({ length: 30 }, (_, i) => sampleRow(i)));
-    const range = (from: number, to: number) =>
-      q({ filters: { created_at: { kind: 'range', start: rows[from].created_at, end: rows[to].created_at } } });
-    expect(await repo.list(range(3, 8))).toMatchObject({ total_count: 6 });
-    expect(await repo.list(range(0, 29))).toMatchObject({ total_exact: false, searched: 10 });
-  });
+    it('keeps a range count, so later calls read only the rows written since and still count them', async () => {
+      const repo = repoOf('memo');
+      const now = Date.now();
+      await repo.createMany(
+        Array.from({ length: 300 }, (_, i) => ({ ...sampleRow(i), created_at: now - 900_000 + i * 2000 })),
+      );
+      const open = q({ filters: { created_at: { kind: 'range', start: now - 3600_000, end: now + 3600_000 } } });
+      const first = await repo.list(open);
+      expect(first.total_count).toBe(300);
+      const again = await repo.list(open);
+      expect(again.total_count).toBe(300);
+      expect(again.consumed_rcu).toBeLessThan(first.consumed_rcu / 2);
+      await repo.createMany([
+        { ...sampleRow(0), created_at: Date.now() },
+        { ...sampleRow(1), created_at: Date.now() },
+      ]);
+      expect((await repo.list(open)).total_count).toBe(302);
+      expect((await repo.list(q({ ...open, page: 2 }))).total_count).toBe(302);
+    });
 
-  it('refuses a sort, filter or search the declaration does not offer', async () => {
-    const repo = repoOf('refusing');
-    const refused = (query: ListQuery) => expect(repo.list(query)).rejects.toBeInstanceOf(ListQueryError);
-    await refused(q({ sort: [{ field: 'task_id', order: 'asc' }] }));
-    await refused(q({ filters: { nope: { kind: 'text', value: 'x' } } }));
-    await refused(q({ keyword: 'abc', keywordField: ['score'] }));
+    it('refuses a sort, filter or search the declaration does not offer', async () => {
+      const repo = repoOf('refusing');
+      const refused = (query: ListQuery) => expect(repo.list(query)).rejects.toBeInstanceOf(ListQueryError);
+      await refused(q({ sort: [{ field: 'task_id', order: 'asc' }] }));
+      await refused(q({ filters: { nope: { kind: 'text', value: 'x' } } }));
+      await refused(q({ keyword: 'abc', keywordField: ['score'] }));
+    });
   });
 });

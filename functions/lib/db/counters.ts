@@ -8,17 +8,14 @@
 // the stream handler or the local sweeper). Without transactions a crash between the row write and
 // its ADDs leaves a counter off: `recount` (repair.ts) recomputes them from the rows.
 
-import { GetCommand, type NativeAttributeValue, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type NativeAttributeValue, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoClient } from '../aws/clients.js';
 import { config } from '../config.js';
 import { mapLimit } from '../mapLimit.js';
+import { COUNT_PREFIX, counterKey, type Partitioning, physical } from './partitions.js';
 import { TABLE_INDEXES } from './tableSchema.js';
 
-export const COUNT_PREFIX = 'count#';
-
-export function counterKey(partition: string): { pk: string; sk: string } {
-  return { pk: `${COUNT_PREFIX}${partition}`, sk: 'count' };
-}
+export { COUNT_PREFIX, counterKey };
 
 /** Every index partition a stored item sits in (none for a soft-deleted row: its index keys are gone). */
 export function partitionsOf(item: Record<string, NativeAttributeValue> | undefined): string[] {
@@ -70,4 +67,64 @@ export async function readCounter(partition: string): Promise<{ count: number; r
     new GetCommand({ TableName: config.tableName, Key: counterKey(partition), ReturnConsumedCapacity: 'TOTAL' }),
   );
   return { count: Math.max(0, Number(out.Item?.n ?? 0)), rcu: out.ConsumedCapacity?.CapacityUnits ?? 0.5 };
+}
+
+/** Kept counts of every bucket of a spread base: bucket ('' when unbucketed) -> count per shard. */
+export interface BucketCounts {
+  buckets: Map<string, number[]>;
+  total: number;
+  rcu: number;
+}
+
+/**
+ * One Query per shard over the base's counter items (pk `count#${base}[#s=k]`, one item per
+ * bucket): ~60 bytes a bucket, so a year of day buckets is ~3 RCU. `low`/`high` bound the buckets.
+ */
+export async function readBucketCounters(
+  base: string,
+  spread: Required<Partitioning>,
+  bounds: { low?: string; high?: string } = {},
+): Promise<BucketCounts> {
+  const buckets = new Map<string, number[]>();
+  let total = 0;
+  let rcu = 0;
+  await Promise.all(
+    Array.from({ length: spread.shards }, async (_, shard) => {
+      const pk = `${COUNT_PREFIX}${physical(base, undefined, spread.shards > 1 ? shard : undefined)}`;
+      const condition = ['pk = :pk'];
+      const values: Record<string, NativeAttributeValue> = { ':pk': pk };
+      if (spread.bucket && bounds.low) {
+        condition.push(bounds.high ? 'sk BETWEEN :low AND :high' : 'sk >= :low');
+        values[':low'] = bounds.low;
+      } else if (spread.bucket && bounds.high) condition.push('sk <= :high');
+      if (bounds.high && spread.bucket) values[':high'] = bounds.high;
+      let start: Record<string, NativeAttributeValue> | undefined;
+      do {
+        const out = await dynamoClient().send(
+          new QueryCommand({
+            TableName: config.tableName,
+            KeyConditionExpression: condition.join(' AND '),
+            ExpressionAttributeValues: values,
+            ReturnConsumedCapacity: 'TOTAL',
+            ExclusiveStartKey: start,
+          }),
+        );
+        rcu += out.ConsumedCapacity?.CapacityUnits ?? 0;
+        for (const item of out.Items ?? []) {
+          const sk = item.sk as string;
+          // A bucketed base's old whole-partition counter (sk 'count', from before it was spread)
+          // is not a bucket: the repair path zeroes it.
+          if (spread.bucket ? sk === 'count' : sk !== 'count') continue;
+          const bucket = spread.bucket ? sk : '';
+          const n = Math.max(0, Number(item.n ?? 0));
+          const shards = buckets.get(bucket) ?? new Array<number>(spread.shards).fill(0);
+          shards[shard] = n;
+          buckets.set(bucket, shards);
+          total += n;
+        }
+        start = out.LastEvaluatedKey;
+      } while (start);
+    }),
+  );
+  return { buckets, total, rcu };
 }

@@ -12,6 +12,8 @@
 //   timeKey        = created_at zero-padded to 13 digits + '#' + id zero-padded to 12 digits,
 //                    so key order is creation order and a created_at range is a key condition.
 //   TTL            expires_at (epoch seconds) on log rows.
+//   partitioning   high-volume types spread byType and enum/boolean slots over time buckets and
+//                  shards: gsiNpk = `${base}#b=2026-11-23[#s=k]` (partitions.ts).
 // Searchable text fields get a lower-cased shadow attribute `_lc_${field}` so that keyword
 // and text filters are case-insensitive `contains` in DynamoDB itself.
 
@@ -23,6 +25,7 @@ import {
   type ListResult,
 } from '../../../shared/listQuery.js';
 import type { RetentionKind } from '../../../shared/schemas/systemConfig.js';
+import type { Partitioning } from './partitions.js';
 import { SLOT_INDEXES } from './tableSchema.js';
 
 export interface EntityDef<T extends { id: number; created_at: number }> {
@@ -52,10 +55,19 @@ export interface EntityDef<T extends { id: number; created_at: number }> {
   hidden?: readonly string[];
   /** Rows a bounded list (filter/search/sort no index serves) reads at most; default READ_BUDGET. */
   readBudget?: number;
+  /**
+   * Spreads the type's high-volume partitions (byType and its enum/boolean slots) over time
+   * buckets and/or write shards (partitions.ts), e.g. `{ bucket: 'day' }` for log rows. Lists,
+   * counts and cursors stay O(page); docs/data-model.md gives the write rate each layout sustains.
+   */
+  partitioning?: Partitioning;
 }
 
 /** Rows a bounded list reads by default: ~1 MB of log-like rows, one Query page on AWS (~130 RCU). */
 export const READ_BUDGET = 2000;
+
+/** A page merges this many shards at most: beyond it a page would read more than it returns. */
+export const MAX_SHARDS = 8;
 
 /** Every declared entity, by type: the sweeper and the repair path walk them. */
 export const ENTITIES = new Map<string, EntityDef<{ id: number; created_at: number }>>();
@@ -70,6 +82,10 @@ export function defineEntity<T extends { id: number; created_at: number }>(def: 
     if (spec.filter === 'key' && field !== 'created_at' && !keys.has(field)) {
       throw new Error(`${def.type}: ${field} is declared key-served but has no slot in keys`);
     }
+  }
+  const shards = def.partitioning?.shards ?? 1;
+  if (!Number.isInteger(shards) || shards < 1 || shards > MAX_SHARDS) {
+    throw new Error(`${def.type}: partitioning.shards must be an integer from 1 to ${MAX_SHARDS}`);
   }
   ENTITIES.set(def.type, def as unknown as EntityDef<{ id: number; created_at: number }>);
   return def;

@@ -12,7 +12,8 @@ import { DeleteCommand, type NativeAttributeValue, QueryCommand } from '@aws-sdk
 import { dynamoClient } from '../aws/clients.js';
 import { config } from '../config.js';
 import { isConditionFailure } from './repository.js';
-import { moveCounters, partitionsOf } from './counters.js';
+import { moveCounters, partitionsOf, readBucketCounters } from './counters.js';
+import { bucketSpan, type Partitioning, physical, spreadOf } from './partitions.js';
 import { ttlSecondsOf } from './retention.js';
 import { CURSOR_PREFIX, CURSOR_TTL_MS } from './cursors.js';
 import { TABLE_INDEXES, TTL_ATTRIBUTE } from './tableSchema.js';
@@ -30,7 +31,7 @@ export function countExpired(old: Item | undefined): Promise<void> {
 
 /** Deletes the expired rows of one entity (at most SWEEP_MAX), moving their counters; returns how many. */
 export async function sweepExpired(
-  def: Parameters<typeof ttlSecondsOf>[0],
+  def: Parameters<typeof ttlSecondsOf>[0] & Parameters<typeof spreadOf>[0],
   now = Date.now(),
   /** What else goes with an expired row (its files); runs after the row is deleted and counted. */
   onExpired?: (old: Item) => Promise<void>,
@@ -39,21 +40,31 @@ export async function sweepExpired(
   if (!ttl) return 0;
   // Rows written under a longer retention are skipped by the expiry condition below and come up
   // again on later sweeps; rows of a since-lengthened one wait for the created_at bound to reach them.
-  const { high } = timeKeyBounds(undefined, now - ttl * 1000);
-  const out = await dynamoClient().send(
-    new QueryCommand({
-      TableName: config.tableName,
-      IndexName: byType.name,
-      KeyConditionExpression: '#p = :p AND #s <= :high',
-      ExpressionAttributeNames: { '#p': byType.partitionKey, '#s': byType.sortKey },
-      ExpressionAttributeValues: { ':p': def.type, ':high': high },
-      ProjectionExpression: 'pk, sk',
-      Limit: SWEEP_MAX,
-    }),
-  );
+  const cutoff = now - ttl * 1000;
+  const { high } = timeKeyBounds(undefined, cutoff);
+  // The type's byType partitions holding rows this old: the whole one, or (spread) the buckets that
+  // start before the cutoff. The whole one is read for a spread type too: rows of an older layout
+  // sit there until the repair path re-indexes them.
+  const partitions = [def.type, ...(await expiredPartitions(def.type, spreadOf(def), cutoff))];
+  const keys: Item[] = [];
+  for (const partition of partitions) {
+    if (keys.length >= SWEEP_MAX) break;
+    const out = await dynamoClient().send(
+      new QueryCommand({
+        TableName: config.tableName,
+        IndexName: byType.name,
+        KeyConditionExpression: '#p = :p AND #s <= :high',
+        ExpressionAttributeNames: { '#p': byType.partitionKey, '#s': byType.sortKey },
+        ExpressionAttributeValues: { ':p': partition, ':high': high },
+        ProjectionExpression: 'pk, sk',
+        Limit: SWEEP_MAX - keys.length,
+      }),
+    );
+    keys.push(...(out.Items ?? []));
+  }
   let swept = 0;
   const nowSeconds = Math.floor(now / 1000);
-  for (const key of out.Items ?? []) {
+  for (const key of keys) {
     try {
       const gone = await dynamoClient().send(
         new DeleteCommand({
@@ -74,6 +85,22 @@ export async function sweepExpired(
     }
   }
   return swept;
+}
+
+/** The physical byType partitions of a spread type whose bucket starts at or before `cutoff`. */
+async function expiredPartitions(
+  type: string,
+  spread: Required<Partitioning> | undefined,
+  cutoff: number,
+): Promise<string[]> {
+  if (!spread) return [];
+  const shards = Array.from({ length: spread.shards }, (_, s) => (spread.shards > 1 ? s : undefined));
+  if (!spread.bucket) return shards.map((s) => physical(type, undefined, s));
+  const { buckets } = await readBucketCounters(type, spread);
+  return [...buckets.keys()]
+    .filter((b) => bucketSpan(b).start <= cutoff)
+    .sort()
+    .flatMap((b) => shards.map((s) => physical(type, b, s)));
 }
 
 /** Deletes the list cursors of a type older than their lifetime (the cloud's TTL does this too). */

@@ -6,16 +6,21 @@
 // serves (other filters, keyword search, sorts on other fields) is read within the entity's read
 // budget, newest first; past the budget the reply says `total_exact: false` and `searched: n`.
 // Key-served lists count from the kept partition counter (counters.ts) and page from the
-// cursor cache (cursors.ts), so a page costs O(page_size).
+// cursor cache (cursors.ts), so a page costs O(page_size). A spread base (partitions.ts) is read
+// bucket by bucket, newest first, its shards merged (spreadRead.ts); a created_at range counts whole
+// buckets from their counters and keeps what it counted (rangeCount.ts).
 
 import { type NativeAttributeValue, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Filter, ListQuery, SortBy } from '../../../shared/listQuery.js';
 import { ListQueryError, PAGE_ALL_CAP } from '../../../shared/listQuery.js';
 import { dynamoClient } from '../aws/clients.js';
 import { config } from '../config.js';
-import { readCounter } from './counters.js';
+import { readBucketCounters, readCounter } from './counters.js';
 import { cursorHash, readCursor, writeCursor } from './cursors.js';
 import { type EntityDef, type ListOptions, type ListOutcome, READ_BUDGET, specOf } from './entity.js';
+import { bucketOf, bucketSpan, type Partitioning, spreadOf } from './partitions.js';
+import { rangeCount } from './rangeCount.js';
+import { readSpread, type SpreadPosition } from './spreadRead.js';
 import { type IndexName, SLOT_INDEXES, TABLE_INDEXES } from './tableSchema.js';
 import { timeKeyBounds } from './timeKey.js';
 
@@ -99,8 +104,17 @@ export class ExpressionBuilder {
 
 export interface ListPlan {
   index: IndexName;
-  /** The index partition read (a counter item exists per partition). */
+  /** The index partition read (a counter item exists per partition); the base of a spread one. */
   partition: string;
+  /** Set when the partition is spread over buckets/shards (partitions.ts). */
+  spread?: Required<Partitioning>;
+  /** Placeholder of the partition value in the key condition (a spread read replaces it per bucket). */
+  pkValue: string;
+  /** Placeholders of the index's partition and sort key names. */
+  pkName: string;
+  skName: string;
+  /** The created_at range, in ms, when one is a key condition. */
+  range?: { start?: number; end?: number };
   keyCondition: string;
   /** What no key serves: applied to the rows read, within the read budget. */
   filter?: string;
@@ -156,23 +170,29 @@ export function planListQuery(def: AnyDef, query: ListQuery, options: ListOption
   candidates.sort((x, y) => selectivity(def, x.field) - selectivity(def, y.field));
   let index: IndexName = 'byType';
   let partition: string = def.type;
+  let spread = spreadOf(def);
   const chosen = candidates[0];
   if (chosen) {
+    spread = spreadOf(def, chosen.field);
     index = slotIndexOf(def, chosen.field) as IndexName;
     partition = parentKey(def.type, chosen.field, slotValue(def, chosen.field, chosen.value));
     if (chosen.from === 'scope') delete scope[chosen.field];
     else delete filters[chosen.field];
   }
   const keys = INDEX_KEYS[index];
-  const keyParts = [`${b.name(keys.partitionKey)} = ${b.value(partition)}`];
+  const pkValue = b.value(partition);
+  const pkName = b.name(keys.partitionKey);
+  const keyParts = [`${pkName} = ${pkValue}`];
 
   // 3. created_at range -> sort-key condition.
   let empty = false;
   let ranged = false;
+  let range: ListPlan['range'];
   const created = filters.created_at;
   if (created?.kind === 'range') {
     delete filters.created_at;
     ranged = true;
+    range = { start: created.start, end: created.end };
     const { low, high } = timeKeyBounds(created.start, created.end);
     const sk = b.name(keys.sortKey);
     if (low && high) {
@@ -207,6 +227,12 @@ export function planListQuery(def: AnyDef, query: ListQuery, options: ListOption
   return {
     index,
     partition,
+    spread,
+    pkValue,
+    pkName,
+    // Registered only when a range uses it: DynamoDB refuses unused names.
+    skName: ranged ? b.name(keys.sortKey) : '',
+    range,
     keyCondition: keyParts.join(' AND '),
     filter: conditions.length ? conditions.join(' AND ') : undefined,
     builder: b,
@@ -301,6 +327,7 @@ export async function runListQuery(
   if (plan.empty) return reply([], 0, 0);
   const input = queryInput(plan);
   const budget = def.readBudget ?? READ_BUDGET;
+  if (plan.spread) return runSpread(def, plan, input, { at, size, page_size, budget }, reply);
 
   if (plan.filter || plan.memorySort) {
     // Bounded: read at most `budget` rows in key order (newest first), filter and sort what was read.
@@ -313,7 +340,9 @@ export async function runListQuery(
   // page starts where the previous page ended (cursor cache), so earlier pages are not read again.
   const hash = cursorHash([plan.index, plan.keyCondition, plan.builder.values, plan.forward, size]);
   const [count, cursor] = await Promise.all([
-    plan.counted ? readCounter(plan.partition).then((c) => ({ ...c, searched: undefined })) : countRows(input, budget),
+    plan.counted
+      ? readCounter(plan.partition).then((c) => ({ ...c, searched: undefined }))
+      : rangeCount(def.type, input, plan, undefined, budget),
     at > 1 ? readCursor(def.type, hash, at) : Promise.resolve({ start: undefined, rcu: 0 }),
   ]);
   const read = await readRows(
@@ -328,6 +357,85 @@ export async function runListQuery(
   return reply(pageRows, count.count, count.rcu + cursor.rcu + read.rcu, count.searched);
 }
 
+type Reply = (result: Item[], total_count: number, rcu: number, searched?: number) => ListOutcome<Item>;
+
+/** The buckets of a spread plan to read, in read order: those its counters name, and the current one. */
+function bucketsOf(plan: ListPlan, counted: Map<string, number[]>): string[] {
+  const spread = plan.spread as Required<Partitioning>;
+  if (!spread.bucket) return [''];
+  const names = new Set([...counted].filter(([, n]) => n.some((x) => x > 0)).map(([b]) => b));
+  // A row written this instant may be in the list before its counter moved: always read the current bucket.
+  names.add(bucketOf(Date.now(), spread.bucket));
+  const { start, end } = plan.range ?? {};
+  const within = [...names].filter((b) => {
+    const span = bucketSpan(b);
+    return (start === undefined || span.end >= start) && (end === undefined || span.start <= end);
+  });
+  within.sort();
+  return plan.forward ? within : within.reverse();
+}
+
+/** Bucket bounds of the counters a range needs. */
+function counterBounds(plan: ListPlan): { low?: string; high?: string } {
+  const unit = plan.spread?.bucket;
+  if (!unit || !plan.range) return {};
+  const { start, end } = plan.range;
+  return {
+    low: start === undefined ? undefined : bucketOf(start, unit),
+    high: end === undefined ? undefined : bucketOf(end, unit),
+  };
+}
+
+/**
+ * A list over a spread base: counts from the buckets' kept counters (a created_at range counts
+ * rows only in the buckets it cuts, within the budget), rows from the newest bucket(s) merged
+ * across shards, and page N+1 from page N's per-shard position (cursor cache).
+ */
+async function runSpread(
+  def: AnyDef,
+  plan: ListPlan,
+  input: QueryCommandInput,
+  paging: { at: number; size: number; page_size: number; budget: number },
+  reply: Reply,
+): Promise<ListOutcome<Item>> {
+  const spread = plan.spread as Required<Partitioning>;
+  const { at, size, page_size, budget } = paging;
+  const keys = INDEX_KEYS[plan.index];
+  const bounded = Boolean(plan.filter || plan.memorySort);
+  const hash = cursorHash([plan.index, plan.keyCondition, plan.builder.values, plan.forward, size]);
+  const [counters, cursor] = await Promise.all([
+    readBucketCounters(plan.partition, spread, counterBounds(plan)),
+    !bounded && at > 1 ? readCursor(def.type, hash, at) : Promise.resolve({ start: undefined, rcu: 0 }),
+  ]);
+  const buckets = bucketsOf(plan, counters.buckets);
+  const read = (stop: { matches: number; scanned: number }, from?: SpreadPosition) =>
+    readSpread(input, plan.pkValue, plan.partition, spread, buckets, stop, keys, from);
+
+  if (bounded) {
+    const out = await read({ matches: Number.POSITIVE_INFINITY, scanned: budget });
+    const rows = plan.memorySort ? sortRows(out.rows, plan.memorySort) : out.rows;
+    return reply(
+      rows.slice((at - 1) * size, at * size),
+      rows.length,
+      counters.rcu + out.rcu,
+      out.more ? out.scanned : undefined,
+    );
+  }
+
+  const from = cursor.start as SpreadPosition | undefined;
+  const [count, out] = await Promise.all([
+    plan.range
+      ? rangeCount(def.type, input, plan, counters.buckets, budget)
+      : Promise.resolve({ count: counters.total, rcu: 0, searched: undefined }),
+    read({ matches: from ? size : at * size, scanned: Number.POSITIVE_INFINITY }, from),
+  ]);
+  const pageRows = from ? out.rows : out.rows.slice((at - 1) * size);
+  if (out.next && pageRows.length === size && page_size > 0) {
+    await writeCursor(def.type, hash, at + 1, out.next as unknown as Item);
+  }
+  return reply(pageRows, count.count, counters.rcu + cursor.rcu + count.rcu + out.rcu, count.searched);
+}
+
 /** Every row of a partition, in key order, without budget: internal reads (`repo.all`). */
 export async function readAllRows(def: AnyDef, options: ListOptions = {}): Promise<Item[]> {
   const query = {
@@ -338,11 +446,23 @@ export async function readAllRows(def: AnyDef, options: ListOptions = {}): Promi
     filters: {},
   };
   const plan = planListQuery({ ...def, fields: { ...def.fields, created_at: 'datetime' } }, query, options);
-  const read = await readRows(queryInput(plan), {
-    matches: Number.POSITIVE_INFINITY,
-    scanned: Number.POSITIVE_INFINITY,
-  });
-  return read.rows;
+  const stop = { matches: Number.POSITIVE_INFINITY, scanned: Number.POSITIVE_INFINITY };
+  if (plan.spread) {
+    const counters = await readBucketCounters(plan.partition, plan.spread);
+    const buckets = bucketsOf(plan, counters.buckets);
+    return (
+      await readSpread(
+        queryInput(plan),
+        plan.pkValue,
+        plan.partition,
+        plan.spread,
+        buckets,
+        stop,
+        INDEX_KEYS[plan.index],
+      )
+    ).rows;
+  }
+  return (await readRows(queryInput(plan), stop)).rows;
 }
 
 interface Read {
@@ -391,32 +511,6 @@ function keyOf(input: QueryCommandInput, item: Item | undefined): Item | undefin
     [index.partitionKey]: item[index.partitionKey],
     [index.sortKey]: item[index.sortKey],
   };
-}
-
-/** A created_at range's count: exact up to the budget, then the rows counted so far. */
-async function countRows(
-  input: QueryCommandInput,
-  budget: number,
-): Promise<{ count: number; rcu: number; searched?: number }> {
-  let count = 0;
-  let rcu = 0;
-  let scanned = 0;
-  let start: QueryCommandInput['ExclusiveStartKey'];
-  do {
-    const out = await dynamoClient().send(
-      new QueryCommand({
-        ...input,
-        Select: 'COUNT',
-        ExclusiveStartKey: start,
-        Limit: Math.min(budget - scanned, MAX_LIMIT),
-      }),
-    );
-    count += out.Count ?? 0;
-    scanned += out.ScannedCount ?? 0;
-    rcu += out.ConsumedCapacity?.CapacityUnits ?? 0;
-    start = out.LastEvaluatedKey;
-  } while (start && scanned < budget);
-  return { count, rcu, searched: start ? scanned : undefined };
 }
 
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });

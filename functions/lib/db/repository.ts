@@ -21,6 +21,7 @@ import type { ListQuery } from '../../../shared/listQuery.js';
 import { dynamoClient } from '../aws/clients.js';
 import { config } from '../config.js';
 import { addToCounters, COUNT_PREFIX, counterKey, moveBetween, moveCounters, partitionsOf } from './counters.js';
+import { parsePartition, partitionOfCounter, physicalPartition, spreadOf } from './partitions.js';
 import {
   ConditionFailedError,
   type EntityDef,
@@ -32,6 +33,7 @@ import {
 } from './entity.js';
 import { nextId, nextIds } from './ids.js';
 import { ttlSecondsOf } from './retention.js';
+import { mapLimit } from '../mapLimit.js';
 import {
   ExpressionBuilder,
   INDEX_KEYS,
@@ -95,6 +97,22 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
   const searchable = new Set<string>(searchableFields(def));
   const slots = (def.keys ?? []).map((field, i) => ({ index: SLOT_INDEXES[i], field: field as string }));
   const slotOf = new Map(slots.map((s) => [s.field, s.index]));
+  const typeSpread = spreadOf(def);
+  const slotSpread = new Map(slots.map((s) => [s.field, spreadOf(def, s.field)]));
+  /** Fields whose change moves a spread row to another physical partition (its bucket follows created_at). */
+  const spreadFields = new Set(['created_at', ...slots.filter((s) => slotSpread.get(s.field)).map((s) => s.field)]);
+
+  /** The partition key value a row has in one index: its base, or the base's bucket/shard when spread. */
+  function partitionValue(row: Record<string, unknown>, field?: string): string | undefined {
+    const spread = field === undefined ? typeSpread : slotSpread.get(field);
+    let base: string = def.type;
+    if (field !== undefined) {
+      const v = slotValue(def, field, row[field]);
+      if (v === undefined) return undefined;
+      base = parentKey(def.type, field, v);
+    }
+    return spread ? physicalPartition(base, spread, row as { id: number; created_at: number }) : base;
+  }
   const live = (item: Item | undefined) => (item && item.deleted === undefined ? item : undefined);
 
   /** What callers see: no storage attributes, and no hidden fields unless asked for. */
@@ -115,13 +133,13 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
     const id = row.id as number;
     const created = row.created_at as number;
     const tk = timeKey(created, id);
-    const item: Item = { ...row, ...key(id), [INDEX_KEYS.byType.partitionKey]: def.type };
+    const item: Item = { ...row, ...key(id), [INDEX_KEYS.byType.partitionKey]: partitionValue(row) };
     // Every index sort key is written even without a parent: harmless (the index is sparse on its
     // partition key) and it lets a later update that sets the parent skip a read.
     for (const i of Object.values(INDEX_KEYS)) item[i.sortKey] = tk;
     for (const p of slots) {
-      const v = slotValue(def, p.field, row[p.field]);
-      if (v !== undefined) item[INDEX_KEYS[p.index].partitionKey] = parentKey(def.type, p.field, v);
+      const v = partitionValue(row, p.field);
+      if (v !== undefined) item[INDEX_KEYS[p.index].partitionKey] = v;
     }
     for (const f of searchable) {
       if (typeof row[f] === 'string') item[LC_PREFIX + f] = (row[f] as string).toLowerCase();
@@ -276,6 +294,12 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
         removes.push(b.name(attr));
         changes.set(attr, undefined);
       };
+      // A spread row's partitions depend on created_at and its other slot values: read it first
+      // (rare: log rows do not change their process, flag or time) to place it in its new ones.
+      const moves = typeSpread || slotSpread.size ? Object.keys(patch).some((f) => spreadFields.has(f)) : false;
+      const current = moves ? await getItem(id) : undefined;
+      if (moves && !current) throw notFound(id)(undefined);
+      const merged = current ? { ...toRow(current, true), ...patch, id } : undefined;
       for (const [field, value] of Object.entries(patch)) {
         if (field === 'id') continue; // the id is the key; never rewritten
         assertWritable(field);
@@ -287,12 +311,19 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
           else remove(LC_PREFIX + field);
         }
         const index = slotOf.get(field);
-        if (index) {
+        if (index && !merged) {
           const pk = INDEX_KEYS[index].partitionKey;
           const v = slotValue(def, field, value);
           if (v === undefined) remove(pk);
           else set(pk, parentKey(def.type, field, v));
         }
+      }
+      if (merged) {
+        // Every index key from the row as it will be (bucket from its created_at, shard from its id).
+        const pkOf = (value: string | undefined, attr: string) =>
+          value === undefined ? remove(attr) : set(attr, value);
+        pkOf(partitionValue(merged), INDEX_KEYS.byType.partitionKey);
+        for (const p of slots) pkOf(partitionValue(merged, p.field), INDEX_KEYS[p.index].partitionKey);
       }
       if (typeof patch.created_at === 'number') {
         const tk = timeKey(patch.created_at, id);
@@ -399,8 +430,9 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
         );
         for (const item of out.Items ?? []) {
           if (item.sk !== 'item') {
-            const partition = (item.pk as string).slice(COUNT_PREFIX.length);
-            if (partition === def.type || partition.startsWith(`${def.type}:`)) stale.add(partition);
+            const partition = partitionOfCounter(item.pk as string, item.sk as string);
+            const { base } = parsePartition(partition);
+            if (base === def.type || base.startsWith(`${def.type}:`)) stale.add(partition);
             continue;
           }
           if (item.deleted !== undefined) continue;
@@ -429,12 +461,22 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
         start = out.LastEvaluatedKey;
       } while (start);
       for (const p of counts.keys()) stale.delete(p);
-      const absolute = [...counts, ...[...stale].map((p) => [p, 0] as const)];
-      await Promise.all(
-        absolute.map(([partition, n]) =>
-          dynamoClient().send(new PutCommand({ TableName: config.tableName, Item: { ...counterKey(partition), n } })),
-        ),
+      const spreadBases = new Set(
+        [...stale].filter((p) => {
+          const field = p.startsWith(`${def.type}:`) ? p.slice(def.type.length + 1).split('=')[0] : undefined;
+          return spreadOf(def, field) !== undefined;
+        }),
       );
+      const absolute = [...counts, ...[...stale].map((p) => [p, 0] as const)];
+      await mapLimit(absolute, 16, ([partition, n]) => {
+        const { bucket, shard } = parsePartition(partition);
+        // An emptied bucket (its rows expired) or an old layout's whole-type counter is deleted, not
+        // zeroed: lists read every bucket counter of a base, so those must not pile up.
+        const gone = n === 0 && (bucket !== undefined || shard !== undefined || spreadBases.has(partition));
+        return gone
+          ? dynamoClient().send(new DeleteCommand({ TableName: config.tableName, Key: counterKey(partition) }))
+          : dynamoClient().send(new PutCommand({ TableName: config.tableName, Item: { ...counterKey(partition), n } }));
+      });
       return { rows, reindexed, counters: absolute.length };
     },
 

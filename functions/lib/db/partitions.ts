@@ -1,0 +1,108 @@
+// Spread partitions: an entity that declares `partitioning` (entity.ts) writes its rows to many
+// index partitions instead of one, so no partition takes a whole type's writes.
+//
+// A *base* partition is what a list asks for: the type (`check_log`) or a slot value
+// (`check_log:process=3`). The base partitions an entity spreads are byType and its enum/boolean
+// slots (they hold a large share of the type's rows); foreign-id slots (`task_id=7`) are spread by
+// their values already and stay whole. A spread base is stored as *physical* partitions:
+//
+//   `${base}#b=${bucket}`            time bucket of created_at (UTC day `2026-11-23` or hour `2026-11-23T14`)
+//   `${base}#b=${bucket}#s=${shard}` and a write shard (id % shards), when shards > 1
+//   `${base}#s=${shard}`             shards without buckets
+//
+// Each physical partition keeps its own counter (counters.ts), stored so that one Query per shard
+// returns every bucket's count of a base: pk `count#${base}` (`#s=${shard}` with shards), sk the
+// bucket ('count' without buckets). The sum is the base's total; a created_at range sums the buckets
+// it covers and counts rows only in its two edge buckets. A list walks the buckets its counters name
+// (plus the current one), newest first, and merges the shards of a bucket by key order.
+
+import { specOf } from './entity.js';
+
+export type BucketUnit = 'day' | 'hour';
+
+export interface Partitioning {
+  /** Time bucket of created_at (UTC). A partition then holds one bucket's rows of its base. */
+  bucket?: BucketUnit;
+  /** Write shards per bucket (row id % shards): each takes 1/shards of the writes. Default 1. */
+  shards?: number;
+}
+
+interface Spreadable {
+  type: string;
+  fields: Parameters<typeof specOf>[0]['fields'];
+  keys?: readonly string[];
+  partitioning?: Partitioning;
+}
+
+/** How a base partition of `def` is spread, or undefined when it is one partition. */
+export function spreadOf(def: Spreadable, slotField?: string): Required<Partitioning> | undefined {
+  const p = def.partitioning;
+  if (!p || (!p.bucket && (p.shards ?? 1) <= 1)) return undefined;
+  if (slotField !== undefined) {
+    const type = specOf(def, slotField)?.type;
+    if (type !== 'enum' && type !== 'boolean') return undefined;
+  }
+  return { bucket: p.bucket as BucketUnit, shards: Math.max(1, p.shards ?? 1) };
+}
+
+const BUCKET = '#b=';
+const SHARD = '#s=';
+
+/** The bucket id of a creation time: 'YYYY-MM-DD' or 'YYYY-MM-DDTHH' (UTC), ordered as strings. */
+export function bucketOf(createdAt: number, unit: BucketUnit): string {
+  const iso = new Date(Math.max(0, createdAt)).toISOString();
+  return unit === 'day' ? iso.slice(0, 10) : iso.slice(0, 13);
+}
+
+/** First and last millisecond of a bucket. */
+export function bucketSpan(bucket: string): { start: number; end: number } {
+  const hour = bucket.length > 10;
+  const start = Date.parse(hour ? `${bucket}:00:00.000Z` : `${bucket}T00:00:00.000Z`);
+  return { start, end: start + (hour ? 3600_000 : 86400_000) - 1 };
+}
+
+export function shardOf(id: number, shards: number): number {
+  return shards > 1 ? id % shards : 0;
+}
+
+/** The physical partition a row of `base` is written to. */
+export function physicalPartition(
+  base: string,
+  spread: Required<Partitioning>,
+  row: { id: number; created_at: number },
+): string {
+  return physical(
+    base,
+    spread.bucket ? bucketOf(row.created_at, spread.bucket) : undefined,
+    spread.shards > 1 ? shardOf(row.id, spread.shards) : undefined,
+  );
+}
+
+export function physical(base: string, bucket?: string, shard?: number): string {
+  return `${base}${bucket ? `${BUCKET}${bucket}` : ''}${shard === undefined ? '' : `${SHARD}${shard}`}`;
+}
+
+const PHYSICAL = /^(.*?)(?:#b=(\d{4}-\d\d-\d\d(?:T\d\d)?))?(?:#s=(\d+))?$/;
+
+/** The base, bucket and shard of a partition value (an unspread partition is its own base). */
+export function parsePartition(partition: string): { base: string; bucket?: string; shard?: number } {
+  const m = PHYSICAL.exec(partition) as RegExpExecArray;
+  return { base: m[1], bucket: m[2], shard: m[3] === undefined ? undefined : Number(m[3]) };
+}
+
+export const COUNT_PREFIX = 'count#';
+
+/**
+ * The counter item of a partition: pk `count#` + the partition without its bucket, sk the bucket
+ * ('count' when unbucketed). An unspread partition keeps the layout it always had.
+ */
+export function counterKey(partition: string): { pk: string; sk: string } {
+  const { base, bucket, shard } = parsePartition(partition);
+  return { pk: `${COUNT_PREFIX}${physical(base, undefined, shard)}`, sk: bucket ?? 'count' };
+}
+
+/** The partition a counter item counts (the inverse of counterKey). */
+export function partitionOfCounter(pk: string, sk: string): string {
+  const { base, shard } = parsePartition(pk.slice(COUNT_PREFIX.length));
+  return physical(base, sk === 'count' ? undefined : sk, shard);
+}

@@ -1,0 +1,107 @@
+// Spread partitions (EntityDef.partitioning): where rows are written, that a page reads only the
+// newest bucket(s), and that rows of the older one-partition layout are listed again after the
+// repair path. The list and counter contracts themselves run over every layout in counters.test.ts.
+
+import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { dynamoClient } from '../../functions/lib/aws/clients.js';
+import { defineEntity } from '../../functions/lib/db/entity.js';
+import { countExpired } from '../../functions/lib/db/expiry.js';
+import { createRepository } from '../../functions/lib/db/repository.js';
+import { emptyListQuery, type ListQuery } from '../../shared/listQuery.js';
+import { setupDynamo } from './engine.js';
+import { BASE, type Sample, sampleDef, sampleRow } from './sampleEntity.js';
+
+setupDynamo();
+const HOUR = 3600_000;
+const q = (o: Partial<ListQuery> = {}) => emptyListQuery({ page_size: 5, ...o });
+const spreadDef = (type: string) =>
+  defineEntity<Sample>({ ...sampleDef, type, partitioning: { bucket: 'hour', shards: 2 } });
+const stored = async (type: string, id: number) =>
+  (
+    await dynamoClient().send(
+      new GetCommand({ TableName: process.env.TABLE_NAME, Key: { pk: `${type}#${id}`, sk: 'item' } }),
+    )
+  ).Item ?? {};
+
+describe('spread partitions', () => {
+  it('write a row to its bucket and shard in byType and in its enum/boolean slots, not in foreign-id slots', async () => {
+    const repo = createRepository(spreadDef('placed'));
+    const row = await repo.create({ ...sampleRow(0), created_at: BASE + 5 * HOUR + 60_000 });
+    const item = await stored('placed', row.id);
+    const shard = row.id % 2;
+    expect(item.gsi1pk).toBe(`placed#b=2026-11-01T05#s=${shard}`);
+    expect(item.gsi4pk).toBe(`placed:status=1#b=2026-11-01T05#s=${shard}`);
+    expect(item.gsi5pk).toBe(`placed:enable=true#b=2026-11-01T05#s=${shard}`);
+    expect(item.gsi2pk).toBe('placed:task_id=1');
+  });
+
+  it('read only the newest bucket for a newest-first page', async () => {
+    const repo = createRepository(spreadDef('newest'));
+    // 10 hours of rows, 6 an hour; a page of 5 is inside the newest hour.
+    const rows = await repo.createMany(
+      Array.from({ length: 60 }, (_, i) => ({ ...sampleRow(i), created_at: BASE + i * 10 * 60_000 })),
+    );
+    const page = await repo.list(q());
+    expect(page.result.map((r) => r.id)).toEqual(
+      rows
+        .slice(-5)
+        .map((r) => r.id)
+        .reverse(),
+    );
+    expect(page.total_count).toBe(60);
+    // Two counter Queries, two 3-row shard Queries of the newest bucket, and nothing of the other nine.
+    const one = await repo.list(q(), { scope: { task_id: 1 } }); // an unspread partition, for scale
+    expect(page.consumed_rcu).toBeLessThanOrEqual(4 * one.consumed_rcu);
+  });
+
+  it('moves a row to its new bucket when its created_at changes, keeping the counts', async () => {
+    const repo = createRepository(spreadDef('moved'));
+    const [a, b] = await repo.createMany([
+      { ...sampleRow(0), created_at: BASE },
+      { ...sampleRow(1), created_at: BASE + HOUR },
+    ]);
+    await repo.update(a.id, { created_at: BASE + 3 * HOUR });
+    expect((await stored('moved', a.id)).gsi1pk).toMatch(/^moved#b=2026-11-01T03#s=/);
+    expect((await repo.list(q())).result.map((r) => r.id)).toEqual([a.id, b.id]);
+    const early = await repo.list(q({ filters: { created_at: { kind: 'range', start: BASE, end: BASE + 2 * HOUR } } }));
+    expect(early).toMatchObject({ total_count: 1 });
+    expect((await repo.list(q())).total_count).toBe(2);
+  });
+
+  it('moves the counters of a row the TTL service deleted (stream handler) out of its bucket', async () => {
+    const repo = createRepository(spreadDef('streamed'));
+    const [row] = await repo.createMany([
+      { ...sampleRow(0), created_at: BASE },
+      { ...sampleRow(1), created_at: BASE },
+    ]);
+    const image = await stored('streamed', row.id);
+    // What DynamoDB's TTL does: a plain delete that moves no counter; the stream then hands over the image.
+    await dynamoClient().send(
+      new DeleteCommand({ TableName: process.env.TABLE_NAME, Key: { pk: image.pk, sk: image.sk } }),
+    );
+    expect((await repo.list(q())).total_count).toBe(2);
+    await countExpired(image);
+    expect((await repo.list(q())).total_count).toBe(1);
+    expect((await repo.list(q({ filters: { status: { kind: 'enum', values: [row.status] } } }))).total_count).toBe(0);
+  });
+
+  it('lists rows written under the one-partition layout once the repair path re-indexed them', async () => {
+    const before = createRepository(defineEntity<Sample>({ ...sampleDef, type: 'migrated' }));
+    const old = await before.createMany(
+      Array.from({ length: 12 }, (_, i) => ({ ...sampleRow(i), created_at: BASE + i * 30 * 60_000 })),
+    );
+    const after = createRepository(spreadDef('migrated'));
+    const out = await after.repair();
+    expect(out).toMatchObject({ rows: 12, reindexed: 12 });
+    const page = await after.list(q({ page_size: 0 }));
+    expect(page.result.map((r) => r.id)).toEqual(old.map((r) => r.id).reverse());
+    expect(page.total_count).toBe(12);
+    expect((await after.list(q({ filters: { status: { kind: 'enum', values: [2] } } }))).total_count).toBe(4);
+    // The old whole-type counter is gone, so it is never added to the buckets' counts.
+    const whole = await dynamoClient().send(
+      new GetCommand({ TableName: process.env.TABLE_NAME, Key: { pk: 'count#migrated', sk: 'count' } }),
+    );
+    expect(whole.Item).toBeUndefined();
+  });
+});
