@@ -18,7 +18,7 @@ import { driverForBank } from './drivers/bankDriverRegistry.js';
 import { accountStatusFor, BankSubAccountUnusableError, bankErrorMessage } from './drivers/errors.js';
 import { withBankSession } from './drivers/withBankSession.js';
 import { Category, createBankNotification, type NotifyTargets, notifyTargets } from './notify.js';
-import { portalFor } from './portals.js';
+import { bankPortalFor as portalFor } from './drivers/bankPortal.js';
 import { recoverIfStale } from './staleness.js';
 import { cents, statementKeys } from './statementKey.js';
 import type { BankStore, StoredBankAccount, StoredSubAccount } from './store.js';
