@@ -32,6 +32,8 @@ const CODE = {
 
 /** The first statement fetch of a sub-account reads this many days back. */
 const FIRST_FETCH_DAYS = 7;
+/** Until this time of day (Myanmar) a statement fetch also reads yesterday. */
+const LATE_POSTING_UNTIL = '01:00:00';
 /** KBZ refuses periods over 31 days. */
 const MAX_PERIOD_DAYS = 30;
 
@@ -156,11 +158,14 @@ export const kbzDriver: BankDriver = {
   },
 
   async fetchStatements(ctx, session, { no, since }) {
-    const today = myanmarParts(Date.now()).date;
-    // Dates only: re-read from the cursor's day (and never less than yesterday, for lines KBZ
-    // posts after midnight); the poller keeps each line once by its transaction id.
+    const now = myanmarParts(Date.now());
+    const today = now.date;
+    // KBZ filters by date only: every poll re-reads the cursor's day (today), and the poller keeps
+    // each line once by its transaction id. In the first hour after midnight yesterday is read
+    // too, for the lines KBZ still posts under yesterday's date.
     let from = since && /^\d{4}-\d{2}-\d{2}$/.test(since) ? since : isoDaysBefore(today, FIRST_FETCH_DAYS);
-    if (from > isoDaysBefore(today, 1)) from = isoDaysBefore(today, 1);
+    if (from > today) from = today;
+    if (now.time < LATE_POSTING_UNTIL && from > isoDaysBefore(today, 1)) from = isoDaysBefore(today, 1);
     if (from < isoDaysBefore(today, MAX_PERIOD_DAYS)) from = isoDaysBefore(today, MAX_PERIOD_DAYS);
     const query = `fromDate=${encodeURIComponent(toKbzDate(from))}&toDate=${encodeURIComponent(toKbzDate(today))}`;
     const { call, res } = await authed(
@@ -183,8 +188,8 @@ export const kbzDriver: BankDriver = {
         time: '',
       }),
     );
-    const newest = lines.reduce((max, l) => (l.date > max ? l.date : max), from);
-    return { lines, cursor: newest };
+    // Everything up to today was read: the next poll starts at today.
+    return { lines, cursor: today };
   },
 
   async fetchBalances(ctx, session) {

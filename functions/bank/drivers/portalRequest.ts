@@ -57,7 +57,11 @@ export async function portalRequest(ctx: BankDriverContext, init: PortalRequestI
   const res = await new Promise<PortalResponse>((resolve, reject) => {
     const req = (url.protocol === 'https:' ? https : http).request(url, {
       method: init.method ?? 'GET',
-      headers: { accept: 'application/json, text/html;q=0.9', ...init.headers },
+      headers: {
+        accept: 'application/json, text/html;q=0.9',
+        ...(init.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(init.body)) }),
+        ...init.headers,
+      },
       lookup,
     });
     const timer = setTimeout(() => {

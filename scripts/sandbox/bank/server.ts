@@ -26,7 +26,7 @@ export interface SandboxBankOptions {
   host?: string;
   /** Seed of all generated data (default 13). */
   seed?: number;
-  /** Feed slot of each sub-account (a transaction in about half the slots); 0 = no feed (tests). Default 10 s. */
+  /** Feed slot of each sub-account (a transaction in about half the slots); 0 = no feed (tests). Default 20 s. */
   feedEveryMs?: number;
   /** How long a 'slow' answer takes unless the switch says otherwise (default 8000 ms). */
   slowMs?: number;
@@ -47,12 +47,15 @@ export interface SandboxBankHandle {
 export const SANDBOX_PORTAL_PATH: Readonly<Record<BankSlug, string>> = { kbz: '/kbz', aya: '/aya' };
 
 const MAX_BODY = 64 * 1024;
+/** A login form is posted within minutes or not at all. */
+const PRE_LOGIN_TTL_MS = 5 * 60_000;
+const SESSION_SWEEP_AT = 10_000;
 
 export async function startSandboxBank(opts: SandboxBankOptions): Promise<SandboxBankHandle> {
   const host = opts.host ?? '127.0.0.1';
   const slowMs = opts.slowMs ?? 8000;
   const sessionTtlMs = opts.sessionTtlMs ?? 30 * 60_000;
-  const ledger = new Ledger({ seed: opts.seed ?? 13, feedEveryMs: opts.feedEveryMs ?? 10_000 });
+  const ledger = new Ledger({ seed: opts.seed ?? 13, feedEveryMs: opts.feedEveryMs ?? 20_000 });
   const book = new BankBehaviourBook();
   const sessions = new Map<string, PortalSession>();
   const timers = new Set<NodeJS.Timeout>();
@@ -98,11 +101,16 @@ export async function startSandboxBank(opts: SandboxBankOptions): Promise<Sandbo
     sessionTtlMs,
     readBody,
     openSession(bank, user, extra = {}) {
+      // Login pages opened and never posted leave pre-login sessions behind: swept now and then.
+      if (sessions.size >= SESSION_SWEEP_AT) {
+        const now = Date.now();
+        for (const [token, old] of sessions) if (old.expiresAt < now) sessions.delete(token);
+      }
       const s: PortalSession = {
         token: newToken(),
         bank,
         user,
-        expiresAt: Date.now() + sessionTtlMs,
+        expiresAt: Date.now() + (extra.authenticated === false ? PRE_LOGIN_TTL_MS : sessionTtlMs),
         authenticated: true,
         ...extra,
       };
