@@ -3,6 +3,7 @@ import { auditRecorder } from './audit/service.js';
 import { authenticate } from './auth/authenticate.js';
 import { authRouter } from './auth/routes.js';
 import { autoCheckRouter } from './autoCheck/routes.js';
+import { bankRouter } from './bank/routes.js';
 import { checksRouter } from './checks/routes.js';
 import { healthRouter } from './health/routes.js';
 import { API_PREFIX, createApiHandler } from './lib/http/apiHandler.js';
@@ -27,6 +28,7 @@ export const router = new Router().include(
   notificationsRouter,
   telegramRouter,
   autoCheckRouter,
+  bankRouter,
 );
 
 export const handler = createApiHandler(new Router().include(API_PREFIX, router), authenticate, auditRecorder);
