@@ -19,6 +19,7 @@ const useStyles = makeStyles({
 const two = (n: number) => String(n).padStart(2, '0');
 const choices = (count: number) => Array.from({ length: count }, (_, i) => two(i));
 const HOURS = choices(24);
+const HOURS_TO_END = choices(25);
 const SIXTY = choices(60);
 
 /** Seconds of the day -> 'HH:mm:ss' (24-hour). */
@@ -33,22 +34,27 @@ export interface TimeOfDayPickerProps {
   onChange(seconds: number): void;
   /** Names the group and, with Hour/Minute/Second, each part (e.g. 'Start 1'). */
   label: string;
+  /** Offers 24:00:00, the end of the day (range ends). */
+  endOfDay?: boolean;
 }
 
 /**
  * A time of day with seconds, always 24-hour: hour, minute and second pickers. The browser's own
  * time input follows the machine's locale and shows AM/PM on an English one, which the spec rules out.
  */
-export function TimeOfDayPicker({ value, onChange, label }: TimeOfDayPickerProps): ReactNode {
+export function TimeOfDayPicker({ value, onChange, label, endOfDay = false }: TimeOfDayPickerProps): ReactNode {
   const t = useT();
   const styles = useStyles();
   const h = Math.floor(value / 3600);
   const m = Math.floor((value % 3600) / 60);
   const s = value % 60;
-  const set = (nh: number, nm: number, ns: number) => onChange(nh * 3600 + nm * 60 + ns);
-  const part = (name: string, current: number, options: string[], apply: (n: number) => void) => (
+  // 24:00:00 has no minutes or seconds past it.
+  const atEnd = h === 24;
+  const set = (nh: number, nm: number, ns: number) => onChange(nh === 24 ? 86_400 : nh * 3600 + nm * 60 + ns);
+  const part = (name: string, current: number, options: string[], apply: (n: number) => void, disabled = false) => (
     <Select
       className={styles.part}
+      disabled={disabled}
       aria-label={`${label} ${t(name)}`}
       value={two(current)}
       onChange={(_, d) => apply(Number(d.value))}
@@ -62,11 +68,11 @@ export function TimeOfDayPicker({ value, onChange, label }: TimeOfDayPickerProps
   );
   return (
     <fieldset aria-label={label} className={styles.root}>
-      {part('Hour', h, HOURS, (n) => set(n, m, s))}
+      {part('Hour', h, endOfDay ? HOURS_TO_END : HOURS, (n) => set(n, m, s))}
       <span className={styles.colon}>:</span>
-      {part('Minute', m, SIXTY, (n) => set(h, n, s))}
+      {part('Minute', m, SIXTY, (n) => set(h, n, s), atEnd)}
       <span className={styles.colon}>:</span>
-      {part('Second', s, SIXTY, (n) => set(h, m, n))}
+      {part('Second', s, SIXTY, (n) => set(h, m, n), atEnd)}
     </fieldset>
   );
 }
