@@ -1,11 +1,10 @@
 import { Button, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger, Tooltip } from '@fluentui/react-components';
 import { ChevronDown16Regular, ToggleMultiple20Regular } from '@fluentui/react-icons';
-import { SubAccountStatus } from '@shared/enums';
 import type { SubAccount, SwitchStatus } from '@shared/schemas/bank';
 import { type ReactNode, useState } from 'react';
 import type { ActionContext } from '@/components/table';
 import { useT } from '@/i18n';
-import { batchSwitchSubAccounts } from './bankApi';
+import { batchSwitchSubAccounts, SWITCH } from './bankApi';
 
 export const SELECT_SUBS_FIRST = 'Please select some sub accounts first';
 
@@ -48,8 +47,8 @@ export function BatchSwitchMenu({ ctx, onDone }: { ctx: ActionContext<SubAccount
       <MenuTrigger disableButtonEnhancement>{trigger}</MenuTrigger>
       <MenuPopover>
         <MenuList>
-          <MenuItem onClick={() => void run(SubAccountStatus.values.Available)}>{t('Batch enable')}</MenuItem>
-          <MenuItem onClick={() => void run(SubAccountStatus.values.Disable)}>{t('Batch disable')}</MenuItem>
+          <MenuItem onClick={() => void run(SWITCH.enable)}>{t('Batch enable')}</MenuItem>
+          <MenuItem onClick={() => void run(SWITCH.disable)}>{t('Batch disable')}</MenuItem>
         </MenuList>
       </MenuPopover>
     </Menu>

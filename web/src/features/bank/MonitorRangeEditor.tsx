@@ -86,15 +86,10 @@ export function MonitorRangeEditor({ value, timeZone, onSave }: MonitorRangeEdit
           {edited.map(([start, end], i) => {
             const n = i + 1;
             return (
-              // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity but their place; editing never reorders them
               <li key={i} style={{ listStyle: 'none' }}>
                 <div className={styles.row}>
                   <span className={styles.index}>{n}</span>
-                  <TimeOfDayPicker
-                    label={t('Start {n}', { n })}
-                    value={start}
-                    onChange={(s) => setRow(i, [s, end])}
-                  />
+                  <TimeOfDayPicker label={t('Start {n}', { n })} value={start} onChange={(s) => setRow(i, [s, end])} />
                   <span>–</span>
                   <TimeOfDayPicker
                     label={t('End {n}', { n })}

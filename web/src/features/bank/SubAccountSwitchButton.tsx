@@ -3,7 +3,7 @@ import { SubAccountStatus } from '@shared/enums';
 import type { SubAccount } from '@shared/schemas/bank';
 import { type ReactNode, useState } from 'react';
 import { useT } from '@/i18n';
-import { switchSubAccount } from './bankApi';
+import { SWITCH, switchSubAccount } from './bankApi';
 
 /**
  * Spec section 4: an available sub-account (status 1) shows Disable, which sets 99; any other
@@ -24,7 +24,7 @@ export function SubAccountSwitchButton({
   const click = async () => {
     setBusy(true);
     try {
-      await switchSubAccount(sub, enabled ? SubAccountStatus.values.Disable : SubAccountStatus.values.Available);
+      await switchSubAccount(sub, enabled ? SWITCH.disable : SWITCH.enable);
       await onDone();
     } catch {
       // 'Switch sub account failed' has been shown.

@@ -6,7 +6,13 @@ import { Open16Regular } from '@fluentui/react-icons';
 import { col, defineResource, type Resource } from '@/components/table';
 import { SecretCell } from '@/components/secret';
 import { BankAccountStatusBadge, STALE_HELP, StaleBadge } from './BankBadges';
-import { BANK_ACCOUNTS, type BankAccountField, refreshBankLists, revealBankPassword, updateBankAccount } from './bankApi';
+import {
+  BANK_ACCOUNTS,
+  type BankAccountField,
+  refreshBankLists,
+  revealBankPassword,
+  updateBankAccount,
+} from './bankApi';
 import { checkedValue } from './checkedValue';
 
 type TextField = Extract<BankAccountField, 'user' | 'pwd' | 'remark' | 'mobile' | 'holder'>;

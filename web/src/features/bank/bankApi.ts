@@ -13,6 +13,9 @@ import { type QueryClient, queryOptions } from '@tanstack/react-query';
 import { queryKeys } from '@/api/queryKeys';
 import { request } from '@/api/request';
 
+/** What Enable and Disable set on an account or a sub-account (spec section 4). */
+export const SWITCH = { enable: 1, disable: 99 } as const satisfies Record<string, SwitchStatus>;
+
 /** Query-key roots; the tables' keys start with their resource names. */
 export const BANK_ACCOUNTS = 'bankAccounts';
 export const BANK_SUB_ACCOUNTS = 'bankSubAccounts';
@@ -110,7 +113,7 @@ export function switchSubAccount(sub: Pick<SubAccount, 'id'>, status: SwitchStat
 }
 
 export function batchSwitchSubAccounts(body: BatchSubAccountsBody): Promise<unknown> {
-  const enable = body.status === 1;
+  const enable = body.status === SWITCH.enable;
   return request<unknown>({
     method: 'PUT',
     url: '/bank/sub-accounts/batch',

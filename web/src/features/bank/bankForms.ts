@@ -27,7 +27,11 @@ export interface NewBankAccountForm {
   pwd: string;
 }
 
-export const emptyNewBankAccount = (): NewBankAccountForm => ({ bank_name: DEFAULT_NEW_ACCOUNT_BANK, user: '', pwd: '' });
+export const emptyNewBankAccount = (): NewBankAccountForm => ({
+  bank_name: DEFAULT_NEW_ACCOUNT_BANK,
+  user: '',
+  pwd: '',
+});
 
 export function checkNewBankAccount(form: NewBankAccountForm): FormCheck<NewBankAccountForm, NewBankAccountBody> {
   const parsed = NewBankAccountBody.safeParse(form);

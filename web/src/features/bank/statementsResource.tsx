@@ -1,7 +1,7 @@
 import { Badge } from '@fluentui/react-components';
 import { Bank, NotifyStatus } from '@shared/enums';
 import { type Statement, statementListFields } from '@shared/schemas/bank';
-import { col, defineResource } from '@/components/table';
+import { col, defineResource, type ResourceConfig } from '@/components/table';
 import { t } from '@/i18n';
 import { BANK_STATEMENTS } from './bankApi';
 import { formatAmount, statementDate } from './format';
@@ -12,7 +12,7 @@ const direction = (s: Statement) => (s.inflow ? 'Inflow' : 'Outflow');
  * The Bank Statement table (spec section 2), also shown under a sub-account on the account detail
  * (scoped by sub_account_id). KBZ gives the date only, so its rows show the date only.
  */
-export const statementsResource = defineResource<Statement>({
+const statements: ResourceConfig<Statement> = {
   name: BANK_STATEMENTS,
   endpoint: '/bank/statements',
   listFields: statementListFields,
@@ -46,4 +46,13 @@ export const statementsResource = defineResource<Statement>({
     col.datetime('notified_at', 'Notified At', { sortable: true, filter: 'range' }),
     col.datetime('created_at', 'Created At', { sortable: true, filter: 'range' }),
   ],
+};
+
+export const statementsResource = defineResource(statements);
+
+/** A sub-account's own statements on the account detail (the screen scopes them by sub_account_id). */
+export const subStatementsResource = defineResource<Statement>({
+  ...statements,
+  title: 'Bank Statements',
+  columns: statements.columns.filter((c) => !['bank_name', 'sub_account.no'].includes(c.id)),
 });

@@ -12,10 +12,7 @@ import { SubAccountSwitchButton } from './SubAccountSwitchButton';
  * The Bank Sub Account table (spec section 2): multi-select with the batch menu (enable, disable),
  * and per row the Enable/Disable of section 4 and a link to its account.
  */
-export function subAccountsResource(
-  client: QueryClient,
-  openAccount: (sub: SubAccount) => void,
-): Resource<SubAccount> {
+export function subAccountsResource(client: QueryClient, openAccount: (sub: SubAccount) => void): Resource<SubAccount> {
   const changed = () => refreshBankLists(client);
   return defineResource<SubAccount>({
     name: BANK_SUB_ACCOUNTS,
@@ -48,7 +45,10 @@ export function subAccountsResource(
     ],
     actions: [{ label: 'Batch', render: (ctx) => <BatchSwitchMenu ctx={ctx} onDone={changed} /> }],
     rowActions: [
-      { label: 'Switch', render: (s, ctx) => <SubAccountSwitchButton sub={s} onDone={() => Promise.all([ctx.refetch(), changed()])} /> },
+      {
+        label: 'Switch',
+        render: (s, ctx) => <SubAccountSwitchButton sub={s} onDone={() => Promise.all([ctx.refetch(), changed()])} />,
+      },
       { label: 'Account', onClick: openAccount },
     ],
   });
