@@ -189,28 +189,33 @@ export interface BankAccountDetail extends BankAccount {
   time_zone: string;
 }
 
-/** KBZ's detail of a sub-account (spec section 3). */
+/** KBZ's detail of a sub-account (spec section 3), as the driver reads it. */
 export const KbzSubDetail = z.object({
   customer_name: z.string(),
   account_branch: z.string(),
   account_type: z.string(),
+  /** YYYY-MM-DD */
   account_opening_date: z.string(),
   product_name: z.string(),
-  balances: z.record(z.string(), z.union([z.number(), z.string()])),
+  /** The balances the portal shows (e.g. available, ledger), as it names them. */
+  balances: z.array(z.object({ type: z.string(), amount: z.number(), currency: z.string() })),
 });
 export type KbzSubDetail = z.infer<typeof KbzSubDetail>;
 
-/** AYA's detail of a sub-account (spec section 3). */
+/** AYA's detail of a sub-account (spec section 3), as the driver reads it. */
 export const AyaSubDetail = z.object({
   name: z.string(),
   branch: z.string(),
   currency: z.string(),
+  /** YYYY-MM-DD */
   open_date: z.string(),
-  available_balance: z.union([z.number(), z.string()]),
-  interest_rate: z.union([z.number(), z.string()]),
-  current_balance: z.union([z.number(), z.string()]),
+  available_balance: z.number(),
+  /** Percent per year. */
+  interest_rate: z.number(),
+  current_balance: z.number(),
+  /** YYYY-MM-DD HH:mm:ss in the bank's time, '' when none. */
   last_transaction_date: z.string(),
-  hold_amount: z.union([z.number(), z.string()]),
+  hold_amount: z.number(),
 });
 export type AyaSubDetail = z.infer<typeof AyaSubDetail>;
 
