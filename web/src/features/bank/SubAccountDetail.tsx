@@ -1,7 +1,7 @@
 import { Button, makeStyles, Subtitle2, Text, Tooltip, tokens } from '@fluentui/react-components';
 import { ArrowClockwise16Regular } from '@fluentui/react-icons';
 import type { Filter } from '@shared/listQuery';
-import type { SubAccount } from '@shared/schemas/bank';
+import type { KbzSubDetail, SubAccount } from '@shared/schemas/bank';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useMemo, useState } from 'react';
 import { queryKeys } from '@/api/queryKeys';
@@ -26,21 +26,22 @@ const useStyles = makeStyles({
   balances: { display: 'flex', flexDirection: 'column' },
 });
 
+/** A detail field as a person reads it: amounts with separators, KBZ's balances one per line. */
 function detailValue(value: unknown, key: string): ReactNode {
   if (value === null || value === undefined || value === '') return EMPTY_TEXT;
-  if (typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>);
-    if (!entries.length) return EMPTY_TEXT;
+  if (Array.isArray(value)) {
+    if (!value.length) return EMPTY_TEXT;
     return (
       <span style={{ display: 'flex', flexDirection: 'column' }}>
-        {entries.map(([k, v]) => (
-          <span key={k}>
-            {k}: {formatAmount(v as number | string)}
+        {(value as KbzSubDetail['balances']).map((b) => (
+          <span key={b.type}>
+            {b.type}: {formatAmount(b.amount)} {b.currency}
           </span>
         ))}
       </span>
     );
   }
+  if (key === 'interest_rate') return `${value}%`;
   return /balance|amount/.test(key) ? formatAmount(value as number | string) : String(value);
 }
 
