@@ -96,9 +96,8 @@ export default function BankAccountDetailPage(): ReactNode {
   const client = useQueryClient();
   const id = Number(useParams().accountID);
   const { data: account, isPending, isError, isFetching, refetch } = useQuery(bankAccountQuery(id));
-  const changed = async () => {
-    await Promise.all([refetch(), refreshBankLists(client)]);
-  };
+  // The detail's key is under the accounts' root: one invalidation reloads it with the lists.
+  const changed = () => refreshBankLists(client);
 
   return (
     <div className={styles.page}>

@@ -33,7 +33,9 @@ describe('Monitor range editor', () => {
     expect(within(end).getByRole('combobox', { name: 'End 1 Hour' })).toHaveValue('23');
     // 24 hours, no AM/PM; the end also offers 24:00:00, the end of the day.
     const hours = (name: string) =>
-      within(screen.getByRole('combobox', { name })).getAllByRole('option').map((o) => o.textContent);
+      within(screen.getByRole('combobox', { name }))
+        .getAllByRole('option')
+        .map((o) => o.textContent);
     expect(hours('Start 1 Hour')).toEqual(Array.from({ length: 24 }, (_, i) => String(i).padStart(2, '0')));
     expect(hours('End 1 Hour').at(-1)).toBe('24');
   });

@@ -61,10 +61,10 @@ describe('New Bank Account dialog', () => {
   it('stays open with the failure tip when the server refuses the account', async () => {
     stubApi({
       'POST /bank/bank-accounts': () =>
-        new Response(
-          JSON.stringify({ code: 4093, msg: 'This bank account already exists.', request_id: 'r' }),
-          { status: 409, headers: { 'content-type': 'application/json' } },
-        ),
+        new Response(JSON.stringify({ code: 4093, msg: 'This bank account already exists.', request_id: 'r' }), {
+          status: 409,
+          headers: { 'content-type': 'application/json' },
+        }),
     });
     const { user, onCreated, dialog } = await openDialog();
     await user.type(within(dialog).getByRole('textbox', { name: /User/, hidden: true }), 'kbz-user');

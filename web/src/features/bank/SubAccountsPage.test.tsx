@@ -54,7 +54,9 @@ describe('Bank Sub Account page', () => {
     expect(api.callsTo('PUT', '/bank/sub-accounts/batch').map((c) => c.body)).toEqual([
       { sub_account_ids: [1, 3], status: 1 },
     ]);
-    await vi.waitFor(() => expect(screen.getByRole('button', { name: 'Batch' })).toHaveAttribute('aria-disabled', 'true'));
+    await vi.waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Batch' })).toHaveAttribute('aria-disabled', 'true'),
+    );
   });
 
   it('disables with status 99, and keeps the selection with the failure tip when the call fails', async () => {
