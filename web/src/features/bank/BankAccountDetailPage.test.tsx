@@ -1,4 +1,4 @@
-import { statementListFields } from '@shared/schemas/bank';
+import { type BankAccountStatusValue, statementListFields } from '@shared/schemas/bank';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -89,12 +89,37 @@ describe('Bank Account detail', () => {
     expect(api.callsTo('GET', '/bank/bank-accounts/5')).toHaveLength(2);
   });
 
+  it('tells Init failed with the bank’s reason when the bank refuses the login, and reloads the status', async () => {
+    let status: BankAccountStatusValue = 1;
+    openDetail({
+      'GET /bank/bank-accounts/5': () => makeAccount({ subs: [], status }),
+      'POST /bank/bank-account/5/refresh': () => {
+        status = 2;
+        return {
+          account_id: 5,
+          polled: true,
+          status: 2,
+          subs: 0,
+          new_statements: 0,
+          new_balance_stats: 0,
+          error: 'Wrong password',
+        };
+      },
+    });
+    const user = userEvent.setup({ delay: null });
+    await user.click(await screen.findByRole('button', { name: 'Init Account' }));
+    await findToast('Init failed');
+    expect(screen.getAllByText('Wrong password').length).toBeGreaterThan(0);
+    expect(await screen.findByText('Incorrect')).toBeInTheDocument();
+    expect(screen.queryByText('Init success')).not.toBeInTheDocument();
+  });
+
   it('disables an enabled account with status 99 and then offers Enable', async () => {
-    let status = 1;
+    let status: BankAccountStatusValue = 1;
     const { api, user } = openDetail({
       'GET /bank/bank-accounts/5': () => makeAccount({ status }),
       'PUT /bank/bank-account/5': ({ body }) => {
-        status = (body as { status: number }).status;
+        status = (body as { status: BankAccountStatusValue }).status;
         return makeAccount({ status });
       },
     });

@@ -12,6 +12,8 @@ import type {
 import { type QueryClient, queryOptions } from '@tanstack/react-query';
 import { queryKeys } from '@/api/queryKeys';
 import { request } from '@/api/request';
+import { toast } from '@/app/toast';
+import { t } from '@/i18n';
 
 /** What Enable and Disable set on an account or a sub-account (spec section 4). */
 export const SWITCH = { enable: 1, disable: 99 } as const satisfies Record<string, SwitchStatus>;
@@ -76,14 +78,30 @@ export function updateBankAccount<F extends BankAccountField>(
   });
 }
 
+/**
+ * A poll the server ran but the bank refused (wrong password, locked, unexpected data) answers 200
+ * with the driver's text; the caller sees it as a failure with that reason.
+ */
+async function pollTips(outcome: Promise<BankPollOutcome>, tips: { success?: string; failure: string }) {
+  const result = await outcome;
+  if (result.error) {
+    toast.error(t(tips.failure), result.error);
+    throw new Error(result.error);
+  }
+  if (tips.success) toast.success(t(tips.success));
+  return result;
+}
+
 /** Init: the account's sub-accounts are read from the bank (POST /bank/bank-account/{id}/refresh). */
 export function initBankAccount(account: Pick<BankAccount, 'id'>): Promise<BankPollOutcome> {
-  return request<BankPollOutcome>({
-    method: 'POST',
-    url: `/bank/bank-account/${account.id}/refresh`,
-    successTip: 'Init success',
-    failureTip: 'Init failed',
-  });
+  return pollTips(
+    request<BankPollOutcome>({
+      method: 'POST',
+      url: `/bank/bank-account/${account.id}/refresh`,
+      failureTip: 'Init failed',
+    }),
+    { success: 'Init success', failure: 'Init failed' },
+  );
 }
 
 /** One password, from the audited, rate-limited reveal call; lists carry a mask only. */
@@ -125,9 +143,12 @@ export function batchSwitchSubAccounts(body: BatchSubAccountsBody): Promise<unkn
 
 /** Polls one sub-account's statements now (POST /bank/sub-accounts/{id}/refresh-sts). */
 export function refreshSubStatements(sub: Pick<SubAccount, 'id'>): Promise<BankPollOutcome> {
-  return request<BankPollOutcome>({
-    method: 'POST',
-    url: `/bank/sub-accounts/${sub.id}/refresh-sts`,
-    failureTip: 'Refresh failed.',
-  });
+  return pollTips(
+    request<BankPollOutcome>({
+      method: 'POST',
+      url: `/bank/sub-accounts/${sub.id}/refresh-sts`,
+      failureTip: 'Refresh failed.',
+    }),
+    { failure: 'Refresh failed.' },
+  );
 }
