@@ -66,6 +66,16 @@ export default defineConfig({
         },
       },
       {
+        // The bank poller with a clock the test moves, on its own dynalite and a fake bank.
+        test: {
+          name: 'bank',
+          include: ['tests/bank/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
         test: { name: 'infra', include: ['tests/infra/**/*.test.ts'], environment: 'node', testTimeout: 120_000 },
       },
       {

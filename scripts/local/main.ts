@@ -42,7 +42,7 @@ const adminLine = stack.adminPasswordGenerated
 console.log(`
 Patrol is running at ${stack.url}  (ready in ${Date.now() - started} ms)
   Sign in:  ${adminLine}
-  Data:     ${stack.dataDir}${stack.sandboxSiteUrl ? `\n  Sandbox:  ${stack.sandboxSiteUrl}` : ''}
+  Data:     ${stack.dataDir}${stack.sandboxSiteUrl ? `\n  Sandbox:  ${stack.sandboxSiteUrl}` : ''}${stack.sandboxBankUrl ? `\n  Banks:    ${stack.sandboxBankUrl}/kbz, ${stack.sandboxBankUrl}/aya` : ''}
   Stop:     Ctrl-C
 `);
 // A parent that started us with an IPC channel (the test harness) gets the details directly.

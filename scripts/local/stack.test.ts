@@ -62,5 +62,16 @@ describe('startLocalStack runs every Lambda of the registry by its trigger', () 
     expect(health.status).toBe(200);
     expect(stack.env.CHECK_QUEUE_URL).toBeTruthy();
     expect(stack.sandboxSiteUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    // The sandbox banks: their URL reaches the handlers, and the outbound guard lets them through.
+    expect(stack.sandboxBankUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(stack.env.SANDBOX_BANK_URL).toBe(stack.sandboxBankUrl);
+    expect(stack.env.BANK_PORTAL_KBZ).toBe(`${stack.sandboxBankUrl}/kbz`);
+    expect(stack.env.BANK_PORTAL_AYA).toBe(`${stack.sandboxBankUrl}/aya`);
+    expect(stack.env.ALLOWED_PRIVATE_HOSTS.split(',')).toContain(new URL(stack.sandboxBankUrl ?? '').host);
+    const kbz = await fetch(`${stack.sandboxBankUrl}/kbz/api/v1/auth/login`, {
+      method: 'POST',
+      body: JSON.stringify({ userId: 'kbz.demo', password: 'sandbox123' }),
+    });
+    expect(((await kbz.json()) as { responseCode: string }).responseCode).toBe('0000');
   }, 60_000);
 });

@@ -6,6 +6,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { resetClients } from '../../functions/lib/aws/clients.js';
 import { LAMBDAS, type LambdaDef, QUEUES } from '../../functions/registry.js';
 import { startSandboxSite } from '../sandbox/site/server.js';
+import { startSandboxBank } from '../sandbox/bank/server.js';
 import { type ApiHandler, serveWithLambda } from './adapter.js';
 import { seedAdmin } from './adminSeed.js';
 import { startQueueConsumer, type QueueConsumer } from './consumer.js';
@@ -55,6 +56,8 @@ export interface LocalStack {
   adminPasswordFile: string;
   /** The sandbox 4D site the checks can target, when it started. */
   sandboxSiteUrl?: string;
+  /** The sandbox banks (KBZ portal under /kbz, AYA under /aya, controls under /__sandbox/bank/), when they started. */
+  sandboxBankUrl?: string;
   /** The environment the handlers run with (endpoints, queue URLs, table...), for tests and tools. */
   env: Record<string, string>;
   stop(): Promise<void>;
@@ -173,15 +176,19 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       startSqs({ queues: QUEUES, region: REGION }),
       startS3({ directory: join(dataDir, 's3'), buckets: [VIDEO_BUCKET] }),
       startSandboxSite({ port: 0 }),
+      startSandboxBank({ port: 0 }),
     ]);
     for (const e of engines) if (e.status === 'fulfilled') cleanups.push(() => e.value.stop());
-    const [dynamo, sqs, s3, sandbox] = engines;
+    const [dynamo, sqs, s3, sandbox, sandboxBank] = engines;
     for (const e of [dynamo, sqs, s3]) if (e.status === 'rejected') throw e.reason;
     if (dynamo.status !== 'fulfilled' || sqs.status !== 'fulfilled' || s3.status !== 'fulfilled')
       throw new Error('unreachable');
     // The sandbox site is a test target, not part of the product: the stack runs without it.
     if (sandbox.status === 'rejected') console.warn('[local] sandbox site did not start:', sandbox.reason);
     const sandboxSiteUrl = sandbox.status === 'fulfilled' ? sandbox.value.url : undefined;
+    // The sandbox banks likewise: the bank drivers reach them through SANDBOX_BANK_URL (docs/bank-driver.md).
+    if (sandboxBank.status === 'rejected') console.warn('[local] sandbox banks did not start:', sandboxBank.reason);
+    const sandboxBankUrl = sandboxBank.status === 'fulfilled' ? sandboxBank.value.url : undefined;
     await ensureTable(dynamo.value.endpoint, TABLE_NAME);
 
     const env: Record<string, string> = {
@@ -198,8 +205,20 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       PUBLIC_URL: opts.publicUrl ?? url,
       ...Object.fromEntries(sqs.value.queues.map((q) => [`${q.name.toUpperCase()}_QUEUE_URL`, q.url])),
       ...(sandboxSiteUrl ? { SANDBOX_SITE_URL: sandboxSiteUrl } : {}),
+      // The bank drivers' portals (functions/bank/drivers/bankPortal.ts): the sandbox banks.
+      ...(sandboxBankUrl
+        ? {
+            SANDBOX_BANK_URL: sandboxBankUrl,
+            BANK_PORTAL_KBZ: `${sandboxBankUrl}/kbz`,
+            BANK_PORTAL_AYA: `${sandboxBankUrl}/aya`,
+          }
+        : {}),
       // The guard refuses private addresses; the stack's own sandbox targets are the exception.
-      ALLOWED_PRIVATE_HOSTS: [process.env.ALLOWED_PRIVATE_HOSTS, sandboxSiteUrl && new URL(sandboxSiteUrl).host]
+      ALLOWED_PRIVATE_HOSTS: [
+        process.env.ALLOWED_PRIVATE_HOSTS,
+        sandboxSiteUrl && new URL(sandboxSiteUrl).host,
+        sandboxBankUrl && new URL(sandboxBankUrl).host,
+      ]
         .filter(Boolean)
         .join(','),
     };
@@ -297,6 +316,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       adminPasswordGenerated: admin.created && admin.generated,
       adminPasswordFile: admin.passwordFile,
       ...(sandboxSiteUrl ? { sandboxSiteUrl } : {}),
+      ...(sandboxBankUrl ? { sandboxBankUrl } : {}),
       env,
       stop: () => {
         stopping ??= stopAll();

@@ -106,7 +106,7 @@ export interface StatementPage {
   lines: BankStatementLine[];
   /**
    * Opaque position to pass as `since` on the next fetch of this sub-account; store it as is.
-   * Pages may overlap (a driver re-reads the last day when the portal has date-only filters): the
+   * Pages may overlap (KBZ filters by date only, so its driver re-reads the current day): the
    * poller stores each line once by its key.
    */
   cursor: string;
@@ -139,7 +139,7 @@ export interface BankDriver {
   listSubAccounts(ctx: BankDriverContext, session: BankSession): Promise<BankSubAccount[]>;
   /**
    * Statement lines of one sub-account since `since` (a cursor from an earlier page; absent: the
-   * portal's recent history, e.g. today). Throws `BankSubAccountUnusableError` when the bank
+   * portal's recent history, the last 7 days for KBZ and AYA). Throws `BankSubAccountUnusableError` when the bank
    * refuses this sub-account.
    */
   fetchStatements(

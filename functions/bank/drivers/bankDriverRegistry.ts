@@ -1,7 +1,9 @@
 // Which driver talks to which portal. Each bank has a default driver (the one that speaks its
 // portal, the sandbox locally); a more specific driver (another portal version, a test double) is
 // one `registerBankDriver` call in its own module, so the poller never changes when one is added.
+import { ayaDriver } from './ayaDriver';
 import type { BankDriver, BankPortalRef, BankValue } from './bankDriver';
+import { kbzDriver } from './kbzDriver';
 
 export interface BankDriverEntry {
   driver: BankDriver;
@@ -10,9 +12,9 @@ export interface BankDriverEntry {
 }
 
 const entries: BankDriverEntry[] = [];
-const defaults = new Map<BankValue, BankDriver>();
+const defaults = new Map<BankValue, BankDriver>([kbzDriver, ayaDriver].map((d) => [d.bank, d]));
 
-/** The driver a bank uses unless a registered entry claims the portal (set by the driver modules). */
+/** Replaces the driver a bank uses unless a registered entry claims the portal (KBZ and AYA have one). */
 export function setDefaultBankDriver(driver: BankDriver): void {
   defaults.set(driver.bank, driver);
 }
