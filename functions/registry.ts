@@ -173,4 +173,14 @@ export const LAMBDAS: readonly LambdaDef[] = [
     // Decrypts bank passwords and stores the portal session it signed in with.
     access: { table: 'readWrite', secrets: 'encryptDecrypt' },
   },
+  {
+    // Local runner only: the first bank window at start, not a minute later (the cloud's minute
+    // rule has no such gap to fill: it keeps running).
+    name: 'bankDispatchAtStart',
+    entry: 'functions/bank/dispatcher.ts',
+    trigger: { type: 'startup' },
+    memoryMb: 512,
+    timeoutSeconds: 60,
+    access: { table: 'readWrite', sends: ['bank'] },
+  },
 ];

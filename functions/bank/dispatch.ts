@@ -4,6 +4,7 @@ import { getSystemConfig } from '../systemConfig/getSystemConfig.js';
 import type { Clock } from './clock.js';
 import { duePolls } from './monitorSchedule.js';
 import { delayFor, type PollMessage } from './pollMessage.js';
+import { pollSender } from './pollSender.js';
 import { markIfStale } from './staleness.js';
 import type { BankStore } from './store.js';
 
@@ -70,7 +71,7 @@ export async function dispatchPolls(deps: DispatchDeps): Promise<DispatchOutcome
     for (const due of duePolls(account, from, to, timeZone)) polls.push({ account_id: account.id, due });
   }
   polls.sort((a, b) => a.due - b.due);
-  await (deps.enqueue ?? enqueuePolls)(polls, now);
+  await (deps.enqueue ?? pollSender(enqueuePolls))(polls, now);
   outcome.polls = polls.length;
   logger.info('bank polls dispatched', { ...outcome });
   return outcome;

@@ -18,7 +18,7 @@ import { driverForBank } from './drivers/bankDriverRegistry.js';
 import { accountStatusFor, BankSubAccountUnusableError, bankErrorMessage } from './drivers/errors.js';
 import { withBankSession } from './drivers/withBankSession.js';
 import { Category, createBankNotification, type NotifyTargets, notifyTargets } from './notify.js';
-import { portalFor } from './portals.js';
+import { bankPortalFor as portalFor } from './drivers/bankPortal.js';
 import { recoverIfStale } from './staleness.js';
 import { cents, statementKeys } from './statementKey.js';
 import type { BankStore, StoredBankAccount, StoredSubAccount } from './store.js';
@@ -138,7 +138,7 @@ async function runPoll(deps: PollDeps, account: StoredBankAccount, req: PollRequ
       .catch(() => undefined);
   }
   const ctx: BankDriverContext = {
-    portal: portalOf(driver, account),
+    portal: portalFor(account.bank_name),
     credentials: { user: account.user, pwd },
     timeoutMs: DRIVER_TIMEOUT_MS,
     allowedPrivateHosts: config.allowedPrivateHosts,
@@ -191,16 +191,6 @@ async function runPoll(deps: PollDeps, account: StoredBankAccount, req: PollRequ
   }
 }
 
-function portalOf(driver: BankDriver, account: StoredBankAccount) {
-  try {
-    return portalFor(account.bank_name);
-  } catch (error) {
-    // A test double needs no portal; a real driver fails on its first call with this message.
-    if (driver.name.startsWith('fake')) return { url: 'http://fake.invalid' };
-    throw error;
-  }
-}
-
 async function upsertSubs(
   store: BankStore,
   account: StoredBankAccount,
@@ -235,9 +225,9 @@ async function upsertSubs(
     const status = existing.status === SubAccountStatus.values.Disable ? existing.status : bankStatus;
     out.push(await store.updateSub(existing.id, { detail: item.detail, status, last_refresh: now }));
   }
+  // Read again with the poller's own fields (cursor, recent keys), which writes do not return.
   // Sub-accounts the bank no longer lists stay (their statements refer to them).
-  for (const sub of known) if (!out.some((s) => s.id === sub.id)) out.push(sub);
-  return out;
+  return out.length ? store.subsOf(account.id) : known;
 }
 
 interface SubPollContext {

@@ -10,6 +10,9 @@ export const STALE_MESSAGE_MS = 60_000;
 /** A message may arrive this early (DelaySeconds are whole seconds); the poller waits the rest. */
 const EARLY_WAIT_MAX_MS = 1_500;
 
+/** Process-wide watchers of poll lag (the bench's figures); empty in production. */
+export const pollLagObservers: ((lagMs: number, message: PollMessage) => void)[] = [];
+
 export interface DuePollDeps extends PollDeps {
   clock: Clock;
   timeZone?: () => Promise<string>;
@@ -32,5 +35,6 @@ export async function runDuePoll(deps: DuePollDeps, message: PollMessage): Promi
   const timeZone = await (deps.timeZone ?? (async () => (await getSystemConfig()).time_zone))();
   if (!isDueInstant(account, message.due, timeZone)) return undefined;
   deps.onLag?.(lag, message);
+  for (const observe of pollLagObservers) observe(lag, message);
   return pollAccount(deps, { accountId: message.account_id, mode: 'poll', requireEnabled: true });
 }

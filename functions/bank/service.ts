@@ -24,6 +24,7 @@ import { enqueuePolls } from './dispatch.js';
 import { BankAccountNotFoundError, BankUnavailableError, SubAccountNotFoundError } from './errors.js';
 import { duePolls } from './monitorSchedule.js';
 import { type PollMode, pollAccount } from './poll.js';
+import { pollSender } from './pollSender.js';
 import {
   bankStore,
   type StoredBalanceStat,
@@ -209,7 +210,7 @@ async function pollSoon(account: StoredBankAccount, now: number): Promise<void> 
   if (until <= now) return;
   const timeZone = (await getSystemConfig()).time_zone;
   const polls = duePolls(account, now, until, timeZone).map((due) => ({ account_id: account.id, due }));
-  if (polls.length) await enqueuePolls(polls, now);
+  if (polls.length) await pollSender(enqueuePolls)(polls, now);
 }
 
 /** Runs a poll now, in this request: the operator sees the outcome (and its sub-accounts) at once. */
