@@ -132,6 +132,8 @@ describe('Bank screens', () => {
     const header = page.locator('h1').first().locator('xpath=../..');
     await shows(header.getByRole('button', { name: 'Disable', exact: true }));
     await shows(fact(page, 'Status').getByText('Enable', { exact: true }));
+    await page.locator('h1').first().scrollIntoViewIfNeeded();
+    await screenshot(page, 'bank-account-detail-top');
 
     // ---- A transaction in the sandbox bank becomes a statement, then a balance stat.
     const sender = uniqueName('E2E Sender ');

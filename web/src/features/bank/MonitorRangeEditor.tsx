@@ -10,7 +10,7 @@ const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
   head: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, flexWrap: 'wrap' },
   rows: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS, margin: 0, padding: 0 },
-  row: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, flexWrap: 'wrap' },
+  row: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalXS },
   index: { width: '20px', color: tokens.colorNeutralForeground3, textAlign: 'right' },
   error: { color: tokens.colorPaletteRedForeground1, fontSize: tokens.fontSizeBase200, paddingLeft: '28px' },
   empty: { color: tokens.colorNeutralForeground3 },

@@ -12,7 +12,7 @@ const useStyles = makeStyles({
     padding: 0,
     minWidth: 0,
   },
-  part: { minWidth: '68px' },
+  part: { minWidth: 0, width: '62px' },
   colon: { color: tokens.colorNeutralForeground3 },
 });
 
