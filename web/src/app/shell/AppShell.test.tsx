@@ -46,8 +46,17 @@ describe('AppShell', () => {
   it('leaves screens that are not built yet out of the menu', async () => {
     renderShell('/');
     const menu = await screen.findByRole('navigation', { name: 'Main menu' });
-    expect(within(menu).queryByText('Bank Monitor')).not.toBeInTheDocument();
     expect(within(menu).queryByText('Auto Check')).not.toBeInTheDocument();
+  });
+
+  it('lists the bank screens under Bank Monitor', async () => {
+    const user = userEvent.setup({ delay: null });
+    renderShell('/');
+    const menu = await screen.findByRole('navigation', { name: 'Main menu' });
+    await user.click(within(menu).getByText('Bank Monitor'));
+    for (const label of ['Account', 'SubAccount', 'Logs Statement', 'Logs Balance Stat']) {
+      expect(within(menu).getAllByText(label).length).toBeGreaterThan(0);
+    }
   });
 
   it('opens a tab per visited page, highlights the current one and closes it back to the previous', async () => {
