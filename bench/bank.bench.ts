@@ -64,7 +64,9 @@ try {
       }
     }),
   );
-  console.log(`loaded in ${((Date.now() - loadStarted) / 1000).toFixed(1)} s; warming up 20 s (first polls are baselines)`);
+  console.log(
+    `loaded in ${((Date.now() - loadStarted) / 1000).toFixed(1)} s; warming up 20 s (first polls are baselines)`,
+  );
   await new Promise((r) => setTimeout(r, 20_000));
 
   // Measure: lag per poll, capacity of every DynamoDB call, transactions to statements.
@@ -137,7 +139,12 @@ try {
     polls_per_s: +(polls / elapsed).toFixed(1),
     polls_per_s_due: +(due / elapsed).toFixed(1),
     lag_ms: { p50: quantile(lags, 0.5), p95: quantile(lags, 0.95), max: lags.at(-1) ?? Number.NaN },
-    txn_to_statement_ms: { p50: quantile(toStatement, 0.5), p95: quantile(toStatement, 0.95), missing, of: txns.length },
+    txn_to_statement_ms: {
+      p50: quantile(toStatement, 0.5),
+      p95: quantile(toStatement, 0.95),
+      missing,
+      of: txns.length,
+    },
     rcu_per_poll: +(measuredUnits.read / Math.max(1, polls)).toFixed(2),
     wcu_per_poll: +(measuredUnits.write / Math.max(1, polls)).toFixed(2),
     baseline_get_items_per_s: Math.round(baselineGets),
