@@ -12,7 +12,7 @@ const useStyles = makeStyles({
     padding: 0,
     minWidth: 0,
   },
-  part: { minWidth: 0, width: '62px' },
+  part: { minWidth: 0, width: '64px' },
   colon: { color: tokens.colorNeutralForeground3 },
 });
 
@@ -53,6 +53,7 @@ export function TimeOfDayPicker({ value, onChange, label, endOfDay = false }: Ti
   const set = (nh: number, nm: number, ns: number) => onChange(nh === 24 ? 86_400 : nh * 3600 + nm * 60 + ns);
   const part = (name: string, current: number, options: string[], apply: (n: number) => void, disabled = false) => (
     <Select
+      size="small"
       className={styles.part}
       disabled={disabled}
       aria-label={`${label} ${t(name)}`}
