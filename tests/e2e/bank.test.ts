@@ -58,8 +58,12 @@ async function initFromTable(page: Page, table: Locator, user: string): Promise<
   await shows(tabs.or(init));
   if (await init.isVisible()) {
     await shows(page.getByText('No Account.'));
+    const answer = page.waitForResponse((r) => /\/bank\/bank-account\/\d+\/refresh$/.test(r.url()));
     await init.click();
-    await toast(page, 'Init success');
+    const outcome = ((await (await answer).json()) as { data?: { error: string | null } }).data;
+    // The account's own first poll may hold the lease at this moment; the page reloads either way.
+    if (outcome?.error === null) await toast(page, 'Init success');
+    else console.warn(`Init answered ${JSON.stringify(outcome)}`);
   }
   await shows(tabs);
   return tabs;
