@@ -208,22 +208,30 @@ const routeSpecs: readonly RouteSpec[] = [
   {
     name: 'bankAccounts',
     title: 'Bank Account',
+    screen: lazyScreen(() => import('@/features/bank/BankAccountsPage')),
     menu: { group: 'Bank Monitor', label: 'Account' },
   },
-  { name: 'bankAccountDetail', title: 'Bank Account Detail' },
+  {
+    name: 'bankAccountDetail',
+    title: 'Bank Account Detail',
+    screen: lazyScreen(() => import('@/features/bank/BankAccountDetailPage')),
+  },
   {
     name: 'bankSubAccounts',
     title: 'Bank Sub Account',
+    screen: lazyScreen(() => import('@/features/bank/SubAccountsPage')),
     menu: { group: 'Bank Monitor', label: 'SubAccount' },
   },
   {
     name: 'bankStatements',
     title: 'Bank Statement',
+    screen: lazyScreen(() => import('@/features/bank/StatementsPage')),
     menu: { group: 'Bank Monitor', label: 'Logs Statement' },
   },
   {
     name: 'bankBalanceStat',
     title: 'Bank Balance Stat',
+    screen: lazyScreen(() => import('@/features/bank/BalanceStatsPage')),
     menu: { group: 'Bank Monitor', label: 'Logs Balance Stat' },
   },
   {

@@ -46,8 +46,10 @@ describe('AppShell', () => {
   it('leaves screens that are not built yet out of the menu', async () => {
     renderShell('/');
     const menu = await screen.findByRole('navigation', { name: 'Main menu' });
-    expect(within(menu).queryByText('Bank Monitor')).not.toBeInTheDocument();
-    expect(within(menu).queryByText('Logs Statement')).not.toBeInTheDocument();
+    const user = userEvent.setup({ delay: null });
+    await user.click(within(menu).getByText('Message'));
+    expect(await within(menu).findByText('Notification')).toBeInTheDocument();
+    expect(within(menu).queryByText('NotificationBank')).not.toBeInTheDocument();
   });
 
   it('lists the built Auto Check screens under their group: Rules and Auto Logs', async () => {
@@ -57,6 +59,16 @@ describe('AppShell', () => {
     await user.click(within(menu).getByText('Auto Check'));
     expect(await within(menu).findByText('Rules')).toBeInTheDocument();
     expect(within(menu).getByText('Auto Logs')).toBeInTheDocument();
+  });
+
+  it('lists the bank screens under Bank Monitor', async () => {
+    const user = userEvent.setup({ delay: null });
+    renderShell('/');
+    const menu = await screen.findByRole('navigation', { name: 'Main menu' });
+    await user.click(within(menu).getByText('Bank Monitor'));
+    for (const label of ['Account', 'SubAccount', 'Logs Statement', 'Logs Balance Stat']) {
+      expect(within(menu).getAllByText(label).length).toBeGreaterThan(0);
+    }
   });
 
   it('opens a tab per visited page, highlights the current one and closes it back to the previous', async () => {

@@ -1,0 +1,75 @@
+import { makeStyles, Subtitle2, Text, tokens } from '@fluentui/react-components';
+import type { BankAccountDetail } from '@shared/schemas/bank';
+import type { ReactNode } from 'react';
+import { Panel } from '@/app/PageHeader';
+import { SecretCell } from '@/components/secret';
+import { useT } from '@/i18n';
+import { revealBankApiKey, updateBankAccount } from './bankApi';
+import { checkApiKey, checkWebhook } from './bankForms';
+import { PromptDialog } from './PromptDialog';
+
+const useStyles = makeStyles({
+  list: { display: 'grid', gridTemplateColumns: 'max-content minmax(0, 1fr)', gap: tokens.spacingVerticalS, margin: 0 },
+  term: { color: tokens.colorNeutralForeground3, paddingRight: tokens.spacingHorizontalL, alignSelf: 'center' },
+  value: { margin: 0, display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalXS, minWidth: 0 },
+  url: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', fontFamily: tokens.fontFamilyMonospace },
+  unset: { color: tokens.colorNeutralForeground3 },
+  title: { display: 'block', marginBottom: tokens.spacingVerticalM },
+});
+
+/** Where the account's notifications go: the webhook, and the API key sent with them (a secret). */
+export function NotificationSection({
+  account,
+  onChanged,
+}: {
+  account: BankAccountDetail;
+  onChanged(): unknown;
+}): ReactNode {
+  const t = useT();
+  const styles = useStyles();
+  return (
+    <Panel>
+      <Subtitle2 as="h2" className={styles.title}>
+        {t('Notification')}
+      </Subtitle2>
+      <dl className={styles.list}>
+        <dt className={styles.term}>{t('Webhook')}</dt>
+        <dd className={styles.value}>
+          {account.webhook ? (
+            <Text className={styles.url} title={account.webhook}>
+              {account.webhook}
+            </Text>
+          ) : (
+            <Text className={styles.unset}>{t('Not set')}</Text>
+          )}
+          <PromptDialog
+            title="Edit Webhook"
+            label="Webhook URL"
+            placeholder="https://"
+            hint="Please give the full address including http(s)://"
+            initial={account.webhook ?? ''}
+            check={checkWebhook(account.webhook)}
+            save={(webhook) => updateBankAccount(account, 'webhook', webhook)}
+            onDone={onChanged}
+          />
+        </dd>
+        <dt className={styles.term}>{t('API Key')}</dt>
+        <dd className={styles.value}>
+          {account.api_key ? (
+            <SecretCell reveal={() => revealBankApiKey(account)} showLabel="Show API key" hideLabel="Hide API key" />
+          ) : (
+            <Text className={styles.unset}>{t('Not set')}</Text>
+          )}
+          <PromptDialog
+            title="Edit API Key"
+            label="API Key"
+            initial=""
+            check={checkApiKey}
+            save={(key) => updateBankAccount(account, 'api_key', key)}
+            onDone={onChanged}
+          />
+        </dd>
+      </dl>
+    </Panel>
+  );
+}

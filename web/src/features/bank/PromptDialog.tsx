@@ -1,0 +1,82 @@
+import {
+  Button,
+  Dialog,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
+  DialogTrigger,
+  Field,
+  Input,
+} from '@fluentui/react-components';
+import { Edit16Regular } from '@fluentui/react-icons';
+import type { ReactNode } from 'react';
+import { dialogSurfaceStyle } from '@/app/dialogSizes';
+import { FormDialogActions } from '@/components/dialog';
+import { type FormCheck, useFormDialog } from '@/components/dialog/useFormDialog';
+import { useT } from '@/i18n';
+import type { PromptForm } from './bankForms';
+
+export interface PromptDialogProps {
+  /** Dialog title and the trigger's accessible name, e.g. 'Edit Webhook'. */
+  title: string;
+  label: string;
+  placeholder?: string;
+  hint?: string;
+  /** What the input starts with (never a secret). */
+  initial: string;
+  check(form: PromptForm): FormCheck<PromptForm, string>;
+  save(value: string): Promise<unknown>;
+  onDone(): unknown;
+}
+
+/** A one-field prompt behind an edit button (the webhook and API key prompts of spec section 5). */
+export function PromptDialog({
+  title,
+  label,
+  placeholder,
+  hint,
+  initial,
+  check,
+  save,
+  onDone,
+}: PromptDialogProps): ReactNode {
+  const t = useT();
+  const { open, setOpen, form, change, errors, busy, submit } = useFormDialog<PromptForm, string>({
+    initial: () => ({ value: initial }),
+    check,
+    save,
+    onDone,
+  });
+  return (
+    <Dialog open={open} onOpenChange={(_, d) => setOpen(d.open)}>
+      <DialogTrigger disableButtonEnhancement>
+        <Button size="small" appearance="subtle" icon={<Edit16Regular />} aria-label={t(title)} title={t(title)} />
+      </DialogTrigger>
+      <DialogSurface style={dialogSurfaceStyle('default')}>
+        <form onSubmit={submit} noValidate>
+          <DialogBody>
+            <DialogTitle>{t(title)}</DialogTitle>
+            <DialogContent>
+              <Field
+                label={t(label)}
+                required
+                hint={hint ? t(hint) : undefined}
+                validationMessage={errors.value ? t(errors.value) : undefined}
+              >
+                <Input
+                  autoFocus
+                  autoComplete="off"
+                  placeholder={placeholder}
+                  value={form.value}
+                  onChange={(_, d) => change('value', d.value)}
+                />
+              </Field>
+            </DialogContent>
+            <FormDialogActions busy={busy} />
+          </DialogBody>
+        </form>
+      </DialogSurface>
+    </Dialog>
+  );
+}
