@@ -25,7 +25,7 @@ import {
   type ListResult,
 } from '../../../shared/listQuery.js';
 import type { RetentionKind } from '../../../shared/schemas/systemConfig.js';
-import type { Partitioning } from './partitions.js';
+import type { Partitioning } from './partitioning.js';
 import { SLOT_INDEXES } from './tableSchema.js';
 
 export interface EntityDef<T extends { id: number; created_at: number }> {

@@ -17,15 +17,9 @@
 // (plus the current one), newest first, and merges the shards of a bucket by key order.
 
 import { specOf } from './entity.js';
+import type { BucketUnit, Partitioning } from './partitioning.js';
 
-export type BucketUnit = 'day' | 'hour';
-
-export interface Partitioning {
-  /** Time bucket of created_at (UTC). A partition then holds one bucket's rows of its base. */
-  bucket?: BucketUnit;
-  /** Write shards per bucket (row id % shards): each takes 1/shards of the writes. Default 1. */
-  shards?: number;
-}
+export type { BucketUnit, Partitioning } from './partitioning.js';
 
 interface Spreadable {
   type: string;
