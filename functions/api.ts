@@ -2,6 +2,7 @@ import { auditRouter } from './audit/routes.js';
 import { auditRecorder } from './audit/service.js';
 import { authenticate } from './auth/authenticate.js';
 import { authRouter } from './auth/routes.js';
+import { bankRouter } from './bank/routes.js';
 import { checksRouter } from './checks/routes.js';
 import { healthRouter } from './health/routes.js';
 import { API_PREFIX, createApiHandler } from './lib/http/apiHandler.js';
@@ -23,6 +24,7 @@ export const router = new Router().include(
   sitesRouter,
   checksRouter,
   notificationsRouter,
+  bankRouter,
 );
 
 export const handler = createApiHandler(new Router().include(API_PREFIX, router), authenticate, auditRecorder);

@@ -80,7 +80,13 @@ export const LAMBDAS: readonly LambdaDef[] = [
     memoryMb: 1024,
     timeoutSeconds: 29,
     // Reads videos to sign their addresses; never writes or deletes one. Stores site passwords.
-    access: { table: 'readWrite', videos: { read: true }, sends: ['check'], secrets: 'encryptDecrypt', jwt: true },
+    access: {
+      table: 'readWrite',
+      videos: { read: true },
+      sends: ['check', 'bank'],
+      secrets: 'encryptDecrypt',
+      jwt: true,
+    },
   },
   {
     name: 'checker',
@@ -147,5 +153,35 @@ export const LAMBDAS: readonly LambdaDef[] = [
     memoryMb: 512,
     timeoutSeconds: 300,
     access: { table: 'readWrite' },
+  },
+  {
+    // The minute tick of the bank monitor: enqueues the polls due before the next tick, each
+    // delayed to its second (functions/bank/dispatch.ts); flags stale accounts.
+    name: 'bankDispatcher',
+    entry: 'functions/bank/dispatcher.ts',
+    trigger: { type: 'schedule', everySeconds: 60 },
+    memoryMb: 512,
+    timeoutSeconds: 60,
+    access: { table: 'readWrite', sends: ['bank'] },
+  },
+  {
+    // One poll per message, a batch at once: the work waits on the bank and the table.
+    name: 'bankPoller',
+    entry: 'functions/bank/poller.ts',
+    trigger: { type: 'sqs', queue: 'bank', batchSize: 10, concurrency: 20 },
+    memoryMb: 512,
+    timeoutSeconds: 50,
+    // Decrypts bank passwords and stores the portal session it signed in with.
+    access: { table: 'readWrite', secrets: 'encryptDecrypt' },
+  },
+  {
+    // Local runner only: the first bank window at start, not a minute later (the cloud's minute
+    // rule has no such gap to fill: it keeps running).
+    name: 'bankDispatchAtStart',
+    entry: 'functions/bank/dispatcher.ts',
+    trigger: { type: 'startup' },
+    memoryMb: 512,
+    timeoutSeconds: 60,
+    access: { table: 'readWrite', sends: ['bank'] },
   },
 ];

@@ -66,7 +66,12 @@ export const NotifyStatus = defineEnum({
   Failed: [9, 'Failed'],
 });
 
-export const BankNotificationCategory = defineEnum({ Statement: [1, 'Statement'], Balance: [2, 'Balance'] });
+export const BankNotificationCategory = defineEnum({
+  Statement: [1, 'Statement'],
+  Balance: [2, 'Balance'],
+  // Not in the spec's enum: the staleness alerts of issue 13 (an account stopped being polled, and recovered).
+  Monitor: [3, 'Monitor'],
+});
 
 export const PushChannel = defineEnum({ WebHook: [1, 'WebHook'], TG: [2, 'TG'] });
 

@@ -28,12 +28,16 @@ export const ERRORS = {
   RawLogNotFound: { code: 4046, status: 404, text: 'Log not found.' },
   SubtaskNotFound: { code: 4047, status: 404, text: 'Subtask not found.' },
   OperationNotFound: { code: 4048, status: 404, text: 'Operation not found.' },
+  BankAccountNotFound: { code: 4049, status: 404, text: 'Bank account not found.' },
   MethodNotAllowed: { code: 4050, status: 405, text: 'Method not allowed.' },
   Conflict: { code: 4090, status: 409, text: 'Already exists.' },
   SiteExists: { code: 4091, status: 409, text: 'A site with this name already exists.' },
+  BankAccountExists: { code: 4093, status: 409, text: 'This bank account already exists.' },
+  BankSecretUnreadable: { code: 4094, status: 409, text: 'The stored secret cannot be read; enter it again.' },
   PayloadTooLarge: { code: 4130, status: 413, text: 'Request too large.' },
   UnsupportedMediaType: { code: 4150, status: 415, text: 'Unsupported content type.' },
   TooManyRequests: { code: 4290, status: 429, text: 'Too many requests, try later.' },
+  BankUnavailable: { code: 5020, status: 502, text: 'The bank did not answer, try later.' },
   Internal: { code: 5000, status: 500, text: 'Server error, try later.' },
 } as const satisfies Record<string, ErrorDef>;
 

@@ -89,9 +89,44 @@ async function seedSandboxDemo(): Promise<void> {
   if (process.env.DEMO_CHECK !== '0') await startDemoCheck(ids);
 }
 
+/** The demo bank logins of the sandbox portals (docs/bank-driver.md), polled every 10 s all day. */
+export const DEMO_BANK_ACCOUNTS = [
+  { bank_name: 1 as const, user: 'kbz.demo', holder: 'Demo KBZ holder' },
+  { bank_name: 2 as const, user: 'aya.demo', holder: 'Demo AYA holder' },
+];
+export const DEMO_BANK_INTERVAL_S = 10;
+
+/**
+ * A KBZ and an AYA account against the sandbox banks, enabled, all day, at a short interval, and
+ * initialised (their sub-accounts listed), so statements arrive within a minute of `npm start`.
+ */
+async function seedDemoBanks(): Promise<void> {
+  if (!process.env.SANDBOX_BANK_URL) {
+    console.warn('[demo] the sandbox banks are not running: no demo bank accounts');
+    return;
+  }
+  const { createAccount, updateAccount, refreshAccount } = await import('../../functions/bank/service.js');
+  const { BankAccountExistsError } = await import('../../functions/bank/errors.js');
+  for (const demo of DEMO_BANK_ACCOUNTS) {
+    try {
+      const account = await createAccount({ bank_name: demo.bank_name, user: demo.user, pwd: DEMO_ACCOUNT_PASSWORD });
+      await updateAccount(account.id, {
+        interval: DEMO_BANK_INTERVAL_S,
+        range: [[0, 86_400]],
+        holder: demo.holder,
+        remark: 'Demo account on the sandbox bank',
+      });
+      await refreshAccount(account.id).catch((error) => console.warn(`[demo] init of ${demo.user} failed`, error));
+    } catch (error) {
+      if (!(error instanceof BankAccountExistsError)) throw error;
+    }
+  }
+  log(`${DEMO_BANK_ACCOUNTS.length} demo bank accounts at ${process.env.SANDBOX_BANK_URL}`);
+}
+
 /**
  * Demo data for a new local store (DEMO != '0'): each entry adds one area's sample rows
  * through the features' own services. Run in order, after the admin user exists, and only
  * on an empty store so that a restart never duplicates them.
  */
-export const demoSeeds: Array<() => Promise<void>> = [seedSandboxDemo];
+export const demoSeeds: Array<() => Promise<void>> = [seedSandboxDemo, seedDemoBanks];

@@ -75,6 +75,36 @@ describe('a first start with demo data', () => {
   });
 });
 
+describe('the demo bank accounts', () => {
+  it('are enabled with their sub-accounts, and a sandbox transaction shows as a statement within one poll', async () => {
+    const accounts = (await get('/bank/bank-accounts?page_size=0')).result as Json[];
+    expect(accounts.map((a) => a.user).sort()).toEqual(['aya.demo', 'kbz.demo']);
+    for (const a of accounts) expect(a).toMatchObject({ status: 1, monitor_interval: 10, monitor_range: [[0, 86400]] });
+    const kbz = accounts.find((a) => a.user === 'kbz.demo');
+    const detail = await get(`/bank/bank-accounts/${kbz.id}`);
+    expect(detail.subs.length).toBeGreaterThan(0);
+    const sub = detail.subs[0];
+
+    const sent = Date.now();
+    const res = await fetch(`${stack?.sandboxBankUrl}/__sandbox/bank/transaction`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ bank: 'kbz', user: 'kbz.demo', no: sub.no, amount: 4321 }),
+    });
+    expect(res.status).toBe(200);
+    const until = Date.now() + 75_000;
+    for (;;) {
+      const rows = (await get(`/bank/statements?page_size=100&sub_account_id=${encodeURIComponent(`=-${sub.id}`)}`))
+        .result as Json[];
+      if (rows.some((r) => r.amount === 4321)) break;
+      if (Date.now() > until) throw new Error('no statement from the scheduled polls');
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    // The dispatcher's first window starts with the stack; a poll is due every 10 s after that.
+    expect(Date.now() - sent).toBeLessThan(75_000);
+  });
+});
+
 describe('a second start on the same data', () => {
   it('adds no demo sites or checks again, and the sites follow the sandbox to its new address', async () => {
     const before = (await get('/sites?page_size=0')).total_count;

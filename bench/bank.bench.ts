@@ -1,0 +1,157 @@
+// Bank monitor figures on the local stack (issue 13): BENCH_BANK_ACCOUNTS (1,000) accounts at a
+// 5 s interval, all day, against the sandbox banks, polled by the real dispatcher and poller for
+// BENCH_BANK_SECONDS (120). Reports polls per second sustained, the lag of a poll after its due
+// second (p50 / p95 / max), the time from a sandbox transaction to its statement row (p95), and
+// the read and write units per poll (every DynamoDB call of the process, with
+// ReturnConsumedCapacity). The raw baseline is GetItem throughput on the same dynalite in the same
+// run. Everything (API, dispatcher, poller, sandbox banks, dynalite, fauxqs) shares this machine.
+
+import { mkdtempSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { startLocalStack } from '../scripts/local/stack.js';
+
+const ACCOUNTS = Number(process.env.BENCH_BANK_ACCOUNTS ?? 1000);
+const SECONDS = Number(process.env.BENCH_BANK_SECONDS ?? 120);
+const TRANSACTIONS = Number(process.env.BENCH_BANK_TRANSACTIONS ?? 100);
+const INTERVAL = 5;
+
+const quantile = (sorted: number[], q: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] : Number.NaN;
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' / ');
+
+const dataDir = mkdtempSync(join(tmpdir(), 'patrol-bench-bank-'));
+const stack = await startLocalStack({ dataDir, port: 0, demo: false, quiet: true, adminPassword: 'bench-admin-1' });
+try {
+  const sandbox = stack.sandboxBankUrl;
+  if (!sandbox) throw new Error('the sandbox banks did not start');
+  // Loaded after the stack set the environment, as the stack's own handlers are.
+  const { dynamoClient } = await import('../functions/lib/aws/clients.js');
+  const { config } = await import('../functions/lib/config.js');
+  const service = await import('../functions/bank/service.js');
+  const { pollLagObservers } = await import('../functions/bank/pollDue.js');
+
+  // Raw baseline: GetItem on the same engine, 20 at a time, for 3 s.
+  let gets = 0;
+  const baseUntil = Date.now() + 3000;
+  await Promise.all(
+    Array.from({ length: 20 }, async () => {
+      while (Date.now() < baseUntil) {
+        await dynamoClient().send(new GetCommand({ TableName: config.tableName, Key: { pk: 'x', sk: 'y' } }));
+        gets++;
+      }
+    }),
+  );
+  const baselineGets = gets / 3;
+
+  console.log(`load: ${ACCOUNTS} accounts (KBZ and AYA alternately); ${cpus().length} cores, load ${load()}`);
+  const loadStarted = Date.now();
+  const accounts: { id: number; bank: 1 | 2; user: string }[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < ACCOUNTS) {
+        const i = next++;
+        const bank = (i % 2 ? 2 : 1) as 1 | 2;
+        const user = `bench${String(i).padStart(4, '0')}`;
+        const a = await service.createAccount({ bank_name: bank, user, pwd: 'sandbox123' });
+        await service.updateAccount(a.id, { interval: INTERVAL, range: [[0, 86_400]] });
+        accounts.push({ id: a.id, bank, user });
+      }
+    }),
+  );
+  console.log(
+    `loaded in ${((Date.now() - loadStarted) / 1000).toFixed(1)} s; warming up 20 s (first polls are baselines)`,
+  );
+  await new Promise((r) => setTimeout(r, 20_000));
+
+  // Measure: lag per poll, capacity of every DynamoDB call, transactions to statements.
+  const lags: number[] = [];
+  pollLagObservers.push((lag) => lags.push(lag));
+  const units = { read: 0, write: 0 };
+  const READS = new Set(['GetCommand', 'QueryCommand', 'ScanCommand', 'BatchGetCommand']);
+  dynamoClient().middlewareStack.add(
+    (next, context) => async (args) => {
+      const input = args.input as { ReturnConsumedCapacity?: string };
+      input.ReturnConsumedCapacity ??= 'TOTAL';
+      const out = await next(args);
+      const consumed = (out.output as { ConsumedCapacity?: unknown }).ConsumedCapacity;
+      const list = (Array.isArray(consumed) ? consumed : consumed ? [consumed] : []) as { CapacityUnits?: number }[];
+      const sum = list.reduce((s, c) => s + (c.CapacityUnits ?? 0), 0);
+      if (READS.has(context.commandName ?? '')) units.read += sum;
+      else units.write += sum;
+      return out;
+    },
+    { step: 'initialize', name: 'benchCapacity' },
+  );
+
+  const started = Date.now();
+  const txns: { account: (typeof accounts)[number]; amount: number; at: number }[] = [];
+  const txnTimer = setInterval(
+    async () => {
+      const account = accounts[Math.floor(Math.random() * accounts.length)] as (typeof accounts)[number];
+      const amount = 1000 + txns.length;
+      const at = Date.now();
+      txns.push({ account, amount, at });
+      await fetch(`${sandbox}/__sandbox/bank/transaction`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ bank: account.bank, user: account.user, amount }),
+      });
+    },
+    Math.max(50, (SECONDS * 1000 * 0.8) / TRANSACTIONS),
+  );
+  await new Promise((r) => setTimeout(r, SECONDS * 1000));
+  clearInterval(txnTimer);
+  const elapsed = (Date.now() - started) / 1000;
+  const polls = lags.length;
+  const measuredUnits = { ...units };
+  pollLagObservers.length = 0;
+
+  // Transaction → statement: the statement row's created_at against the moment it was added.
+  const toStatement: number[] = [];
+  let missing = 0;
+  for (const t of txns) {
+    const page = await service.listStatements({
+      page: 1,
+      page_size: 100,
+      sort: [],
+      keywordField: [],
+      filters: { account_id: { kind: 'number', op: '=', value: t.account.id } },
+    });
+    const row = page.result.find((s) => s.amount === t.amount);
+    if (row) toStatement.push(row.created_at - t.at);
+    else missing++;
+  }
+  lags.sort((a, b) => a - b);
+  toStatement.sort((a, b) => a - b);
+  const due = (ACCOUNTS * elapsed) / INTERVAL;
+  const figures = {
+    accounts: ACCOUNTS,
+    interval_s: INTERVAL,
+    seconds: Math.round(elapsed),
+    polls_due: Math.round(due),
+    polls_run: polls,
+    polls_per_s: +(polls / elapsed).toFixed(1),
+    polls_per_s_due: +(due / elapsed).toFixed(1),
+    lag_ms: { p50: quantile(lags, 0.5), p95: quantile(lags, 0.95), max: lags.at(-1) ?? Number.NaN },
+    txn_to_statement_ms: {
+      p50: quantile(toStatement, 0.5),
+      p95: quantile(toStatement, 0.95),
+      missing,
+      of: txns.length,
+    },
+    rcu_per_poll: +(measuredUnits.read / Math.max(1, polls)).toFixed(2),
+    wcu_per_poll: +(measuredUnits.write / Math.max(1, polls)).toFixed(2),
+    baseline_get_items_per_s: Math.round(baselineGets),
+    polls_vs_baseline_gets: +(polls / elapsed / baselineGets).toFixed(3),
+    load_average: load(),
+  };
+  console.log(JSON.stringify(figures, null, 2));
+} finally {
+  await stack.stop();
+}

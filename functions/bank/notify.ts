@@ -1,0 +1,50 @@
+import { BankNotificationCategory, NotifyStatus } from '../../shared/enums.js';
+import type { BankNotificationContext, NotifyStatusValue } from '../../shared/schemas/bank.js';
+import type { BankStore, StoredBankAccount, StoredBankNotification } from './store.js';
+
+/** Where a new bank notification is to go: each channel Pending (0) when it is set up, else No Need (-1). */
+export interface NotifyTargets {
+  webhook: NotifyStatusValue;
+  tg: NotifyStatusValue;
+  /** The row's own notify_status: Pending when any channel is. */
+  row: NotifyStatusValue;
+}
+
+export function notifyTargets(account: Pick<StoredBankAccount, 'webhook'>, chatOn: boolean): NotifyTargets {
+  const { Pending, NoNeed } = NotifyStatus.values;
+  const webhook = account.webhook ? Pending : NoNeed;
+  const tg = chatOn ? Pending : NoNeed;
+  return { webhook, tg, row: webhook === Pending || tg === Pending ? Pending : NoNeed };
+}
+
+/** Writes one bank notification; delivery (webhook, chat) is the notification delivery issue's. */
+export function createBankNotification(
+  store: BankStore,
+  account: Pick<StoredBankAccount, 'id' | 'bank_name' | 'user'>,
+  targets: NotifyTargets,
+  data: {
+    category: StoredBankNotification['category'];
+    business_id: number;
+    sub: { id: number; no: string } | null;
+    context: BankNotificationContext;
+    created_at: number;
+  },
+): Promise<StoredBankNotification> {
+  return store.createNotification({
+    business_id: data.business_id,
+    account_id: account.id,
+    sub_account_id: data.sub?.id ?? null,
+    category: data.category,
+    status_tg: targets.tg,
+    pushed_tg_at: null,
+    status_webhook: targets.webhook,
+    pushed_webhook_at: null,
+    context: data.context,
+    bank_name: account.bank_name,
+    account_user: account.user,
+    sub_no: data.sub?.no ?? null,
+    created_at: data.created_at,
+  });
+}
+
+export const Category = BankNotificationCategory.values;
