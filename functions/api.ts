@@ -8,6 +8,7 @@ import { healthRouter } from './health/routes.js';
 import { API_PREFIX, createApiHandler } from './lib/http/apiHandler.js';
 import { Router } from './lib/http/router.js';
 import { notificationsRouter } from './notifications/routes.js';
+import { telegramRouter } from './notifications/telegram/routes.js';
 import { sitesRouter } from './sites/routes.js';
 import { systemConfigRouter } from './systemConfig/routes.js';
 import { superUsersRouter } from './users/routes.js';
@@ -25,6 +26,7 @@ export const router = new Router().include(
   checksRouter,
   notificationsRouter,
   bankRouter,
+  telegramRouter,
 );
 
 export const handler = createApiHandler(new Router().include(API_PREFIX, router), authenticate, auditRecorder);

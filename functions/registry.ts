@@ -100,7 +100,7 @@ export const LAMBDAS: readonly LambdaDef[] = [
     access: {
       table: 'readWrite',
       videos: { writePrefixes: [CHECK_EVIDENCE_PREFIX] },
-      sends: ['check'],
+      sends: ['check', 'notify'],
       secrets: 'encryptDecrypt',
     },
   },
@@ -110,7 +110,8 @@ export const LAMBDAS: readonly LambdaDef[] = [
     trigger: { type: 'schedule', everySeconds: 60 },
     memoryMb: 512,
     timeoutSeconds: 60,
-    access: { table: 'readWrite', sends: ['check'] },
+    // Failing a lost subtask writes notifications, whose chat delivery goes to the notify queue.
+    access: { table: 'readWrite', sends: ['check', 'notify'] },
   },
   {
     name: 'checkRequeue',
@@ -183,5 +184,18 @@ export const LAMBDAS: readonly LambdaDef[] = [
     memoryMb: 512,
     timeoutSeconds: 60,
     access: { table: 'readWrite', sends: ['bank'] },
+  },
+  {
+    // Delivers notifications (docs/notifications.md): check notifications to the Telegram check
+    // chat. One consumer for the queue; each message kind names its sender (notifier.ts).
+    name: 'notifier',
+    entry: 'functions/notifications/notifier.ts',
+    // One message per invocation: a flood wait of one must not eat the time of the others.
+    trigger: { type: 'sqs', queue: 'notify', batchSize: 1, concurrency: 2 },
+    memoryMb: 512,
+    // Under the queue's 60 s visibility: a flood wait of up to 30 s is honoured in place.
+    timeoutSeconds: 50,
+    // Decrypts the bot token; records delivery status on notifications and the channel state.
+    access: { table: 'readWrite', secrets: 'decrypt' },
   },
 ];

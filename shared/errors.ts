@@ -39,6 +39,13 @@ export const ERRORS = {
   TooManyRequests: { code: 4290, status: 429, text: 'Too many requests, try later.' },
   BankUnavailable: { code: 5020, status: 502, text: 'The bank did not answer, try later.' },
   Internal: { code: 5000, status: 500, text: 'Server error, try later.' },
+  TelegramNotConfigured: {
+    code: 4006,
+    status: 400,
+    text: 'Telegram is not set up: set the bot token and the chat first.',
+  },
+  // Telegram refused or did not answer; the message says what it answered.
+  TelegramSendFailed: { code: 5021, status: 502, text: 'Send TG Notification Failed.' },
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorName = keyof typeof ERRORS;

@@ -179,6 +179,7 @@ async function maybeFinishOperation(op: StoredOperation): Promise<void> {
     content: `<p>Operation <b>${op.id}</b>: ${op.task_total - op.task_failed} site(s) passed, <b>${op.task_failed}</b> with failures.</p><p><a href="/operations/${op.id}">Open operation ${op.id}</a></p>`,
     link: `/operations/${op.id}`,
     from_user_id: op.operator_id,
+    operation_id: op.id,
   });
 }
 

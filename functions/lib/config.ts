@@ -70,6 +70,10 @@ export const config = {
   get originSecret() {
     return process.env.ORIGIN_SECRET || undefined;
   },
+  /** Root of the Telegram Bot API (`<root>/bot<token>/sendMessage`); locally the sandbox Bot API. */
+  get telegramApiUrl() {
+    return env('TELEGRAM_API_URL', 'https://api.telegram.org').replace(/\/+$/, '');
+  },
   /** Public base URL of the console, for links in notifications. */
   get publicUrl() {
     return env('PUBLIC_URL', 'http://127.0.0.1:3000');

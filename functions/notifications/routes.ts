@@ -1,5 +1,6 @@
 import { parseListQuery } from '../../shared/listQuery.js';
 import { notificationListFields } from '../../shared/schemas/notifications.js';
+import { NotifyInput } from '../../shared/schemas/telegram.js';
 import { BadRequestError } from '../lib/errors.js';
 import { Router } from '../lib/http/router.js';
 import { listReply } from '../lib/http/listReply.js';
@@ -15,4 +16,8 @@ export const notificationsRouter = new Router()
     return service.webNotifications(since);
   })
   .get('/notifications/:id', (req) => service.getNotification(Number(req.params.id)))
-  .put('/notifications/:id', (req) => service.markRead(Number(req.params.id)));
+  .put('/notifications/:id', (req) => service.markRead(Number(req.params.id)))
+  // SendTG (spec sections 2, 7): channel 2 is the chat channel.
+  .post('/notifications/:id/notify', (req) => service.sendNotificationToTelegram(Number(req.params.id)), {
+    body: NotifyInput,
+  });

@@ -19,6 +19,13 @@ export interface StoredNotification {
   read_at: number | null;
   link: string;
   created_at: number;
+  /** The operation it is about (operation notifications): the Telegram summary is built from it. */
+  operation_id?: number;
+  /** Telegram channel (NotifyStatus): No Need, Pending, Success, Channel Closed, NO Target or Failed. */
+  status_tg?: number;
+  pushed_tg_at?: number | null;
+  /** Why the Telegram channel is not Success: Telegram's answer or what is missing. */
+  tg_remark?: string | null;
 }
 
 export type NewNotificationRecord = Omit<StoredNotification, 'id' | 'created_at'>;
@@ -32,6 +39,11 @@ export interface NotificationStore {
   listUnread(query: ListQuery): Promise<ListOutcome<StoredNotification>>;
   /** Marks it read at `readAt`. Throws NotificationNotFoundError. */
   markRead(id: number, readAt: number): Promise<StoredNotification>;
+  /** Records the Telegram channel's outcome. Throws NotificationNotFoundError. */
+  setTelegram(
+    id: number,
+    tg: Pick<StoredNotification, 'status_tg' | 'pushed_tg_at' | 'tg_remark'>,
+  ): Promise<StoredNotification>;
 }
 
 export const notificationEntity = defineEntity<StoredNotification>({
@@ -55,6 +67,7 @@ export function dynamoNotificationStore(
         repo.update(id, { status: NotificationStatus.values.Read, read_at: readAt }),
         () => new NotificationNotFoundError(id),
       ),
+    setTelegram: (id, tg) => onConditionFailure(repo.update(id, tg), () => new NotificationNotFoundError(id)),
   };
 }
 

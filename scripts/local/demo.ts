@@ -124,9 +124,38 @@ async function seedDemoBanks(): Promise<void> {
   log(`${DEMO_BANK_ACCOUNTS.length} demo bank accounts at ${process.env.SANDBOX_BANK_URL}`);
 }
 
+/** The sandbox Bot API accepts any token of BotFather's form; this one exists nowhere else. */
+export const DEMO_TELEGRAM = { token: '1000000001:AAE-patrol_demo_sandbox_bot_token', checkChat: '-1000000000001' };
+
+/**
+ * Telegram for the demo: check notifications to a sandbox chat, so the demo check's operation
+ * message shows up on Telegram (GET <sandbox>/sandbox/messages). Only when TELEGRAM_API_URL is the
+ * sandbox: a real Bot API never gets the demo token.
+ */
+async function seedTelegramDemo(): Promise<void> {
+  const sandbox = process.env.SANDBOX_TELEGRAM_URL;
+  if (!sandbox || process.env.TELEGRAM_API_URL !== sandbox) return;
+  const { saveTelegramSettings } = await import('../../functions/notifications/telegram/settings.js');
+  const { userStore } = await import('../../functions/users/store.js');
+  const admin = await userStore().findByUsername('admin');
+  if (!admin) return;
+  await saveTelegramSettings(
+    { id: admin.id, username: admin.username, nickname: admin.nickname, role: admin.role },
+    {
+      bot_token: DEMO_TELEGRAM.token,
+      check_chat_id: DEMO_TELEGRAM.checkChat,
+      bank_chat_id: '',
+      check_enabled: true,
+      bank_enabled: false,
+      per_subtask: false,
+    },
+  );
+  log(`Telegram: check notifications to sandbox chat ${DEMO_TELEGRAM.checkChat} (${sandbox}/sandbox/messages)`);
+}
+
 /**
  * Demo data for a new local store (DEMO != '0'): each entry adds one area's sample rows
  * through the features' own services. Run in order, after the admin user exists, and only
  * on an empty store so that a restart never duplicates them.
  */
-export const demoSeeds: Array<() => Promise<void>> = [seedSandboxDemo, seedDemoBanks];
+export const demoSeeds: Array<() => Promise<void>> = [seedTelegramDemo, seedSandboxDemo, seedDemoBanks];

@@ -7,6 +7,7 @@ import { resetClients } from '../../functions/lib/aws/clients.js';
 import { LAMBDAS, type LambdaDef, QUEUES } from '../../functions/registry.js';
 import { startSandboxSite } from '../sandbox/site/server.js';
 import { startSandboxBank } from '../sandbox/bank/server.js';
+import { startSandboxTelegram } from '../sandbox/telegram/server.js';
 import { type ApiHandler, serveWithLambda } from './adapter.js';
 import { seedAdmin } from './adminSeed.js';
 import { startQueueConsumer, type QueueConsumer } from './consumer.js';
@@ -58,6 +59,8 @@ export interface LocalStack {
   sandboxSiteUrl?: string;
   /** The sandbox banks (KBZ portal under /kbz, AYA under /aya, controls under /__sandbox/bank/), when they started. */
   sandboxBankUrl?: string;
+  /** The sandbox Telegram Bot API (TELEGRAM_API_URL unless the environment sets one), when it started. */
+  sandboxTelegramUrl?: string;
   /** The environment the handlers run with (endpoints, queue URLs, table...), for tests and tools. */
   env: Record<string, string>;
   stop(): Promise<void>;
@@ -66,6 +69,11 @@ export interface LocalStack {
 const REGION = 'us-east-1';
 const TABLE_NAME = 'patrol';
 const VIDEO_BUCKET = 'patrol-videos';
+/**
+ * A Bot API the developer chose, read once at load: a stack started again in the same process
+ * (tests) must not take the previous stack's sandbox address, which it wrote into process.env.
+ */
+const CONFIGURED_TELEGRAM_API_URL = process.env.TELEGRAM_API_URL;
 /** Bound on waiting for running invocations at shutdown. */
 const DRAIN_MS = 30_000;
 
@@ -177,9 +185,10 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       startS3({ directory: join(dataDir, 's3'), buckets: [VIDEO_BUCKET] }),
       startSandboxSite({ port: 0 }),
       startSandboxBank({ port: 0 }),
+      startSandboxTelegram({ port: 0 }),
     ]);
     for (const e of engines) if (e.status === 'fulfilled') cleanups.push(() => e.value.stop());
-    const [dynamo, sqs, s3, sandbox, sandboxBank] = engines;
+    const [dynamo, sqs, s3, sandbox, sandboxBank, sandboxTg] = engines;
     for (const e of [dynamo, sqs, s3]) if (e.status === 'rejected') throw e.reason;
     if (dynamo.status !== 'fulfilled' || sqs.status !== 'fulfilled' || s3.status !== 'fulfilled')
       throw new Error('unreachable');
@@ -189,6 +198,10 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     // The sandbox banks likewise: the bank drivers reach them through SANDBOX_BANK_URL (docs/bank-driver.md).
     if (sandboxBank.status === 'rejected') console.warn('[local] sandbox banks did not start:', sandboxBank.reason);
     const sandboxBankUrl = sandboxBank.status === 'fulfilled' ? sandboxBank.value.url : undefined;
+    if (sandboxTg.status === 'rejected') console.warn('[local] sandbox Telegram did not start:', sandboxTg.reason);
+    const sandboxTelegramUrl = sandboxTg.status === 'fulfilled' ? sandboxTg.value.url : undefined;
+    // Locally the Bot API is the sandbox unless the developer points TELEGRAM_API_URL elsewhere.
+    const telegramApiUrl = CONFIGURED_TELEGRAM_API_URL || sandboxTelegramUrl;
     await ensureTable(dynamo.value.endpoint, TABLE_NAME);
 
     const env: Record<string, string> = {
@@ -213,11 +226,14 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
             BANK_PORTAL_AYA: `${sandboxBankUrl}/aya`,
           }
         : {}),
+      ...(sandboxTelegramUrl ? { SANDBOX_TELEGRAM_URL: sandboxTelegramUrl } : {}),
+      ...(telegramApiUrl ? { TELEGRAM_API_URL: telegramApiUrl } : {}),
       // The guard refuses private addresses; the stack's own sandbox targets are the exception.
       ALLOWED_PRIVATE_HOSTS: [
         process.env.ALLOWED_PRIVATE_HOSTS,
         sandboxSiteUrl && new URL(sandboxSiteUrl).host,
         sandboxBankUrl && new URL(sandboxBankUrl).host,
+        sandboxTelegramUrl && new URL(sandboxTelegramUrl).host,
       ]
         .filter(Boolean)
         .join(','),
@@ -317,6 +333,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       adminPasswordFile: admin.passwordFile,
       ...(sandboxSiteUrl ? { sandboxSiteUrl } : {}),
       ...(sandboxBankUrl ? { sandboxBankUrl } : {}),
+      ...(sandboxTelegramUrl ? { sandboxTelegramUrl } : {}),
       env,
       stop: () => {
         stopping ??= stopAll();

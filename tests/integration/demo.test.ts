@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunStatus } from '../../shared/enums.js';
+import { DEMO_TELEGRAM } from '../../scripts/local/demo.js';
 import { type LocalStack, startLocalStack } from '../../scripts/local/stack.js';
 import { api, type Json, login } from '../helpers/api.js';
 
@@ -72,6 +73,17 @@ describe('a first start with demo data', () => {
       await get(`/check/subtasks?page_size=0&task_id=${encodeURIComponent(`=-${task('Sandbox Locked Agent').id}`)}`)
     ).result as Json[];
     expect(subtasks.map((s) => s.msg).join('\n')).toContain('Account is locked');
+
+    // The demo's Telegram settings put the operation's one message on a sandbox chat.
+    const chat = DEMO_TELEGRAM.checkChat;
+    let messages: Json[] = [];
+    for (let until = Date.now() + 20_000; Date.now() < until && !messages.length; ) {
+      await new Promise((r) => setTimeout(r, 300));
+      messages = (await (await fetch(`${stack?.sandboxTelegramUrl}/sandbox/messages?chat_id=${chat}`)).json()).messages;
+    }
+    expect(messages).toHaveLength(1);
+    expect(messages[0].text).toContain(`Operation ${ops.result[0].id} finished with failures`);
+    expect(messages[0].text).toContain('Sandbox Locked Agent');
   });
 });
 

@@ -38,7 +38,7 @@ export const routePaths = {
   password: { path: '/setting/password', ready: true },
   help: { path: '/help', ready: true },
   superUsers: { path: '/super/users/users', ready: true },
-  superTg: { path: '/super/notification/tg', ready: false },
+  superTg: { path: '/super/notification/tg', ready: true },
   superConfig: { path: '/super/system/config', ready: true },
   superAudit: { path: '/super/system/audit', ready: true },
   login: { path: '/auth/login', ready: true },

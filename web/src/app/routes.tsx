@@ -256,6 +256,7 @@ const routeSpecs: readonly RouteSpec[] = [
   {
     name: 'superTg',
     title: 'TG notification',
+    screen: lazyScreen(() => import('@/features/super/TgSettingsPage')),
     super: true,
     icon: SendIcon,
   },

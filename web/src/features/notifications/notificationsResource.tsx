@@ -1,6 +1,6 @@
 import { makeStyles, tokens } from '@fluentui/react-components';
 import { Open16Regular, Send16Regular } from '@fluentui/react-icons';
-import { NotificationCategory, NotificationStatus } from '@shared/enums';
+import { NotificationCategory, NotificationStatus, NotifyStatus } from '@shared/enums';
 import { type Notification, notificationListFields } from '@shared/schemas/notifications';
 import type { ReactNode } from 'react';
 import { navigateTo } from '@/app/navigation';
@@ -8,6 +8,7 @@ import { pathOf } from '@/app/paths';
 import { col, defineResource } from '@/components/table';
 import { NotificationStatusBadge } from './NotificationStatusBadge';
 import { sendToTg } from './notificationsApi';
+import { TgStatusCell } from './TgStatusCell';
 
 const useStyles = makeStyles({
   unread: { fontWeight: tokens.fontWeightSemibold },
@@ -25,9 +26,6 @@ function TitleCell({ n }: { n: Notification }): ReactNode {
   );
 }
 
-/** Whether the server has POST /notifications/{id}/notify (the notification-delivery issue). */
-const SEND_TG_READY = false;
-
 // No default sort: the server lists unread first, newest first within each.
 export const notificationsResource = defineResource<Notification>({
   name: 'notifications',
@@ -44,6 +42,7 @@ export const notificationsResource = defineResource<Notification>({
       filter: true,
       render: (n) => <NotificationStatusBadge status={n.status} />,
     }),
+    col.enum('status_tg', 'TG', NotifyStatus, { filter: true, render: (n) => <TgStatusCell n={n} /> }),
     col.user('from_user', 'Sender'),
     col.datetime('read_at', 'Read At', { filter: 'range', hidden: true }),
     col.datetime('created_at', 'Created At', { filter: 'range', sortable: true }),
@@ -54,16 +53,16 @@ export const notificationsResource = defineResource<Notification>({
       icon: <Open16Regular />,
       onClick: (n) => navigateTo(pathOf('notificationDetail', { notificationID: n.id })),
     },
-    // SendTG (spec section 2) joins when the notification-delivery issue adds
-    // POST /notifications/{id}/notify: a button that can only answer 404 is worse than none.
-    ...(SEND_TG_READY
-      ? [
-          {
-            label: 'SendTG',
-            icon: <Send16Regular />,
-            onClick: (n: Notification) => sendToTg(n.id).catch(() => undefined),
-          },
-        ]
-      : []),
+    {
+      // Spec section 2: SendTG per row. The tips ('Send TG Notification Success.' / 'Send TG
+      // Notification Failed.' with Telegram's reason) come from sendToTg; the row's TG status reloads either way.
+      label: 'SendTG',
+      icon: <Send16Regular />,
+      onClick: (n, ctx) =>
+        sendToTg(n.id).then(
+          () => ctx.refetch(),
+          () => ctx.refetch(),
+        ),
+    },
   ],
 });

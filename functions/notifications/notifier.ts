@@ -1,0 +1,32 @@
+import type { SQSRecord } from 'aws-lambda';
+import { NotifyMessage } from '../../shared/schemas/notifyMessage.js';
+import { QUEUES } from '../registry.js';
+import { sqsRecordHandler } from '../lib/queue/sqsRecordHandler.js';
+import { deliverNotification } from './telegram/deliverNotification.js';
+
+const MAX_RECEIVES = QUEUES.find((q) => q.name === 'notify')?.maxReceiveCount ?? 5;
+
+/** The delivery this is: after the queue's last one the message goes to the dead-letter queue, so that one records Failed. */
+const isLastAttempt = (record: SQSRecord) => Number(record.attributes?.ApproximateReceiveCount ?? 1) >= MAX_RECEIVES;
+
+type Senders = {
+  [K in NotifyMessage['kind']]: (m: Extract<NotifyMessage, { kind: K }>, r: SQSRecord) => Promise<unknown>;
+};
+
+/** Each kind of the notify queue's messages and who sends it (shared/schemas/notifyMessage.ts). */
+const senders: Senders = {
+  tg_notification: (m, record) =>
+    deliverNotification(m.notification_id, { mode: 'auto', lastAttempt: isLastAttempt(record) }),
+};
+
+/**
+ * The notifier Lambda: one delivery per message. A delivery Telegram asks to retry later throws,
+ * so the queue brings it back after its visibility timeout (retry_after honoured beyond what a
+ * handler waits in place).
+ */
+export const handler = sqsRecordHandler(
+  NotifyMessage,
+  (message: NotifyMessage, record: SQSRecord) =>
+    // One after another: Telegram allows about one message a second per chat.
+    senders[message.kind](message as never, record) as Promise<void>,
+);

@@ -1,0 +1,74 @@
+// The Bot API's sendMessage (https://core.telegram.org/bots/api#sendmessage) with parse_mode HTML,
+// at TELEGRAM_API_URL (Telegram's own unless configured; the local stack points it at the sandbox).
+// The token is part of the path: it never appears in a log line, an error or a reply.
+import type { TelegramAnswer } from '../../../shared/schemas/telegram.js';
+import { config } from '../../lib/config.js';
+import { guardedJsonRequest, OutboundRequestError } from '../../lib/net/guardedJsonRequest.js';
+
+export interface SendMessageOptions {
+  token: string;
+  chatId: string;
+  /** Telegram HTML, already escaped (formatMessage.ts); at most 4,096 characters. */
+  html: string;
+  /** Longest retry_after honoured in place; a longer one is returned to the caller to retry later. Default 30 s. */
+  maxWaitSeconds?: number;
+  /** 429s waited out in place before giving the last one back. Default 3. */
+  maxRateLimitWaits?: number;
+  /** Default config.telegramApiUrl. */
+  apiUrl?: string;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const realSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Telegram gave no answer (network, timeout, refused by the outbound guard, not the Bot API). */
+export class TelegramUnavailableError extends Error {
+  override name = 'TelegramUnavailableError';
+}
+
+function asAnswer(status: number, body: unknown): TelegramAnswer {
+  if (body && typeof body === 'object' && 'ok' in body) return body as TelegramAnswer;
+  // Something in between (a proxy, an outage page) answered instead of the Bot API.
+  return { ok: false, error_code: status, description: `Unexpected answer (HTTP ${status})` };
+}
+
+/**
+ * One sendMessage. A 429 is waited out for its `retry_after` and sent again (Telegram's flood
+ * control answers 429 until that time has passed); any other answer, success or refusal, is
+ * returned as Telegram gave it. Throws TelegramUnavailableError when no answer came.
+ */
+export async function sendMessage(opts: SendMessageOptions): Promise<TelegramAnswer> {
+  const url = `${opts.apiUrl ?? config.telegramApiUrl}/bot${opts.token}/sendMessage`;
+  const sleep = opts.sleep ?? realSleep;
+  const maxWait = opts.maxWaitSeconds ?? 30;
+  let waits = opts.maxRateLimitWaits ?? 3;
+  for (;;) {
+    let answer: TelegramAnswer;
+    try {
+      const reply = await guardedJsonRequest(url, {
+        method: 'POST',
+        body: {
+          chat_id: opts.chatId,
+          text: opts.html,
+          parse_mode: 'HTML',
+          link_preview_options: { is_disabled: true },
+        },
+      });
+      answer = asAnswer(reply.status, reply.body);
+    } catch (error) {
+      if (error instanceof OutboundRequestError)
+        throw new TelegramUnavailableError(`Telegram did not answer: ${error.message}`);
+      throw error;
+    }
+    const retryAfter = answer.parameters?.retry_after;
+    if (answer.ok || answer.error_code !== 429 || retryAfter === undefined || retryAfter > maxWait || waits <= 0)
+      return answer;
+    waits--;
+    await sleep(retryAfter * 1000);
+  }
+}
+
+/** '403 Forbidden: bot was blocked by the user': what an operator reads as the reason. */
+export function answerReason(answer: TelegramAnswer): string {
+  return `${answer.error_code ?? '?'} ${answer.description ?? 'no description'}`;
+}

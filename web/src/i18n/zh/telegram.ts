@@ -1,0 +1,37 @@
+// TG notification settings and SendTG (issue 15).
+export const telegramTexts: Record<string, string> = {
+  'TG notification settings': 'TG 通知设置',
+  'Fetch TG settings failed.': '获取 TG 设置失败。',
+  'Save TG settings success.': '保存 TG 设置成功。',
+  'Save TG settings failed.': '保存 TG 设置失败。',
+  'Send test message': '发送测试消息',
+  'Send test message to the {category} chat': '向 {category} 群发送测试消息',
+  'Send test message failed.': '发送测试消息失败。',
+  'Sending…': '发送中…',
+  'Bot token': '机器人令牌',
+  'Stored encrypted ({masked}). Leave empty to keep it.': '已加密保存（{masked}）。留空则保持不变。',
+  'From BotFather, e.g. 123456:ABC-def…': '由 BotFather 提供，例如 123456:ABC-def…',
+  'Check notifications': '检测通知',
+  'Bank notifications': '银行通知',
+  'Send {category} to Telegram': '将{category}发送到 Telegram',
+  'Chat ID': '群组 ID',
+  'A number such as -1001234567890, or a public @channelname': '数字，例如 -1001234567890，或公开的 @频道名',
+  'A message for every finished subtask': '每个完成的子任务发送一条消息',
+  'Off: one message per operation when it ends, with its sites and each failed subtask.':
+    '关闭时：每个操作结束时发送一条消息，包含其站点及每个失败的子任务。',
+  'Telegram answer': 'Telegram 应答',
+  'Delivered to chat {chat}': '已送达群组 {chat}',
+  'Not delivered to chat {chat}: {reason}': '未送达群组 {chat}：{reason}',
+  'Send a test message to see what Telegram answers.': '发送一条测试消息以查看 Telegram 的应答。',
+  'Telegram refused the last message': 'Telegram 拒绝了上一条消息',
+  Delivering: '正常发送',
+  'Not used yet': '尚未使用',
+  'Saved by {nickname} at {time}': '由 {nickname} 于 {time} 保存',
+  'Not set up yet': '尚未设置',
+  'Please enter the bot token first': '请先输入机器人令牌',
+  'Please enter the chat id of this category first': '请先输入该类别的群组 ID',
+  'A chat id is a number such as -1001234567890, or a public @channelname':
+    '群组 ID 是数字（例如 -1001234567890）或公开的 @频道名',
+  'Not a bot token: BotFather gives it as digits, a colon and a key, e.g. 123456:ABC-def...':
+    '不是有效的机器人令牌：BotFather 提供的格式为数字、冒号和密钥，例如 123456:ABC-def...',
+};
