@@ -83,7 +83,8 @@ export const LAMBDAS: readonly LambdaDef[] = [
     access: {
       table: 'readWrite',
       videos: { read: true },
-      sends: ['check', 'bank'],
+      // notify: replays of bank notifications and the deliveries of inbound bank webhooks.
+      sends: ['check', 'bank', 'notify'],
       secrets: 'encryptDecrypt',
       jwt: true,
     },
@@ -163,7 +164,8 @@ export const LAMBDAS: readonly LambdaDef[] = [
     trigger: { type: 'schedule', everySeconds: 60 },
     memoryMb: 512,
     timeoutSeconds: 60,
-    access: { table: 'readWrite', sends: ['bank'] },
+    // notify: the staleness notices it creates are delivered like any bank notification.
+    access: { table: 'readWrite', sends: ['bank', 'notify'] },
   },
   {
     // One poll per message, a batch at once: the work waits on the bank and the table.
@@ -172,8 +174,9 @@ export const LAMBDAS: readonly LambdaDef[] = [
     trigger: { type: 'sqs', queue: 'bank', batchSize: 10, concurrency: 20 },
     memoryMb: 512,
     timeoutSeconds: 50,
-    // Decrypts bank passwords and stores the portal session it signed in with.
-    access: { table: 'readWrite', secrets: 'encryptDecrypt' },
+    // Decrypts bank passwords and stores the portal session it signed in with; enqueues the
+    // deliveries of the bank notifications it creates.
+    access: { table: 'readWrite', secrets: 'encryptDecrypt', sends: ['notify'] },
   },
   {
     // Local runner only: the first bank window at start, not a minute later (the cloud's minute
@@ -183,7 +186,8 @@ export const LAMBDAS: readonly LambdaDef[] = [
     trigger: { type: 'startup' },
     memoryMb: 512,
     timeoutSeconds: 60,
-    access: { table: 'readWrite', sends: ['bank'] },
+    // notify: the staleness notices it creates are delivered like any bank notification.
+    access: { table: 'readWrite', sends: ['bank', 'notify'] },
   },
   {
     // Delivers notifications (docs/notifications.md): check notifications to the Telegram check
@@ -196,6 +200,8 @@ export const LAMBDAS: readonly LambdaDef[] = [
     // Under the queue's 60 s visibility: a flood wait of up to 30 s is honoured in place.
     timeoutSeconds: 50,
     // Decrypts the bot token; records delivery status on notifications and the channel state.
-    access: { table: 'readWrite', secrets: 'decrypt' },
+    // Bank webhooks: decrypts the API key, makes a missing signing secret (encrypt), re-enqueues
+    // a retry with its delay (sends notify).
+    access: { table: 'readWrite', secrets: 'encryptDecrypt', sends: ['notify'] },
   },
 ];

@@ -80,9 +80,9 @@ export type BankWebhookBody = z.infer<typeof BankWebhookBody>;
 
 /** What `POST /webhook/bank` answers. */
 export interface InboundBankWebhookReply {
-  /** The statement or balance stat recorded; null when it was already known (nothing new). */
-  id: number | null;
-  /** True when the same statement or balance had been recorded before. */
+  /** Something new was recorded (a statement, a balance change, or a sub-account's first balance). */
+  recorded: boolean;
+  /** The same statement or balance had been recorded before: nothing new (a duplicate statement still gets a notification, which ends Duplication). */
   duplicate: boolean;
 }
 
