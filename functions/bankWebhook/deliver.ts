@@ -49,7 +49,8 @@ export async function deliverBankNotification(message: BankDeliveryMessage, deps
 }
 
 const cut = (text: string) => (text.length > RESP_MAX ? `${text.slice(0, RESP_MAX)}…` : text);
-const answerText = (body: unknown) => (body === undefined ? '' : cut(typeof body === 'string' ? body : JSON.stringify(body)));
+const answerText = (body: unknown) =>
+  body === undefined ? '' : cut(typeof body === 'string' ? body : JSON.stringify(body));
 
 /** The row's own notify status (statement / balance stat): Pending while a channel is, else the best outcome. */
 function overall(n: Pick<StoredBankNotification, 'status_webhook' | 'status_tg'>): NotifyStatusValue {
@@ -67,7 +68,10 @@ async function settle(
   now: number,
 ): Promise<void> {
   const updated = await store.updateNotification(n.id, patch);
-  if (n.category === BankNotificationCategory.values.Statement || n.category === BankNotificationCategory.values.Balance) {
+  if (
+    n.category === BankNotificationCategory.values.Statement ||
+    n.category === BankNotificationCategory.values.Balance
+  ) {
     const status = overall(updated);
     await store
       .setBusinessStatus(n.category, n.business_id, {
@@ -86,8 +90,14 @@ async function deliverWebhook(
 ): Promise<void> {
   const now = (deps.now ?? Date.now)();
   const channel = PushChannel.values.WebHook;
-  const history = (row: { callback_url: string | null; params: unknown; content: unknown; code: number | null; resp: string | null; remark: string }) =>
-    store.addHistory({ notification_id: n.id, channel, created_at: (deps.now ?? Date.now)(), ...row });
+  const history = (row: {
+    callback_url: string | null;
+    params: unknown;
+    content: unknown;
+    code: number | null;
+    resp: string | null;
+    remark: string;
+  }) => store.addHistory({ notification_id: n.id, channel, created_at: (deps.now ?? Date.now)(), ...row });
   // A receiver that answered 2xx never gets the same notification again, replay or not.
   if (n.status_webhook === S.Success) return;
   const account = await store.getAccount(n.account_id);
@@ -184,7 +194,9 @@ async function deliverWebhook(
   const after = await store.recordFailure(account.id, now);
   const rule = pauseRule();
   const pausing =
-    after.consecutive_failures >= rule.failures && after.failing_since !== null && now - after.failing_since >= rule.overMs;
+    after.consecutive_failures >= rule.failures &&
+    after.failing_since !== null &&
+    now - after.failing_since >= rule.overMs;
   if (pausing) {
     await store.setPaused(account.id, now);
     await notifyPaused(account, after).catch((e: unknown) =>

@@ -3,7 +3,10 @@ import type { StoredBankAccount } from '../bank/store.js';
 import { createNotification } from '../notifications/service.js';
 
 /** Tells the operators that an account's webhook was paused (a notification, and its chat message when on). */
-export async function notifyPaused(account: Pick<StoredBankAccount, 'id' | 'user' | 'webhook'>, state: WebhookState): Promise<void> {
+export async function notifyPaused(
+  account: Pick<StoredBankAccount, 'id' | 'user' | 'webhook'>,
+  state: WebhookState,
+): Promise<void> {
   await createNotification({
     category: 3,
     title: 'Bank webhook paused',

@@ -10,12 +10,16 @@ const S = NotifyStatus.values;
  * account's webhook again, from attempt 1, with new rows in the history. A notification whose
  * receiver already answered 2xx is skipped: it is never delivered twice.
  */
-export async function replayNotifications(body: ReplayBody, store: DeliveryStore = deliveryStore()): Promise<ReplayOutcome> {
+export async function replayNotifications(
+  body: ReplayBody,
+  store: DeliveryStore = deliveryStore(),
+): Promise<ReplayOutcome> {
   const chosen = body.ids?.length
     ? await store.getNotifications(body.ids)
     : await store.failedNotifications(body.account_id);
   const skipped: ReplayOutcome['skipped'] = [];
-  for (const id of body.ids ?? []) if (!chosen.some((n) => n.id === id)) skipped.push({ id, reason: 'No such notification' });
+  for (const id of body.ids ?? [])
+    if (!chosen.some((n) => n.id === id)) skipped.push({ id, reason: 'No such notification' });
   const queued: number[] = [];
   for (const n of chosen) {
     if (n.status_webhook === S.Success) {

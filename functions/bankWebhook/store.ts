@@ -1,6 +1,10 @@
 import { UpdateCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { ListQuery } from '../../shared/listQuery.js';
-import { type BankNotificationHistory, type NotifyStatusValue, bankNotificationHistoryListFields } from '../../shared/schemas/bank.js';
+import {
+  type BankNotificationHistory,
+  type NotifyStatusValue,
+  bankNotificationHistoryListFields,
+} from '../../shared/schemas/bank.js';
 import type { WebhookState } from '../../shared/schemas/bankWebhook.js';
 import { dynamoClient } from '../lib/aws/clients.js';
 import { config } from '../lib/config.js';
@@ -35,7 +39,11 @@ export interface DeliveryStore {
   /** Every notification whose webhook channel ended Failed (of one account when given). */
   failedNotifications(accountId?: number): Promise<StoredBankNotification[]>;
   /** The notify status of the statement (category 1) or balance stat (category 2) it is about. */
-  setBusinessStatus(category: number, id: number, patch: { notify_status: NotifyStatusValue; notified_at: number | null }): Promise<void>;
+  setBusinessStatus(
+    category: number,
+    id: number,
+    patch: { notify_status: NotifyStatusValue; notified_at: number | null },
+  ): Promise<void>;
   addHistory(row: Omit<StoredHistory, 'id'>): Promise<StoredHistory>;
   listHistory(query: ListQuery): Promise<ListOutcome<StoredHistory>>;
   historyOf(notificationId: number): Promise<StoredHistory[]>;
@@ -88,7 +96,11 @@ export function dynamoDeliveryStore(): DeliveryStore {
     accountsByKeyHash: (hash) => accounts.allWithHidden({ scope: { api_key_hash: hash } }),
     async setWebhookSecret(id, enc, onlyIfNone) {
       try {
-        await accounts.update(id, { webhook_secret_enc: enc }, onlyIfNone ? { expect: { webhook_secret_enc: undefined } } : undefined);
+        await accounts.update(
+          id,
+          { webhook_secret_enc: enc },
+          onlyIfNone ? { expect: { webhook_secret_enc: undefined } } : undefined,
+        );
         return true;
       } catch (error) {
         if (onlyIfNone && (error as Error).name === 'ConditionFailedError') return false;
@@ -129,7 +141,10 @@ export function dynamoDeliveryStore(): DeliveryStore {
           TableName: config.tableName,
           Key: stateKey(accountId),
           ...(pausedAt === null
-            ? { UpdateExpression: 'SET failures = :zero REMOVE paused_at, failing_since', ExpressionAttributeValues: { ':zero': 0 } }
+            ? {
+                UpdateExpression: 'SET failures = :zero REMOVE paused_at, failing_since',
+                ExpressionAttributeValues: { ':zero': 0 },
+              }
             : { UpdateExpression: 'SET paused_at = :at', ExpressionAttributeValues: { ':at': pausedAt } }),
         }),
       );

@@ -36,7 +36,10 @@ export const webhookSecretAudit = (action: 'reveal' | 'rotate'): RouteAudit => (
 async function limited(req: Request): Promise<void> {
   const rate = await hitRateLimit(REVEAL_RATE_LIMIT, `user#${req.user.id}`);
   if (!rate.allowed)
-    throw new TooManyRequestsError(`Too many secret reveals; try again in ${rate.retryAfterSeconds} s`, rate.retryAfterSeconds);
+    throw new TooManyRequestsError(
+      `Too many secret reveals; try again in ${rate.retryAfterSeconds} s`,
+      rate.retryAfterSeconds,
+    );
 }
 
 /** GET /bank/bank-account/{id}/webhook-secret: the audited reveal, sharing the reveal rate limit. */

@@ -23,7 +23,9 @@ export const WebhookType = { Statement: 1, Balance: 2 } as const;
 /** A signed decimal with at most two decimals, as a string: '1200.50', '-30'. */
 const NUMERIC = /^-?\d{1,15}(\.\d{1,2})?$/;
 const numeric = (field: string) =>
-  z.string({ error: `${field} must be a numeric string` }).regex(NUMERIC, `${field} must be a numeric string like "1200.50"`);
+  z
+    .string({ error: `${field} must be a numeric string` })
+    .regex(NUMERIC, `${field} must be a numeric string like "1200.50"`);
 const text = (field: string, max: number) =>
   z.string({ error: `${field} must be a string` }).max(max, `${field} is longer than ${max} characters`);
 const bank = z.union([z.literal(1), z.literal(2)], { error: 'bank must be 1 (KBZ) or 2 (AYA)' });
@@ -74,7 +76,11 @@ export const BankWebhookBody = z
     if (b.type === 1 && b.bank === 2 && b.content.sender)
       ctx.addIssue({ code: 'custom', path: ['content', 'sender'], message: 'sender is for KBZ only; leave it empty' });
     if (b.type === 1 && b.bank === 1 && b.content.send_time)
-      ctx.addIssue({ code: 'custom', path: ['content', 'send_time'], message: 'send_time is for AYA only; leave it empty' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['content', 'send_time'],
+        message: 'send_time is for AYA only; leave it empty',
+      });
   });
 export type BankWebhookBody = z.infer<typeof BankWebhookBody>;
 

@@ -28,7 +28,8 @@ interface Received {
   body: string;
   status: number;
 }
-const received = async (hook: string): Promise<Received[]> => (await fetch(`${hooks}/sandbox/hooks/${hook}/requests`)).json();
+const received = async (hook: string): Promise<Received[]> =>
+  (await fetch(`${hooks}/sandbox/hooks/${hook}/requests`)).json();
 const behave = (hook: string, behaviour: unknown) =>
   fetch(`${hooks}/sandbox/hooks/${hook}/behaviour`, { method: 'PUT', body: JSON.stringify(behaviour) });
 
@@ -49,7 +50,11 @@ const statements = async (accountId: number) =>
 /** A KBZ account on the sandbox bank, initialised (its sub-accounts known), not polled (disabled), with a webhook on its own hook. */
 async function hookedAccount() {
   const hook = uniqueName('hook').toLowerCase();
-  const created = await post('/bank/bank-accounts', { bank_name: 1, user: uniqueName('wh').toLowerCase(), pwd: 'sandbox123' });
+  const created = await post('/bank/bank-accounts', {
+    bank_name: 1,
+    user: uniqueName('wh').toLowerCase(),
+    pwd: 'sandbox123',
+  });
   expect(created.status, JSON.stringify(created.body)).toBe(200);
   const id = created.body.data.id as number;
   await post(`/bank/bank-account/${id}/refresh`);
@@ -66,11 +71,20 @@ let seq = 0;
 const statement = (no: string, amount = '150.25') => ({
   bank: 1,
   type: 1,
-  content: { bank: 1, account: no, sender: 'U Ba', remark: `Order ${++seq} <script>`, send_date: '2026-11-23', send_time: '', amount },
+  content: {
+    bank: 1,
+    account: no,
+    sender: 'U Ba',
+    remark: `Order ${++seq} <script>`,
+    send_date: '2026-11-23',
+    send_time: '',
+    amount,
+  },
 });
 
 const notifications = async (accountId: number) =>
-  (await get(`/notifications-bank?account_id=%3D-${accountId}&page_size=100&sort=%7B%22id%22%3A%22asc%22%7D`)).body.data.result as {
+  (await get(`/notifications-bank?account_id=%3D-${accountId}&page_size=100&sort=%7B%22id%22%3A%22asc%22%7D`)).body.data
+    .result as {
     id: number;
     business_id: number;
     status_webhook: number;
@@ -136,7 +150,11 @@ describe('inbound POST /webhook/bank', () => {
     const mine = listed.result.find((x: { name: string }) => x.name === 'U Ba');
     expect(mine).toMatchObject({ amount: 150.25, inflow: true, human_date: '2026-11-23', notify_status: 0 });
 
-    const [delivery] = await until('the delivery', () => received(a.hook), (r) => r.length === 1);
+    const [delivery] = await until(
+      'the delivery',
+      () => received(a.hook),
+      (r) => r.length === 1,
+    );
     const sent = delivery as Received;
     expect(JSON.parse(sent.body)).toEqual(body);
     expect(sent.headers['x-api-key']).toBe(a.apiKey);
@@ -146,7 +164,11 @@ describe('inbound POST /webhook/bank', () => {
     expect(new Webhook(secret).verify(sent.body, sent.headers)).toEqual(body);
     expect(() => new Webhook(secret).verify(sent.body.replace('150.25', '999.99'), sent.headers)).toThrow();
 
-    const [n] = await until('Success', () => notifications(a.id), (ns) => ns[0]?.status_webhook === 1);
+    const [n] = await until(
+      'Success',
+      () => notifications(a.id),
+      (ns) => ns[0]?.status_webhook === 1,
+    );
     const rows = await history((n as { id: number }).id);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ code: 200, callback_url: `${hooks}/hooks/${a.hook}` });
@@ -157,7 +179,11 @@ describe('inbound POST /webhook/bank', () => {
     // The same statement again: nothing new recorded, a notification that ends Duplication, no second POST.
     const again = await inbound(a.apiKey, body);
     expect(again.body.data).toEqual({ recorded: false, duplicate: true });
-    const ns = await until('Duplication', () => notifications(a.id), (l) => l[1]?.status_webhook === 2);
+    const ns = await until(
+      'Duplication',
+      () => notifications(a.id),
+      (l) => l[1]?.status_webhook === 2,
+    );
     expect(ns.map((x) => x.business_id)).toEqual([mine.id, mine.id]);
     expect(await received(a.hook)).toHaveLength(1);
     expect((await statements(a.id)).total_count).toBe(a.baseline + 1);
@@ -169,7 +195,11 @@ describe('inbound POST /webhook/bank', () => {
     const rotated = (await post(`/bank/bank-account/${a.id}/webhook-secret`)).body.data.webhook_secret as string;
     expect(rotated).not.toBe(old);
     await inbound(a.apiKey, statement(a.no));
-    const [sent] = (await until('the delivery', () => received(a.hook), (r) => r.length === 1)) as Received[];
+    const [sent] = (await until(
+      'the delivery',
+      () => received(a.hook),
+      (r) => r.length === 1,
+    )) as Received[];
     expect(() => new Webhook(rotated).verify(sent?.body ?? '', sent?.headers ?? {})).not.toThrow();
     expect(() => new Webhook(old).verify(sent?.body ?? '', sent?.headers ?? {})).toThrow();
   });
@@ -180,7 +210,11 @@ describe('outbound delivery against the sandbox receiver', () => {
     const a = await hookedAccount();
     await behave(a.hook, { mode: 'fail', times: 1 });
     await inbound(a.apiKey, statement(a.no));
-    const [n] = await until('Success', () => notifications(a.id), (ns) => ns[0]?.status_webhook === 1);
+    const [n] = await until(
+      'Success',
+      () => notifications(a.id),
+      (ns) => ns[0]?.status_webhook === 1,
+    );
     const rows = await history((n as { id: number }).id);
     expect(rows.map((r) => r.code).sort()).toEqual([200, 500]);
     expect((await received(a.hook)).map((r) => r.status)).toEqual([500, 200]);
@@ -190,7 +224,11 @@ describe('outbound delivery against the sandbox receiver', () => {
     const a = await hookedAccount();
     await behave(a.hook, { mode: 'status', status: 404 });
     await inbound(a.apiKey, statement(a.no));
-    const [n] = await until('Failed', () => notifications(a.id), (ns) => ns[0]?.status_webhook === 9);
+    const [n] = await until(
+      'Failed',
+      () => notifications(a.id),
+      (ns) => ns[0]?.status_webhook === 9,
+    );
     expect((await history((n as { id: number }).id)).map((r) => r.code)).toEqual([404]);
   });
 
@@ -198,20 +236,32 @@ describe('outbound delivery against the sandbox receiver', () => {
     const a = await hookedAccount();
     await behave(a.hook, { mode: 'always' });
     await inbound(a.apiKey, statement(a.no, '10.00'));
-    const [first] = await until('Failed', () => notifications(a.id), (ns) => ns[0]?.status_webhook === 9);
+    const [first] = await until(
+      'Failed',
+      () => notifications(a.id),
+      (ns) => ns[0]?.status_webhook === 9,
+    );
     const rows = await history((first as { id: number }).id);
     expect(rows).toHaveLength(4);
     expect(rows.every((r) => r.code === 500)).toBe(true);
 
     // The fifth failure in a row pauses the webhook: Channel Closed, and a notification says so.
     await inbound(a.apiKey, statement(a.no, '20.00'));
-    await until('Channel Closed', () => notifications(a.id), (ns) => ns[1]?.status_webhook === 3);
+    await until(
+      'Channel Closed',
+      () => notifications(a.id),
+      (ns) => ns[1]?.status_webhook === 3,
+    );
     expect((await get(`/bank/bank-account/${a.id}/webhook-state`)).body.data).toMatchObject({ paused: true });
     const note = await get('/notifications?page_size=20');
     expect(JSON.stringify(note.body.data.result)).toContain('Bank webhook paused');
     // While paused nothing is sent.
     await inbound(a.apiKey, statement(a.no, '30.00'));
-    await until('Channel Closed', () => notifications(a.id), (ns) => ns[2]?.status_webhook === 3);
+    await until(
+      'Channel Closed',
+      () => notifications(a.id),
+      (ns) => ns[2]?.status_webhook === 3,
+    );
     expect(await received(a.hook)).toHaveLength(5);
 
     // An operator resumes it, the receiver is fixed, and the Failed one is replayed.
@@ -220,13 +270,21 @@ describe('outbound delivery against the sandbox receiver', () => {
     expect(resumed.body.data).toMatchObject({ paused: false, consecutive_failures: 0 });
     const replay = await post('/notifications-bank/replay', { failed: true, account_id: a.id });
     expect(replay.body.data.queued).toEqual([(first as { id: number }).id]);
-    await until('Success', () => notifications(a.id), (ns) => ns[0]?.status_webhook === 1);
+    await until(
+      'Success',
+      () => notifications(a.id),
+      (ns) => ns[0]?.status_webhook === 1,
+    );
     expect(await history((first as { id: number }).id)).toHaveLength(5);
     // Chosen ones too; an already delivered one is never sent twice.
     const ns = await notifications(a.id);
     const chosen = await post('/notifications-bank/replay', { ids: ns.map((x) => x.id) });
     expect(chosen.body.data.skipped).toEqual([{ id: ns[0]?.id, reason: 'Already delivered to the webhook' }]);
-    await until('all delivered', () => notifications(a.id), (l) => l.every((x) => x.status_webhook === 1));
+    await until(
+      'all delivered',
+      () => notifications(a.id),
+      (l) => l.every((x) => x.status_webhook === 1),
+    );
     expect(await received(a.hook)).toHaveLength(8);
   });
 });

@@ -39,7 +39,10 @@ export async function recordInbound(
     if (sub) found = { account, sub };
     if (found) break;
   }
-  if (!found) throw new ValidationError({ 'content.account': `No sub-account ${no} of a ${body.bank === 1 ? 'KBZ' : 'AYA'} account with this API key` });
+  if (!found)
+    throw new ValidationError({
+      'content.account': `No sub-account ${no} of a ${body.bank === 1 ? 'KBZ' : 'AYA'} account with this API key`,
+    });
   if (found.sub.status === SubAccountStatus.values.Disable)
     throw new ValidationError({ 'content.account': `Sub-account ${no} is disabled` });
 
@@ -129,6 +132,11 @@ async function recordBalance(
   const amount = cents(cur) - cents(sub.available_balance);
   if (amount === 0) return { recorded: false, duplicate: true };
   await writeBalanceStat(c, sub, cur, amount, { pendingCents: sub.pending_sum_cents, pendingCount: sub.pending_count });
-  await c.store.updateSub(sub.id, { available_balance: cur, pending_sum_cents: 0, pending_count: 0, last_refresh: now });
+  await c.store.updateSub(sub.id, {
+    available_balance: cur,
+    pending_sum_cents: 0,
+    pending_count: 0,
+    last_refresh: now,
+  });
   return { recorded: true, duplicate: false };
 }

@@ -74,7 +74,9 @@ export async function startSandboxWebhook(opts: { port: number; host?: string })
       case 'always':
         return { status: 500, headers: {} };
       case 'rate':
-        return b.times === undefined || n < b.times ? { status: 429, headers: { 'retry-after': '1' } } : { status: 200, headers: {} };
+        return b.times === undefined || n < b.times
+          ? { status: 429, headers: { 'retry-after': '1' } }
+          : { status: 200, headers: {} };
       case 'status':
         return { status: b.status ?? 400, headers: {} };
       default:
@@ -95,7 +97,12 @@ export async function startSandboxWebhook(opts: { port: number; host?: string })
         h.requests.push({ seq: ++seq, at: Date.now(), headers, body, status: answer.status });
         if (h.requests.length > KEEP) h.requests.shift();
         if (h.behaviour.delay_ms) await new Promise((r) => setTimeout(r, h.behaviour.delay_ms));
-        json(res, answer.status, answer.status < 300 ? { ok: true } : { ok: false, error: `sandbox answers ${answer.status}` }, answer.headers);
+        json(
+          res,
+          answer.status,
+          answer.status < 300 ? { ok: true } : { ok: false, error: `sandbox answers ${answer.status}` },
+          answer.headers,
+        );
         return;
       }
       const control = /^\/sandbox\/hooks\/([\w.-]{1,100})(\/requests|\/behaviour)?$/.exec(url.pathname);
