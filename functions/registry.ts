@@ -84,7 +84,7 @@ export const LAMBDAS: readonly LambdaDef[] = [
       table: 'readWrite',
       videos: { read: true },
       // notify: replays of bank notifications and the deliveries of inbound bank webhooks.
-      sends: ['check', 'bank', 'notify'],
+      sends: ['check', 'notify', 'bank'],
       secrets: 'encryptDecrypt',
       jwt: true,
     },
@@ -165,7 +165,7 @@ export const LAMBDAS: readonly LambdaDef[] = [
     memoryMb: 512,
     timeoutSeconds: 60,
     // notify: the staleness notices it creates are delivered like any bank notification.
-    access: { table: 'readWrite', sends: ['bank', 'notify'] },
+    access: { table: 'readWrite', sends: ['notify', 'bank'] },
   },
   {
     // One poll per message, a batch at once: the work waits on the bank and the table.
@@ -187,7 +187,7 @@ export const LAMBDAS: readonly LambdaDef[] = [
     memoryMb: 512,
     timeoutSeconds: 60,
     // notify: the staleness notices it creates are delivered like any bank notification.
-    access: { table: 'readWrite', sends: ['bank', 'notify'] },
+    access: { table: 'readWrite', sends: ['notify', 'bank'] },
   },
   {
     // Delivers notifications (docs/notifications.md): check notifications to the Telegram check
