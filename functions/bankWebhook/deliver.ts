@@ -45,7 +45,7 @@ export async function deliverBankNotification(message: BankDeliveryMessage, deps
     return;
   }
   if (message.channel === PushChannel.values.WebHook) await deliverWebhook(store, notification, message, deps);
-  else await deliverTelegram(store, notification);
+  else await deliverTelegram(store, notification, message, deps);
 }
 
 const cut = (text: string) => (text.length > RESP_MAX ? `${text.slice(0, RESP_MAX)}…` : text);
@@ -244,19 +244,32 @@ export function telegramLines(context: BankNotificationContext): Line[] {
   }
 }
 
-async function deliverTelegram(store: DeliveryStore, n: StoredBankNotification): Promise<void> {
+async function deliverTelegram(
+  store: DeliveryStore,
+  n: StoredBankNotification,
+  message: BankDeliveryMessage,
+  deps: DeliveryDeps,
+): Promise<void> {
   if (n.status_tg === S.Success) return;
-  const result = await sendBankTelegram(telegramLines(n.context));
+  const lines = telegramLines(n.context);
+  const result = await sendBankTelegram(lines);
+  // Telegram asked to wait (a long 429), answered 5xx or not at all: tried again like a webhook.
+  const retry = result.status === S.Failed && result.retryable && message.attempt < maxAttempts();
   await store.addHistory({
     notification_id: n.id,
     channel: PushChannel.values.TG,
     callback_url: null,
-    params: null,
-    content: { lines: telegramLines(n.context).length },
+    params: { parse_mode: 'HTML' },
+    content: { lines: lines.length },
     code: result.status === S.Success ? 200 : null,
     resp: result.answer === null ? null : answerText(result.answer),
-    remark: result.reason ?? 'Sent',
-    created_at: Date.now(),
+    remark: `${result.reason ?? 'Sent'}; attempt ${message.attempt} of ${maxAttempts()}${retry ? ', will retry' : ''}`,
+    created_at: (deps.now ?? Date.now)(),
   });
+  if (retry) {
+    const next: BankDeliveryMessage = { ...message, attempt: message.attempt + 1 };
+    await (deps.requeue ?? ((m, d) => sendDeliveries([m], d)))(next, retryDelaySeconds(next.attempt));
+    return;
+  }
   await settle(store, n, { status_tg: result.status as NotifyStatusValue, pushed_tg_at: result.pushed_at }, Date.now());
 }

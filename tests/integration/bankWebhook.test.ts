@@ -189,6 +189,34 @@ describe('inbound POST /webhook/bank', () => {
     expect((await statements(a.id)).total_count).toBe(a.baseline + 1);
   });
 
+  it('records a balance change reconciled against the pushed statements, and delivers it with numeric strings', async () => {
+    const a = await hookedAccount();
+    const sub = (
+      (await get(`/bank/bank-account/${a.id}/sub`)).body.data as { no: string; available_balance: number }[]
+    ).find((s) => s.no === a.no) as { available_balance: number };
+    const pre = sub.available_balance;
+    await inbound(a.apiKey, statement(a.no, '100.00'));
+    await inbound(a.apiKey, statement(a.no, '-30.50'));
+    const balance = {
+      bank: 1,
+      type: 2,
+      content: { bank: 1, account: a.no, pre_bal: pre.toFixed(2), cur_bal: (pre + 69.5).toFixed(2), amount: '69.50' },
+    };
+    const res = await inbound(a.apiKey, balance);
+    expect(res.body.data).toEqual({ recorded: true, duplicate: false });
+    expect((await inbound(a.apiKey, balance)).body.data).toEqual({ recorded: false, duplicate: true });
+    const stats = (await get(`/bank/balance-stat?account_id=%3D-${a.id}&page_size=100`)).body.data.result;
+    expect(stats).toMatchObject([{ pre_bal: pre, cur_bal: pre + 69.5, amount: 69.5, reconciled: true, difference: 0 }]);
+    const all = await until(
+      'three deliveries',
+      () => received(a.hook),
+      (r) => r.length === 3,
+    );
+    const bodies = all.map((r) => JSON.parse(r.body));
+    expect(bodies.find((b) => b.type === 2)).toEqual(balance);
+    expect(bodies.find((b) => b.type === 1 && b.content.amount === '-30.50')).toBeTruthy();
+  });
+
   it('rotates the signing secret: the next delivery verifies with the new one only', async () => {
     const a = await hookedAccount();
     const old = (await get(`/bank/bank-account/${a.id}/webhook-secret`)).body.data.webhook_secret as string;
@@ -286,5 +314,46 @@ describe('outbound delivery against the sandbox receiver', () => {
       (l) => l.every((x) => x.status_webhook === 1),
     );
     expect(await received(a.hook)).toHaveLength(8);
+  });
+});
+
+describe('bank notifications on Telegram (bank_enabled)', () => {
+  const tgUrl = stack.env.SANDBOX_TELEGRAM_URL as string;
+  const TOKEN = `7001002004:AAH-${uniqueName('banktg').replace(/[^A-Za-z0-9_-]/g, '')}xxxxxxxxxxxx`;
+  const settings = (bankChat: string, bank_enabled: boolean) => ({
+    bot_token: TOKEN,
+    check_chat_id: '',
+    bank_chat_id: bankChat,
+    check_enabled: false,
+    bank_enabled,
+    per_subtask: false,
+  });
+
+  it('sends the statement to the bank chat with its text escaped, and records the TG attempt', async () => {
+    const chat = `-100${Date.now() % 1_000_000_000}`;
+    const on = await client.put('/api/v1/super/notification/tg', { token, body: settings(chat, true) });
+    expect(on.status, JSON.stringify(on.body)).toBe(200);
+    try {
+      const a = await hookedAccount();
+      await inbound(a.apiKey, statement(a.no, '77.00'));
+      const [n] = await until(
+        'TG and webhook Success',
+        () => notifications(a.id),
+        (ns) =>
+          ns.length === 1 && (ns[0] as unknown as { status_tg: number }).status_tg === 1 && ns[0]?.status_webhook === 1,
+      );
+      const messages = (await (await fetch(`${tgUrl}/sandbox/messages?chat_id=${chat}`)).json()).messages as {
+        text: string;
+      }[];
+      expect(messages).toHaveLength(1);
+      expect(messages[0]?.text).toContain('&lt;script&gt;');
+      expect(messages[0]?.text).not.toContain('<script>');
+      const rows = (
+        await get(`/notifications-bank/history?notification_id=%3D-${(n as { id: number }).id}&page_size=100`)
+      ).body.data.result as { channel: number }[];
+      expect(rows.map((r) => r.channel).sort()).toEqual([1, 2]);
+    } finally {
+      await client.put('/api/v1/super/notification/tg', { token, body: settings('', false) });
+    }
   });
 });
