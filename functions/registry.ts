@@ -204,4 +204,13 @@ export const LAMBDAS: readonly LambdaDef[] = [
     // a retry with its delay (sends notify).
     access: { table: 'readWrite', secrets: 'encryptDecrypt', sends: ['notify'] },
   },
+  {
+    // Local runner only (startup): Telegram deliveries still Pending are enqueued again.
+    name: 'notifyRequeue',
+    entry: 'functions/notifications/requeue.ts',
+    trigger: { type: 'startup' },
+    memoryMb: 512,
+    timeoutSeconds: 60,
+    access: { table: 'read', sends: ['notify'] },
+  },
 ];

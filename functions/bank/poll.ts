@@ -260,16 +260,23 @@ async function pollSub(
   let current = balance;
   try {
     await readStatements(c, sub, state, baseline, counts);
-    if (current && !baseline && sub.available_balance !== null) {
-      let amount = cents(current.available_balance) - cents(sub.available_balance);
-      if (amount !== 0 && amount !== state.pendingCents) {
-        // A transaction may land between the balance read and the statement read: read both once
-        // more before calling it a mismatch.
+    // A transaction may land between the balance read and the statement read. The lines count
+    // against a balance only when the balance read again after them is the same (nothing moved
+    // meanwhile); otherwise the new lines are read against the new balance. At the baseline this
+    // always runs (the history and the starting balance must agree); later only on a mismatch.
+    const settle = async (needed: () => boolean) => {
+      for (let attempt = 0; current && needed() && attempt < 3; attempt++) {
         const again = (await c.driver.fetchBalances(c.ctx, c.session)).find((b) => b.no === sub.no);
-        if (again) current = again;
+        if (!again || cents(again.available_balance) === cents(current.available_balance)) return;
+        current = again;
         await readStatements(c, sub, state, baseline, counts);
-        amount = cents(current.available_balance) - cents(sub.available_balance);
       }
+    };
+    if (baseline) await settle(() => true);
+    if (current && !baseline && sub.available_balance !== null) {
+      const pre = cents(sub.available_balance);
+      await settle(() => cents((current as BankBalance).available_balance) - pre !== state.pendingCents);
+      const amount = cents(current.available_balance) - pre;
       if (amount !== 0) {
         await writeBalanceStat(c, sub, current.available_balance, amount, state);
         counts.newStats++;
