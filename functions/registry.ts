@@ -213,4 +213,13 @@ export const LAMBDAS: readonly LambdaDef[] = [
     timeoutSeconds: 60,
     access: { table: 'read', sends: ['notify'] },
   },
+  {
+    // Local runner only (startup): bank webhook / chat deliveries still Pending are enqueued again.
+    name: 'bankDeliveryRequeue',
+    entry: 'functions/bankWebhook/requeueAtStart.ts',
+    trigger: { type: 'startup' },
+    memoryMb: 512,
+    timeoutSeconds: 60,
+    access: { table: 'read', sends: ['notify'] },
+  },
 ];
