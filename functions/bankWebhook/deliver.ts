@@ -12,7 +12,7 @@ import type { StoredBankNotification } from '../bank/store.js';
 import { sendDeliveries } from './enqueueDelivery.js';
 import { notifyPaused } from './pause.js';
 import { webhookPayload } from './payload.js';
-import { isRetryable, maxAttempts, pauseRule, retryDelaySeconds, WEBHOOK_TIMEOUT_MS } from './retryPolicy.js';
+import { isRetryable, maxAttempts, retryDelaySeconds, shouldPause, WEBHOOK_TIMEOUT_MS } from './retryPolicy.js';
 import { signWebhook } from './signing.js';
 import { type DeliveryStore, deliveryStore } from './store.js';
 import { webhookSecretOf } from './webhookSecret.js';
@@ -192,11 +192,7 @@ async function deliverWebhook(
     return;
   }
   const after = await store.recordFailure(account.id, now);
-  const rule = pauseRule();
-  const pausing =
-    after.consecutive_failures >= rule.failures &&
-    after.failing_since !== null &&
-    now - after.failing_since >= rule.overMs;
+  const pausing = shouldPause(after, now);
   if (pausing) {
     await store.setPaused(account.id, now);
     await notifyPaused(account, after).catch((e: unknown) =>

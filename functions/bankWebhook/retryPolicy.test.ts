@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { isRetryable, retryDelaySeconds } from './retryPolicy.js';
+import { isRetryable, retryDelaySeconds, shouldPause } from './retryPolicy.js';
 
 describe('webhook retry policy', () => {
   afterEach(() => {
@@ -17,5 +17,14 @@ describe('webhook retry policy', () => {
   it('retries 5xx, 429 and no answer; never another 4xx', () => {
     expect([500, 502, 429, null].map(isRetryable)).toEqual([true, true, true, true]);
     expect([400, 401, 404, 410, 200].map(isRetryable)).toEqual([false, false, false, false, false]);
+  });
+
+  it('pauses after 20 consecutive failures spread over at least an hour, not before', () => {
+    const hour = 3_600_000;
+    const since = 1_000_000;
+    expect(shouldPause({ consecutive_failures: 19, failing_since: since }, since + 2 * hour)).toBe(false);
+    expect(shouldPause({ consecutive_failures: 40, failing_since: since }, since + hour - 1)).toBe(false);
+    expect(shouldPause({ consecutive_failures: 20, failing_since: since }, since + hour)).toBe(true);
+    expect(shouldPause({ consecutive_failures: 20, failing_since: null }, since + hour)).toBe(false);
   });
 });

@@ -33,3 +33,16 @@ export function pauseRule(): { failures: number; overMs: number } {
     overMs: Number(process.env.BANK_WEBHOOK_PAUSE_MIN_MS ?? 3_600_000),
   };
 }
+
+/** Whether the account's webhook is to be paused after the failed attempt that left it at `state`. */
+export function shouldPause(
+  state: { consecutive_failures: number; failing_since: number | null },
+  now: number,
+  rule = pauseRule(),
+): boolean {
+  return (
+    state.consecutive_failures >= rule.failures &&
+    state.failing_since !== null &&
+    now - state.failing_since >= rule.overMs
+  );
+}
