@@ -115,6 +115,10 @@ async function seedDemoBanks(): Promise<void> {
         range: [[0, 86_400]],
         holder: demo.holder,
         remark: 'Demo account on the sandbox bank',
+        // Its notifications go to the sandbox webhook receiver (GET <receiver>/sandbox/hooks/<user>/requests).
+        ...(process.env.SANDBOX_WEBHOOK_URL
+          ? { webhook: `${process.env.SANDBOX_WEBHOOK_URL}/hooks/${demo.user}`, api_key: `demo-key-${demo.user}` }
+          : {}),
       });
       await refreshAccount(account.id).catch((error) => console.warn(`[demo] init of ${demo.user} failed`, error));
     } catch (error) {

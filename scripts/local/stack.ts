@@ -15,6 +15,7 @@ import { startQueueConsumer, type QueueConsumer } from './consumer.js';
 import { startConsumerChild } from './consumerChild.js';
 import { demoSeeds } from './demo.js';
 import { followSandbox } from './followSandbox.js';
+import { followSandboxWebhook } from './followSandboxWebhook.js';
 import { LOCAL_CREDENTIALS } from './engines/credentials.js';
 import { ensureTable, startDynamo } from './engines/dynamo.js';
 import { startS3 } from './engines/s3.js';
@@ -265,6 +266,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       for (const seed of demoSeeds) await seed();
     }
     if (sandboxSiteUrl) await followSandbox(dataDir, sandboxSiteUrl);
+    if (sandboxWebhookUrl) await followSandboxWebhook(dataDir, sandboxWebhookUrl);
 
     const context = (def: LambdaDef) => () => lambdaContext(def, REGION);
     for (const def of lambdas.filter((l) => l.trigger.type === 'startup')) {
