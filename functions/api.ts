@@ -4,6 +4,8 @@ import { authenticate } from './auth/authenticate.js';
 import { authRouter } from './auth/routes.js';
 import { autoCheckRouter } from './autoCheck/routes.js';
 import { bankRouter } from './bank/routes.js';
+import { bankWebhookRouter } from './bankWebhook/routes.js';
+import { inboundBankWebhookRouter } from './bankWebhook/inbound/routes.js';
 import { checksRouter } from './checks/routes.js';
 import { healthRouter } from './health/routes.js';
 import { API_PREFIX, createApiHandler } from './lib/http/apiHandler.js';
@@ -29,6 +31,14 @@ export const router = new Router().include(
   telegramRouter,
   autoCheckRouter,
   bankRouter,
+  bankWebhookRouter,
 );
 
-export const handler = createApiHandler(new Router().include(API_PREFIX, router), authenticate, auditRecorder);
+/** Routes outside /api/v1: the inbound bank webhook (its own API Gateway route in the cloud). */
+export const rootRouter = new Router().include('', inboundBankWebhookRouter);
+
+export const handler = createApiHandler(
+  new Router().include(API_PREFIX, router).include('', rootRouter),
+  authenticate,
+  auditRecorder,
+);

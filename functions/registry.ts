@@ -90,7 +90,8 @@ export const LAMBDAS: readonly LambdaDef[] = [
     access: {
       table: 'readWrite',
       videos: { read: true },
-      sends: ['check', 'bank'],
+      // notify: replays of bank notifications and the deliveries of inbound bank webhooks.
+      sends: ['check', 'notify', 'bank'],
       secrets: 'encryptDecrypt',
       jwt: true,
       ruleSchedules: true,
@@ -164,6 +165,39 @@ export const LAMBDAS: readonly LambdaDef[] = [
     access: { table: 'readWrite' },
   },
   {
+    // The minute tick of the bank monitor: enqueues the polls due before the next tick, each
+    // delayed to its second (functions/bank/dispatch.ts); flags stale accounts.
+    name: 'bankDispatcher',
+    entry: 'functions/bank/dispatcher.ts',
+    trigger: { type: 'schedule', everySeconds: 60 },
+    memoryMb: 512,
+    timeoutSeconds: 60,
+    // notify: the staleness notices it creates are delivered like any bank notification.
+    access: { table: 'readWrite', sends: ['notify', 'bank'] },
+  },
+  {
+    // One poll per message, a batch at once: the work waits on the bank and the table.
+    name: 'bankPoller',
+    entry: 'functions/bank/poller.ts',
+    trigger: { type: 'sqs', queue: 'bank', batchSize: 10, concurrency: 20 },
+    memoryMb: 512,
+    timeoutSeconds: 50,
+    // Decrypts bank passwords and stores the portal session it signed in with; enqueues the
+    // deliveries of the bank notifications it creates.
+    access: { table: 'readWrite', secrets: 'encryptDecrypt', sends: ['notify'] },
+  },
+  {
+    // Local runner only: the first bank window at start, not a minute later (the cloud's minute
+    // rule has no such gap to fill: it keeps running).
+    name: 'bankDispatchAtStart',
+    entry: 'functions/bank/dispatcher.ts',
+    trigger: { type: 'startup' },
+    memoryMb: 512,
+    timeoutSeconds: 60,
+    // notify: the staleness notices it creates are delivered like any bank notification.
+    access: { table: 'readWrite', sends: ['notify', 'bank'] },
+  },
+  {
     // Delivers notifications (docs/notifications.md): check notifications to the Telegram check
     // chat. One consumer for the queue; each message kind names its sender (notifier.ts).
     name: 'notifier',
@@ -174,12 +208,23 @@ export const LAMBDAS: readonly LambdaDef[] = [
     // Under the queue's 60 s visibility: a flood wait of up to 30 s is honoured in place.
     timeoutSeconds: 50,
     // Decrypts the bot token; records delivery status on notifications and the channel state.
-    access: { table: 'readWrite', secrets: 'decrypt' },
+    // Bank webhooks: decrypts the API key, makes a missing signing secret (encrypt), re-enqueues
+    // a retry with its delay (sends notify).
+    access: { table: 'readWrite', secrets: 'encryptDecrypt', sends: ['notify'] },
   },
   {
     // Local runner only (startup): Telegram deliveries still Pending are enqueued again.
     name: 'notifyRequeue',
     entry: 'functions/notifications/requeue.ts',
+    trigger: { type: 'startup' },
+    memoryMb: 512,
+    timeoutSeconds: 60,
+    access: { table: 'read', sends: ['notify'] },
+  },
+  {
+    // Local runner only (startup): bank webhook / chat deliveries still Pending are enqueued again.
+    name: 'bankDeliveryRequeue',
+    entry: 'functions/bankWebhook/requeueAtStart.ts',
     trigger: { type: 'startup' },
     memoryMb: 512,
     timeoutSeconds: 60,
@@ -193,35 +238,5 @@ export const LAMBDAS: readonly LambdaDef[] = [
     memoryMb: 512,
     timeoutSeconds: 60,
     access: { table: 'readWrite', sends: ['check'] },
-  },
-  {
-    // The minute tick of the bank monitor: enqueues the polls due before the next tick, each
-    // delayed to its second (functions/bank/dispatch.ts); flags stale accounts.
-    name: 'bankDispatcher',
-    entry: 'functions/bank/dispatcher.ts',
-    trigger: { type: 'schedule', everySeconds: 60 },
-    memoryMb: 512,
-    timeoutSeconds: 60,
-    access: { table: 'readWrite', sends: ['bank'] },
-  },
-  {
-    // One poll per message, a batch at once: the work waits on the bank and the table.
-    name: 'bankPoller',
-    entry: 'functions/bank/poller.ts',
-    trigger: { type: 'sqs', queue: 'bank', batchSize: 10, concurrency: 20 },
-    memoryMb: 512,
-    timeoutSeconds: 50,
-    // Decrypts bank passwords and stores the portal session it signed in with.
-    access: { table: 'readWrite', secrets: 'encryptDecrypt' },
-  },
-  {
-    // Local runner only: the first bank window at start, not a minute later (the cloud's minute
-    // rule has no such gap to fill: it keeps running).
-    name: 'bankDispatchAtStart',
-    entry: 'functions/bank/dispatcher.ts',
-    trigger: { type: 'startup' },
-    memoryMb: 512,
-    timeoutSeconds: 60,
-    access: { table: 'readWrite', sends: ['bank'] },
   },
 ];

@@ -7,7 +7,14 @@ export async function isBankChatOn(): Promise<boolean> {
   return chatOn();
 }
 
-let chatOn: () => Promise<boolean> = async () => false;
+/** The TG settings (functions/notifications/telegram): bank notifications on, with a token and a bank chat. */
+async function telegramBankChatOn(): Promise<boolean> {
+  const { readTelegramSettings } = await import('../notifications/telegram/settings.js');
+  const s = await readTelegramSettings();
+  return s.bank_enabled && s.bot_token_set && s.bank_chat_id !== '';
+}
+
+let chatOn: () => Promise<boolean> = telegramBankChatOn;
 
 /** Plugs in the real setting (the TG settings module) or a test's answer. */
 export function setBankChatSource(source: () => Promise<boolean>): void {

@@ -1,5 +1,6 @@
 import { BankNotificationCategory, NotifyStatus } from '../../shared/enums.js';
 import type { BankNotificationContext, NotifyStatusValue } from '../../shared/schemas/bank.js';
+import { enqueueBankDelivery } from '../bankWebhook/enqueueDelivery.js';
 import type { BankStore, StoredBankAccount, StoredBankNotification } from './store.js';
 
 /** Where a new bank notification is to go: each channel Pending (0) when it is set up, else No Need (-1). */
@@ -18,7 +19,7 @@ export function notifyTargets(account: Pick<StoredBankAccount, 'webhook'>, chatO
 }
 
 /** Writes one bank notification; delivery (webhook, chat) is the notification delivery issue's. */
-export function createBankNotification(
+export async function createBankNotification(
   store: BankStore,
   account: Pick<StoredBankAccount, 'id' | 'bank_name' | 'user'>,
   targets: NotifyTargets,
@@ -30,7 +31,7 @@ export function createBankNotification(
     created_at: number;
   },
 ): Promise<StoredBankNotification> {
-  return store.createNotification({
+  const created = await store.createNotification({
     business_id: data.business_id,
     account_id: account.id,
     sub_account_id: data.sub?.id ?? null,
@@ -45,6 +46,9 @@ export function createBankNotification(
     sub_no: data.sub?.no ?? null,
     created_at: data.created_at,
   });
+  // Its deliveries (webhook, chat) through the notify queue: functions/bankWebhook.
+  await enqueueBankDelivery(created);
+  return created;
 }
 
 export const Category = BankNotificationCategory.values;

@@ -325,8 +325,11 @@ async function readStatements(
   state.cursor = page.cursor;
 }
 
-async function storeStatement(
-  c: SubPollContext,
+/** What recording a statement or balance needs; the inbound bank webhook records through these too. */
+export type RecordContext = Pick<SubPollContext, 'store' | 'clock' | 'account' | 'targets'>;
+
+export async function storeStatement(
+  c: RecordContext,
   sub: StoredSubAccount,
   line: BankStatementLine,
   key: string,
@@ -375,8 +378,8 @@ async function storeStatement(
   return true;
 }
 
-async function writeBalanceStat(
-  c: SubPollContext,
+export async function writeBalanceStat(
+  c: RecordContext,
   sub: StoredSubAccount,
   cur: number,
   amountCents: number,

@@ -23,6 +23,7 @@ import { type Clock, systemClock } from './clock.js';
 import { enqueuePolls } from './dispatch.js';
 import { BankAccountNotFoundError, BankUnavailableError, SubAccountNotFoundError } from './errors.js';
 import { duePolls } from './monitorSchedule.js';
+import { apiKeyHash } from '../bankWebhook/apiKeyHash.js';
 import { type PollMode, pollAccount } from './poll.js';
 import { pollSender } from './pollSender.js';
 import {
@@ -180,6 +181,7 @@ export async function updateAccount(id: number, body: UpdateBankAccountBody): Pr
   if (body.api_key !== undefined) {
     patch.api_key_enc = await encryptSecret(body.api_key, { entity: 'bank_account', id, field: 'api_key' });
     patch.has_api_key = true;
+    patch.api_key_hash = apiKeyHash(body.api_key);
   }
   if (body.user !== undefined && body.user !== current.user) patch.session_enc = undefined;
   if (body.status !== undefined && body.status !== current.status) {

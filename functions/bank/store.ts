@@ -35,6 +35,10 @@ export interface StoredBankAccount extends Omit<BankAccount, 'pwd' | 'api_key' |
   enabled_at: number;
   /** Whether an API key is stored (the ciphertext itself is hidden from lists). */
   has_api_key: boolean;
+  /** SHA-256 of the API key (functions/bankWebhook/apiKeyHash.ts): the inbound webhook finds the account by it. */
+  api_key_hash?: string;
+  /** The Standard Webhooks signing secret (`whsec_...`), encrypted; made at the first delivery or reveal. */
+  webhook_secret_enc?: string;
 }
 
 export interface StoredSubAccount extends Omit<SubAccount, 'account' | 'updated_at'> {
@@ -68,8 +72,8 @@ export interface StoredBankNotification extends Omit<BankNotification, 'account'
 export const bankAccountEntity = defineEntity<StoredBankAccount>({
   type: 'bank_account',
   fields: bankAccountListFields,
-  keys: ['status', 'bank_name', 'stale'],
-  hidden: ['pwd_enc', 'api_key_enc', 'session_enc', 'lease_token'],
+  keys: ['status', 'bank_name', 'stale', 'api_key_hash'],
+  hidden: ['pwd_enc', 'api_key_enc', 'session_enc', 'lease_token', 'api_key_hash', 'webhook_secret_enc'],
 });
 
 export const subAccountEntity = defineEntity<StoredSubAccount>({

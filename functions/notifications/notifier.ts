@@ -2,6 +2,7 @@ import type { SQSRecord } from 'aws-lambda';
 import { NotifyMessage } from '../../shared/schemas/notifyMessage.js';
 import { QUEUES } from '../registry.js';
 import { sqsRecordHandler } from '../lib/queue/sqsRecordHandler.js';
+import { deliverBankNotification } from '../bankWebhook/deliver.js';
 import { deliverNotification } from './telegram/deliverNotification.js';
 
 const MAX_RECEIVES = QUEUES.find((q) => q.name === 'notify')?.maxReceiveCount ?? 5;
@@ -17,6 +18,8 @@ type Senders = {
 const senders: Senders = {
   tg_notification: (m, record) =>
     deliverNotification(m.notification_id, { mode: 'auto', lastAttempt: isLastAttempt(record) }),
+  // Retries are sent again with a delay by the delivery itself (functions/bankWebhook/retryPolicy.ts).
+  bank_notification: (m) => deliverBankNotification(m),
 };
 
 /**

@@ -6,6 +6,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { RemovalPolicy } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
+import { INBOUND_BANK_WEBHOOK_PATH } from '../../shared/schemas/bankWebhook.js';
 
 export interface ApiProps {
   stage: string;
@@ -17,6 +18,7 @@ export interface ApiProps {
 
 /** Every route lives under this prefix; functions/lib/http/apiHandler.ts routes inside it. */
 export const API_ROUTE = '/api/v1/{proxy+}';
+export const INBOUND_WEBHOOK_ROUTE = INBOUND_BANK_WEBHOOK_PATH;
 
 /** The HTTP API in front of the api Lambda. The console reaches it through CloudFront's /api/* path. */
 export class Api extends Construct {
@@ -58,11 +60,11 @@ export class Api extends Construct {
         ),
       },
     });
-    this.httpApi.addRoutes({
-      path: API_ROUTE,
-      methods: [HttpMethod.ANY],
-      integration: new HttpLambdaIntegration('Handler', props.handler),
-    });
+    const integration = new HttpLambdaIntegration('Handler', props.handler);
+    this.httpApi.addRoutes({ path: API_ROUTE, methods: [HttpMethod.ANY], integration });
+    // The inbound bank webhook lives outside /api/v1 (shared/schemas/bankWebhook.ts): its own
+    // route, POST only, to the same function, which routes it like the local server does.
+    this.httpApi.addRoutes({ path: INBOUND_WEBHOOK_ROUTE, methods: [HttpMethod.POST], integration });
     this.domainName = `${this.httpApi.apiId}.execute-api.${Stack.of(this).region}.${Stack.of(this).urlSuffix}`;
   }
 }

@@ -42,6 +42,7 @@ export interface WebProps {
 }
 
 export const API_PATH_PATTERN = '/api/*';
+export const WEBHOOK_PATH_PATTERN = '/webhook/*';
 
 /**
  * The console: a private bucket behind CloudFront (origin access control), with the API on the
@@ -82,6 +83,21 @@ export class Web extends Construct {
       },
     });
 
+    const apiBehaviour = {
+      origin: new HttpOrigin(props.apiDomainName, {
+        protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+        // CloudFront replaces a viewer's header of this name, so only it can send the secret.
+        customHeaders: { [ORIGIN_VERIFY_HEADER]: props.originSecret },
+      }),
+      // A redirect would turn a POST into a GET.
+      viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+      allowedMethods: AllowedMethods.ALLOW_ALL,
+      cachePolicy: CachePolicy.CACHING_DISABLED,
+      // API Gateway routes by its own Host name; everything else (Authorization, trace id,
+      // fingerprint) must reach the handler, and CloudFront's own headers with it: this policy
+      // adds CloudFront-Viewer-Address, the client address the login throttle counts by.
+      originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+    };
     this.distribution = new Distribution(this, 'Distribution', {
       comment: `Patrol ${props.stage} console`,
       webAclId: props.webAclArn,
@@ -98,21 +114,9 @@ export class Web extends Construct {
         functionAssociations: [{ function: spaFallback, eventType: FunctionEventType.VIEWER_REQUEST }],
       },
       additionalBehaviors: {
-        [API_PATH_PATTERN]: {
-          origin: new HttpOrigin(props.apiDomainName, {
-            protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
-            // CloudFront replaces a viewer's header of this name, so only it can send the secret.
-            customHeaders: { [ORIGIN_VERIFY_HEADER]: props.originSecret },
-          }),
-          // A redirect would turn a POST into a GET.
-          viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
-          allowedMethods: AllowedMethods.ALLOW_ALL,
-          cachePolicy: CachePolicy.CACHING_DISABLED,
-          // API Gateway routes by its own Host name; everything else (Authorization, trace id,
-          // fingerprint) must reach the handler, and CloudFront's own headers with it: this policy
-          // adds CloudFront-Viewer-Address, the client address the login throttle counts by.
-          originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
-        },
+        [API_PATH_PATTERN]: apiBehaviour,
+        // The inbound bank webhook (outside /api/v1) reaches the same API on the console's origin.
+        [WEBHOOK_PATH_PATTERN]: apiBehaviour,
       },
     });
     this.url = `https://${this.distribution.distributionDomainName}`;

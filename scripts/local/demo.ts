@@ -89,6 +89,45 @@ async function seedSandboxDemo(): Promise<void> {
   if (process.env.DEMO_CHECK !== '0') await startDemoCheck(ids);
 }
 
+/** The demo bank logins of the sandbox portals (docs/bank-driver.md), polled every 10 s all day. */
+export const DEMO_BANK_ACCOUNTS = [
+  { bank_name: 1 as const, user: 'kbz.demo', holder: 'Demo KBZ holder' },
+  { bank_name: 2 as const, user: 'aya.demo', holder: 'Demo AYA holder' },
+];
+export const DEMO_BANK_INTERVAL_S = 10;
+
+/**
+ * A KBZ and an AYA account against the sandbox banks, enabled, all day, at a short interval, and
+ * initialised (their sub-accounts listed), so statements arrive within a minute of `npm start`.
+ */
+async function seedDemoBanks(): Promise<void> {
+  if (!process.env.SANDBOX_BANK_URL) {
+    console.warn('[demo] the sandbox banks are not running: no demo bank accounts');
+    return;
+  }
+  const { createAccount, updateAccount, refreshAccount } = await import('../../functions/bank/service.js');
+  const { BankAccountExistsError } = await import('../../functions/bank/errors.js');
+  for (const demo of DEMO_BANK_ACCOUNTS) {
+    try {
+      const account = await createAccount({ bank_name: demo.bank_name, user: demo.user, pwd: DEMO_ACCOUNT_PASSWORD });
+      await updateAccount(account.id, {
+        interval: DEMO_BANK_INTERVAL_S,
+        range: [[0, 86_400]],
+        holder: demo.holder,
+        remark: 'Demo account on the sandbox bank',
+        // Its notifications go to the sandbox webhook receiver (GET <receiver>/sandbox/hooks/<user>/requests).
+        ...(process.env.SANDBOX_WEBHOOK_URL
+          ? { webhook: `${process.env.SANDBOX_WEBHOOK_URL}/hooks/${demo.user}`, api_key: `demo-key-${demo.user}` }
+          : {}),
+      });
+      await refreshAccount(account.id).catch((error) => console.warn(`[demo] init of ${demo.user} failed`, error));
+    } catch (error) {
+      if (!(error instanceof BankAccountExistsError)) throw error;
+    }
+  }
+  log(`${DEMO_BANK_ACCOUNTS.length} demo bank accounts at ${process.env.SANDBOX_BANK_URL}`);
+}
+
 /** The sandbox Bot API accepts any token of BotFather's form; this one exists nowhere else. */
 export const DEMO_TELEGRAM = { token: '1000000001:AAE-patrol_demo_sandbox_bot_token', checkChat: '-1000000000001' };
 
@@ -116,41 +155,6 @@ async function seedTelegramDemo(): Promise<void> {
     },
   );
   log(`Telegram: check notifications to sandbox chat ${DEMO_TELEGRAM.checkChat} (${sandbox}/sandbox/messages)`);
-}
-
-/** The demo bank logins of the sandbox portals (docs/bank-driver.md), polled every 10 s all day. */
-export const DEMO_BANK_ACCOUNTS = [
-  { bank_name: 1 as const, user: 'kbz.demo', holder: 'Demo KBZ holder' },
-  { bank_name: 2 as const, user: 'aya.demo', holder: 'Demo AYA holder' },
-];
-export const DEMO_BANK_INTERVAL_S = 10;
-
-/**
- * A KBZ and an AYA account against the sandbox banks, enabled, all day, at a short interval, and
- * initialised (their sub-accounts listed), so statements arrive within a minute of `npm start`.
- */
-async function seedDemoBanks(): Promise<void> {
-  if (!process.env.SANDBOX_BANK_URL) {
-    console.warn('[demo] the sandbox banks are not running: no demo bank accounts');
-    return;
-  }
-  const { createAccount, updateAccount, refreshAccount } = await import('../../functions/bank/service.js');
-  const { BankAccountExistsError } = await import('../../functions/bank/errors.js');
-  for (const demo of DEMO_BANK_ACCOUNTS) {
-    try {
-      const account = await createAccount({ bank_name: demo.bank_name, user: demo.user, pwd: DEMO_ACCOUNT_PASSWORD });
-      await updateAccount(account.id, {
-        interval: DEMO_BANK_INTERVAL_S,
-        range: [[0, 86_400]],
-        holder: demo.holder,
-        remark: 'Demo account on the sandbox bank',
-      });
-      await refreshAccount(account.id).catch((error) => console.warn(`[demo] init of ${demo.user} failed`, error));
-    } catch (error) {
-      if (!(error instanceof BankAccountExistsError)) throw error;
-    }
-  }
-  log(`${DEMO_BANK_ACCOUNTS.length} demo bank accounts at ${process.env.SANDBOX_BANK_URL}`);
 }
 
 /**

@@ -8,12 +8,14 @@ import { LAMBDAS, type LambdaDef, QUEUES } from '../../functions/registry.js';
 import { startSandboxSite } from '../sandbox/site/server.js';
 import { startSandboxBank } from '../sandbox/bank/server.js';
 import { startSandboxTelegram } from '../sandbox/telegram/server.js';
+import { startSandboxWebhook } from '../sandbox/webhook/server.js';
 import { type ApiHandler, serveWithLambda } from './adapter.js';
 import { seedAdmin } from './adminSeed.js';
 import { startQueueConsumer, type QueueConsumer } from './consumer.js';
 import { startConsumerChild } from './consumerChild.js';
 import { demoSeeds } from './demo.js';
 import { followSandbox } from './followSandbox.js';
+import { followSandboxWebhook } from './followSandboxWebhook.js';
 import { LOCAL_CREDENTIALS } from './engines/credentials.js';
 import { ensureTable, startDynamo } from './engines/dynamo.js';
 import { startS3 } from './engines/s3.js';
@@ -62,6 +64,8 @@ export interface LocalStack {
   sandboxBankUrl?: string;
   /** The sandbox Telegram Bot API (TELEGRAM_API_URL unless the environment sets one), when it started. */
   sandboxTelegramUrl?: string;
+  /** The sandbox webhook receiver (hooks at /hooks/<name>, controls under /sandbox/hooks/), when it started. */
+  sandboxWebhookUrl?: string;
   /** The environment the handlers run with (endpoints, queue URLs, table...), for tests and tools. */
   env: Record<string, string>;
   stop(): Promise<void>;
@@ -139,7 +143,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
   const serveStatic = createStaticHandler(opts.webDist ?? join(REPO_ROOT, 'web', 'dist'));
   const onRequest = async (req: IncomingMessage, res: ServerResponse) => {
     try {
-      if ((req.url ?? '/').startsWith('/api/')) {
+      // The API, and the inbound bank webhook beside it (outside /api/v1, the same handler locally).
+      if ((req.url ?? '/').startsWith('/api/') || (req.url ?? '/').startsWith('/webhook/')) {
         const handler = await apiHandler;
         if (!handler) {
           res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' }).end('The local stack failed to start');
@@ -187,9 +192,10 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       startSandboxSite({ port: 0 }),
       startSandboxBank({ port: 0 }),
       startSandboxTelegram({ port: 0 }),
+      startSandboxWebhook({ port: 0 }),
     ]);
     for (const e of engines) if (e.status === 'fulfilled') cleanups.push(() => e.value.stop());
-    const [dynamo, sqs, s3, sandbox, sandboxBank, sandboxTg] = engines;
+    const [dynamo, sqs, s3, sandbox, sandboxBank, sandboxTg, sandboxHook] = engines;
     for (const e of [dynamo, sqs, s3]) if (e.status === 'rejected') throw e.reason;
     if (dynamo.status !== 'fulfilled' || sqs.status !== 'fulfilled' || s3.status !== 'fulfilled')
       throw new Error('unreachable');
@@ -201,6 +207,9 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     const sandboxBankUrl = sandboxBank.status === 'fulfilled' ? sandboxBank.value.url : undefined;
     if (sandboxTg.status === 'rejected') console.warn('[local] sandbox Telegram did not start:', sandboxTg.reason);
     const sandboxTelegramUrl = sandboxTg.status === 'fulfilled' ? sandboxTg.value.url : undefined;
+    // The bank webhooks' receiver for the demo and the tests (scripts/sandbox/webhook).
+    if (sandboxHook.status === 'rejected') console.warn('[local] sandbox webhook did not start:', sandboxHook.reason);
+    const sandboxWebhookUrl = sandboxHook.status === 'fulfilled' ? sandboxHook.value.url : undefined;
     // Locally the Bot API is the sandbox unless the developer points TELEGRAM_API_URL elsewhere.
     const telegramApiUrl = CONFIGURED_TELEGRAM_API_URL || sandboxTelegramUrl;
     await ensureTable(dynamo.value.endpoint, TABLE_NAME);
@@ -228,6 +237,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
           }
         : {}),
       ...(sandboxTelegramUrl ? { SANDBOX_TELEGRAM_URL: sandboxTelegramUrl } : {}),
+      ...(sandboxWebhookUrl ? { SANDBOX_WEBHOOK_URL: sandboxWebhookUrl } : {}),
       ...(telegramApiUrl ? { TELEGRAM_API_URL: telegramApiUrl } : {}),
       // The guard refuses private addresses; the stack's own sandbox targets are the exception.
       ALLOWED_PRIVATE_HOSTS: [
@@ -235,6 +245,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
         sandboxSiteUrl && new URL(sandboxSiteUrl).host,
         sandboxBankUrl && new URL(sandboxBankUrl).host,
         sandboxTelegramUrl && new URL(sandboxTelegramUrl).host,
+        sandboxWebhookUrl && new URL(sandboxWebhookUrl).host,
       ]
         .filter(Boolean)
         .join(','),
@@ -256,6 +267,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       for (const seed of demoSeeds) await seed();
     }
     if (sandboxSiteUrl) await followSandbox(dataDir, sandboxSiteUrl);
+    if (sandboxWebhookUrl) await followSandboxWebhook(dataDir, sandboxWebhookUrl);
 
     const context = (def: LambdaDef) => () => lambdaContext(def, REGION);
     for (const def of lambdas.filter((l) => l.trigger.type === 'startup')) {
@@ -337,6 +349,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       ...(sandboxSiteUrl ? { sandboxSiteUrl } : {}),
       ...(sandboxBankUrl ? { sandboxBankUrl } : {}),
       ...(sandboxTelegramUrl ? { sandboxTelegramUrl } : {}),
+      ...(sandboxWebhookUrl ? { sandboxWebhookUrl } : {}),
       env,
       stop: () => {
         stopping ??= stopAll();

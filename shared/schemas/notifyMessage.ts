@@ -10,5 +10,17 @@ const Id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 export const NotifyMessage = z.discriminatedUnion('kind', [
   /** A check notification to the check chat (Telegram). */
   z.object({ kind: z.literal('tg_notification'), notification_id: Id }),
+  /**
+   * A bank notification to one channel (1 WebHook, 2 TG). `attempt` counts from 1; a retry is the
+   * same message with attempt + 1, sent again with a delay (functions/bankWebhook/retryPolicy.ts).
+   * `replay`: an operator asked to send it again (new attempts in the history).
+   */
+  z.object({
+    kind: z.literal('bank_notification'),
+    notification_id: Id,
+    channel: z.union([z.literal(1), z.literal(2)]),
+    attempt: z.number().int().min(1).max(100),
+    replay: z.boolean().optional(),
+  }),
 ]);
 export type NotifyMessage = z.infer<typeof NotifyMessage>;

@@ -45,6 +45,13 @@ export default async function setup(project: TestProject) {
       DATA_DIR: dataDir,
       DEMO: '0',
       ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
+      // Bank webhook delivery at test speed (functions/bankWebhook/retryPolicy.ts): retries at once,
+      // 4 attempts, a pause after 5 consecutive failures with no minimum span; a small inbound budget.
+      BANK_WEBHOOK_RETRY_BASE_S: '0',
+      BANK_WEBHOOK_MAX_ATTEMPTS: '4',
+      BANK_WEBHOOK_PAUSE_FAILURES: '5',
+      BANK_WEBHOOK_PAUSE_MIN_MS: '0',
+      BANK_WEBHOOK_RATE_LIMIT: '30',
       // The e2e browser cannot pick its local address: it plays users behind a trusted proxy on
       // this machine, each page with its own X-Forwarded-For. Integration tests connect from
       // addresses of their own instead (tests/helpers/api.ts `from`) and trust no proxy.

@@ -6,11 +6,17 @@ describe('Api: the HTTP API in front of the api Lambda', () => {
   const { template } = synthStack();
 
   it('sends every method under /api/v1 to the api function with the v2 payload', () => {
-    template.resourceCountIs('AWS::ApiGatewayV2::Route', 1);
+    template.resourceCountIs('AWS::ApiGatewayV2::Route', 2);
     template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: 'ANY /api/v1/{proxy+}' });
     const [[, integration]] = ofType(template, 'AWS::ApiGatewayV2::Integration');
     expect(integration.Properties).toMatchObject({ IntegrationType: 'AWS_PROXY', PayloadFormatVersion: '2.0' });
     expect(JSON.stringify(integration.Properties?.IntegrationUri)).toContain(functionId(template, 'api'));
+  });
+
+  it('gives the inbound bank webhook its own POST route outside /api/v1, to the same function', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: 'POST /webhook/bank' });
+    const routes = ofType(template, 'AWS::ApiGatewayV2::Route').map(([, r]) => JSON.stringify(r.Properties?.Target));
+    expect(new Set(routes).size).toBe(1);
   });
 
   it('throttles the stage at the rate of the dev settings and logs every request', () => {

@@ -128,7 +128,7 @@ describe('Functions: the api Lambda of the registry', () => {
   // Issue 10 narrowed this: the API reads videos (to sign their addresses) but writes or deletes
   // none, and enqueues on the check queue and (issue 13: an enabled or re-timed bank account is
   // polled at once) the bank queue only (its registry `access`).
-  it('can read videos but not write or delete them, and enqueue checks and bank polls, but consume nothing', () => {
+  it('can read videos but not write or delete them, and enqueue checks, bank polls and bank deliveries (replay, inbound webhook), but consume nothing', () => {
     const statements = statementsOfFunction(template, apiId);
     const [[bucketId]] = ofType(template, 'AWS::S3::Bucket').filter(([id]) => id.startsWith('Storage'));
     expect(allows(statements, 's3:GetObject', bucketId)).toBe(true);
@@ -136,7 +136,7 @@ describe('Functions: the api Lambda of the registry', () => {
     expect(allows(statements, 's3:DeleteObject', bucketId)).toBe(false);
     for (const [queueId] of ofType(template, 'AWS::SQS::Queue').filter(([, q]) => q.Properties?.RedrivePolicy)) {
       expect(allows(statements, 'sqs:SendMessage', queueId), queueId).toBe(
-        queueId.startsWith('Queuescheck') || queueId.startsWith('Queuesbank'),
+        queueId.startsWith('Queuescheck') || queueId.startsWith('Queuesbank') || queueId.startsWith('Queuesnotify'),
       );
       expect(allows(statements, 'sqs:ReceiveMessage', queueId)).toBe(false);
     }

@@ -36,6 +36,12 @@ describe('Web: the console behind CloudFront', () => {
     expect(origin.CustomOriginConfig.OriginProtocolPolicy).toBe('https-only');
   });
 
+  it('forwards the inbound bank webhook (/webhook/*) to the same API origin, like /api/*', () => {
+    const api = config.CacheBehaviors.find((b: Json) => b.PathPattern === '/api/*');
+    const hook = config.CacheBehaviors.find((b: Json) => b.PathPattern === '/webhook/*');
+    expect(hook).toEqual({ ...api, PathPattern: '/webhook/*' });
+  });
+
   it('serves index.html at the root and reaches the private bucket through origin access control', () => {
     expect(config.DefaultRootObject).toBe('index.html');
     const origin = config.Origins.find((o: Json) => o.Id === config.DefaultCacheBehavior.TargetOriginId);

@@ -114,6 +114,21 @@ describe('the demo bank accounts', () => {
     }
     // The dispatcher's first window starts with the stack; a poll is due every 10 s after that.
     expect(Date.now() - sent).toBeLessThan(75_000);
+    // Its notification reaches the sandbox webhook receiver, with the demo account's API key.
+    const hook = `${stack?.sandboxWebhookUrl}/sandbox/hooks/kbz.demo/requests`;
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const got = (await (await fetch(hook)).json()) as { headers: Record<string, string>; body: string }[];
+      const delivery = got.find((r) => String(JSON.parse(r.body).content?.amount).replace('-', '') === '4321.00');
+      if (delivery) {
+        expect(delivery.headers).toMatchObject({ 'x-api-key': 'demo-key-kbz.demo' });
+        expect(delivery.headers['webhook-signature']).toMatch(/^v1,/);
+        break;
+      }
+      if (Date.now() > deadline)
+        throw new Error(`no delivery on the sandbox receiver: ${JSON.stringify(got).slice(0, 300)}`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
   });
 });
 

@@ -76,6 +76,8 @@ export interface RouteOptions<S extends z.ZodType | undefined> {
   audit?: RouteAudit | false;
   /** Validates and transforms the JSON body; failures become a 400 with the spec's messages. */
   body?: S;
+  /** A tighter body limit than the API's MAX_BODY_BYTES (413 over it), e.g. a webhook's. */
+  maxBodyBytes?: number;
 }
 
 export type RouteHandler<Body> = (req: Request<Body>) => unknown | Promise<unknown>;
@@ -87,6 +89,7 @@ export interface Route {
   access: Access;
   body?: z.ZodType;
   audit?: RouteAudit | false;
+  maxBodyBytes?: number;
   /** Raw (still percent-encoded) parameter values, or null if the path is not this route's. */
   match(path: string): Record<string, string> | null;
   handler: RouteHandler<unknown>;
@@ -164,6 +167,7 @@ export class Router {
       access: options.access ?? 'user',
       body: options.body,
       ...(options.audit !== undefined ? { audit: options.audit } : {}),
+      ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
       match: compile(pattern),
       handler: handler as RouteHandler<unknown>,
     });

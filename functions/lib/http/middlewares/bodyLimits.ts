@@ -1,6 +1,8 @@
 import { ErrorCode } from '../../../../shared/errors.js';
 import { PatrolError } from '../../errors.js';
-import type { ApiMiddleware } from './apiState.js';
+import { type ApiMiddleware, apiState } from './apiState.js';
+
+const sizeText = (bytes: number) => (bytes >= 1024 * 1024 ? `${bytes / 1024 / 1024} MB` : `${bytes / 1024} KB`);
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -35,7 +37,9 @@ export function bodyLimits(maxBytes = MAX_BODY_BYTES): ApiMiddleware {
       const { body, isBase64Encoded, headers } = request.event;
       if (!body) return;
       const bytes = bodyBytes(body, isBase64Encoded);
-      if (bytes > maxBytes) throw new PayloadTooLargeError('Request body is larger than 1 MB');
+      // A route may ask for less (the inbound webhook's 64 KB); never for more.
+      const limit = Math.min(apiState(request).route?.maxBodyBytes ?? maxBytes, maxBytes);
+      if (bytes > limit) throw new PayloadTooLargeError(`Request body is larger than ${sizeText(limit)}`);
       if (bytes === 0) return;
       if (!JSON_TYPE.test(headers?.['content-type'] ?? '')) {
         throw new UnsupportedMediaTypeError('Request body must be JSON (Content-Type: application/json)');

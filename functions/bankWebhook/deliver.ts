@@ -1,0 +1,271 @@
+import { randomUUID } from 'node:crypto';
+import { Bank, BankNotificationCategory, NotifyStatus, PushChannel } from '../../shared/enums.js';
+import type { BankNotificationContext, NotifyStatusValue } from '../../shared/schemas/bank.js';
+import { WEBHOOK_HEADERS } from '../../shared/schemas/bankWebhook.js';
+import type { NotifyMessage } from '../../shared/schemas/notifyMessage.js';
+import { claimUnique, findUniqueOwner, releaseUnique, UniqueTakenError } from '../lib/db/unique.js';
+import { guardedJsonRequest, OutboundRequestError } from '../lib/net/guardedJsonRequest.js';
+import { logger } from '../lib/logger.js';
+import type { Line } from '../notifications/telegram/formatMessage.js';
+import { sendBankTelegram } from '../notifications/telegram/sendBankTelegram.js';
+import type { StoredBankNotification } from '../bank/store.js';
+import { sendDeliveries } from './enqueueDelivery.js';
+import { notifyPaused } from './pause.js';
+import { webhookPayload } from './payload.js';
+import { isRetryable, maxAttempts, retryDelaySeconds, shouldPause, WEBHOOK_TIMEOUT_MS } from './retryPolicy.js';
+import { signWebhook } from './signing.js';
+import { type DeliveryStore, deliveryStore } from './store.js';
+import { webhookSecretOf } from './webhookSecret.js';
+
+// One delivery attempt of one bank notification to one channel (docs/notifications.md, "Bank
+// webhook delivery"). Every attempt writes a history row; the channel's status follows:
+// Pending while attempts remain, then Success, Failed (retries exhausted or a 4xx), Channel
+// Closed (the account's webhook is paused, or the chat is off), NO Target (no webhook / chat),
+// Duplication (the same statement was already delivered by another notification).
+
+export type BankDeliveryMessage = Extract<NotifyMessage, { kind: 'bank_notification' }>;
+
+const S = NotifyStatus.values;
+const RESP_MAX = 2_000;
+/** The claim that a statement went to the account's webhook: the notification that holds it. */
+const DELIVERED = { type: 'bank_webhook', field: 'statement' };
+
+export interface DeliveryDeps {
+  store?: DeliveryStore;
+  now?: () => number;
+  /** Where retries go: the notify queue (with DelaySeconds) unless a test collects them. */
+  requeue?: (message: BankDeliveryMessage, delaySeconds: number) => Promise<void>;
+}
+
+export async function deliverBankNotification(message: BankDeliveryMessage, deps: DeliveryDeps = {}): Promise<void> {
+  const store = deps.store ?? deliveryStore();
+  const notification = await store.getNotification(message.notification_id);
+  if (!notification) {
+    logger.warn('bank notification to deliver is gone', { notification_id: message.notification_id });
+    return;
+  }
+  if (message.channel === PushChannel.values.WebHook) await deliverWebhook(store, notification, message, deps);
+  else await deliverTelegram(store, notification, message, deps);
+}
+
+const cut = (text: string) => (text.length > RESP_MAX ? `${text.slice(0, RESP_MAX)}…` : text);
+const answerText = (body: unknown) =>
+  body === undefined ? '' : cut(typeof body === 'string' ? body : JSON.stringify(body));
+
+/** The row's own notify status (statement / balance stat): Pending while a channel is, else the best outcome. */
+function overall(n: Pick<StoredBankNotification, 'status_webhook' | 'status_tg'>): NotifyStatusValue {
+  const channels = [n.status_webhook, n.status_tg].filter((s) => s !== S.NoNeed);
+  if (!channels.length) return S.NoNeed;
+  if (channels.includes(S.Pending)) return S.Pending;
+  if (channels.includes(S.Success)) return S.Success;
+  return channels[0] as NotifyStatusValue;
+}
+
+async function settle(
+  store: DeliveryStore,
+  n: StoredBankNotification,
+  patch: Partial<StoredBankNotification>,
+  now: number,
+): Promise<void> {
+  const updated = await store.updateNotification(n.id, patch);
+  if (
+    n.category === BankNotificationCategory.values.Statement ||
+    n.category === BankNotificationCategory.values.Balance
+  ) {
+    const status = overall(updated);
+    await store
+      .setBusinessStatus(n.category, n.business_id, {
+        notify_status: status,
+        notified_at: status === S.Success ? now : null,
+      })
+      .catch((error: unknown) => logger.warn('could not set the notify status of the row', { error: error as Error }));
+  }
+}
+
+async function deliverWebhook(
+  store: DeliveryStore,
+  n: StoredBankNotification,
+  message: BankDeliveryMessage,
+  deps: DeliveryDeps,
+): Promise<void> {
+  const now = (deps.now ?? Date.now)();
+  const channel = PushChannel.values.WebHook;
+  const history = (row: {
+    callback_url: string | null;
+    params: unknown;
+    content: unknown;
+    code: number | null;
+    resp: string | null;
+    remark: string;
+  }) => store.addHistory({ notification_id: n.id, channel, created_at: (deps.now ?? Date.now)(), ...row });
+  // A receiver that answered 2xx never gets the same notification again, replay or not.
+  if (n.status_webhook === S.Success) return;
+  const account = await store.getAccount(n.account_id);
+  const payload = webhookPayload(n.context);
+  if (!account?.webhook || !payload) {
+    const remark = !payload ? 'Not a webhook notification' : 'The account has no webhook';
+    await history({ callback_url: null, params: null, content: null, code: null, resp: null, remark });
+    await settle(store, n, { status_webhook: S.NoTarget }, now);
+    return;
+  }
+  const state = await store.webhookState(account.id);
+  if (state.paused) {
+    await history({
+      callback_url: account.webhook,
+      params: null,
+      content: payload,
+      code: null,
+      resp: null,
+      remark: 'The webhook is paused after repeated failures; resume it to deliver',
+    });
+    await settle(store, n, { status_webhook: S.ChannelClosed }, now);
+    return;
+  }
+  // The same statement delivered by another notification (a statement pushed again): not twice.
+  const statementKey = n.category === BankNotificationCategory.values.Statement ? String(n.business_id) : undefined;
+  if (statementKey) {
+    try {
+      await claimUnique(DELIVERED.type, DELIVERED.field, statementKey, n.id);
+    } catch (error) {
+      if (!(error instanceof UniqueTakenError)) throw error;
+      const owner = await findUniqueOwner(DELIVERED.type, DELIVERED.field, statementKey);
+      await history({
+        callback_url: account.webhook,
+        params: null,
+        content: payload,
+        code: null,
+        resp: null,
+        remark: `The same statement was already delivered (notification ${owner})`,
+      });
+      await settle(store, n, { status_webhook: S.Duplication }, now);
+      return;
+    }
+  }
+
+  const body = JSON.stringify(payload);
+  const id = `msg_${n.id}_${randomUUID()}`;
+  const timestamp = Math.floor(now / 1000);
+  const secret = await webhookSecretOf(account, store);
+  const apiKey = account.api_key_enc ? await decryptApiKey(account.id, account.api_key_enc) : undefined;
+  const headers: Record<string, string> = {
+    [WEBHOOK_HEADERS.id]: id,
+    [WEBHOOK_HEADERS.timestamp]: String(timestamp),
+    [WEBHOOK_HEADERS.signature]: signWebhook(secret, id, timestamp, body),
+    ...(apiKey ? { [WEBHOOK_HEADERS.apiKey]: apiKey } : {}),
+  };
+  let code: number | null = null;
+  let resp: string | null = null;
+  let error: string | null = null;
+  try {
+    const reply = await guardedJsonRequest(account.webhook, {
+      method: 'POST',
+      // Serialised again by the request exactly as `body` above (same object, same string).
+      body: payload,
+      headers,
+      timeoutMs: WEBHOOK_TIMEOUT_MS,
+    });
+    code = reply.status;
+    resp = answerText(reply.body);
+  } catch (e) {
+    if (!(e instanceof OutboundRequestError)) throw e;
+    error = e.message;
+  }
+  const ok = code !== null && code >= 200 && code < 300;
+  const last = message.attempt >= maxAttempts();
+  const retry = !ok && isRetryable(code) && !last;
+  const attemptText = `attempt ${message.attempt} of ${maxAttempts()}${message.replay ? ' (replay)' : ''}`;
+  const remark = ok
+    ? `Delivered, ${attemptText}`
+    : `${error ?? `HTTP ${code}`}; ${attemptText}${retry ? ', will retry' : isRetryable(code) ? ', retries exhausted' : ', not retried (4xx)'}`;
+  // Never the API key nor the signature secret: the params name the headers sent, the key masked.
+  await history({
+    callback_url: account.webhook,
+    params: { method: 'POST', headers: { ...headers, ...(apiKey ? { [WEBHOOK_HEADERS.apiKey]: '******' } : {}) } },
+    content: payload,
+    code,
+    resp,
+    remark,
+  });
+  if (ok) {
+    await store.recordSuccess(account.id);
+    await settle(store, n, { status_webhook: S.Success, pushed_webhook_at: now }, now);
+    return;
+  }
+  const after = await store.recordFailure(account.id, now);
+  const pausing = shouldPause(after, now);
+  if (pausing) {
+    await store.setPaused(account.id, now);
+    await notifyPaused(account, after).catch((e: unknown) =>
+      logger.error('could not tell about the paused webhook', { error: e as Error }),
+    );
+  }
+  if (statementKey) await releaseUnique(DELIVERED.type, DELIVERED.field, statementKey, n.id);
+  if (retry && !pausing) {
+    const next: BankDeliveryMessage = { ...message, attempt: message.attempt + 1 };
+    const delay = retryDelaySeconds(next.attempt);
+    await (deps.requeue ?? ((m, d) => sendDeliveries([m], d)))(next, delay);
+    await settle(store, n, { status_webhook: S.Pending }, now);
+    return;
+  }
+  await settle(store, n, { status_webhook: pausing ? S.ChannelClosed : S.Failed }, now);
+}
+
+async function decryptApiKey(id: number, enc: string): Promise<string> {
+  const { decryptSecret } = await import('../lib/secrets/index.js');
+  return decryptSecret(enc, { entity: 'bank_account', id, field: 'api_key' });
+}
+
+/** The lines of a bank notification on the bank chat; user text stays text (escaped by the sender). */
+export function telegramLines(context: BankNotificationContext): Line[] {
+  const bank = context.bank === Bank.values.KBZ ? 'KBZ' : 'AYA';
+  switch (context.kind) {
+    case 'statement':
+      return [
+        [{ text: `${bank} statement`, bold: true }, ` ${context.account}`],
+        [`Amount: ${context.inflow ? '+' : '-'}${context.amount}`],
+        ...(context.sender ? [[`Sender: ${context.sender}`]] : []),
+        [`Remark: ${context.remark}`],
+        [`Time: ${context.send_date}${context.send_time ? ` ${context.send_time}` : ''}`],
+      ];
+    case 'balance':
+      return [
+        [{ text: `${bank} balance`, bold: true }, ` ${context.account}`],
+        [`${context.pre_bal} → ${context.cur_bal} (${context.amount})`],
+        ...(context.reconciled ? [] : [[`Does not match the statements by ${context.difference}`]]),
+      ];
+    case 'stale':
+      return [[{ text: `${bank} account ${context.user}`, bold: true }, ' has not been polled successfully lately']];
+    case 'recovered':
+      return [[{ text: `${bank} account ${context.user}`, bold: true }, ' is polled again']];
+  }
+}
+
+async function deliverTelegram(
+  store: DeliveryStore,
+  n: StoredBankNotification,
+  message: BankDeliveryMessage,
+  deps: DeliveryDeps,
+): Promise<void> {
+  if (n.status_tg === S.Success) return;
+  const lines = telegramLines(n.context);
+  const result = await sendBankTelegram(lines);
+  // Telegram asked to wait (a long 429), answered 5xx or not at all: tried again like a webhook.
+  const retry = result.status === S.Failed && result.retryable && message.attempt < maxAttempts();
+  await store.addHistory({
+    notification_id: n.id,
+    channel: PushChannel.values.TG,
+    callback_url: null,
+    params: { parse_mode: 'HTML' },
+    content: { lines: lines.length },
+    code: result.status === S.Success ? 200 : null,
+    resp: result.answer === null ? null : answerText(result.answer),
+    remark: `${result.reason ?? 'Sent'}; attempt ${message.attempt} of ${maxAttempts()}${retry ? ', will retry' : ''}`,
+    created_at: (deps.now ?? Date.now)(),
+  });
+  if (retry) {
+    const next: BankDeliveryMessage = { ...message, attempt: message.attempt + 1 };
+    await (deps.requeue ?? ((m, d) => sendDeliveries([m], d)))(next, retryDelaySeconds(next.attempt));
+    return;
+  }
+  await settle(store, n, { status_tg: result.status as NotifyStatusValue, pushed_tg_at: result.pushed_at }, Date.now());
+}

@@ -1,0 +1,40 @@
+import { NotifyStatus } from '../../shared/enums.js';
+import type { ReplayBody, ReplayOutcome } from '../../shared/schemas/bankWebhook.js';
+import { sendDeliveries } from './enqueueDelivery.js';
+import { type DeliveryStore, deliveryStore } from './store.js';
+
+const S = NotifyStatus.values;
+
+/**
+ * POST /notifications-bank/replay: sends chosen notifications (or every Failed one) to the
+ * account's webhook again, from attempt 1, with new rows in the history. A notification whose
+ * receiver already answered 2xx is skipped: it is never delivered twice.
+ */
+export async function replayNotifications(
+  body: ReplayBody,
+  store: DeliveryStore = deliveryStore(),
+): Promise<ReplayOutcome> {
+  const chosen = body.ids?.length
+    ? await store.getNotifications(body.ids)
+    : await store.failedNotifications(body.account_id);
+  const skipped: ReplayOutcome['skipped'] = [];
+  for (const id of body.ids ?? [])
+    if (!chosen.some((n) => n.id === id)) skipped.push({ id, reason: 'No such notification' });
+  const queued: number[] = [];
+  for (const n of chosen) {
+    if (n.status_webhook === S.Success) {
+      skipped.push({ id: n.id, reason: 'Already delivered to the webhook' });
+      continue;
+    }
+    if (n.status_webhook === S.Duplication) {
+      skipped.push({ id: n.id, reason: 'The same statement was delivered by another notification' });
+      continue;
+    }
+    await store.updateNotification(n.id, { status_webhook: S.Pending });
+    queued.push(n.id);
+  }
+  await sendDeliveries(
+    queued.map((id) => ({ kind: 'bank_notification', notification_id: id, channel: 1, attempt: 1, replay: true })),
+  );
+  return { queued, skipped };
+}

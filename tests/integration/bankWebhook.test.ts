@@ -1,0 +1,359 @@
+// Bank notifications to the account's webhook, and the inbound bank webhook, through the local
+// stack (issue 15 items 2 and 3): deliveries land on the sandbox receiver signed per Standard
+// Webhooks (verified with the reference library, as the Help page shows), one history row per
+// attempt, retries on 5xx, Failed after the documented attempts (4 in the test stack), Duplication,
+// the auto-pause (5 failures in the test stack) with resume and Replay; every bad inbound call gets
+// its status and writes nothing.
+import { Webhook } from 'standardwebhooks';
+import { beforeAll, afterAll, describe, expect, inject, it } from 'vitest';
+import { kit, uniqueName } from '../helpers/authKit.js';
+
+const stack = inject('stack');
+const k = kit(stack);
+const { client } = k;
+let token: string;
+const hooks = stack.env.SANDBOX_WEBHOOK_URL as string;
+
+const post = (path: string, body?: unknown) => client.post(`/api/v1${path}`, { token, body: body ?? {} });
+const put = (path: string, body: unknown) => client.put(`/api/v1${path}`, { token, body });
+const get = (path: string) => client.get(`/api/v1${path}`, { token });
+const inbound = (key: string | undefined, body: unknown, raw?: string) =>
+  client.post('/webhook/bank', {
+    ...(raw === undefined ? { body } : { rawBody: raw }),
+    headers: { 'content-type': 'application/json', ...(key === undefined ? {} : { 'x-api-key': key }) },
+  });
+
+interface Received {
+  headers: Record<string, string>;
+  body: string;
+  status: number;
+}
+const received = async (hook: string): Promise<Received[]> =>
+  (await fetch(`${hooks}/sandbox/hooks/${hook}/requests`)).json();
+const behave = (hook: string, behaviour: unknown) =>
+  fetch(`${hooks}/sandbox/hooks/${hook}/behaviour`, { method: 'PUT', body: JSON.stringify(behaviour) });
+
+async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, ms = 30_000): Promise<T> {
+  const end = Date.now() + ms;
+  let last = await read();
+  while (!ok(last)) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last)}`);
+    await new Promise((r) => setTimeout(r, 250));
+    last = await read();
+  }
+  return last;
+}
+
+const statements = async (accountId: number) =>
+  (await get(`/bank/statements?account_id=%3D-${accountId}&page_size=100`)).body.data;
+
+/** A KBZ account on the sandbox bank, initialised (its sub-accounts known), not polled (disabled), with a webhook on its own hook. */
+async function hookedAccount() {
+  const hook = uniqueName('hook').toLowerCase();
+  const created = await post('/bank/bank-accounts', {
+    bank_name: 1,
+    user: uniqueName('wh').toLowerCase(),
+    pwd: 'sandbox123',
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  const id = created.body.data.id as number;
+  await post(`/bank/bank-account/${id}/refresh`);
+  const apiKey = `key-${uniqueName('k')}`;
+  const upd = await put(`/bank/bank-account/${id}`, { webhook: `${hooks}/hooks/${hook}`, api_key: apiKey, status: 99 });
+  expect(upd.status, JSON.stringify(upd.body)).toBe(200);
+  const subs = (await get(`/bank/bank-account/${id}/sub`)).body.data as { id: number; no: string }[];
+  // The init stored the sub-account's history as No Notify (-2) statements: the baseline.
+  const baseline = (await statements(id)).total_count as number;
+  return { id, hook, apiKey, no: (subs[0] as { no: string }).no, baseline };
+}
+
+let seq = 0;
+const statement = (no: string, amount = '150.25') => ({
+  bank: 1,
+  type: 1,
+  content: {
+    bank: 1,
+    account: no,
+    sender: 'U Ba',
+    remark: `Order ${++seq} <script>`,
+    send_date: '2026-11-23',
+    send_time: '',
+    amount,
+  },
+});
+
+const notifications = async (accountId: number) =>
+  (await get(`/notifications-bank?account_id=%3D-${accountId}&page_size=100&sort=%7B%22id%22%3A%22asc%22%7D`)).body.data
+    .result as {
+    id: number;
+    business_id: number;
+    status_webhook: number;
+  }[];
+const history = async (notificationId: number) =>
+  (await get(`/notifications-bank/history?notification_id=%3D-${notificationId}&page_size=100`)).body.data.result as {
+    code: number | null;
+    remark: string;
+    callback_url: string;
+    params: unknown;
+  }[];
+
+beforeAll(async () => {
+  token = await k.admin();
+});
+afterAll(() => k.destroy());
+
+describe('inbound POST /webhook/bank', () => {
+  it('refuses every bad call with its status and writes nothing', async () => {
+    const a = await hookedAccount();
+    const good = statement(a.no);
+    expect((await inbound(undefined, good)).status).toBe(401);
+    expect((await inbound('not-a-key', good)).status).toBe(401);
+    const cases: [unknown, string][] = [
+      [{ ...good, content: { ...good.content, amount: 'ten' } }, 'content.amount'],
+      [{ ...good, content: { ...good.content, account: '' } }, 'content.account'],
+      [{ ...good, content: { ...good.content, account: '999-unknown' } }, 'content.account'],
+      [{ ...good, content: { ...good.content, send_date: '23/11/2026' } }, 'content.send_date'],
+      [{ ...good, content: { ...good.content, send_time: '10:00:00' } }, 'content.send_time'],
+      [{ ...good, content: { ...good.content, bank: 2 } }, 'content.bank'],
+      [{ ...good, bank: 3 }, 'bank'],
+      [{ ...good, type: 3 }, 'type'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await inbound(a.apiKey, body);
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+      expect(Object.keys(res.body.extra ?? {}), JSON.stringify(res.body)).toContain(field);
+    }
+    const big = JSON.stringify({ ...good, content: { ...good.content, remark: 'x'.repeat(70 * 1024) } });
+    expect((await inbound(a.apiKey, undefined, big)).status).toBe(413);
+    expect((await statements(a.id)).total_count).toBe(a.baseline);
+    expect(await notifications(a.id)).toEqual([]);
+    expect(await received(a.hook)).toEqual([]);
+  });
+
+  it('answers 429 past the per-key budget (30 a minute in the test stack)', async () => {
+    const a = await hookedAccount();
+    const bad = { bank: 1, type: 1, content: {} };
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++) statuses.push((await inbound(a.apiKey, bad)).status);
+    expect(statuses.slice(0, 30).every((s) => s === 400)).toBe(true);
+    expect(statuses[30]).toBe(429);
+  });
+
+  it('records a statement as the poller does and delivers it, signed, to the webhook once', async () => {
+    const a = await hookedAccount();
+    const body = statement(a.no);
+    const res = await inbound(a.apiKey, body);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toEqual({ recorded: true, duplicate: false });
+    const listed = await statements(a.id);
+    expect(listed.total_count).toBe(a.baseline + 1);
+    const mine = listed.result.find((x: { name: string }) => x.name === 'U Ba');
+    expect(mine).toMatchObject({ amount: 150.25, inflow: true, human_date: '2026-11-23', notify_status: 0 });
+
+    const [delivery] = await until(
+      'the delivery',
+      () => received(a.hook),
+      (r) => r.length === 1,
+    );
+    const sent = delivery as Received;
+    expect(JSON.parse(sent.body)).toEqual(body);
+    expect(sent.headers['x-api-key']).toBe(a.apiKey);
+    // The Help page's recipe: the account's whsec_ secret and the reference library.
+    const secret = (await get(`/bank/bank-account/${a.id}/webhook-secret`)).body.data.webhook_secret as string;
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(new Webhook(secret).verify(sent.body, sent.headers)).toEqual(body);
+    expect(() => new Webhook(secret).verify(sent.body.replace('150.25', '999.99'), sent.headers)).toThrow();
+
+    const [n] = await until(
+      'Success',
+      () => notifications(a.id),
+      (ns) => ns[0]?.status_webhook === 1,
+    );
+    const rows = await history((n as { id: number }).id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ code: 200, callback_url: `${hooks}/hooks/${a.hook}` });
+    expect(JSON.stringify(rows)).not.toContain(a.apiKey);
+    expect(JSON.stringify(rows)).not.toContain(secret.slice(6));
+    expect((await statements(a.id)).result.find((x: { id: number }) => x.id === mine.id).notify_status).toBe(1);
+
+    // The same statement again: nothing new recorded, a notification that ends Duplication, no second POST.
+    const again = await inbound(a.apiKey, body);
+    expect(again.body.data).toEqual({ recorded: false, duplicate: true });
+    const ns = await until(
+      'Duplication',
+      () => notifications(a.id),
+      (l) => l[1]?.status_webhook === 2,
+    );
+    expect(ns.map((x) => x.business_id)).toEqual([mine.id, mine.id]);
+    expect(await received(a.hook)).toHaveLength(1);
+    expect((await statements(a.id)).total_count).toBe(a.baseline + 1);
+  });
+
+  it('records a balance change reconciled against the pushed statements, and delivers it with numeric strings', async () => {
+    const a = await hookedAccount();
+    const sub = (
+      (await get(`/bank/bank-account/${a.id}/sub`)).body.data as { no: string; available_balance: number }[]
+    ).find((s) => s.no === a.no) as { available_balance: number };
+    const pre = sub.available_balance;
+    await inbound(a.apiKey, statement(a.no, '100.00'));
+    await inbound(a.apiKey, statement(a.no, '-30.50'));
+    const balance = {
+      bank: 1,
+      type: 2,
+      content: { bank: 1, account: a.no, pre_bal: pre.toFixed(2), cur_bal: (pre + 69.5).toFixed(2), amount: '69.50' },
+    };
+    const res = await inbound(a.apiKey, balance);
+    expect(res.body.data).toEqual({ recorded: true, duplicate: false });
+    expect((await inbound(a.apiKey, balance)).body.data).toEqual({ recorded: false, duplicate: true });
+    const stats = (await get(`/bank/balance-stat?account_id=%3D-${a.id}&page_size=100`)).body.data.result;
+    expect(stats).toMatchObject([{ pre_bal: pre, cur_bal: pre + 69.5, amount: 69.5, reconciled: true, difference: 0 }]);
+    const all = await until(
+      'three deliveries',
+      () => received(a.hook),
+      (r) => r.length === 3,
+    );
+    const bodies = all.map((r) => JSON.parse(r.body));
+    expect(bodies.find((b) => b.type === 2)).toEqual(balance);
+    expect(bodies.find((b) => b.type === 1 && b.content.amount === '-30.50')).toBeTruthy();
+  });
+
+  it('rotates the signing secret: the next delivery verifies with the new one only', async () => {
+    const a = await hookedAccount();
+    const old = (await get(`/bank/bank-account/${a.id}/webhook-secret`)).body.data.webhook_secret as string;
+    const rotated = (await post(`/bank/bank-account/${a.id}/webhook-secret`)).body.data.webhook_secret as string;
+    expect(rotated).not.toBe(old);
+    await inbound(a.apiKey, statement(a.no));
+    const [sent] = (await until(
+      'the delivery',
+      () => received(a.hook),
+      (r) => r.length === 1,
+    )) as Received[];
+    expect(() => new Webhook(rotated).verify(sent?.body ?? '', sent?.headers ?? {})).not.toThrow();
+    expect(() => new Webhook(old).verify(sent?.body ?? '', sent?.headers ?? {})).toThrow();
+  });
+});
+
+describe('outbound delivery against the sandbox receiver', () => {
+  it('retries a 500 and ends Success with two history rows', async () => {
+    const a = await hookedAccount();
+    await behave(a.hook, { mode: 'fail', times: 1 });
+    await inbound(a.apiKey, statement(a.no));
+    const [n] = await until(
+      'Success',
+      () => notifications(a.id),
+      (ns) => ns[0]?.status_webhook === 1,
+    );
+    const rows = await history((n as { id: number }).id);
+    expect(rows.map((r) => r.code).sort()).toEqual([200, 500]);
+    expect((await received(a.hook)).map((r) => r.status)).toEqual([500, 200]);
+  });
+
+  it('does not retry a 4xx other than 429', async () => {
+    const a = await hookedAccount();
+    await behave(a.hook, { mode: 'status', status: 404 });
+    await inbound(a.apiKey, statement(a.no));
+    const [n] = await until(
+      'Failed',
+      () => notifications(a.id),
+      (ns) => ns[0]?.status_webhook === 9,
+    );
+    expect((await history((n as { id: number }).id)).map((r) => r.code)).toEqual([404]);
+  });
+
+  it('ends Failed after the documented attempts, pauses after repeated failures, resumes and replays', async () => {
+    const a = await hookedAccount();
+    await behave(a.hook, { mode: 'always' });
+    await inbound(a.apiKey, statement(a.no, '10.00'));
+    const [first] = await until(
+      'Failed',
+      () => notifications(a.id),
+      (ns) => ns[0]?.status_webhook === 9,
+    );
+    const rows = await history((first as { id: number }).id);
+    expect(rows).toHaveLength(4);
+    expect(rows.every((r) => r.code === 500)).toBe(true);
+
+    // The fifth failure in a row pauses the webhook: Channel Closed, and a notification says so.
+    await inbound(a.apiKey, statement(a.no, '20.00'));
+    await until(
+      'Channel Closed',
+      () => notifications(a.id),
+      (ns) => ns[1]?.status_webhook === 3,
+    );
+    expect((await get(`/bank/bank-account/${a.id}/webhook-state`)).body.data).toMatchObject({ paused: true });
+    const note = await get('/notifications?page_size=20');
+    expect(JSON.stringify(note.body.data.result)).toContain('Bank webhook paused');
+    // While paused nothing is sent.
+    await inbound(a.apiKey, statement(a.no, '30.00'));
+    await until(
+      'Channel Closed',
+      () => notifications(a.id),
+      (ns) => ns[2]?.status_webhook === 3,
+    );
+    expect(await received(a.hook)).toHaveLength(5);
+
+    // An operator resumes it, the receiver is fixed, and the Failed one is replayed.
+    await behave(a.hook, { mode: 'ok' });
+    const resumed = await post(`/bank/bank-account/${a.id}/webhook-resume`);
+    expect(resumed.body.data).toMatchObject({ paused: false, consecutive_failures: 0 });
+    const replay = await post('/notifications-bank/replay', { failed: true, account_id: a.id });
+    expect(replay.body.data.queued).toEqual([(first as { id: number }).id]);
+    await until(
+      'Success',
+      () => notifications(a.id),
+      (ns) => ns[0]?.status_webhook === 1,
+    );
+    expect(await history((first as { id: number }).id)).toHaveLength(5);
+    // Chosen ones too; an already delivered one is never sent twice.
+    const ns = await notifications(a.id);
+    const chosen = await post('/notifications-bank/replay', { ids: ns.map((x) => x.id) });
+    expect(chosen.body.data.skipped).toEqual([{ id: ns[0]?.id, reason: 'Already delivered to the webhook' }]);
+    await until(
+      'all delivered',
+      () => notifications(a.id),
+      (l) => l.every((x) => x.status_webhook === 1),
+    );
+    expect(await received(a.hook)).toHaveLength(8);
+  });
+});
+
+describe('bank notifications on Telegram (bank_enabled)', () => {
+  const tgUrl = stack.env.SANDBOX_TELEGRAM_URL as string;
+  const TOKEN = `7001002004:AAH-${uniqueName('banktg').replace(/[^A-Za-z0-9_-]/g, '')}xxxxxxxxxxxx`;
+  const settings = (bankChat: string, bank_enabled: boolean) => ({
+    bot_token: TOKEN,
+    check_chat_id: '',
+    bank_chat_id: bankChat,
+    check_enabled: false,
+    bank_enabled,
+    per_subtask: false,
+  });
+
+  it('sends the statement to the bank chat with its text escaped, and records the TG attempt', async () => {
+    const chat = `-100${Date.now() % 1_000_000_000}`;
+    const on = await client.put('/api/v1/super/notification/tg', { token, body: settings(chat, true) });
+    expect(on.status, JSON.stringify(on.body)).toBe(200);
+    try {
+      const a = await hookedAccount();
+      await inbound(a.apiKey, statement(a.no, '77.00'));
+      const [n] = await until(
+        'TG and webhook Success',
+        () => notifications(a.id),
+        (ns) =>
+          ns.length === 1 && (ns[0] as unknown as { status_tg: number }).status_tg === 1 && ns[0]?.status_webhook === 1,
+      );
+      const messages = (await (await fetch(`${tgUrl}/sandbox/messages?chat_id=${chat}`)).json()).messages as {
+        text: string;
+      }[];
+      expect(messages).toHaveLength(1);
+      expect(messages[0]?.text).toContain('&lt;script&gt;');
+      expect(messages[0]?.text).not.toContain('<script>');
+      const rows = (
+        await get(`/notifications-bank/history?notification_id=%3D-${(n as { id: number }).id}&page_size=100`)
+      ).body.data.result as { channel: number }[];
+      expect(rows.map((r) => r.channel).sort()).toEqual([1, 2]);
+    } finally {
+      await client.put('/api/v1/super/notification/tg', { token, body: settings('', false) });
+    }
+  });
+});
