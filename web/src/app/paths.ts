@@ -33,7 +33,7 @@ export const routePaths = {
   bankBalanceStat: { path: '/bank/balance-stat', ready: true },
   notifications: { path: '/notifications/notifications', ready: true },
   notificationDetail: { path: '/notifications/:notificationID', ready: true },
-  notificationsBank: { path: '/notifications/notifications-bank', ready: false },
+  notificationsBank: { path: '/notifications/notifications-bank', ready: true },
   profile: { path: '/setting/profile', ready: true },
   password: { path: '/setting/password', ready: true },
   help: { path: '/help', ready: true },

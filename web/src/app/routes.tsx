@@ -248,6 +248,7 @@ const routeSpecs: readonly RouteSpec[] = [
   {
     name: 'notificationsBank',
     title: 'Notifications Bank',
+    screen: lazyScreen(() => import('@/features/bankNotifications/BankNotificationsPage')),
     menu: { group: 'Message', label: 'NotificationBank' },
   },
   {

@@ -1,0 +1,40 @@
+// Texts of the bank notification screens (features/bankNotifications) and the webhook's paused state.
+export const bankNotificationsTexts: Record<string, string> = {
+  // tabs, dialog
+  'Notifications Bank History': '银行通知推送记录',
+  'Notification Details': '通知详情',
+  'Push History': '推送记录',
+  // columns
+  'Business ID': '业务 ID',
+  Context: '内容',
+  'TG Status': 'TG 状态',
+  'TG Pushed At': 'TG 推送时间',
+  'Webhook Status': 'Webhook 状态',
+  'Webhook Pushed At': 'Webhook 推送时间',
+  'Notification ID': '通知 ID',
+  'Callback URL': '回调地址',
+  Params: '参数',
+  Content: '正文',
+  Code: '状态码',
+  Response: '响应',
+  // enums
+  Statement: '流水',
+  Balance: '余额',
+  WebHook: 'WebHook',
+  TG: 'TG',
+  // context
+  'Not reconciled, difference {difference}': '未对平，差额 {difference}',
+  '{user} not polled since {since}': '{user} 自 {since} 起未轮询',
+  '{user} polled again at {at}': '{user} 于 {at} 恢复轮询',
+  // replay
+  Replay: '重新推送',
+  'Replay Failed': '重新推送失败的通知',
+  'Select notifications to send again': '请选择要重新推送的通知',
+  'Replay success.': '重新推送成功。',
+  'Replay failed.': '重新推送失败。',
+  '{count} notification(s) sent again.': '已重新推送 {count} 条通知。',
+  '{count} notification(s) not replayed.': '{count} 条通知未重新推送。',
+  'Nothing to replay.': '没有需要重新推送的通知。',
+  'Fetch bank notifications failed.': '获取银行通知失败。',
+  'Fetch notification history failed.': '获取通知推送记录失败。',
+};
