@@ -1,5 +1,5 @@
 import { type BankAccountStatusValue, statementListFields } from '@shared/schemas/bank';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { findToast, renderRoutes } from '@/test/renderApp';
@@ -182,5 +182,31 @@ describe('Bank Account detail', () => {
   it('shows the failure tip in place of the page when the account cannot be loaded', async () => {
     openDetail({});
     expect((await screen.findAllByText('Loading account failed')).length).toBeGreaterThan(0);
+  });
+});
+
+describe('Bank Account detail: a paused webhook', () => {
+  it('says the webhook is paused and resumes it', async () => {
+    let paused = true;
+    const state = () => ({
+      account_id: 5,
+      paused,
+      paused_at: paused ? 1 : null,
+      consecutive_failures: 20,
+      failing_since: null,
+    });
+    const { api, user } = openDetail({
+      'GET /bank/bank-accounts/5': () => makeAccount({ webhook: 'https://receiver.example/hook' }),
+      'GET /bank/bank-account/5/webhook-state': state,
+      'POST /bank/bank-account/5/webhook-resume': () => {
+        paused = false;
+        return state();
+      },
+    });
+    expect(await screen.findByText('Paused after 20 failures')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Resume' }));
+    expect(await findToast('Webhook resumed.')).toBeInTheDocument();
+    expect(api.callsTo('POST', '/bank/bank-account/5/webhook-resume')).toHaveLength(1);
+    await waitFor(() => expect(screen.queryByText('Paused after 20 failures')).not.toBeInTheDocument());
   });
 });

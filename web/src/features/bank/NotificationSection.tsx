@@ -7,6 +7,7 @@ import { useT } from '@/i18n';
 import { revealBankApiKey, updateBankAccount } from './bankApi';
 import { checkApiKey, checkWebhook } from './bankForms';
 import { PromptDialog } from './PromptDialog';
+import { WebhookPausedState } from './WebhookPausedState';
 
 const useStyles = makeStyles({
   list: { display: 'grid', gridTemplateColumns: 'max-content minmax(0, 1fr)', gap: tokens.spacingVerticalS, margin: 0 },
@@ -52,6 +53,7 @@ export function NotificationSection({
             save={(webhook) => updateBankAccount(account, 'webhook', webhook)}
             onDone={onChanged}
           />
+          <WebhookPausedState accountId={account.id} />
         </dd>
         <dt className={styles.term}>{t('API Key')}</dt>
         <dd className={styles.value}>

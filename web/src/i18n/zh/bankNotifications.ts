@@ -37,4 +37,8 @@ export const bankNotificationsTexts: Record<string, string> = {
   'Nothing to replay.': '没有需要重新推送的通知。',
   'Fetch bank notifications failed.': '获取银行通知失败。',
   'Fetch notification history failed.': '获取通知推送记录失败。',
+  // the account's webhook, paused after too many failures
+  'Paused after {count} failures': '连续失败 {count} 次后已暂停',
+  'Webhook resumed.': 'Webhook 已恢复。',
+  'Resume webhook failed.': '恢复 Webhook 失败。',
 };
