@@ -8,7 +8,6 @@ import {
   NewBankAccountBody,
   UpdateBankAccountBody,
 } from '@shared/schemas/bank';
-import type { z } from 'zod';
 import { checkWith } from '@/components/dialog/checkWith';
 import type { FormCheck } from '@/components/dialog/useFormDialog';
 
