@@ -1,0 +1,89 @@
+// A bank notification's push history in the console (issue 15): a statement posted to the inbound
+// webhook is delivered to the sandbox receiver, which fails the first attempt; the Notifications
+// Bank table lists the notification, and its Detail opens 'Notification Details' with both
+// attempts (500, then 200) — against the real stack, the notifier and the sandbox receiver.
+import { describe, expect, inject, it } from 'vitest';
+import { kit, uniqueName } from '../helpers/authKit.js';
+import { browserSession, collectConsoleErrors, rowOf, screenshot, shows } from './helpers.js';
+
+const stack = inject('stack');
+const k = kit(stack);
+const hooks = stack.env.SANDBOX_WEBHOOK_URL ?? '';
+const session = browserSession(stack.url);
+
+async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, ms = 60_000): Promise<T> {
+  const end = Date.now() + ms;
+  let last = await read();
+  while (!ok(last)) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last)}`);
+    await new Promise((r) => setTimeout(r, 300));
+    last = await read();
+  }
+  return last;
+}
+
+describe('Notifications Bank', () => {
+  it("opens a delivered notification's details and shows each attempt", async () => {
+    const token = await k.admin();
+    const api = (method: 'get' | 'post' | 'put', path: string, body?: unknown) =>
+      k.client[method](`/api/v1${path}`, { token, body: body ?? {} });
+
+    // An account whose webhook is the sandbox receiver, told to fail the first attempt.
+    const hook = uniqueName('e2ehook').toLowerCase();
+    const user = uniqueName('kbz-notif-').toLowerCase();
+    const created = await api('post', '/bank/bank-accounts', { bank_name: 1, user, pwd: 'sandbox123' });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const id = created.body.data.id as number;
+    await api('post', `/bank/bank-account/${id}/refresh`);
+    const apiKey = `key-${uniqueName('k')}`;
+    const updated = await api('put', `/bank/bank-account/${id}`, {
+      webhook: `${hooks}/hooks/${hook}`,
+      api_key: apiKey,
+      status: 99,
+    });
+    expect(updated.status, JSON.stringify(updated.body)).toBe(200);
+    const subs = (await api('get', `/bank/bank-account/${id}/sub`)).body.data as { no: string }[];
+    await fetch(`${hooks}/sandbox/hooks/${hook}/behaviour`, {
+      method: 'PUT',
+      body: JSON.stringify({ mode: 'fail', times: 1 }),
+    });
+
+    const posted = await k.client.post('/webhook/bank', {
+      headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+      body: {
+        bank: 1,
+        type: 1,
+        content: {
+          bank: 1,
+          account: subs[0]?.no,
+          sender: 'U Ba',
+          remark: 'E2E order',
+          send_date: '2026-11-23',
+          send_time: '',
+          amount: '150.25',
+        },
+      },
+    });
+    expect(posted.status, JSON.stringify(posted.body)).toBe(200);
+    await until(
+      'the webhook delivery to succeed',
+      async () =>
+        (await api('get', `/notifications-bank?account_id=%3D-${id}`)).body.data.result as { status_webhook: number }[],
+      (rows) => rows[0]?.status_webhook === 1,
+    );
+
+    const page = await session.signedIn('admin', stack.adminPassword);
+    const errors = collectConsoleErrors(page);
+    await page.goto(`/notifications/notifications-bank?account_id=${id}`);
+    const table = page.getByRole('table', { name: 'Notifications Bank' });
+    await shows(rowOf(table, user));
+    await rowOf(table, user).first().getByRole('button', { name: 'Detail' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Notification Details' });
+    await shows(dialog);
+    await shows(dialog.getByText(`${hooks}/hooks/${hook}`));
+    await shows(dialog.getByRole('cell', { name: '500', exact: true }));
+    await shows(dialog.getByRole('cell', { name: '200', exact: true }));
+    await screenshot(page, 'bank-notification-details');
+    expect(errors.errors).toEqual([]);
+  });
+});
