@@ -10,6 +10,7 @@ import { checksRouter } from './checks/routes.js';
 import { healthRouter } from './health/routes.js';
 import { API_PREFIX, createApiHandler } from './lib/http/apiHandler.js';
 import { Router } from './lib/http/router.js';
+import { openApiRouter } from './openapi/routes.js';
 import { notificationsRouter } from './notifications/routes.js';
 import { telegramRouter } from './notifications/telegram/routes.js';
 import { sitesRouter } from './sites/routes.js';
@@ -32,6 +33,7 @@ export const router = new Router().include(
   autoCheckRouter,
   bankRouter,
   bankWebhookRouter,
+  openApiRouter,
 );
 
 /** Routes outside /api/v1: the inbound bank webhook (its own API Gateway route in the cloud). */

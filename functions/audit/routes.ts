@@ -8,5 +8,5 @@ import { listAudit } from './service.js';
 export const auditRouter = new Router().get(
   '/super/audit',
   async (req) => listReply(req, await listAudit(parseListQuery(req.query, auditListFields))),
-  { access: 'super' },
+  { list: auditListFields, access: 'super' },
 );

@@ -8,13 +8,17 @@ const id = (req: Request) => Number(req.params.id);
 const RULE_AUDIT = { target: 'auto_rule' };
 
 export const autoCheckRouter = new Router()
-  .get('/auto-check/rules', async (req) =>
-    listReply(req, await service.listRules(parseListQuery(req.query, ruleListFields))),
+  .get(
+    '/auto-check/rules',
+    async (req) => listReply(req, await service.listRules(parseListQuery(req.query, ruleListFields))),
+    { list: ruleListFields },
   )
   .post('/auto-check/rules', (req) => service.createRule(req.body, req.user.id), { body: RuleBody })
   // Before /:id: 'logs' is no rule id.
-  .get('/auto-check/rules/logs', async (req) =>
-    listReply(req, await service.listLogs(parseListQuery(req.query, autoLogListFields))),
+  .get(
+    '/auto-check/rules/logs',
+    async (req) => listReply(req, await service.listLogs(parseListQuery(req.query, autoLogListFields))),
+    { list: autoLogListFields },
   )
   .get('/auto-check/calendar', () => service.ruleCalendar())
   .get('/auto-check/rules/:id', (req) => service.getRule(id(req)))
@@ -24,6 +28,8 @@ export const autoCheckRouter = new Router()
   })
   .post('/auto-check/rules/:id/check', (req) => service.checkRuleNow(id(req), req.user.id), { audit: RULE_AUDIT })
   .get('/auto-check/rules/:id/items', async (req) => listReply(req, await service.ruleItems(id(req))))
-  .get('/auto-check/rules/:id/logs', async (req) =>
-    listReply(req, await service.listLogs(parseListQuery(req.query, autoLogListFields), id(req))),
+  .get(
+    '/auto-check/rules/:id/logs',
+    async (req) => listReply(req, await service.listLogs(parseListQuery(req.query, autoLogListFields), id(req))),
+    { list: autoLogListFields },
   );

@@ -17,8 +17,10 @@ import * as service from './service.js';
 const id = (req: Request) => Number(req.params.id);
 
 export const bankRouter = new Router()
-  .get('/bank/bank-accounts', async (req) =>
-    listReply(req, await service.listAccounts(parseListQuery(req.query, bankAccountListFields))),
+  .get(
+    '/bank/bank-accounts',
+    async (req) => listReply(req, await service.listAccounts(parseListQuery(req.query, bankAccountListFields))),
+    { list: bankAccountListFields },
   )
   .get('/bank/bank-accounts/:id', (req) => service.getAccountDetail(id(req)))
   .post('/bank/bank-accounts', (req) => service.createAccount(req.body), {
@@ -40,8 +42,10 @@ export const bankRouter = new Router()
   .post('/bank/bank-account/:id/refresh-sts', (req) => service.refreshAccountStatements(id(req)), {
     audit: { target: 'bank_account' },
   })
-  .get('/bank/sub-accounts', async (req) =>
-    listReply(req, await service.listSubs(parseListQuery(req.query, subAccountListFields))),
+  .get(
+    '/bank/sub-accounts',
+    async (req) => listReply(req, await service.listSubs(parseListQuery(req.query, subAccountListFields))),
+    { list: subAccountListFields },
   )
   .put('/bank/sub-accounts/batch', (req) => service.batchSubs(req.body), {
     body: BatchSubAccountsBody,
@@ -54,9 +58,13 @@ export const bankRouter = new Router()
     body: UpdateSubAccountBody,
     audit: { target: 'bank_sub_account' },
   })
-  .get('/bank/statements', async (req) =>
-    listReply(req, await service.listStatements(parseListQuery(req.query, statementListFields))),
+  .get(
+    '/bank/statements',
+    async (req) => listReply(req, await service.listStatements(parseListQuery(req.query, statementListFields))),
+    { list: statementListFields },
   )
-  .get('/bank/balance-stat', async (req) =>
-    listReply(req, await service.listBalanceStats(parseListQuery(req.query, balanceStatListFields))),
+  .get(
+    '/bank/balance-stat',
+    async (req) => listReply(req, await service.listBalanceStats(parseListQuery(req.query, balanceStatListFields))),
+    { list: balanceStatListFields },
   );

@@ -16,12 +16,19 @@ async function knownAccount(accountId: number): Promise<void> {
 }
 
 export const bankWebhookRouter = new Router()
-  .get('/notifications-bank', async (req) => {
-    const outcome = await deliveryStore().listNotifications(parseListQuery(req.query, bankNotificationListFields));
-    return listReply(req, { ...outcome, result: outcome.result.map(toBankNotificationRow) });
-  })
-  .get('/notifications-bank/history', async (req) =>
-    listReply(req, await deliveryStore().listHistory(parseListQuery(req.query, bankNotificationHistoryListFields))),
+  .get(
+    '/notifications-bank',
+    async (req) => {
+      const outcome = await deliveryStore().listNotifications(parseListQuery(req.query, bankNotificationListFields));
+      return listReply(req, { ...outcome, result: outcome.result.map(toBankNotificationRow) });
+    },
+    { list: bankNotificationListFields },
+  )
+  .get(
+    '/notifications-bank/history',
+    async (req) =>
+      listReply(req, await deliveryStore().listHistory(parseListQuery(req.query, bankNotificationHistoryListFields))),
+    { list: bankNotificationHistoryListFields },
   )
   .post('/notifications-bank/replay', (req) => replayNotifications(req.body), {
     body: ReplayBody,

@@ -57,11 +57,15 @@ export const checksRouter = new Router()
     { body: BatchCheckBody },
   )
   // Operations
-  .get('/operations', async (req) =>
-    listReply(req, await read.listOperations(parseListQuery(req.query, operationListFields))),
+  .get(
+    '/operations',
+    async (req) => listReply(req, await read.listOperations(parseListQuery(req.query, operationListFields))),
+    { list: operationListFields },
   )
-  .get('/operations/records', async (req) =>
-    listReply(req, await read.listEngineEvents(parseListQuery(req.query, engineEventListFields))),
+  .get(
+    '/operations/records',
+    async (req) => listReply(req, await read.listEngineEvents(parseListQuery(req.query, engineEventListFields))),
+    { list: engineEventListFields },
   )
   .get('/operations/:id', (req) => read.getOperation(id(req)))
   .get('/operations/:id/tasks', (req) => read.operationTasks(id(req)))
@@ -78,7 +82,9 @@ export const checksRouter = new Router()
     { body: ActionBody },
   )
   // Tasks and subtasks
-  .get('/check/tasks', async (req) => listReply(req, await read.listTasks(parseListQuery(req.query, taskListFields))))
+  .get('/check/tasks', async (req) => listReply(req, await read.listTasks(parseListQuery(req.query, taskListFields))), {
+    list: taskListFields,
+  })
   .get('/check/tasks/:id', (req) => read.getTask(id(req)))
   .post(
     '/check/tasks/:id/action',
@@ -90,21 +96,37 @@ export const checksRouter = new Router()
     },
     { body: ActionBody },
   )
-  .get('/check/subtasks', async (req) =>
-    listReply(req, await read.listSubtasks(parseListQuery(req.query, subtaskListFields))),
+  .get(
+    '/check/subtasks',
+    async (req) => listReply(req, await read.listSubtasks(parseListQuery(req.query, subtaskListFields))),
+    { list: subtaskListFields },
   )
   .get('/check/subtasks/:id/check-results', (req) => read.subtaskCheckResults(id(req)))
   // Check logs of the eight processes, and the bets that place-bet checks uploaded
-  .get('/check/results/bet-upload', async (req) =>
-    listReply(req, await read.listBetUploads(parseListQuery(req.query, betUploadListFields))),
+  .get(
+    '/check/results/bet-upload',
+    async (req) => listReply(req, await read.listBetUploads(parseListQuery(req.query, betUploadListFields))),
+    { list: betUploadListFields },
   )
-  .get('/check/results/*kind', async (req) => {
-    const kind = req.params.kind as LogKind;
-    if (!Object.hasOwn(LOG_KINDS, kind)) throw new NotFoundError(`No such log list: ${req.params.kind}`);
-    return listReply(req, await read.listCheckLogs(LOG_KINDS[kind], parseListQuery(req.query, checkLogListFields)));
-  })
+  .get(
+    '/check/results/*kind',
+    async (req) => {
+      const kind = req.params.kind as LogKind;
+      if (!Object.hasOwn(LOG_KINDS, kind)) throw new NotFoundError(`No such log list: ${req.params.kind}`);
+      return listReply(req, await read.listCheckLogs(LOG_KINDS[kind], parseListQuery(req.query, checkLogListFields)));
+    },
+    { list: checkLogListFields },
+  )
   // Browser history
-  .get('/raw/logs', async (req) => listReply(req, await read.listRawLogs(parseListQuery(req.query, rawLogListFields))))
+  .get(
+    '/raw/logs',
+    async (req) => listReply(req, await read.listRawLogs(parseListQuery(req.query, rawLogListFields))),
+    { list: rawLogListFields },
+  )
   .get('/raw/logs/business/:id', (req) => read.rawLogByBusiness(id(req)))
   .get('/raw/logs/:id', (req) => read.getRawLog(id(req)))
-  .get('/raw/videos', async (req) => listReply(req, await read.listVideos(parseListQuery(req.query, videoListFields))));
+  .get(
+    '/raw/videos',
+    async (req) => listReply(req, await read.listVideos(parseListQuery(req.query, videoListFields))),
+    { list: videoListFields },
+  );

@@ -7,8 +7,10 @@ import { listReply } from '../lib/http/listReply.js';
 import * as service from './service.js';
 
 export const notificationsRouter = new Router()
-  .get('/notifications', async (req) =>
-    listReply(req, await service.listNotifications(parseListQuery(req.query, notificationListFields))),
+  .get(
+    '/notifications',
+    async (req) => listReply(req, await service.listNotifications(parseListQuery(req.query, notificationListFields))),
+    { list: notificationListFields },
   )
   .get('/notifications/web', (req) => {
     const since = Number(req.query.since ?? Date.now() - 60_000);

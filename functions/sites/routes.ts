@@ -17,15 +17,21 @@ import * as service from './service.js';
 const id = (req: Request, name = 'id') => Number(req.params[name]);
 
 export const sitesRouter = new Router()
-  .get('/sites', async (req) => listReply(req, await service.listSites(parseListQuery(req.query, siteListFields))))
+  .get('/sites', async (req) => listReply(req, await service.listSites(parseListQuery(req.query, siteListFields))), {
+    list: siteListFields,
+  })
   // The picker's list: the list query of /sites, all rows unless a page size is asked for.
   .get('/sites/all', (req) => service.allSites(parseListQuery({ page_size: '0', ...req.query }, siteListFields)))
   .post('/sites', (req) => service.createSite(req.body), { body: NewSiteBody })
-  .get('/sites/accounts', async (req) =>
-    listReply(req, await service.listAccounts(parseListQuery(req.query, siteAccountListFields))),
+  .get(
+    '/sites/accounts',
+    async (req) => listReply(req, await service.listAccounts(parseListQuery(req.query, siteAccountListFields))),
+    { list: siteAccountListFields },
   )
-  .get('/sites/accounts/tokens', async (req) =>
-    listReply(req, await service.listTokens(parseListQuery(req.query, siteTokenListFields))),
+  .get(
+    '/sites/accounts/tokens',
+    async (req) => listReply(req, await service.listTokens(parseListQuery(req.query, siteTokenListFields))),
+    { list: siteTokenListFields },
   )
   .get('/sites/accounts/:id/pwd', (req) => revealAccountPassword(req, id(req)), { audit: REVEAL_AUDIT })
   .put('/sites/accounts/:id', (req) => service.updateAccount(id(req), req.body), {

@@ -22,7 +22,7 @@ export const systemConfigRouter = new Router()
   .get(
     '/super/system-config/versions',
     async (req) => listReply(req, await listSystemConfigVersions(parseListQuery(req.query, systemConfigVersionFields))),
-    { access: 'super' },
+    { list: systemConfigVersionFields, access: 'super' },
   )
   .get('/super/system-config/versions/:id', ({ params }) => getSystemConfigVersion(Number(params.id)), {
     access: 'super',

@@ -8,6 +8,7 @@ import { createUser, listUsers, setUserPassword, updateUser } from './service.js
 /** User management of the super area (spec: /super/users, /super/users/{id}/pwd). */
 export const superUsersRouter = new Router()
   .get('/super/users', async (req) => listReply(req, await listUsers(parseListQuery(req.query, userFields))), {
+    list: userFields,
     access: 'super',
   })
   .post('/super/users', ({ body }) => createUser(body), { access: 'super', body: NewUserBody })

@@ -52,7 +52,13 @@ export const StatementContent = z.object({
 export type StatementContent = z.infer<typeof StatementContent>;
 
 export const BalanceContent = z.object({
-  bank,
+  // Spec section 1: every balance field is a numeric string, bank included; a number is taken too.
+  bank: z.union(
+    [bank, z.enum(['1', '2'], { error: 'bank must be 1 (KBZ) or 2 (AYA)' }).transform((v) => Number(v) as 1 | 2)],
+    {
+      error: 'bank must be 1 (KBZ) or 2 (AYA)',
+    },
+  ),
   account,
   pre_bal: numeric('pre_bal'),
   cur_bal: numeric('cur_bal'),

@@ -287,9 +287,9 @@ describe('tokens and sessions', () => {
 
 describe('routes without a token', () => {
   // The only calls a signed-out browser may make. A new public route must be added here on purpose.
-  const PUBLIC = ['GET /health', 'POST /login', 'GET /captcha'];
+  const PUBLIC = ['GET /health', 'POST /login', 'GET /captcha', 'GET /openapi.json'];
 
-  it('are only login, captcha and health', () => {
+  it('are only login, captcha, health and the API document', () => {
     const open = router.routes.filter((r) => r.access === 'public').map((r) => `${r.method} ${r.pattern}`);
     expect(open.sort()).toEqual([...PUBLIC].sort());
   });
@@ -310,8 +310,12 @@ describe('routes without a token', () => {
     }
   });
 
-  it('answer without a token for health and captcha', async () => {
+  it('answer without a token for health, captcha and the API document', async () => {
     expect((await client.get('/api/v1/health')).status).toBe(200);
     expect((await client.get('/api/v1/captcha')).status).toBe(200);
+    const doc = await client.get('/api/v1/openapi.json');
+    expect(doc.status).toBe(200);
+    // The bare document, not the envelope: tools read it as it is.
+    expect(doc.body).toMatchObject({ openapi: '3.1.0', paths: { '/webhook/bank': { post: {} } } });
   });
 });

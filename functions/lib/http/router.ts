@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { z } from 'zod';
+import type { ListFields } from '../../../shared/listQuery.js';
 import type { UserRoleValue } from '../../../shared/schemas/auth.js';
 import type { RateLimitRule } from '../rateLimit.js';
 
@@ -78,6 +79,8 @@ export interface RouteOptions<S extends z.ZodType | undefined> {
   body?: S;
   /** A tighter body limit than the API's MAX_BODY_BYTES (413 over it), e.g. a webhook's. */
   maxBodyBytes?: number;
+  /** A list route's fields: it takes the list protocol's query and answers a page (the API document says so). */
+  list?: ListFields;
 }
 
 export type RouteHandler<Body> = (req: Request<Body>) => unknown | Promise<unknown>;
@@ -90,6 +93,7 @@ export interface Route {
   body?: z.ZodType;
   audit?: RouteAudit | false;
   maxBodyBytes?: number;
+  list?: ListFields;
   /** Raw (still percent-encoded) parameter values, or null if the path is not this route's. */
   match(path: string): Record<string, string> | null;
   handler: RouteHandler<unknown>;
@@ -168,6 +172,7 @@ export class Router {
       body: options.body,
       ...(options.audit !== undefined ? { audit: options.audit } : {}),
       ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
+      ...(options.list ? { list: options.list } : {}),
       match: compile(pattern),
       handler: handler as RouteHandler<unknown>,
     });

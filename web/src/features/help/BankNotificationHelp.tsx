@@ -10,6 +10,7 @@ import {
   Text,
   tokens,
 } from '@fluentui/react-components';
+import { balanceExample, statementExample } from '@shared/bankWebhookExamples';
 import { HEADERS } from '@shared/envelope';
 import type { ReactNode } from 'react';
 import { useT } from '@/i18n';
@@ -67,32 +68,6 @@ const balanceFields: FieldRow[] = [
   ['cur_bal', 'string', 'Balance now, a numeric string'],
   ['amount', 'string', 'Change of the balance, a numeric string'],
 ];
-
-const statementExample = {
-  bank: 1,
-  type: 1,
-  content: {
-    bank: 1,
-    account: '02730102745521001',
-    sender: 'U AUNG KYAW',
-    remark: 'Deposit 88213',
-    send_date: '2026-11-22',
-    send_time: '',
-    amount: '150000.00',
-  },
-};
-
-const balanceExample = {
-  bank: 2,
-  type: 2,
-  content: {
-    bank: '2',
-    account: '0041203010008871',
-    pre_bal: '2500000.00',
-    cur_bal: '2650000.00',
-    amount: '150000.00',
-  },
-};
 
 function FieldTable({ rows, caption }: { rows: FieldRow[]; caption: string }): ReactNode {
   const styles = useStyles();

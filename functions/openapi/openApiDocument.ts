@@ -1,0 +1,252 @@
+import { z } from 'zod';
+import {
+  createDocument,
+  type ZodOpenApiObject,
+  type ZodOpenApiOperationObject,
+  type ZodOpenApiPathsObject,
+  type ZodOpenApiResponsesObject,
+} from 'zod-openapi';
+import { balanceExample, statementExample } from '../../shared/bankWebhookExamples.js';
+import { HEADERS, SUCCESS_CODE } from '../../shared/envelope.js';
+import { fieldSpec, LIST_DEFAULTS, type ListFields, PAGE_ALL_CAP } from '../../shared/listQuery.js';
+import {
+  BankWebhookBody,
+  INBOUND_BANK_WEBHOOK_MAX_BYTES,
+  INBOUND_BANK_WEBHOOK_PATH,
+  WEBHOOK_HEADERS,
+} from '../../shared/schemas/bankWebhook.js';
+import { API_PREFIX } from '../lib/http/apiHandler.js';
+import type { Route, Router } from '../lib/http/router.js';
+
+// The API document (OpenAPI 3.1), written from what the code declares: every route of the routers
+// with its access, path parameters and zod body schema, the list protocol on list routes, the inbound
+// bank webhook, and the outbound bank notification in `webhooks`. Nothing here lists routes by hand,
+// so a new route appears in the document as soon as a router declares it.
+
+const BEARER = 'bearerAuth';
+const API_KEY = 'apiKey';
+
+const Failure = z
+  .object({
+    code: z.number().int().meta({ description: 'Business error code (shared/errors.ts)' }),
+    msg: z.string(),
+    extra: z.record(z.string(), z.string()).optional().meta({ description: 'Field → message for a refused field' }),
+    request_id: z.string(),
+  })
+  .meta({ id: 'ApiFailure', description: 'Every failure: never `data`, always `request_id`.' });
+
+function success(data: z.ZodType) {
+  return z.object({ code: z.literal(SUCCESS_CODE), msg: z.string(), data });
+}
+
+const ListPage = z
+  .object({
+    result: z.array(z.record(z.string(), z.unknown())),
+    total_count: z.number().int(),
+    page_size: z.number().int(),
+    page: z.number().int(),
+    total_exact: z.literal(false).optional().meta({
+      description: 'Present when a bounded read reached its budget: total_count counts the `searched` newest rows only',
+    }),
+    searched: z.number().int().optional(),
+  })
+  .meta({ id: 'ListPage', description: 'One page of a list (shared/listQuery.ts)' });
+
+const failure = (description: string) => ({ description, content: { 'application/json': { schema: Failure } } });
+
+const FILTER_SYNTAX: Record<string, string> = {
+  text: 'case-insensitive substring',
+  boolean: 'true | false',
+  enum: 'any of the values, comma separated',
+  number: "'{condition}-{value}', condition one of = != < <= > >=",
+  date: "'start,end' in millisecond stamps; either side may be empty",
+  datetime: "'start,end' in millisecond stamps; either side may be empty",
+  time: "'start,end' in ms since midnight; either side may be empty",
+};
+
+/** The list protocol's query (shared/listQuery.ts) plus a filter per field the list offers one on. */
+function listQuery(fields: ListFields): Record<string, z.ZodType> {
+  const q = (description: string, schema: z.ZodString = z.string()) => schema.optional().meta({ description });
+  const specs = Object.entries(fields).map(([name, declared]) => [name, fieldSpec(declared)] as const);
+  const sortable = specs.filter(([, s]) => s.sort).map(([n]) => n);
+  const searchable = specs.filter(([, s]) => s.search).map(([n]) => n);
+  const shape: Record<string, z.ZodType> = {
+    page: q(`Page number, from 1 (default ${LIST_DEFAULTS.page})`, z.string().regex(/^\d+$/)),
+    page_size: q(
+      `Rows per page (default ${LIST_DEFAULTS.pageSize}); 0 means all, at most ${PAGE_ALL_CAP}`,
+      z.string().regex(/^\d+$/),
+    ),
+    sort: q(`JSON object field → 'asc' | 'desc'; sortable: ${sortable.join(', ') || 'none'}`),
+  };
+  if (searchable.length) {
+    shape.keyword = q('Case-insensitive substring, at least 3 characters');
+    shape.keywordField = q(`Columns the keyword searches, comma separated: ${searchable.join(', ')}`);
+  }
+  for (const [name, spec] of specs) {
+    if (!spec.filter) continue;
+    const options = spec.options?.map((o) => `${o.value} ${o.label}`).join(', ');
+    shape[name] = q(`Filter (${spec.type}): ${FILTER_SYNTAX[spec.type]}${options ? `; ${options}` : ''}`);
+  }
+  return shape;
+}
+
+/** `/sites/:id` → `/sites/{id}`, with its parameters: `:x` is a numeric id, `*x` any one segment. */
+function openApiPath(pattern: string): { path: string; params: Record<string, z.ZodType> } {
+  const params: Record<string, z.ZodType> = {};
+  const path = pattern
+    .split('/')
+    .map((seg) => {
+      if (!seg.startsWith(':') && !seg.startsWith('*')) return seg;
+      const name = seg.slice(1);
+      const numeric = seg.startsWith(':');
+      params[name] = numeric
+        ? z
+            .string()
+            .regex(/^\d{1,15}$/)
+            .meta({ description: 'A numeric id' })
+        : z.string();
+      return `{${name}}`;
+    })
+    .join('/');
+  return { path, params };
+}
+
+function operation(route: Route, params: Record<string, z.ZodType>): ZodOpenApiOperationObject {
+  const access = typeof route.access === 'string' ? route.access : 'api-key';
+  const responses: ZodOpenApiResponsesObject = {
+    '200': {
+      description: route.list ? 'One page of the list' : 'Success',
+      ...(route.list
+        ? {
+            headers: {
+              [HEADERS.consumedCapacity]: { description: 'Read units the list consumed', schema: { type: 'string' } },
+            },
+          }
+        : {}),
+      content: {
+        'application/json': { schema: success(route.list ? ListPage : z.unknown()) },
+      },
+    },
+  };
+  if (route.body || route.list || Object.keys(params).length)
+    responses['400'] = failure('A refused field, named in `extra`');
+  if (access !== 'public') responses['401'] = failure('Missing, wrong or expired credentials');
+  if (access === 'super') responses['403'] = failure('Not the super role');
+  if (route.maxBodyBytes) responses['413'] = failure(`Body over ${route.maxBodyBytes} bytes`);
+  if (typeof route.access !== 'string') responses['429'] = failure('Over the per-key rate limit');
+  responses.default = failure('Any other failure, in the error envelope');
+
+  const tag = route.pattern.replace(API_PREFIX, '').split('/')[1] || 'root';
+  return {
+    tags: [tag],
+    summary: `${route.method} ${route.pattern}`,
+    description: `Access: ${access}.`,
+    ...(access === 'public' ? { security: [] } : access === 'api-key' ? { security: [{ [API_KEY]: [] }] } : {}),
+    requestParams: {
+      ...(Object.keys(params).length ? { path: z.object(params) } : {}),
+      ...(route.list ? { query: z.object(listQuery(route.list)) } : {}),
+    },
+    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
+    responses,
+  };
+}
+
+function addRoutes(paths: ZodOpenApiPathsObject, routes: readonly Route[], servers?: { url: string }[]): void {
+  for (const route of routes) {
+    const { path, params } = openApiPath(route.pattern);
+    paths[path] ??= servers ? { servers } : {};
+    const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
+    paths[path][method] = operation(route, params);
+  }
+}
+
+const exampleBodies = {
+  statement: { summary: 'A KBZ statement', value: statementExample },
+  balance: { summary: 'An AYA balance', value: balanceExample },
+};
+
+const outboundHeaders = z.object({
+  'X-API-Key': z.string().optional().meta({ description: "The account's api_key, when one is set" }),
+  [WEBHOOK_HEADERS.id]: z.string().meta({ description: '`msg_<notification id>_<uuid>`, new per attempt' }),
+  [WEBHOOK_HEADERS.timestamp]: z.string().regex(/^\d+$/).meta({ description: 'Seconds since the epoch' }),
+  [WEBHOOK_HEADERS.signature]: z
+    .string()
+    .regex(/^v1,/)
+    .meta({ description: 'Space-separated `v1,<base64 signature>` entries' }),
+});
+
+/** The outbound bank notification (docs/notifications.md): what Patrol POSTs to an account's webhook. */
+const outboundBankNotification: ZodOpenApiOperationObject = {
+  summary: 'Bank notification delivered to the account webhook',
+  description:
+    'Signed per Standard Webhooks (https://www.standardwebhooks.com): `webhook-signature` is ' +
+    '`v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the base64-decoded part of ' +
+    "the account's `whsec_` secret (GET /bank/bank-account/{id}/webhook-secret). Any 2xx acknowledges it; 5xx, 429 " +
+    'and no answer are retried with exponential backoff, other 4xx are not.',
+  requestParams: { header: outboundHeaders },
+  requestBody: {
+    required: true,
+    content: { 'application/json': { schema: BankWebhookBody, examples: exampleBodies } },
+  },
+  responses: {
+    '200': { description: 'Received (any 2xx)' },
+    default: { description: 'Not received: 5xx and 429 are retried, other 4xx are not' },
+  },
+};
+
+/** The inbound webhook's operation, filled in beyond what the route declares (its examples and limits). */
+function withInboundDetails(paths: ZodOpenApiPathsObject): void {
+  const post = paths[INBOUND_BANK_WEBHOOK_PATH]?.post;
+  if (!post) return;
+  post.summary = 'Push a bank statement or balance';
+  post.description =
+    "Records it exactly as the bank poller does, then answers fast. Authenticated by the account's api_key in " +
+    `X-API-Key; bodies over ${INBOUND_BANK_WEBHOOK_MAX_BYTES} bytes are refused; nothing is written on a failure.`;
+  post.requestBody = {
+    required: true,
+    content: { 'application/json': { schema: BankWebhookBody, examples: exampleBodies } },
+  };
+  post.responses = {
+    ...post.responses,
+    '200': {
+      description: 'Recorded, or a duplicate of something recorded before',
+      content: {
+        'application/json': {
+          schema: success(z.object({ recorded: z.boolean(), duplicate: z.boolean() })),
+        },
+      },
+    },
+  };
+}
+
+/**
+ * The OpenAPI 3.1 document of `api` (the routes below /api/v1) and `root` (the routes outside it,
+ * served from the host's root: the inbound bank webhook).
+ */
+export function openApiDocument(api: Router, root: Router, version: string): ReturnType<typeof createDocument> {
+  const paths: ZodOpenApiPathsObject = {};
+  addRoutes(paths, api.routes);
+  addRoutes(paths, root.routes, [{ url: '/' }]);
+  withInboundDetails(paths);
+  const doc: ZodOpenApiObject = {
+    openapi: '3.1.0',
+    info: {
+      title: 'Patrol API',
+      version,
+      description:
+        'Replies use the envelope `{code, msg, data}` (code 1000) and failures `{code, msg, extra?, request_id}`. ' +
+        'List routes take the list protocol query (shared/listQuery.ts).',
+    },
+    servers: [{ url: API_PREFIX }],
+    security: [{ [BEARER]: [] }],
+    components: {
+      securitySchemes: {
+        [BEARER]: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The jwt POST /login returns' },
+        [API_KEY]: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: "A bank account's api_key" },
+      },
+    },
+    paths,
+    webhooks: { bankNotification: { post: outboundBankNotification } },
+  };
+  return createDocument(doc);
+}
