@@ -33,7 +33,7 @@ export const router = new Router().include(
   autoCheckRouter,
   bankRouter,
   bankWebhookRouter,
-  openApiRouter,
+  openApiRouter(() => ({ api: router, root: rootRouter })),
 );
 
 /** Routes outside /api/v1: the inbound bank webhook (its own API Gateway route in the cloud). */
