@@ -26,7 +26,7 @@ describe('Notifications Bank', () => {
   it("opens a delivered notification's details and shows each attempt", async () => {
     const token = await k.admin();
     const api = (method: 'get' | 'post' | 'put', path: string, body?: unknown) =>
-      k.client[method](`/api/v1${path}`, { token, body: body ?? {} });
+      k.client[method](`/api/v1${path}`, method === 'get' ? { token } : { token, body: body ?? {} });
 
     // An account whose webhook is the sandbox receiver, told to fail the first attempt.
     const hook = uniqueName('e2ehook').toLowerCase();
