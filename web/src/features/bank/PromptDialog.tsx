@@ -1,18 +1,7 @@
-import {
-  Button,
-  Dialog,
-  DialogBody,
-  DialogContent,
-  DialogSurface,
-  DialogTitle,
-  DialogTrigger,
-  Field,
-  Input,
-} from '@fluentui/react-components';
+import { Button, Field, Input } from '@fluentui/react-components';
 import { Edit16Regular } from '@fluentui/react-icons';
 import type { ReactNode } from 'react';
-import { dialogSurfaceStyle } from '@/app/dialogSizes';
-import { FormDialogActions } from '@/components/dialog';
+import { FormDialog } from '@/components/dialog';
 import { type FormCheck, useFormDialog } from '@/components/dialog/useFormDialog';
 import { useT } from '@/i18n';
 import type { PromptForm } from './bankForms';
@@ -42,41 +31,36 @@ export function PromptDialog({
   onDone,
 }: PromptDialogProps): ReactNode {
   const t = useT();
-  const { open, setOpen, form, change, errors, busy, submit } = useFormDialog<PromptForm, string>({
+  const dialog = useFormDialog<PromptForm, string>({
     initial: () => ({ value: initial }),
     check,
     save,
     onDone,
   });
+  const { form, change, errors } = dialog;
+
   return (
-    <Dialog open={open} onOpenChange={(_, d) => setOpen(d.open)}>
-      <DialogTrigger disableButtonEnhancement>
+    <FormDialog
+      state={dialog}
+      title={t(title)}
+      trigger={
         <Button size="small" appearance="subtle" icon={<Edit16Regular />} aria-label={t(title)} title={t(title)} />
-      </DialogTrigger>
-      <DialogSurface style={dialogSurfaceStyle('default')}>
-        <form onSubmit={submit} noValidate>
-          <DialogBody>
-            <DialogTitle>{t(title)}</DialogTitle>
-            <DialogContent>
-              <Field
-                label={t(label)}
-                required
-                hint={hint ? t(hint) : undefined}
-                validationMessage={errors.value ? t(errors.value) : undefined}
-              >
-                <Input
-                  autoFocus
-                  autoComplete="off"
-                  placeholder={placeholder}
-                  value={form.value}
-                  onChange={(_, d) => change('value', d.value)}
-                />
-              </Field>
-            </DialogContent>
-            <FormDialogActions busy={busy} />
-          </DialogBody>
-        </form>
-      </DialogSurface>
-    </Dialog>
+      }
+    >
+      <Field
+        label={t(label)}
+        required
+        hint={hint ? t(hint) : undefined}
+        validationMessage={errors.value ? t(errors.value) : undefined}
+      >
+        <Input
+          autoFocus
+          autoComplete="off"
+          placeholder={placeholder}
+          value={form.value}
+          onChange={(_, d) => change('value', d.value)}
+        />
+      </Field>
+    </FormDialog>
   );
 }

@@ -1,19 +1,8 @@
-import {
-  Button,
-  Dialog,
-  DialogBody,
-  DialogContent,
-  DialogSurface,
-  DialogTitle,
-  DialogTrigger,
-  Field,
-  Text,
-  tokens,
-} from '@fluentui/react-components';
+import { Button, Field, Text } from '@fluentui/react-components';
 import { PasswordRegular } from '@fluentui/react-icons';
 import type { User } from '@shared/schemas/users';
 import type { ReactNode } from 'react';
-import { FormDialogActions } from '@/components/dialog';
+import { FormDialog } from '@/components/dialog';
 import { useFormDialog } from '@/components/dialog/useFormDialog';
 import { useT } from '@/i18n';
 import { PasswordInput } from './PasswordInput';
@@ -23,7 +12,7 @@ import { resetUserPassword } from './usersApi';
 /** The 'Reset password' row action: sets a new password for `user`, whose sessions then end. */
 export function ResetPasswordDialog({ user, onDone }: { user: User; onDone: () => unknown }): ReactNode {
   const t = useT();
-  const { open, setOpen, form, change, errors, busy, submit } = useFormDialog({
+  const dialog = useFormDialog({
     initial: () => ({ pwd: '' }),
     check: ({ pwd }: { pwd: string }) => {
       const checked = checkNewPassword(pwd);
@@ -32,33 +21,28 @@ export function ResetPasswordDialog({ user, onDone }: { user: User; onDone: () =
     save: (pwd: string) => resetUserPassword(user, pwd),
     onDone,
   });
+  const { form, change, errors } = dialog;
 
   return (
-    <Dialog open={open} onOpenChange={(_, d) => setOpen(d.open)}>
-      <DialogTrigger disableButtonEnhancement>
+    <FormDialog
+      state={dialog}
+      title={t('Reset password of {username}', { username: user.username })}
+      surfaceStyle={{ width: '440px', maxWidth: '96vw' }}
+      trigger={
         <Button size="small" appearance="subtle" icon={<PasswordRegular />}>
           {t('Reset password')}
         </Button>
-      </DialogTrigger>
-      <DialogSurface style={{ width: '440px', maxWidth: '96vw' }}>
-        <form onSubmit={submit} noValidate>
-          <DialogBody>
-            <DialogTitle>{t('Reset password of {username}', { username: user.username })}</DialogTitle>
-            <DialogContent style={{ display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM }}>
-              <Text>{t('The user is signed out everywhere and signs in again with the new password.')}</Text>
-              <Field label={t('New password')} required validationMessage={errors.pwd ? t(errors.pwd) : undefined}>
-                <PasswordInput
-                  name="pwd"
-                  autoComplete="new-password"
-                  value={form.pwd}
-                  onChange={(_, d) => change('pwd', d.value)}
-                />
-              </Field>
-            </DialogContent>
-            <FormDialogActions busy={busy} />
-          </DialogBody>
-        </form>
-      </DialogSurface>
-    </Dialog>
+      }
+    >
+      <Text>{t('The user is signed out everywhere and signs in again with the new password.')}</Text>
+      <Field label={t('New password')} required validationMessage={errors.pwd ? t(errors.pwd) : undefined}>
+        <PasswordInput
+          name="pwd"
+          autoComplete="new-password"
+          value={form.pwd}
+          onChange={(_, d) => change('pwd', d.value)}
+        />
+      </Field>
+    </FormDialog>
   );
 }
