@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { BankAccountStatus, NotifyStatus, SubAccountStatus } from '../../shared/enums.js';
 import type { BankPollOutcome } from '../../shared/schemas/bank.js';
-import { config } from '../lib/config.js';
 import { logger } from '../lib/logger.js';
 import { decryptSecret, encryptSecret } from '../lib/secrets/index.js';
 import { isBankChatOn } from './bankChat.js';
@@ -18,7 +17,7 @@ import { driverForBank } from './drivers/bankDriverRegistry.js';
 import { accountStatusFor, BankSubAccountUnusableError, bankErrorMessage } from './drivers/errors.js';
 import { withBankSession } from './drivers/withBankSession.js';
 import { Category, createBankNotification, type NotifyTargets, notifyTargets } from './notify.js';
-import { bankPortalFor as portalFor } from './drivers/bankPortal.js';
+import { bankDriverContext, bankPortalFor as portalFor } from './drivers/bankPortal.js';
 import { recoverIfStale } from './staleness.js';
 import { cents, statementKeys } from './statementKey.js';
 import type { BankStore, StoredBankAccount, StoredSubAccount } from './store.js';
@@ -137,12 +136,7 @@ async function runPoll(deps: PollDeps, account: StoredBankAccount, req: PollRequ
       .then((s) => JSON.parse(s) as BankSession)
       .catch(() => undefined);
   }
-  const ctx: BankDriverContext = {
-    portal: portalFor(account.bank_name),
-    credentials: { user: account.user, pwd },
-    timeoutMs: DRIVER_TIMEOUT_MS,
-    allowedPrivateHosts: config.allowedPrivateHosts,
-  };
+  const ctx = bankDriverContext(account.bank_name, { user: account.user, pwd }, { timeoutMs: DRIVER_TIMEOUT_MS });
   let subs = await store.subsOf(account.id);
   const chatOn = await (deps.chatOn ?? isBankChatOn)();
   const targets = notifyTargets(account, chatOn);
