@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     reporters: ['default', './tests/helpers/summaryReporter.ts'],
+    // vitest's default is cores − 1, one worker on a 2-core machine; most files wait on engines.
+    maxWorkers: 2,
     projects: [
       {
         test: {
@@ -20,6 +22,8 @@ export default defineConfig({
           include: ['web/src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['./web/src/test/setup.ts'],
+          // A Fluent table rendered in jsdom takes seconds of CPU when the lanes share two cores.
+          testTimeout: 30_000,
         },
       },
       {
@@ -41,6 +45,8 @@ export default defineConfig({
           globalSetup: ['./tests/helpers/globalStack.ts'],
           testTimeout: 180_000,
           hookTimeout: 180_000,
+          // A screen answers within a second when idle; several when the other lanes load the CPU.
+          expect: { poll: { timeout: 15_000 } },
           fileParallelism: false,
         },
       },
