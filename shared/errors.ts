@@ -41,6 +41,8 @@ export const ERRORS = {
   TooManyRequests: { code: 4290, status: 429, text: 'Too many requests, try later.' },
   BankUnavailable: { code: 5020, status: 502, text: 'The bank did not answer, try later.' },
   Internal: { code: 5000, status: 500, text: 'Server error, try later.' },
+  // A rule's schedules could not be written (the cloud scheduler); the rule was left unchanged.
+  ScheduleUnavailable: { code: 5030, status: 503, text: 'The schedule could not be saved, try again.' },
   TelegramNotConfigured: {
     code: 4006,
     status: 400,

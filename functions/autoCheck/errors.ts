@@ -1,5 +1,5 @@
-import { ErrorCode } from '../../shared/errors.js';
-import { NotFoundError } from '../lib/errors.js';
+import { ERRORS, ErrorCode } from '../../shared/errors.js';
+import { NotFoundError, PatrolError } from '../lib/errors.js';
 
 /** A rule that never existed or was soft-deleted: both are gone for every caller. */
 export class RuleNotFoundError extends NotFoundError {
@@ -10,7 +10,12 @@ export class RuleNotFoundError extends NotFoundError {
   }
 }
 
-/** A schedule call failed; the rule is saved, and the next sync of the rule repairs its schedules. */
-export class RuleScheduleError extends Error {
+/** A schedule call failed: the rule change was not made (functions/autoCheck/service.ts). */
+export class RuleScheduleError extends PatrolError {
   override name = 'RuleScheduleError';
+  override status: number = ERRORS.ScheduleUnavailable.status;
+  override code: number = ErrorCode.ScheduleUnavailable;
+  constructor(id: number, options?: { cause?: unknown }) {
+    super(`The schedule of rule ${id} could not be saved, so the rule was not changed; try again.`, options);
+  }
 }

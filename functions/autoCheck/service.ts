@@ -21,7 +21,7 @@ import { logger } from '../lib/logger.js';
 import { siteStore } from '../sites/store.js';
 import { getSystemConfig } from '../systemConfig/getSystemConfig.js';
 import { userRefs } from '../users/refs.js';
-import { RuleNotFoundError } from './errors.js';
+import { RuleNotFoundError, RuleScheduleError } from './errors.js';
 import { ruleSchedulerInUse } from './scheduler/ruleSchedulerInUse.js';
 import { ruleStore, type StoredRule } from './store.js';
 
@@ -59,16 +59,27 @@ async function assertSitesExist(ids: number[]): Promise<void> {
   if (missing !== undefined) throw new ValidationError({ sites: RuleMessages.siteMissing(missing) });
 }
 
-/** The rule's schedules follow it; a failed schedule call is logged and raised (the next save repairs it). */
-async function syncSchedules(rule: StoredRule | undefined, id: number): Promise<void> {
+/** Runs one schedule call; a failure is logged and becomes the 503 an operator can retry. */
+async function scheduled(ruleId: number, call: () => Promise<void>): Promise<void> {
   try {
-    if (rule) await ruleSchedulerInUse().syncRule(rule, await zoneInForce());
-    else await ruleSchedulerInUse().removeRule(id);
+    await call();
   } catch (error) {
-    logger.error('rule schedules could not be synced', { ruleId: id, error });
-    throw error;
+    logger.error('rule schedules could not be synced', { ruleId, error });
+    throw new RuleScheduleError(ruleId, { cause: error });
   }
 }
+
+/** Puts a rule's schedules back as they were after a failed change; a failure here is only logged. */
+async function restoreSchedules(rule: StoredRule, zone: string): Promise<void> {
+  await ruleSchedulerInUse()
+    .syncRule(rule, zone)
+    .catch((error: unknown) => logger.error('rule schedules could not be restored', { ruleId: rule.id, error }));
+}
+
+// A rule and its schedules change together or not at all: a schedule call that fails (the
+// cloud's EventBridge Scheduler unreachable) leaves the rule as it was and answers 503, so an
+// operator never sees a saved rule that will not fire. Changes schedule first and write after;
+// a new rule needs its id first, so it is written, and taken back when it cannot be scheduled.
 
 export async function createRule(body: RuleBody, creatorId: number | null): Promise<AutoCheckRule> {
   await assertSitesExist(body.sites);
@@ -81,36 +92,53 @@ export async function createRule(body: RuleBody, creatorId: number | null): Prom
     creator_id: creatorId,
     schedule_since: Date.now(),
   });
-  await syncSchedules(rule, rule.id);
+  try {
+    await scheduled(rule.id, async () => ruleSchedulerInUse().syncRule(rule, await zoneInForce()));
+  } catch (error) {
+    await ruleStore().deleteRule(rule.id);
+    await ruleSchedulerInUse()
+      .removeRule(rule.id)
+      .catch(() => undefined);
+    throw error;
+  }
   return (await present([rule]))[0];
 }
 
 /** `{name, sites, points, times}`, `{enable}` or `{delete: 1}`. A deleted rule answers null. */
 export async function updateRule(id: number, body: UpdateRuleBody): Promise<AutoCheckRule | null> {
   const current = await ruleRow(id);
+  const zone = await zoneInForce();
   if ('delete' in body) {
+    await scheduled(id, () => ruleSchedulerInUse().removeRule(id)).catch(async (error: unknown) => {
+      await restoreSchedules(current, zone);
+      throw error;
+    });
     await ruleStore().deleteRule(id);
-    await syncSchedules(undefined, id);
     return null;
   }
-  let next: StoredRule;
+  let patch: Partial<StoredRule>;
   if ('enable' in body) {
     if (body.enable === current.enable) return (await present([current]))[0];
     // Slots before an enable were never due: the catch-up after a restart must not call them missed.
-    next = await ruleStore().updateRule(id, { enable: body.enable, schedule_since: Date.now() });
+    patch = { enable: body.enable, schedule_since: Date.now() };
   } else {
     await assertSitesExist(body.sites);
     const timesChanged = JSON.stringify(body.times) !== JSON.stringify(current.times);
-    next = await ruleStore().updateRule(id, {
+    patch = {
       name: body.name,
       sites: body.sites,
       checkpoints: normalizePoints(body.points),
       times: body.times,
       ...(timesChanged ? { schedule_since: Date.now() } : {}),
-    });
+    };
   }
-  await syncSchedules(next, id);
-  return (await present([next]))[0];
+  try {
+    await scheduled(id, () => ruleSchedulerInUse().syncRule({ ...current, ...patch }, zone));
+    return (await present([await ruleStore().updateRule(id, patch)]))[0];
+  } catch (error) {
+    await restoreSchedules(current, zone);
+    throw error;
+  }
 }
 
 /**
