@@ -7,10 +7,11 @@ import {
   writeConfigPath,
 } from '@shared/schemas/systemConfig';
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
-import { isApiError } from '@/api/ApiError';
+import type { ReactNode } from 'react';
 import { formatDateTime } from '@/app/format';
 import { PageHeader, Panel } from '@/app/PageHeader';
+import { checkWith } from '@/components/dialog/checkWith';
+import { useDocumentForm } from '@/components/form/useDocumentForm';
 import { ResourceTable } from '@/components/table';
 import { useT } from '@/i18n';
 import { ConfigForm } from './ConfigForm';
@@ -37,32 +38,17 @@ const useStyles = makeStyles({
   jsonTitle: { display: 'block', marginBottom: tokens.spacingVerticalS },
 });
 
-/** Zod issues -> {dotted path: message}, first message per path (the server's `extra` has the same shape). */
-function issuesByPath(doc: unknown): Record<string, string> {
-  const parsed = SystemConfig.safeParse(doc);
-  const errors: Record<string, string> = {};
-  if (!parsed.success) for (const issue of parsed.error.issues) errors[issue.path.join('.')] ??= issue.message;
-  return errors;
-}
-
 /** '/super/system/config': the system config as a generated form, its JSON beside it, its versions below. */
 export default function SystemConfigPage(): ReactNode {
   const t = useT();
   const styles = useStyles();
   const { data } = useQuery(superSystemConfigQuery);
-  const [draft, setDraft] = useState<SystemConfigInput | undefined>();
-  const [tried, setTried] = useState(false);
-  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
-
-  // A new version (saved here, restored below, or by someone else) replaces the draft.
-  useEffect(() => {
-    if (data) {
-      setDraft(data.document);
-      setTried(false);
-      setServerErrors({});
-    }
-  }, [data]);
+  const { draft, errors, busy, edit, submit, reset } = useDocumentForm({
+    document: data,
+    toDraft: (d): SystemConfigInput => d.document,
+    check: (d) => checkWith(SystemConfig, d),
+    save: saveSystemConfig,
+  });
 
   if (!data || !draft) {
     return (
@@ -73,27 +59,7 @@ export default function SystemConfigPage(): ReactNode {
     );
   }
 
-  const errors = { ...(tried ? issuesByPath(draft) : {}), ...serverErrors };
-
-  const change = (path: string, value: unknown) => {
-    setDraft((d) => writeConfigPath(d, path, value));
-    setServerErrors(({ [path]: _, ...rest }) => rest);
-  };
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setTried(true);
-    const parsed = SystemConfig.safeParse(draft);
-    if (!parsed.success) return;
-    setBusy(true);
-    try {
-      await saveSystemConfig(parsed.data);
-    } catch (error) {
-      if (isApiError(error) && error.extra) setServerErrors(error.extra);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const change = (path: string, value: unknown) => edit(path, (d) => writeConfigPath(d, path, value));
 
   return (
     <>
@@ -117,16 +83,7 @@ export default function SystemConfigPage(): ReactNode {
               <Button type="submit" appearance="primary" icon={<SaveRegular />} disabled={busy}>
                 {t('Save')}
               </Button>
-              <Button
-                type="button"
-                icon={<ArrowResetRegular />}
-                disabled={busy}
-                onClick={() => {
-                  setDraft(data.document);
-                  setTried(false);
-                  setServerErrors({});
-                }}
-              >
+              <Button type="button" icon={<ArrowResetRegular />} disabled={busy} onClick={reset}>
                 {t('Reset')}
               </Button>
             </div>

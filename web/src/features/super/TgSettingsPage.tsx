@@ -21,10 +21,11 @@ import {
   type TelegramTestReply,
 } from '@shared/schemas/telegram';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
-import { isApiError } from '@/api/ApiError';
+import { type ReactNode, useState } from 'react';
 import { formatDateTime } from '@/app/format';
 import { PageHeader, Panel } from '@/app/PageHeader';
+import { checkWith } from '@/components/dialog/checkWith';
+import { useDocumentForm } from '@/components/form/useDocumentForm';
 import { useT } from '@/i18n';
 import { PasswordInput } from './PasswordInput';
 import { saveTgSettings, sendTgTest, tgSettingsQuery } from './tgSettingsApi';
@@ -81,13 +82,6 @@ const draftOf = (v: TelegramSettingsView): Draft => ({
 /** The body sent: the token only when a new one was typed (the page never holds the stored one). */
 const inputOf = ({ bot_token, ...rest }: Draft) => (bot_token.trim() ? { ...rest, bot_token } : rest);
 
-function issues(draft: Draft): Record<string, string> {
-  const parsed = TelegramSettingsInput.safeParse(inputOf(draft));
-  const out: Record<string, string> = {};
-  if (!parsed.success) for (const i of parsed.error.issues) out[i.path.join('.')] ??= i.message;
-  return out;
-}
-
 function ChannelBadge({ channel }: { channel: TelegramChannelState }): ReactNode {
   const t = useT();
   if (channel.state === 'ok') return <Badge color="success">{t('Delivering')}</Badge>;
@@ -106,20 +100,15 @@ export default function TgSettingsPage(): ReactNode {
   const styles = useStyles();
   const queryClient = useQueryClient();
   const { data } = useQuery(tgSettingsQuery);
-  const [draft, setDraft] = useState<Draft | undefined>();
-  const [tried, setTried] = useState(false);
-  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
+  const { draft, errors, busy, edit, submit } = useDocumentForm({
+    document: data,
+    toDraft: draftOf,
+    check: (d) => checkWith(TelegramSettingsInput, inputOf(d)),
+    save: saveTgSettings,
+    onSaved: (saved) => queryClient.setQueryData(tgSettingsQuery.queryKey, saved),
+  });
   const [testing, setTesting] = useState<TelegramCategory | null>(null);
   const [reply, setReply] = useState<TelegramTestReply | null>(null);
-
-  useEffect(() => {
-    if (data) {
-      setDraft(draftOf(data));
-      setTried(false);
-      setServerErrors({});
-    }
-  }, [data]);
 
   if (!data || !draft) {
     return (
@@ -130,27 +119,8 @@ export default function TgSettingsPage(): ReactNode {
     );
   }
 
-  const errors = { ...(tried ? issues(draft) : {}), ...serverErrors };
   const message = (key: string) => (errors[key] ? t(errors[key]) : undefined);
-  const change = <K extends keyof Draft>(key: K, value: Draft[K]) => {
-    setDraft((d) => (d ? { ...d, [key]: value } : d));
-    setServerErrors(({ [key]: _, ...rest }) => rest);
-  };
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setTried(true);
-    if (Object.keys(issues(draft)).length) return;
-    setBusy(true);
-    try {
-      const saved = await saveTgSettings(inputOf(draft));
-      queryClient.setQueryData(tgSettingsQuery.queryKey, saved);
-    } catch (error) {
-      if (isApiError(error) && error.extra) setServerErrors(error.extra);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const change = <K extends keyof Draft>(key: K, value: Draft[K]) => edit(key, (d) => ({ ...d, [key]: value }));
 
   const test = async (category: TelegramCategory) => {
     setTesting(category);
