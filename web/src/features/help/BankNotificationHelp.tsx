@@ -301,6 +301,9 @@ function Inbound({ docs }: { docs: InboundWebhookDocs }): ReactNode {
   );
 }
 
+/** What an integrator would save a recipe as: each is a complete ES module. */
+const RECIPE_FILE = 'verifyBankNotification.mjs';
+
 function Verification({ recipes }: { recipes: readonly VerificationRecipe[] }): ReactNode {
   const styles = useStyles();
   const t = useT();
@@ -326,7 +329,7 @@ function Verification({ recipes }: { recipes: readonly VerificationRecipe[] }): 
           </Tab>
         ))}
       </TabList>
-      {recipe ? <CodeBlock title={recipe.label} code={recipe.source} /> : null}
+      {recipe ? <CodeBlock title={RECIPE_FILE} label={recipe.label} code={recipe.source} /> : null}
     </section>
   );
 }

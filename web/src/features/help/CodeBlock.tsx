@@ -32,10 +32,11 @@ const useStyles = makeStyles({
 const COPIED_FOR_MS = 2000;
 
 /**
- * A titled code block with a Copy button. After a copy the button reads "Copied" for two seconds
+ * A titled code block with a Copy button; `label` names it for assistive technology when the
+ * title alone (a file name) would not. After a copy the button reads "Copied" for two seconds
  * and a polite live region says so, for screen readers too.
  */
-export function CodeBlock({ title, code }: { title: string; code: string }): ReactNode {
+export function CodeBlock({ title, code, label }: { title: string; code: string; label?: string }): ReactNode {
   const styles = useStyles();
   const t = useT();
   const [copied, setCopied] = useState(false);
@@ -55,7 +56,7 @@ export function CodeBlock({ title, code }: { title: string; code: string }): Rea
   };
 
   return (
-    <section className={styles.block} aria-label={title}>
+    <section className={styles.block} aria-label={label ?? title}>
       <div className={styles.head}>
         <Text weight="semibold">{title}</Text>
         <Button
