@@ -1,7 +1,15 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import {
+  type ApiDocument,
+  inboundCurl,
+  inboundWebhookDocs,
+  outboundWebhookDocs,
+} from '../../shared/bankWebhookDocs.js';
 import { balanceExample, statementExample } from '../../shared/bankWebhookExamples.js';
+import { verificationRecipes } from '../../shared/webhookRecipes.js';
+import { RawReply } from '../lib/http/router.js';
 import { rootRouter, router } from '../api.js';
 import { openApiDocument } from './openApiDocument.js';
 
@@ -87,5 +95,97 @@ describe('the API document', () => {
     expect(schemaOf(post.requestBody.content['application/json'].schema).safeParse(statementExample).success).toBe(
       true,
     );
+  });
+
+  it('documents what an answer to a delivery means, and carries the verification recipes', () => {
+    const post = json.webhooks.bankNotification.post;
+    expect(Object.keys(post.responses).sort()).toEqual(['2XX', '429', '4XX', '5XX']);
+    expect(post.responses['4XX'].description).toMatch(/not retried/i);
+    expect(post['x-codeSamples'].map((s: { source: string }) => s.source)).toEqual(
+      verificationRecipes.map((r) => r.source),
+    );
+  });
+});
+
+/** The document exactly as GET /api/v1/openapi.json serves it. */
+async function servedDocument(): Promise<ApiDocument> {
+  const route = router.routes.find((r) => r.method === 'GET' && r.pattern.endsWith('/openapi.json'));
+  const reply = (await route?.handler({} as never)) as RawReply;
+  expect(reply).toBeInstanceOf(RawReply);
+  expect(reply.headers['content-type']).toBe('application/json');
+  return JSON.parse(reply.body);
+}
+
+/** The body of a `curl … -d '<json>'` line, shell quoting undone. */
+function curlBody(curl: string): unknown {
+  const quoted = /-d '((?:[^']|'\\'')*)'$/.exec(curl)?.[1];
+  if (quoted === undefined) throw new Error(`no -d in ${curl}`);
+  return JSON.parse(quoted.replaceAll(`'\\''`, "'"));
+}
+
+describe("the Help page's reading of the served document", () => {
+  it("builds the curl example from it, and the inbound schema accepts the example's body", async () => {
+    const served = await servedDocument();
+    const inbound = inboundWebhookDocs(served);
+    expect(inbound).toMatchObject({
+      method: 'POST',
+      path: '/webhook/bank',
+      server: '/',
+      auth: { header: 'X-API-Key' },
+    });
+    const curl = inboundCurl(inbound!, 'https://patrol.example.com');
+    expect(curl.split(' \\\n  ').slice(0, 3)).toEqual([
+      "curl -X POST 'https://patrol.example.com/webhook/bank'",
+      "-H 'Content-Type: application/json'",
+      "-H 'X-API-Key: <api_key>'",
+    ]);
+    const body = curlBody(curl);
+    expect(body).toEqual(statementExample);
+    expect(schemaOf(inbound!.body as { $ref?: string }).safeParse(body).success).toBe(true);
+    // The schema is not a yes-to-everything: the same body with a wrong amount is refused.
+    const tampered = { ...statementExample, content: { ...statementExample.content, amount: '1,500' } };
+    expect(schemaOf(inbound!.body as { $ref?: string }).safeParse(tampered).success).toBe(false);
+  });
+
+  it('quotes a body with an apostrophe so the shell passes it through unchanged', () => {
+    const served = JSON.parse(JSON.stringify(json));
+    const examples = served.paths['/webhook/bank'].post.requestBody.content['application/json'].examples;
+    examples.statement.value.content.remark = "Aung's deposit";
+    expect(curlBody(inboundCurl(inboundWebhookDocs(served)!, 'http://127.0.0.1:8080'))).toMatchObject({
+      content: { remark: "Aung's deposit" },
+    });
+  });
+
+  it('reads every field description, the responses and the outbound headers', async () => {
+    const served = await servedDocument();
+    const inbound = inboundWebhookDocs(served)!;
+    const [statement, balance] = inbound.body.oneOf ?? [];
+    for (const variant of [statement, balance]) {
+      for (const [name, field] of Object.entries(variant?.properties ?? {})) {
+        expect(field.description, name).toBeTruthy();
+      }
+      for (const [name, field] of Object.entries(variant?.properties?.content?.properties ?? {})) {
+        expect(field.description, `content.${name}`).toBeTruthy();
+      }
+    }
+    expect(statement?.properties?.content?.title).toBe('Statement content');
+    expect(inbound.responses.map((r) => r.status)).toEqual([
+      '200',
+      '400',
+      '401',
+      '409',
+      '413',
+      '415',
+      '429',
+      'default',
+    ]);
+    const outbound = outboundWebhookDocs(served)!;
+    expect(outbound.headers.map((h) => [h.name, h.required])).toEqual([
+      ['X-API-Key', false],
+      ['webhook-id', true],
+      ['webhook-timestamp', true],
+      ['webhook-signature', true],
+    ]);
+    expect(outbound.responses.map((r) => r.status)).toEqual(['2XX', '429', '4XX', '5XX']);
   });
 });

@@ -6,6 +6,7 @@ import {
   type ZodOpenApiPathsObject,
   type ZodOpenApiResponsesObject,
 } from 'zod-openapi';
+import { INBOUND_OPERATION_ID, OUTBOUND_WEBHOOK_NAME } from '../../shared/bankWebhookDocs.js';
 import { balanceExample, statementExample } from '../../shared/bankWebhookExamples.js';
 import { HEADERS, SUCCESS_CODE } from '../../shared/envelope.js';
 import { fieldSpec, LIST_DEFAULTS, type ListFields, PAGE_ALL_CAP } from '../../shared/listQuery.js';
@@ -15,6 +16,7 @@ import {
   INBOUND_BANK_WEBHOOK_PATH,
   WEBHOOK_HEADERS,
 } from '../../shared/schemas/bankWebhook.js';
+import { verificationRecipes } from '../../shared/webhookRecipes.js';
 import { API_PREFIX } from '../lib/http/apiHandler.js';
 import type { Route, Router } from '../lib/http/router.js';
 
@@ -132,6 +134,7 @@ function operation(route: Route, params: Record<string, z.ZodType>): ZodOpenApiO
     responses['400'] = failure('A refused field, named in `extra`');
   if (access !== 'public') responses['401'] = failure('Missing, wrong or expired credentials');
   if (access === 'super') responses['403'] = failure('Not the super role');
+  if (route.body) responses['415'] = failure('A body that is not JSON (Content-Type: application/json)');
   if (route.maxBodyBytes) responses['413'] = failure(`Body over ${route.maxBodyBytes} bytes`);
   if (typeof route.access !== 'string') responses['429'] = failure('Over the per-key rate limit');
   responses.default = failure('Any other failure, in the error envelope');
@@ -181,23 +184,32 @@ const outboundBankNotification: ZodOpenApiOperationObject = {
   description:
     'Signed per Standard Webhooks (https://www.standardwebhooks.com): `webhook-signature` is ' +
     '`v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the base64-decoded part of ' +
-    "the account's `whsec_` secret (GET /bank/bank-account/{id}/webhook-secret). Any 2xx acknowledges it; 5xx, 429 " +
-    'and no answer are retried with exponential backoff, other 4xx are not.',
+    "the account's `whsec_` secret (GET /bank/bank-account/{id}/webhook-secret). Verify the raw body before parsing " +
+    'it and refuse a timestamp more than 5 minutes away; `x-codeSamples` (and the Help page, Bank Notification tab) ' +
+    'hold two recipes. Each attempt has a new `webhook-id`; a notification is never delivered again once a 2xx ' +
+    'acknowledged it.',
   requestParams: { header: outboundHeaders },
   requestBody: {
     required: true,
     content: { 'application/json': { schema: BankWebhookBody, examples: exampleBodies } },
   },
   responses: {
-    '200': { description: 'Received (any 2xx)' },
-    default: { description: 'Not received: 5xx and 429 are retried, other 4xx are not' },
+    '2XX': { description: 'Acknowledged: the notification is delivered and never sent again' },
+    '429': { description: 'Retried with exponential backoff until the attempts run out, then Failed' },
+    '4XX': { description: 'Any other 4xx: not retried; the notification ends Failed' },
+    '5XX': {
+      description:
+        'Retried with exponential backoff until the attempts run out, then Failed; so is no answer within 10 s',
+    },
   },
+  'x-codeSamples': verificationRecipes.map((r) => ({ lang: 'JavaScript', label: r.label, source: r.source })),
 };
 
 /** The inbound webhook's operation, filled in beyond what the route declares (its examples and limits). */
 function withInboundDetails(paths: ZodOpenApiPathsObject): void {
   const post = paths[INBOUND_BANK_WEBHOOK_PATH]?.post;
   if (!post) return;
+  post.operationId = INBOUND_OPERATION_ID;
   post.summary = 'Push a bank statement or balance';
   post.description =
     "Records it exactly as the bank poller does, then answers fast. Authenticated by the account's api_key in " +
@@ -208,6 +220,7 @@ function withInboundDetails(paths: ZodOpenApiPathsObject): void {
   };
   post.responses = {
     ...post.responses,
+    '409': failure('A poll held the account for two seconds: send it again'),
     '200': {
       description: 'Recorded, or a duplicate of something recorded before',
       content: {
@@ -246,7 +259,7 @@ export function openApiDocument(api: Router, root: Router, version: string): Ret
       },
     },
     paths,
-    webhooks: { bankNotification: { post: outboundBankNotification } },
+    webhooks: { [OUTBOUND_WEBHOOK_NAME]: { post: outboundBankNotification } },
   };
   return createDocument(doc);
 }

@@ -31,48 +31,79 @@ const text = (field: string, max: number) =>
 const bank = z.union([z.literal(1), z.literal(2)], { error: 'bank must be 1 (KBZ) or 2 (AYA)' });
 const account = text('account', 64).trim().min(1, 'account (the sub-account number) is required');
 
-export const StatementContent = z.object({
-  bank,
-  account,
-  /** KBZ only; '' for AYA. */
-  sender: text('sender', 200).default(''),
-  remark: text('remark', 500).default(''),
-  /** YYYY-MM-DD in the bank's local time. */
-  send_date: z
-    .string({ error: 'send_date must be YYYY-MM-DD' })
-    .regex(/^\d{4}-\d{2}-\d{2}$/, 'send_date must be YYYY-MM-DD'),
-  /** HH:mm:ss, AYA only; '' for KBZ. */
-  send_time: z
-    .string({ error: 'send_time must be HH:mm:ss or empty' })
-    .regex(/^(\d{2}:\d{2}:\d{2})?$/, 'send_time must be HH:mm:ss or empty')
-    .default(''),
-  /** Signed: negative for money out. */
-  amount: numeric('amount').refine((v) => Number(v) !== 0, 'amount must not be 0'),
-});
+// The `.meta({ description })` texts travel into the API document (functions/openapi), and the Help
+// page's field tables are read from there: write them for the integrator reading that page.
+export const StatementContent = z
+  .object({
+    bank: bank.meta({ description: "The bank again: 1 = KBZ, 2 = AYA; must equal the body's bank" }),
+    account: account.meta({ description: 'The sub-account number the statement belongs to' }),
+    /** KBZ only; '' for AYA. */
+    sender: text('sender', 200)
+      .default('')
+      .meta({ description: 'Who sent the money, as the bank shows it; KBZ only, empty for AYA' }),
+    remark: text('remark', 500).default('').meta({ description: 'The transaction remark (at most 500 characters)' }),
+    /** YYYY-MM-DD in the bank's local time. */
+    send_date: z
+      .string({ error: 'send_date must be YYYY-MM-DD' })
+      .regex(/^\d{4}-\d{2}-\d{2}$/, 'send_date must be YYYY-MM-DD')
+      .meta({ description: "Date of the transaction, YYYY-MM-DD in the bank's local time" }),
+    /** HH:mm:ss, AYA only; '' for KBZ. */
+    send_time: z
+      .string({ error: 'send_time must be HH:mm:ss or empty' })
+      .regex(/^(\d{2}:\d{2}:\d{2})?$/, 'send_time must be HH:mm:ss or empty')
+      .default('')
+      .meta({ description: 'Time of the transaction, HH:mm:ss; AYA only, empty for KBZ' }),
+    /** Signed: negative for money out. */
+    amount: numeric('amount')
+      .refine((v) => Number(v) !== 0, 'amount must not be 0')
+      .meta({ description: 'Amount as a numeric string with up to two decimals, negative for money out, never 0' }),
+  })
+  .meta({ title: 'Statement content' });
 export type StatementContent = z.infer<typeof StatementContent>;
 
-export const BalanceContent = z.object({
-  // Spec section 1: every balance field is a numeric string, bank included; a number is taken too.
-  bank: z.union(
-    [bank, z.enum(['1', '2'], { error: 'bank must be 1 (KBZ) or 2 (AYA)' }).transform((v) => Number(v) as 1 | 2)],
-    {
-      error: 'bank must be 1 (KBZ) or 2 (AYA)',
-    },
-  ),
-  account,
-  pre_bal: numeric('pre_bal'),
-  cur_bal: numeric('cur_bal'),
-  amount: numeric('amount'),
-});
+export const BalanceContent = z
+  .object({
+    // Spec section 1: every balance field is a numeric string, bank included; a number is taken too.
+    bank: z
+      .union(
+        [bank, z.enum(['1', '2'], { error: 'bank must be 1 (KBZ) or 2 (AYA)' }).transform((v) => Number(v) as 1 | 2)],
+        {
+          error: 'bank must be 1 (KBZ) or 2 (AYA)',
+        },
+      )
+      .meta({
+        description: 'The bank again, "1" = KBZ, "2" = AYA (a number is taken too); must equal the body\'s bank',
+      }),
+    account: account.meta({ description: 'The sub-account number the balance belongs to' }),
+    pre_bal: numeric('pre_bal').meta({ description: 'Balance before the change, a numeric string' }),
+    cur_bal: numeric('cur_bal').meta({ description: 'Balance now, a numeric string' }),
+    amount: numeric('amount').meta({ description: 'The change, cur_bal minus pre_bal, a numeric string' }),
+  })
+  .meta({ title: 'Balance content' });
 export type BalanceContent = z.infer<typeof BalanceContent>;
+
+const bodyBank = bank.meta({ description: 'The bank: 1 = KBZ, 2 = AYA' });
+const bodyContent = 'What happened: Statement content when type is 1, Balance content when type is 2';
 
 /** `{bank, type, content}`; content.bank must repeat the body's bank. */
 export const BankWebhookBody = z
   .discriminatedUnion(
     'type',
     [
-      z.object({ bank, type: z.literal(1), content: StatementContent }),
-      z.object({ bank, type: z.literal(2), content: BalanceContent }),
+      z
+        .object({
+          bank: bodyBank,
+          type: z.literal(1).meta({ description: 'What the notification is: 1 = Statement, 2 = Balance' }),
+          content: StatementContent.meta({ description: bodyContent }),
+        })
+        .meta({ title: 'Statement' }),
+      z
+        .object({
+          bank: bodyBank,
+          type: z.literal(2).meta({ description: 'What the notification is: 1 = Statement, 2 = Balance' }),
+          content: BalanceContent.meta({ description: bodyContent }),
+        })
+        .meta({ title: 'Balance' }),
     ],
     { error: 'type must be 1 (Statement) or 2 (Balance)' },
   )
@@ -87,6 +118,10 @@ export const BankWebhookBody = z
         path: ['content', 'send_time'],
         message: 'send_time is for AYA only; leave it empty',
       });
+  })
+  .meta({
+    title: 'Bank notification',
+    description: '`{bank, type, content}`: a statement (type 1) or a balance (type 2) of a KBZ or AYA sub-account.',
   });
 export type BankWebhookBody = z.infer<typeof BankWebhookBody>;
 

@@ -157,6 +157,41 @@ describe('console shell', () => {
     await screenshot(page, 'shell-mini-drawers');
   });
 
+  it('documents the bank webhook on the Help page from the API document, with a curl call to copy', async () => {
+    const page = await asAdmin();
+    const consoleErrors = collectConsoleErrors(page);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await mainMenu(page).getByRole('link', { name: 'Help' }).click();
+    await page.waitForURL((url) => url.pathname === '/help');
+    const document = page.waitForResponse((r) => r.url().endsWith('/api/v1/openapi.json'));
+    await page.getByRole('tab', { name: 'Bank Notification' }).click();
+    expect((await document).status()).toBe(200);
+
+    await shows(page.getByRole('table', { name: 'Statement content' }));
+    expect(await page.getByRole('region', { name: 'Endpoint' }).textContent()).toContain(`${stack.url}/webhook/bank`);
+    await screenshot(page, 'help-bank-notification');
+
+    const curl = page.getByRole('region', { name: 'curl example' });
+    await curl.scrollIntoViewIfNeeded();
+    await shows(curl);
+    const text = (await curl.locator('code').textContent()) ?? '';
+    expect(text).toContain(`curl -X POST '${stack.url}/webhook/bank'`);
+    expect(text).toContain("-H 'X-API-Key: <api_key>'");
+    await curl.getByRole('button', { name: 'Copy' }).click();
+    await shows(curl.getByRole('button', { name: 'Copied' }));
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(text);
+    await screenshot(page, 'help-bank-notification-curl');
+
+    await page.getByRole('heading', { name: 'Outbound: Patrol notifies your webhook' }).scrollIntoViewIfNeeded();
+    await shows(page.getByRole('table', { name: 'Headers' }));
+    await screenshot(page, 'help-bank-notification-outbound');
+
+    await page.getByRole('heading', { name: 'Verify the signature' }).scrollIntoViewIfNeeded();
+    await shows(page.getByRole('region', { name: 'Node.js · standardwebhooks' }));
+    await screenshot(page, 'help-bank-notification-verify');
+    expect(consoleErrors.errors).toEqual([]);
+  });
+
   it('says the credentials are wrong, asks for a captcha after three failures and lets the user in with it', async () => {
     const username = uniqueName('captcha');
     await k.createUser(username, PASSWORD);

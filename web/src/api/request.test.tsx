@@ -64,6 +64,15 @@ describe('request', () => {
     await expect(request({ method: 'POST', url: '/logout' })).resolves.toBeUndefined();
   });
 
+  it('returns a raw answer (the API document) as it is, and still fails on an HTTP error', async () => {
+    fetchMock.mockResolvedValueOnce(jsonResponse({ openapi: '3.1.0', paths: {} }));
+    await expect(request({ url: '/openapi.json', raw: true })).resolves.toEqual({ openapi: '3.1.0', paths: {} });
+    fetchMock.mockResolvedValueOnce(
+      jsonResponse({ code: 5000, msg: 'Server error, try later.', request_id: 'r' }, 500),
+    );
+    expect((await failureOf(request({ url: '/openapi.json', raw: true, silent: true }))).status).toBe(500);
+  });
+
   it('sends no authorization header without a stored token', async () => {
     fetchMock.mockResolvedValueOnce(jsonResponse(ok(null)));
     await request({ url: '/info' });

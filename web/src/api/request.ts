@@ -32,6 +32,8 @@ export interface RequestOptions {
   skipLoading?: boolean;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** The answer is not in the envelope (the API document): return its body as it is. */
+  raw?: boolean;
 }
 
 function buildUrl(url: string, params?: Record<string, string>): string {
@@ -150,6 +152,7 @@ export async function request<T>(opts: RequestOptions): Promise<T> {
       if (res.status === 401 && token) sessionExpired();
       throw error;
     }
+    if (opts.raw) return body as T;
     const businessError = failureFromBusiness(res.status, body);
     if (businessError) throw businessError;
 

@@ -1,94 +1,147 @@
 import {
   Badge,
   makeStyles,
+  Skeleton,
+  SkeletonItem,
+  Tab,
   Table,
   TableBody,
   TableCell,
   TableHeader,
   TableHeaderCell,
   TableRow,
+  TabList,
   Text,
   tokens,
 } from '@fluentui/react-components';
-import { balanceExample, statementExample } from '@shared/bankWebhookExamples';
-import { HEADERS } from '@shared/envelope';
-import type { ReactNode } from 'react';
+import {
+  type ApiDocument,
+  type DocumentedHeader,
+  type DocumentedResponse,
+  type InboundWebhookDocs,
+  inboundCurl,
+  inboundUrl,
+  inboundWebhookDocs,
+  type NamedExample,
+  type OutboundWebhookDocs,
+  outboundWebhookDocs,
+} from '@shared/bankWebhookDocs';
+import { type VerificationRecipe, verificationRecipes } from '@shared/webhookRecipes';
+import type { TFunction } from 'i18next';
+import { Fragment, type ReactNode, useState } from 'react';
+import { LoadFailedPanel } from '@/app/PageHeader';
 import { useT } from '@/i18n';
+import { useOpenApiDocument } from './apiDocumentApi';
+import { CodeBlock } from './CodeBlock';
+import { type FieldRow, fieldRows, variantsOf } from './schemaFields';
+
+// The Bank Notification tab, rendered from the API document (GET /api/v1/openapi.json): the inbound
+// webhook's path, key header, fields, examples and answers, a curl call built from them, and the
+// outbound notification's headers, payload, answers and signature checks. Field and answer
+// descriptions come from the document (in English); only this page's own labels are translated.
 
 const useStyles = makeStyles({
-  section: {
+  part: {
     display: 'flex',
     flexDirection: 'column',
-    gap: tokens.spacingVerticalS,
-    marginBottom: tokens.spacingVerticalXXL,
+    gap: tokens.spacingVerticalM,
+    marginBottom: tokens.spacingVerticalXXXL,
   },
-  lead: { color: tokens.colorNeutralForeground2, maxWidth: '760px', lineHeight: tokens.lineHeightBase400 },
-  code: {
-    margin: 0,
-    padding: tokens.spacingHorizontalM,
+  section: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
+  lead: { color: tokens.colorNeutralForeground2, maxWidth: '860px', lineHeight: tokens.lineHeightBase400 },
+  endpoint: {
+    display: 'flex',
+    alignItems: 'center',
+    flexWrap: 'wrap',
+    gap: tokens.spacingHorizontalS,
+    padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`,
     borderRadius: tokens.borderRadiusMedium,
     backgroundColor: tokens.colorNeutralBackground3,
     border: `1px solid ${tokens.colorNeutralStroke2}`,
+    maxWidth: 'fit-content',
+  },
+  inline: {
     fontFamily: tokens.fontFamilyMonospace,
     fontSize: tokens.fontSizeBase200,
-    lineHeight: tokens.lineHeightBase300,
-    overflowX: 'auto',
+    backgroundColor: tokens.colorNeutralBackground3,
+    padding: `0 ${tokens.spacingHorizontalXXS}`,
+    borderRadius: tokens.borderRadiusSmall,
   },
-  inline: { fontFamily: tokens.fontFamilyMonospace, fontSize: tokens.fontSizeBase200 },
-  examples: {
+  muted: { color: tokens.colorNeutralForeground3, fontSize: tokens.fontSizeBase200 },
+  grid: {
     display: 'grid',
     gridTemplateColumns: 'repeat(auto-fit, minmax(320px, 1fr))',
     gap: tokens.spacingHorizontalL,
   },
-  table: { maxWidth: '900px' },
+  table: { maxWidth: '1000px' },
+  name: { width: '150px' },
+  type: { width: '190px' },
+  required: { width: '110px' },
+  status: { width: '110px' },
 });
 
-type FieldRow = [name: string, type: string, description: string];
+/** Text with `code` spans, as the document's descriptions write them. */
+function Inline({ text }: { text: string }): ReactNode {
+  const styles = useStyles();
+  return text.split('`').map((part, i) =>
+    // Odd parts sat between backticks.
+    i % 2 ? (
+      <code key={i} className={styles.inline}>
+        {part}
+      </code>
+    ) : (
+      <Fragment key={i}>{part}</Fragment>
+    ),
+  );
+}
 
-const envelopeFields: FieldRow[] = [
-  ['bank', 'number', '1 = KBZ, 2 = AYA'],
-  ['type', 'number', '1 = Statement, 2 = Balance'],
-  ['content', 'object', 'Statement content or Balance content, below'],
-];
+function Heading({ level, children }: { level: 2 | 3; children: ReactNode }): ReactNode {
+  return (
+    <Text as={level === 2 ? 'h2' : 'h3'} size={level === 2 ? 500 : 400} weight="semibold" style={{ margin: 0 }}>
+      {children}
+    </Text>
+  );
+}
 
-const statementFields: FieldRow[] = [
-  ['bank', 'number', '1 = KBZ, 2 = AYA'],
-  ['account', 'string', 'Account number'],
-  ['sender', 'string', 'Sender name (KBZ only, otherwise empty)'],
-  ['remark', 'string', 'Remark of the transaction'],
-  ['send_date', 'string', 'Date of the transaction'],
-  ['send_time', 'string', 'Time of the transaction (AYA only, otherwise empty)'],
-  ['amount', 'string', 'Amount, a numeric string'],
-];
-
-const balanceFields: FieldRow[] = [
-  ['bank', 'string', '1 = KBZ, 2 = AYA, as a numeric string'],
-  ['account', 'string', 'Account number, a numeric string'],
-  ['pre_bal', 'string', 'Balance before, a numeric string'],
-  ['cur_bal', 'string', 'Balance now, a numeric string'],
-  ['amount', 'string', 'Change of the balance, a numeric string'],
-];
+function lengthText({ min, max }: NonNullable<FieldRow['length']>, t: TFunction): string {
+  if (min !== undefined && max !== undefined) return t('{min}-{max} characters', { min, max });
+  return max !== undefined ? t('at most {max} characters', { max }) : t('at least {min} characters', { min });
+}
 
 function FieldTable({ rows, caption }: { rows: FieldRow[]; caption: string }): ReactNode {
   const styles = useStyles();
   const t = useT();
   return (
-    <Table size="small" className={styles.table} aria-label={t(caption)}>
+    <Table size="small" className={styles.table} aria-label={caption}>
       <TableHeader>
         <TableRow>
-          <TableHeaderCell style={{ width: 140 }}>{t('Field')}</TableHeaderCell>
-          <TableHeaderCell style={{ width: 100 }}>{t('Type')}</TableHeaderCell>
+          <TableHeaderCell className={styles.name}>{t('Field')}</TableHeaderCell>
+          <TableHeaderCell className={styles.type}>{t('Type')}</TableHeaderCell>
+          <TableHeaderCell className={styles.required}>{t('Required')}</TableHeaderCell>
           <TableHeaderCell>{t('Description')}</TableHeaderCell>
         </TableRow>
       </TableHeader>
       <TableBody>
-        {rows.map(([name, type, description]) => (
-          <TableRow key={name}>
+        {rows.map((row) => (
+          <TableRow key={row.name}>
             <TableCell>
-              <code className={styles.inline}>{name}</code>
+              <code className={styles.inline}>{row.name}</code>
             </TableCell>
-            <TableCell>{type}</TableCell>
-            <TableCell>{t(description)}</TableCell>
+            <TableCell>
+              <code className={styles.inline}>{row.type}</code>
+              {row.length ? <div className={styles.muted}>{lengthText(row.length, t)}</div> : null}
+            </TableCell>
+            <TableCell>
+              {row.required ? t('Yes') : t('No')}
+              {row.defaultValue !== undefined ? (
+                <div className={styles.muted}>
+                  {t('default')} <code>{row.defaultValue}</code>
+                </div>
+              ) : null}
+            </TableCell>
+            <TableCell>
+              <Inline text={row.description} />
+            </TableCell>
           </TableRow>
         ))}
       </TableBody>
@@ -96,60 +149,255 @@ function FieldTable({ rows, caption }: { rows: FieldRow[]; caption: string }): R
   );
 }
 
-export function BankNotificationHelp(): ReactNode {
+function StatusTable({ rows, caption }: { rows: DocumentedResponse[]; caption: string }): ReactNode {
+  const styles = useStyles();
+  const t = useT();
+  return (
+    <Table size="small" className={styles.table} aria-label={caption}>
+      <TableHeader>
+        <TableRow>
+          <TableHeaderCell className={styles.status}>{t('Status')}</TableHeaderCell>
+          <TableHeaderCell>{t('Meaning')}</TableHeaderCell>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {rows.map((r) => (
+          <TableRow key={r.status}>
+            <TableCell>
+              <code className={styles.inline}>{r.status === 'default' ? t('other') : r.status}</code>
+            </TableCell>
+            <TableCell>
+              <Inline text={r.description} />
+            </TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
+
+function HeaderTable({ rows, caption }: { rows: DocumentedHeader[]; caption: string }): ReactNode {
+  const styles = useStyles();
+  const t = useT();
+  return (
+    <Table size="small" className={styles.table} aria-label={caption}>
+      <TableHeader>
+        <TableRow>
+          <TableHeaderCell className={styles.type}>{t('Header')}</TableHeaderCell>
+          <TableHeaderCell className={styles.required}>{t('Always sent')}</TableHeaderCell>
+          <TableHeaderCell>{t('Description')}</TableHeaderCell>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {rows.map((h) => (
+          <TableRow key={h.name}>
+            <TableCell>
+              <code className={styles.inline}>{h.name}</code>
+            </TableCell>
+            <TableCell>{h.required ? t('Yes') : t('No')}</TableCell>
+            <TableCell>
+              <Inline text={h.description} />
+            </TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
+
+/** The body's fields, then the content fields of each variant (Statement content, Balance content). */
+function BodyFields({ docs }: { docs: { body: InboundWebhookDocs['body'] } }): ReactNode {
   const styles = useStyles();
   const t = useT();
   return (
     <>
       <section className={styles.section}>
-        <Text as="h2" size={500} weight="semibold">
-          {t('Bank notification webhook')}
-        </Text>
-        <Text className={styles.lead}>
-          {t(
-            'Patrol receives bank notifications as an HTTP POST with a JSON body. Each call is authenticated by the API key of the bank account, sent in its own request header.',
-          )}
-        </Text>
-        <pre className={styles.code}>
-          {`POST  (webhook address given by your administrator)
-Content-Type: application/json
-${HEADERS.apiKey}: <API key>`}
-        </pre>
+        <Heading level={3}>{t('Body')}</Heading>
+        <FieldTable rows={fieldRows(docs.body)} caption={t('Body')} />
       </section>
-      <section className={styles.section}>
-        <Text as="h3" size={400} weight="semibold">
-          {t('Body')}
-        </Text>
-        <FieldTable rows={envelopeFields} caption="Body" />
-      </section>
-      <section className={styles.section}>
-        <Text as="h3" size={400} weight="semibold">
-          {t('Statement content')} <Badge appearance="tint">type 1</Badge>
-        </Text>
-        <FieldTable rows={statementFields} caption="Statement content" />
-      </section>
-      <section className={styles.section}>
-        <Text as="h3" size={400} weight="semibold">
-          {t('Balance content')} <Badge appearance="tint">type 2</Badge>
-        </Text>
-        <Text className={styles.lead}>{t('All balance fields are numeric strings.')}</Text>
-        <FieldTable rows={balanceFields} caption="Balance content" />
-      </section>
-      <section className={styles.section}>
-        <Text as="h3" size={400} weight="semibold">
-          {t('Examples')}
-        </Text>
-        <div className={styles.examples}>
-          <div>
-            <Text weight="semibold">{t('Statement (KBZ)')}</Text>
-            <pre className={styles.code}>{JSON.stringify(statementExample, null, 2)}</pre>
-          </div>
-          <div>
-            <Text weight="semibold">{t('Balance (AYA)')}</Text>
-            <pre className={styles.code}>{JSON.stringify(balanceExample, null, 2)}</pre>
-          </div>
-        </div>
-      </section>
+      {variantsOf(docs.body).map((variant, i) => {
+        const content = variant.properties?.content;
+        if (!content?.properties) return null;
+        const title = t(content.title ?? variant.title ?? 'Content');
+        const type = variant.properties?.type?.const;
+        return (
+          <section key={content.title ?? i} className={styles.section}>
+            <Heading level={3}>
+              {title} {type !== undefined ? <Badge appearance="tint">type {String(type)}</Badge> : null}
+            </Heading>
+            <FieldTable rows={fieldRows(content)} caption={title} />
+          </section>
+        );
+      })}
     </>
   );
+}
+
+function Examples({ examples }: { examples: NamedExample[] }): ReactNode {
+  const styles = useStyles();
+  return (
+    <div className={styles.grid}>
+      {examples.map((ex) => (
+        <CodeBlock key={ex.name} title={ex.summary} code={JSON.stringify(ex.value, null, 2)} />
+      ))}
+    </div>
+  );
+}
+
+function Inbound({ docs }: { docs: InboundWebhookDocs }): ReactNode {
+  const styles = useStyles();
+  const t = useT();
+  const origin = window.location.origin;
+  return (
+    <div className={styles.part}>
+      <Heading level={2}>{t('Inbound: send a bank notification to Patrol')}</Heading>
+      <Text className={styles.lead}>
+        {t(
+          'Patrol receives bank notifications as an HTTP POST with a JSON body. Each call is authenticated by the API key of the bank account, sent in its own request header.',
+        )}
+      </Text>
+      <section className={styles.endpoint} aria-label={t('Endpoint')}>
+        <Badge appearance="filled" color="brand">
+          {docs.method}
+        </Badge>
+        <code className={styles.inline}>{inboundUrl(docs, origin)}</code>
+      </section>
+      {docs.description ? (
+        <Text className={styles.lead}>
+          <Inline text={docs.description} />
+        </Text>
+      ) : null}
+      {docs.auth ? (
+        <section className={styles.section}>
+          <Heading level={3}>{t('Authentication')}</Heading>
+          <Text className={styles.lead}>
+            {t('Request header')} <code className={styles.inline}>{docs.auth.header}</code>
+            {docs.auth.description ? (
+              <>
+                {': '}
+                <Inline text={docs.auth.description} />
+              </>
+            ) : null}
+          </Text>
+        </section>
+      ) : null}
+      <BodyFields docs={docs} />
+      <section className={styles.section}>
+        <Heading level={3}>{t('Examples')}</Heading>
+        <Examples examples={docs.examples} />
+      </section>
+      <section className={styles.section}>
+        <Heading level={3}>{t('Try it with curl')}</Heading>
+        <Text className={styles.lead}>
+          {t('Put in the API key of the bank account and one of its sub-account numbers.')}
+        </Text>
+        <CodeBlock title={t('curl example')} code={inboundCurl(docs, origin)} />
+      </section>
+      <section className={styles.section}>
+        <Heading level={3}>{t('Responses')}</Heading>
+        <StatusTable rows={docs.responses} caption={t('Responses')} />
+      </section>
+    </div>
+  );
+}
+
+/** What an integrator would save a recipe as: each is a complete ES module. */
+const RECIPE_FILE = 'verifyBankNotification.mjs';
+
+function Verification({ recipes }: { recipes: readonly VerificationRecipe[] }): ReactNode {
+  const styles = useStyles();
+  const t = useT();
+  const [selected, setSelected] = useState(recipes[0]?.id);
+  const recipe = recipes.find((r) => r.id === selected) ?? recipes[0];
+  return (
+    <section className={styles.section}>
+      <Heading level={3}>{t('Verify the signature')}</Heading>
+      <Text className={styles.lead}>
+        {t(
+          'Each bank account has its own signing secret (whsec_…). Check every delivery with it before trusting the body: use the raw body as received, and refuse a timestamp more than 5 minutes away. Both recipes below do this; copy either.',
+        )}
+      </Text>
+      <TabList
+        size="small"
+        selectedValue={recipe?.id}
+        onTabSelect={(_, d) => setSelected(d.value as VerificationRecipe['id'])}
+        aria-label={t('Verification recipes')}
+      >
+        {recipes.map((r) => (
+          <Tab key={r.id} value={r.id}>
+            {r.label}
+          </Tab>
+        ))}
+      </TabList>
+      {recipe ? <CodeBlock title={RECIPE_FILE} label={recipe.label} code={recipe.source} /> : null}
+    </section>
+  );
+}
+
+function Outbound({ docs, sameBody }: { docs: OutboundWebhookDocs; sameBody: boolean }): ReactNode {
+  const styles = useStyles();
+  const t = useT();
+  return (
+    <div className={styles.part}>
+      <Heading level={2}>{t('Outbound: Patrol notifies your webhook')}</Heading>
+      <Text className={styles.lead}>
+        {t(
+          "When a bank account has a webhook, Patrol POSTs each new statement and balance change to it, signed with the account's secret.",
+        )}
+      </Text>
+      {docs.description ? (
+        <Text className={styles.lead}>
+          <Inline text={docs.description} />
+        </Text>
+      ) : null}
+      <section className={styles.section}>
+        <Heading level={3}>{t('Headers')}</Heading>
+        <HeaderTable rows={docs.headers} caption={t('Headers')} />
+      </section>
+      <section className={styles.section}>
+        <Heading level={3}>{t('Payload')}</Heading>
+        {sameBody ? (
+          <Text className={styles.lead}>{t('The same JSON body as the inbound webhook, with the fields above.')}</Text>
+        ) : (
+          <BodyFields docs={docs} />
+        )}
+        <Examples examples={docs.examples.slice(0, 1)} />
+      </section>
+      <section className={styles.section}>
+        <Heading level={3}>{t('What your answer means')}</Heading>
+        <StatusTable rows={docs.responses} caption={t('What your answer means')} />
+      </section>
+      <Verification recipes={verificationRecipes} />
+    </div>
+  );
+}
+
+function Documented({ doc }: { doc: ApiDocument }): ReactNode {
+  const t = useT();
+  const inbound = inboundWebhookDocs(doc);
+  const outbound = outboundWebhookDocs(doc);
+  if (!inbound || !outbound) return <LoadFailedPanel message={t('The API document has no bank webhook.')} />;
+  const sameBody = JSON.stringify(inbound.body) === JSON.stringify(outbound.body);
+  return (
+    <>
+      <Inbound docs={inbound} />
+      <Outbound docs={outbound} sameBody={sameBody} />
+    </>
+  );
+}
+
+export function BankNotificationHelp(): ReactNode {
+  const t = useT();
+  const { data, isPending, isError } = useOpenApiDocument();
+  if (data) return <Documented doc={data} />;
+  if (isPending) {
+    return (
+      <Skeleton aria-label={t('Loading')}>
+        <SkeletonItem style={{ width: '40%', marginBottom: 12 }} />
+        <SkeletonItem style={{ width: '70%', marginBottom: 12 }} />
+        <SkeletonItem style={{ width: '60%' }} />
+      </Skeleton>
+    );
+  }
+  return isError ? <LoadFailedPanel message={t('Loading the API document failed')} /> : null;
 }
