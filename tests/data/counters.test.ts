@@ -1,9 +1,10 @@
 // Kept counts, cursor paging and bounded answers of the list engine, on the real local engines.
 
-import { GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { dynamoClient } from '../../functions/lib/aws/clients.js';
 import { counterKey } from '../../functions/lib/db/counters.js';
+import { CURSOR_PREFIX, forgetProcessCursors } from '../../functions/lib/db/cursors.js';
 import { defineEntity } from '../../functions/lib/db/entity.js';
 import { sweepExpired } from '../../functions/lib/db/expiry.js';
 import { physical } from '../../functions/lib/db/partitions.js';
@@ -124,6 +125,35 @@ describe.each(LAYOUTS)('$name', (layout) => {
       }
       const expected = first.map((r) => r.id).sort((a, b) => b - a);
       expect(seen).toEqual(expected);
+    });
+
+    it('serves the next page from the cursor: at once in the same process, from the table in another', async () => {
+      const repo = repoOf('cursored');
+      await repo.createMany(Array.from({ length: 30 }, (_, i) => row(i)));
+      const ids = (await repo.all()).map((r) => r.id).reverse();
+      const one = await repo.list(q({ page: 1, page_size: 10 }));
+      const two = await repo.list(q({ page: 2, page_size: 10 }));
+      expect(two.result.map((r) => r.id)).toEqual(ids.slice(10, 20));
+      // The same process knew where page 2 starts: it read one page, not two, and no cursor.
+      expect(two.consumed_rcu).toBeLessThanOrEqual(one.consumed_rcu);
+
+      // A cold process (another Lambda) finds the cursor page 2 left in the table once written.
+      forgetProcessCursors();
+      await expect
+        .poll(async () => {
+          const out = await dynamoClient().send(
+            new QueryCommand({
+              TableName: process.env.TABLE_NAME,
+              KeyConditionExpression: 'pk = :pk',
+              ExpressionAttributeValues: { ':pk': `${CURSOR_PREFIX}cursored${layout.suffix}` },
+            }),
+          );
+          return out.Items?.length ?? 0;
+        })
+        .toBeGreaterThanOrEqual(2);
+      const three = await repo.list(q({ page: 3, page_size: 10 }));
+      expect(three.result.map((r) => r.id)).toEqual(ids.slice(20, 30));
+      expect(three.consumed_rcu).toBeLessThanOrEqual(one.consumed_rcu + 0.5);
     });
 
     it('jumps straight to a page with the same rows as paging there', async () => {

@@ -9,11 +9,16 @@
 // sweeper locally). The cache is keyed by the query, not by the viewer: two people paging the
 // same query at once share cursors (each sees whole pages; a page may start where the other's
 // previous page ended).
+//
+// A page's answer does not wait for the next page's cursor: the write runs on after the reply
+// (a lost write is only a miss). The process keeps its newest cursors too, so a next page served
+// by the same process (the local server, a warm Lambda) starts at once, with no read at all.
 
 import { createHash } from 'node:crypto';
 import { GetCommand, type NativeAttributeValue, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoClient } from '../aws/clients.js';
 import { config } from '../config.js';
+import { logger } from '../logger.js';
 import { TTL_ATTRIBUTE } from './tableSchema.js';
 
 export const CURSOR_PREFIX = 'cursor#';
@@ -27,7 +32,14 @@ export function cursorHash(parts: unknown): string {
 
 const key = (type: string, hash: string, page: number) => ({ pk: `${CURSOR_PREFIX}${type}`, sk: `${hash}#${page}` });
 
+/** This process's newest cursors, oldest first (a Map keeps insertion order). */
+const recent = new Map<string, { start: Key; at: number }>();
+const RECENT_MAX = 2_000;
+const fresh = (at: number) => at > Date.now() - CURSOR_TTL_MS;
+
 export async function readCursor(type: string, hash: string, page: number): Promise<{ start?: Key; rcu: number }> {
+  const mine = recent.get(`${type}#${hash}#${page}`);
+  if (mine && fresh(mine.at)) return { start: mine.start, rcu: 0 };
   const out = await dynamoClient().send(
     new GetCommand({
       TableName: config.tableName,
@@ -36,12 +48,28 @@ export async function readCursor(type: string, hash: string, page: number): Prom
       ReturnConsumedCapacity: 'TOTAL',
     }),
   );
-  const fresh = out.Item && Number(out.Item.at) > Date.now() - CURSOR_TTL_MS;
-  return { start: fresh ? (out.Item?.start as Key) : undefined, rcu: out.ConsumedCapacity?.CapacityUnits ?? 0.5 };
+  const found = out.Item && fresh(Number(out.Item.at));
+  return { start: found ? (out.Item?.start as Key) : undefined, rcu: out.ConsumedCapacity?.CapacityUnits ?? 0.5 };
 }
 
-export async function writeCursor(type: string, hash: string, page: number, start: Key): Promise<void> {
+/** Drops this process's cursors: what a cold process sees (tests). */
+export function forgetProcessCursors(): void {
+  recent.clear();
+}
+
+/** Keeps where `page` starts, here at once and in the table in the background; never throws. */
+export function rememberCursor(type: string, hash: string, page: number, start: Key): void {
   const now = Date.now();
+  const id = `${type}#${hash}#${page}`;
+  recent.delete(id);
+  recent.set(id, { start, at: now });
+  if (recent.size > RECENT_MAX) recent.delete(recent.keys().next().value as string);
+  writeCursor(type, hash, page, start, now).catch((error: unknown) =>
+    logger.warn('list cursor not written (the next page will skip-read)', { type, error: error as Error }),
+  );
+}
+
+async function writeCursor(type: string, hash: string, page: number, start: Key, now: number): Promise<void> {
   await dynamoClient().send(
     new PutCommand({
       TableName: config.tableName,

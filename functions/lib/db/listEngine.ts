@@ -16,7 +16,7 @@ import { ListQueryError, PAGE_ALL_CAP } from '../../../shared/listQuery.js';
 import { dynamoClient } from '../aws/clients.js';
 import { config } from '../config.js';
 import { readBucketCounters, readCounter } from './counters.js';
-import { cursorHash, readCursor, writeCursor } from './cursors.js';
+import { cursorHash, readCursor, rememberCursor } from './cursors.js';
 import { type EntityDef, type ListOptions, type ListOutcome, READ_BUDGET, specOf } from './entity.js';
 import { bucketOf, bucketSpan, type Partitioning, spreadOf } from './partitions.js';
 import { rangeCount } from './rangeCount.js';
@@ -352,7 +352,7 @@ export async function runListQuery(
   );
   const pageRows = cursor.start ? read.rows : read.rows.slice((at - 1) * size);
   if (read.last && pageRows.length === size && page_size > 0) {
-    await writeCursor(def.type, hash, at + 1, read.last);
+    rememberCursor(def.type, hash, at + 1, read.last);
   }
   return reply(pageRows, count.count, count.rcu + cursor.rcu + read.rcu, count.searched);
 }
@@ -431,7 +431,7 @@ async function runSpread(
   ]);
   const pageRows = from ? out.rows : out.rows.slice((at - 1) * size);
   if (out.next && pageRows.length === size && page_size > 0) {
-    await writeCursor(def.type, hash, at + 1, out.next as unknown as Item);
+    rememberCursor(def.type, hash, at + 1, out.next as unknown as Item);
   }
   return reply(pageRows, count.count, counters.rcu + cursor.rcu + count.rcu + out.rcu, count.searched);
 }
