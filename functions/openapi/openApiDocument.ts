@@ -13,6 +13,7 @@ import {
   BankWebhookBody,
   INBOUND_BANK_WEBHOOK_MAX_BYTES,
   INBOUND_BANK_WEBHOOK_PATH,
+  OutboundBankWebhookBody,
   WEBHOOK_HEADERS,
 } from '../../shared/schemas/bankWebhook.js';
 import { API_PREFIX } from '../lib/http/apiHandler.js';
@@ -186,7 +187,8 @@ const outboundBankNotification: ZodOpenApiOperationObject = {
   requestParams: { header: outboundHeaders },
   requestBody: {
     required: true,
-    content: { 'application/json': { schema: BankWebhookBody, examples: exampleBodies } },
+    // What is sent (payload.ts), narrower than what the inbound webhook takes: a balance's content.bank is a string.
+    content: { 'application/json': { schema: OutboundBankWebhookBody, examples: exampleBodies } },
   },
   responses: {
     '200': { description: 'Received (any 2xx)' },

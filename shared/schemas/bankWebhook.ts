@@ -66,6 +66,22 @@ export const BalanceContent = z.object({
 });
 export type BalanceContent = z.infer<typeof BalanceContent>;
 
+/**
+ * What Patrol POSTs to an account's webhook: the same bodies, with the balance content's bank sent
+ * as the spec's numeric string ('1' / '2'); a statement's content and the body's own bank stay numbers.
+ */
+export const OutboundBankWebhookBody = z.discriminatedUnion('type', [
+  z.object({ bank, type: z.literal(1), content: StatementContent }),
+  z.object({
+    bank,
+    type: z.literal(2),
+    content: BalanceContent.extend({
+      bank: z.enum(['1', '2'], { error: 'content.bank of a balance is "1" (KBZ) or "2" (AYA)' }),
+    }),
+  }),
+]);
+export type OutboundBankWebhookBody = z.infer<typeof OutboundBankWebhookBody>;
+
 /** `{bank, type, content}`; content.bank must repeat the body's bank. */
 export const BankWebhookBody = z
   .discriminatedUnion(
