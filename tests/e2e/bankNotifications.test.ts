@@ -4,7 +4,7 @@
 // attempts (500, then 200) — against the real stack, the notifier and the sandbox receiver.
 import { describe, expect, inject, it } from 'vitest';
 import { kit, uniqueName } from '../helpers/authKit.js';
-import { browserSession, collectConsoleErrors, rowOf, screenshot, shows } from './helpers.js';
+import { browserSession, cellOf, collectConsoleErrors, rowOf, screenshot, shows } from './helpers.js';
 
 const stack = inject('stack');
 const k = kit(stack);
@@ -69,7 +69,7 @@ describe('Notifications Bank', () => {
       'the webhook delivery to succeed',
       async () =>
         (await api('get', `/notifications-bank?account_id=%3D-${id}`)).body.data.result as { status_webhook: number }[],
-      (rows) => rows[0]?.status_webhook === 1,
+      (rows) => rows[0]?.status_webhook === 2,
     );
 
     const page = await session.signedIn('admin', stack.adminPassword);
@@ -77,12 +77,27 @@ describe('Notifications Bank', () => {
     await page.goto(`/notifications/notifications-bank?account_id=${id}`);
     const table = page.getByRole('table', { name: 'Notifications Bank' });
     await shows(rowOf(table, user));
-    await rowOf(table, user).first().getByRole('button', { name: 'Detail' }).click();
+    const row = rowOf(table, user).first();
+    // The webhook cell: Pushed, with the time; the chat is off, so nothing to push there.
+    const webhookCell = await cellOf(table, row, 'Webhook');
+    await shows(webhookCell.getByText('Pushed', { exact: true }));
+    expect(await webhookCell.textContent()).toMatch(/^Pushed\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect(await (await cellOf(table, row, 'TG')).textContent()).toBe('NoNeed');
+    // Every column fits the 1440 px screen: the table does not scroll sideways.
+    const overflow = await table.evaluate((el) => {
+      const box = el.parentElement as HTMLElement;
+      return box.scrollWidth - box.clientWidth;
+    });
+    await screenshot(page, 'bank-notifications');
+    expect(overflow).toBeLessThanOrEqual(0);
+    await row.getByRole('button', { name: 'Detail' }).click();
     const dialog = page.getByRole('dialog', { name: 'Notification Details' });
     await shows(dialog);
     await shows(dialog.getByText(`${hooks}/hooks/${hook}`));
     await shows(dialog.getByRole('cell', { name: '500', exact: true }));
     await shows(dialog.getByRole('cell', { name: '200', exact: true }));
+    // The summary: the webhook's last attempt says how it got there.
+    await shows(dialog.locator('dd').getByText(/^Delivered, attempt 2 of \d+$/));
     await screenshot(page, 'bank-notification-details');
     expect(errors.errors).toEqual([]);
   });

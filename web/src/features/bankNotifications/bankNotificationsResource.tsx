@@ -1,15 +1,21 @@
 import { ArrowRepeatAll16Regular, ArrowRepeatAll20Regular } from '@fluentui/react-icons';
-import { Bank, BankNotificationCategory, NotifyStatus } from '@shared/enums';
+import { Bank, BankNotificationCategory, NotifyStatus, PushStatus } from '@shared/enums';
 import { type BankNotification, bankNotificationListFields } from '@shared/schemas/bank';
 import { col, defineResource } from '@/components/table';
 import { BANK_NOTIFICATIONS, replayBankNotifications } from './bankNotificationsApi';
+import { ChannelStatus, channelOf, NotifyStatusBadge } from './ChannelStatus';
 import { contextText } from './contextText';
 import { NotificationDetailsButton } from './NotificationDetailsDialog';
 
 // A failed replay has shown its tip already; the table reloads either way (statuses may have moved).
 const ignore = () => undefined;
 
-/** Notifications Bank (spec sections 2 and 3): one row per bank notification, with its two channels. */
+/**
+ * Notifications Bank (spec sections 2 and 3): one row per bank notification, with its two channels.
+ * A channel is one cell (push status, why it did not push, when it was pushed) so the table fits
+ * 1440 px; the pushed times and notify statuses are also columns of their own, hidden until chosen,
+ * to filter and sort by.
+ */
 export const bankNotificationsResource = defineResource<BankNotification>({
   name: BANK_NOTIFICATIONS,
   endpoint: '/notifications-bank',
@@ -27,10 +33,26 @@ export const bankNotificationsResource = defineResource<BankNotification>({
     col.text('sub.no', 'Sub Account', { copyable: true }),
     col.enum('category', 'Category', BankNotificationCategory, { filter: true, sortable: true }),
     col.custom('context', 'Context', { text: (n) => contextText(n.context) }),
-    col.enum('status_tg', 'TG Status', NotifyStatus, { filter: true, sortable: true }),
-    col.datetime('pushed_tg_at', 'TG Pushed At', { filter: 'range', sortable: true }),
-    col.enum('status_webhook', 'Webhook Status', NotifyStatus, { filter: true, sortable: true }),
-    col.datetime('pushed_webhook_at', 'Webhook Pushed At', { filter: 'range', sortable: true }),
+    col.enum('status_webhook', 'Webhook', PushStatus, {
+      filter: true,
+      sortable: true,
+      render: (n) => <ChannelStatus state={channelOf(n, 'webhook')} />,
+    }),
+    col.enum('status_tg', 'TG', PushStatus, {
+      filter: true,
+      sortable: true,
+      render: (n) => <ChannelStatus state={channelOf(n, 'tg')} />,
+    }),
+    col.enum('notify_status', 'Notify Status', NotifyStatus, {
+      filter: true,
+      sortable: true,
+      hidden: true,
+      render: (n) => <NotifyStatusBadge status={n.notify_status} />,
+    }),
+    col.datetime('pushed_webhook_at', 'Webhook Pushed At', { filter: 'range', sortable: true, hidden: true }),
+    col.enum('notify_webhook', 'Webhook Notify Status', NotifyStatus, { filter: true, sortable: true, hidden: true }),
+    col.datetime('pushed_tg_at', 'TG Pushed At', { filter: 'range', sortable: true, hidden: true }),
+    col.enum('notify_tg', 'TG Notify Status', NotifyStatus, { filter: true, sortable: true, hidden: true }),
     col.datetime('created_at', 'Created At', { filter: 'range', sortable: true }),
   ],
   actions: [
