@@ -1,7 +1,8 @@
 // A bank notification's push history in the console (issue 15): a statement posted to the inbound
 // webhook is delivered to the sandbox receiver, which fails the first attempt; the Notifications
-// Bank table lists the notification, and its Detail opens 'Notification Details' with both
-// attempts (500, then 200) — against the real stack, the notifier and the sandbox receiver.
+// Bank table lists the notification with its webhook Pushed (and when) and its chat NoNeed, every
+// column on a 1440 px screen, and its Detail opens 'Notification Details' with where each channel
+// stands and both attempts (500, then 200) — against the real stack, the notifier and the sandbox receiver.
 import { describe, expect, inject, it } from 'vitest';
 import { kit, uniqueName } from '../helpers/authKit.js';
 import { browserSession, cellOf, collectConsoleErrors, rowOf, screenshot, shows } from './helpers.js';
@@ -72,7 +73,10 @@ describe('Notifications Bank', () => {
       (rows) => rows[0]?.status_webhook === 2,
     );
 
-    const page = await session.signedIn('admin', stack.adminPassword);
+    // An operator: the console's user, whose screen has the menu drawer and no super menu.
+    const operator = uniqueName('e2eop').toLowerCase();
+    await k.createUser(operator, 'operator-pass-1');
+    const page = await session.signedIn(operator, 'operator-pass-1');
     const errors = collectConsoleErrors(page);
     await page.goto(`/notifications/notifications-bank?account_id=${id}`);
     const table = page.getByRole('table', { name: 'Notifications Bank' });
@@ -83,7 +87,7 @@ describe('Notifications Bank', () => {
     await shows(webhookCell.getByText('Pushed', { exact: true }));
     expect(await webhookCell.textContent()).toMatch(/^Pushed\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     expect(await (await cellOf(table, row, 'TG')).textContent()).toBe('NoNeed');
-    // Every column fits the 1440 px screen: the table does not scroll sideways.
+    // Every column fits the operator's 1440 px screen (menu drawer open): the table does not scroll sideways.
     const overflow = await table.evaluate((el) => {
       const box = el.parentElement as HTMLElement;
       return box.scrollWidth - box.clientWidth;

@@ -13,7 +13,8 @@ import { useT } from '@/i18n';
 const N = NotifyStatus.values;
 const P = PushStatus.values;
 
-const pushColors: Record<PushStatusValue, BadgeProps['color']> = { 0: 'subtle', 1: 'informative', 2: 'success' };
+/** NoNeed is an outline (nothing happens there); Pending and Pushed are filled. */
+const pushColors: Record<PushStatusValue, BadgeProps['color']> = { 0: 'informative', 1: 'brand', 2: 'success' };
 
 const notifyColors: Partial<Record<NotifyStatusValue, BadgeProps['color']>> = {
   [N.Success]: 'success',
@@ -41,8 +42,13 @@ export function channelOf(n: BankNotification, channel: ChannelName): ChannelSta
 }
 
 const useStyles = makeStyles({
-  root: { display: 'inline-flex', flexDirection: 'column', gap: '2px', verticalAlign: 'middle' },
-  badges: { display: 'inline-flex', gap: tokens.spacingHorizontalXXS, flexWrap: 'nowrap' },
+  root: {
+    display: 'inline-flex',
+    flexDirection: 'column',
+    alignItems: 'flex-start',
+    gap: '2px',
+    verticalAlign: 'middle',
+  },
   at: { color: tokens.colorNeutralForeground3, fontSize: tokens.fontSizeBase200, whiteSpace: 'nowrap' },
 });
 
@@ -56,22 +62,27 @@ export function NotifyStatusBadge({ status }: { status: NotifyStatusValue | unde
   );
 }
 
-/** Push status badge, the notify status beside it when it says why the channel did not push, and the pushed time below. */
+/**
+ * The push status badge over what follows it: when it was pushed, or, when the channel did not
+ * push, why (the notify status; nothing when the push status says it all). Two short lines keep
+ * the column narrow.
+ */
 export function ChannelStatus({ state }: { state: ChannelState }): ReactNode {
   const t = useT();
   const styles = useStyles();
   if (state.push === undefined || state.push === null) return EMPTY_TEXT;
+  const pushed = state.push === P.Pushed && state.pushedAt !== null;
   return (
     <span className={styles.root}>
-      <span className={styles.badges}>
-        <Badge appearance="filled" shape="rounded" color={pushColors[state.push] ?? 'subtle'}>
-          {t(PushStatus.label(state.push))}
-        </Badge>
-        {SAID_BY_PUSH.includes(state.notify) ? null : <NotifyStatusBadge status={state.notify} />}
-      </span>
-      {state.push === P.Pushed && state.pushedAt !== null ? (
-        <span className={styles.at}>{formatDateTime(state.pushedAt)}</span>
-      ) : null}
+      <Badge
+        appearance={state.push === P.NoNeed ? 'outline' : 'filled'}
+        shape="rounded"
+        color={pushColors[state.push] ?? 'informative'}
+      >
+        {t(PushStatus.label(state.push))}
+      </Badge>
+      {pushed ? <span className={styles.at}>{formatDateTime(state.pushedAt)}</span> : null}
+      {!pushed && !SAID_BY_PUSH.includes(state.notify) ? <NotifyStatusBadge status={state.notify} /> : null}
     </span>
   );
 }

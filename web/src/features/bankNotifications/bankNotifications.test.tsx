@@ -95,32 +95,26 @@ describe('Notifications Bank', () => {
     const headers = within(table)
       .getAllByRole('columnheader')
       .map((h) => h.textContent ?? '');
-    for (const label of [
-      'ID',
-      'Business ID',
-      'Bank',
-      'Account',
-      'Sub Account',
-      'Category',
-      'Context',
-      'Webhook',
-      'TG',
-      'Created At',
-    ]) {
+    for (const label of ['ID', 'Account', 'Category', 'Context', 'Webhook', 'TG', 'Created At']) {
       expect(
         headers.some((h) => h.includes(label)),
         label,
       ).toBe(true);
     }
-    // One cell per channel: the pushed times and notify statuses are columns to choose, not shown at first.
-    expect(headers.some((h) => h.includes('Pushed At'))).toBe(false);
+    // Stacked into those cells, and columns of their own to choose: not shown at first.
+    for (const label of ['Business ID', 'Bank', 'Sub Account', 'Pushed At', 'Notify Status'])
+      expect(
+        headers.some((h) => h.includes(label)),
+        label,
+      ).toBe(false);
 
     const statement = await rowOf(table, '+1,200.50 · U Aung · rent · 2026-01-05');
-    expect(within(statement).getByText('107')).toBeInTheDocument();
-    expect(within(statement).getByText('KBZ')).toBeInTheDocument();
-    expect(within(statement).getByText('kbz-ops')).toBeInTheDocument();
-    expect(within(statement).getByText('0011223344')).toBeInTheDocument();
-    expect(within(statement).getByText('Statement')).toBeInTheDocument();
+    // The bank and login over the sub-account; the category over the statement's id.
+    expect(cellOf(table, statement, 'Account')).toHaveTextContent(/^KBZ · kbz-ops\s*0011223344$/);
+    expect(cellOf(table, statement, 'Category')).toHaveTextContent(/^Statement\s*#107$/);
+    expect(cellOf(table, statement, 'Created At')).toHaveTextContent(
+      new RegExp(`^${formatDateTime(T0 + 7).replace(' ', '\\s*')}$`),
+    );
     // Retries exhausted: still to push (Pending), and why (Failed).
     expect(cellOf(table, statement, 'Webhook')).toHaveTextContent(/^Pending\s*Failed$/);
     // No bank chat: nothing to push there (NoNeed), because NO Target.
@@ -157,7 +151,7 @@ describe('Notifications Bank', () => {
     });
     const { user } = renderTable(bankNotificationsResource);
     const table = await screen.findByRole('table', { name: 'Notifications Bank' });
-    const row = await rowOf(table, '107');
+    const row = await rowOf(table, '#107');
     await user.click(within(row).getByRole('button', { name: 'Detail' }));
 
     const dialog = await screen.findByRole('dialog', { name: /Notification Details/ });
@@ -199,7 +193,7 @@ describe('Notifications Bank', () => {
     });
     const { user } = renderTable(bankNotificationsResource);
     const table = await screen.findByRole('table', { name: 'Notifications Bank' });
-    await user.click(within(await rowOf(table, '107')).getByRole('button', { name: 'Detail' }));
+    await user.click(within(await rowOf(table, '#107')).getByRole('button', { name: 'Detail' }));
     const dialog = await screen.findByRole('dialog', { name: /Notification Details/ });
     const fact = (label: string) =>
       within(dialog).getByText(label, { selector: 'dt' }).nextElementSibling as HTMLElement;
@@ -223,7 +217,7 @@ describe('Notifications Bank', () => {
     });
     const { user } = renderTable(bankNotificationsResource);
     const table = await screen.findByRole('table', { name: 'Notifications Bank' });
-    const row = await rowOf(table, '107');
+    const row = await rowOf(table, '#107');
     await user.click(within(row).getByRole('button', { name: 'Replay' }));
     expect(await findToast('Replay success.')).toBeInTheDocument();
     expect(await findToast('1 notification(s) sent again.')).toBeInTheDocument();
@@ -243,7 +237,7 @@ describe('Notifications Bank', () => {
     });
     const { user } = renderTable(bankNotificationsResource);
     const table = await screen.findByRole('table', { name: 'Notifications Bank' });
-    const row = await rowOf(table, '107');
+    const row = await rowOf(table, '#107');
     await user.click(within(row).getByRole('button', { name: 'Replay' }));
     expect(await findToast('1 notification(s) not replayed.')).toBeInTheDocument();
     expect(await findToast('#7: Already delivered to the webhook')).toBeInTheDocument();
