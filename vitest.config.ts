@@ -23,7 +23,7 @@ export default defineConfig({
           environment: 'jsdom',
           setupFiles: ['./web/src/test/setup.ts'],
           // A Fluent table rendered in jsdom takes seconds of CPU when the lanes share two cores.
-          testTimeout: 30_000,
+          testTimeout: 60_000,
         },
       },
       {

@@ -1,13 +1,17 @@
 import { BankNotificationCategory, NotifyStatus } from '../../shared/enums.js';
 import type { BankNotificationContext, NotifyStatusValue } from '../../shared/schemas/bank.js';
+import { newChannelFields, overallNotifyStatus } from '../bankWebhook/channelStatus.js';
 import { enqueueBankDelivery } from '../bankWebhook/enqueueDelivery.js';
 import type { BankStore, StoredBankAccount, StoredBankNotification } from './store.js';
 
-/** Where a new bank notification is to go: each channel Pending (0) when it is set up, else No Need (-1). */
+/**
+ * Where a new bank notification is to go, as notify statuses: each channel Pending (0) when it is
+ * set up, else No Need (-1); its push status follows (Pending, or NoNeed), bankWebhook/channelStatus.ts.
+ */
 export interface NotifyTargets {
   webhook: NotifyStatusValue;
   tg: NotifyStatusValue;
-  /** The row's own notify_status: Pending when any channel is. */
+  /** The row's own notify_status (the statement's, the balance stat's, the notification's): Pending when any channel is. */
   row: NotifyStatusValue;
 }
 
@@ -15,7 +19,7 @@ export function notifyTargets(account: Pick<StoredBankAccount, 'webhook'>, chatO
   const { Pending, NoNeed } = NotifyStatus.values;
   const webhook = account.webhook ? Pending : NoNeed;
   const tg = chatOn ? Pending : NoNeed;
-  return { webhook, tg, row: webhook === Pending || tg === Pending ? Pending : NoNeed };
+  return { webhook, tg, row: overallNotifyStatus(webhook, tg) };
 }
 
 /** Writes one bank notification; delivery (webhook, chat) is the notification delivery issue's. */
@@ -36,10 +40,7 @@ export async function createBankNotification(
     account_id: account.id,
     sub_account_id: data.sub?.id ?? null,
     category: data.category,
-    status_tg: targets.tg,
-    pushed_tg_at: null,
-    status_webhook: targets.webhook,
-    pushed_webhook_at: null,
+    ...newChannelFields(targets),
     context: data.context,
     bank_name: account.bank_name,
     account_user: account.user,

@@ -103,7 +103,8 @@ export const balanceStatEntity = defineEntity<StoredBalanceStat>({
 export const bankNotificationEntity = defineEntity<StoredBankNotification>({
   type: 'bank_notification',
   fields: bankNotificationListFields,
-  keys: ['account_id', 'sub_account_id', 'category', 'status_tg', 'status_webhook'],
+  // notify_webhook: Replay Failed reads the Failed ones by key; an operator filters them the same way.
+  keys: ['account_id', 'sub_account_id', 'category', 'status_tg', 'status_webhook', 'notify_webhook'],
   // The largest tables of the product: day buckets, so no partition takes the type's writes.
   partitioning: { bucket: 'day' },
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Bank, BankNotificationCategory, NotifyStatus, PushChannel } from '../../shared/enums.js';
-import type { BankNotificationContext, NotifyStatusValue } from '../../shared/schemas/bank.js';
+import { Bank, BankNotificationCategory, NotifyStatus, PushChannel, PushStatus } from '../../shared/enums.js';
+import type { BankNotificationContext } from '../../shared/schemas/bank.js';
 import { WEBHOOK_HEADERS } from '../../shared/schemas/bankWebhook.js';
 import type { NotifyMessage } from '../../shared/schemas/notifyMessage.js';
 import { claimUnique, findUniqueOwner, releaseUnique, UniqueTakenError } from '../lib/db/unique.js';
@@ -9,6 +9,7 @@ import { logger } from '../lib/logger.js';
 import type { Line } from '../notifications/telegram/formatMessage.js';
 import { sendBankTelegram } from '../notifications/telegram/sendBankTelegram.js';
 import type { StoredBankNotification } from '../bank/store.js';
+import { settleChannel } from './channelStatus.js';
 import { sendDeliveries } from './enqueueDelivery.js';
 import { notifyPaused } from './pause.js';
 import { webhookPayload } from './payload.js';
@@ -18,14 +19,16 @@ import { type DeliveryStore, deliveryStore } from './store.js';
 import { webhookSecretOf } from './webhookSecret.js';
 
 // One delivery attempt of one bank notification to one channel (docs/notifications.md, "Bank
-// webhook delivery"). Every attempt writes a history row; the channel's status follows:
+// webhook delivery"). Every attempt writes a history row; the channel's notify status follows:
 // Pending while attempts remain, then Success, Failed (retries exhausted or a 4xx), Channel
 // Closed (the account's webhook is paused, or the chat is off), NO Target (no webhook / chat),
-// Duplication (the same statement was already delivered by another notification).
+// Duplication (the same statement was already delivered by another notification); its push status
+// follows that (channelStatus.ts): Pushed on Success, Pending while not pushed, else NoNeed.
 
 export type BankDeliveryMessage = Extract<NotifyMessage, { kind: 'bank_notification' }>;
 
 const S = NotifyStatus.values;
+const P = PushStatus.values;
 const RESP_MAX = 2_000;
 /** The claim that a statement went to the account's webhook: the notification that holds it. */
 const DELIVERED = { type: 'bank_webhook', field: 'statement' };
@@ -52,36 +55,6 @@ const cut = (text: string) => (text.length > RESP_MAX ? `${text.slice(0, RESP_MA
 const answerText = (body: unknown) =>
   body === undefined ? '' : cut(typeof body === 'string' ? body : JSON.stringify(body));
 
-/** The row's own notify status (statement / balance stat): Pending while a channel is, else the best outcome. */
-function overall(n: Pick<StoredBankNotification, 'status_webhook' | 'status_tg'>): NotifyStatusValue {
-  const channels = [n.status_webhook, n.status_tg].filter((s) => s !== S.NoNeed);
-  if (!channels.length) return S.NoNeed;
-  if (channels.includes(S.Pending)) return S.Pending;
-  if (channels.includes(S.Success)) return S.Success;
-  return channels[0] as NotifyStatusValue;
-}
-
-async function settle(
-  store: DeliveryStore,
-  n: StoredBankNotification,
-  patch: Partial<StoredBankNotification>,
-  now: number,
-): Promise<void> {
-  const updated = await store.updateNotification(n.id, patch);
-  if (
-    n.category === BankNotificationCategory.values.Statement ||
-    n.category === BankNotificationCategory.values.Balance
-  ) {
-    const status = overall(updated);
-    await store
-      .setBusinessStatus(n.category, n.business_id, {
-        notify_status: status,
-        notified_at: status === S.Success ? now : null,
-      })
-      .catch((error: unknown) => logger.warn('could not set the notify status of the row', { error: error as Error }));
-  }
-}
-
 async function deliverWebhook(
   store: DeliveryStore,
   n: StoredBankNotification,
@@ -99,13 +72,13 @@ async function deliverWebhook(
     remark: string;
   }) => store.addHistory({ notification_id: n.id, channel, created_at: (deps.now ?? Date.now)(), ...row });
   // A receiver that answered 2xx never gets the same notification again, replay or not.
-  if (n.status_webhook === S.Success) return;
+  if (n.status_webhook === P.Pushed) return;
   const account = await store.getAccount(n.account_id);
   const payload = webhookPayload(n.context);
   if (!account?.webhook || !payload) {
     const remark = !payload ? 'Not a webhook notification' : 'The account has no webhook';
     await history({ callback_url: null, params: null, content: null, code: null, resp: null, remark });
-    await settle(store, n, { status_webhook: S.NoTarget }, now);
+    await settleChannel(store, n, 'webhook', S.NoTarget);
     return;
   }
   const state = await store.webhookState(account.id);
@@ -118,7 +91,7 @@ async function deliverWebhook(
       resp: null,
       remark: 'The webhook is paused after repeated failures; resume it to deliver',
     });
-    await settle(store, n, { status_webhook: S.ChannelClosed }, now);
+    await settleChannel(store, n, 'webhook', S.ChannelClosed);
     return;
   }
   // The same statement delivered by another notification (a statement pushed again): not twice.
@@ -137,7 +110,7 @@ async function deliverWebhook(
         resp: null,
         remark: `The same statement was already delivered (notification ${owner})`,
       });
-      await settle(store, n, { status_webhook: S.Duplication }, now);
+      await settleChannel(store, n, 'webhook', S.Duplication);
       return;
     }
   }
@@ -188,7 +161,7 @@ async function deliverWebhook(
   });
   if (ok) {
     await store.recordSuccess(account.id);
-    await settle(store, n, { status_webhook: S.Success, pushed_webhook_at: now }, now);
+    await settleChannel(store, n, 'webhook', S.Success, now);
     return;
   }
   const after = await store.recordFailure(account.id, now);
@@ -204,10 +177,10 @@ async function deliverWebhook(
     const next: BankDeliveryMessage = { ...message, attempt: message.attempt + 1 };
     const delay = retryDelaySeconds(next.attempt);
     await (deps.requeue ?? ((m, d) => sendDeliveries([m], d)))(next, delay);
-    await settle(store, n, { status_webhook: S.Pending }, now);
+    await settleChannel(store, n, 'webhook', S.Pending);
     return;
   }
-  await settle(store, n, { status_webhook: pausing ? S.ChannelClosed : S.Failed }, now);
+  await settleChannel(store, n, 'webhook', pausing ? S.ChannelClosed : S.Failed);
 }
 
 async function decryptApiKey(id: number, enc: string): Promise<string> {
@@ -246,7 +219,7 @@ async function deliverTelegram(
   message: BankDeliveryMessage,
   deps: DeliveryDeps,
 ): Promise<void> {
-  if (n.status_tg === S.Success) return;
+  if (n.status_tg === P.Pushed) return;
   const lines = telegramLines(n.context);
   const result = await sendBankTelegram(lines);
   // Telegram asked to wait (a long 429), answered 5xx or not at all: tried again like a webhook.
@@ -267,5 +240,5 @@ async function deliverTelegram(
     await (deps.requeue ?? ((m, d) => sendDeliveries([m], d)))(next, retryDelaySeconds(next.attempt));
     return;
   }
-  await settle(store, n, { status_tg: result.status as NotifyStatusValue, pushed_tg_at: result.pushed_at }, Date.now());
+  await settleChannel(store, n, 'tg', result.status, result.pushed_at);
 }

@@ -1,14 +1,16 @@
 import { Bank } from '../../shared/enums.js';
 import type { BankNotificationContext } from '../../shared/schemas/bank.js';
-import { WebhookType, type BalanceContent, type StatementContent } from '../../shared/schemas/bankWebhook.js';
+import { type OutboundBankWebhookBody, WebhookType } from '../../shared/schemas/bankWebhook.js';
 
-export type WebhookPayload =
-  | { bank: 1 | 2; type: 1; content: StatementContent }
-  | { bank: 1 | 2; type: 2; content: BalanceContent };
+export type WebhookPayload = OutboundBankWebhookBody;
+
+/** Spec section 1: every balance field is a numeric string, the bank included. */
+const BANK_TEXT = { 1: '1', 2: '2' } as const;
 
 /**
  * The body POSTed for a bank notification, in the spec's shape (section 1). A statement's amount
- * is signed (negative for money out); sender is KBZ's only, send_time AYA's only. Undefined for
+ * is signed (negative for money out); sender is KBZ's only, send_time AYA's only; a balance's
+ * content is numeric strings only (bank '1' / '2'), the body's own bank a number. Undefined for
  * the monitor's own notices (stale / recovered), which go to the chat only.
  */
 export function webhookPayload(context: BankNotificationContext): WebhookPayload | undefined {
@@ -33,7 +35,7 @@ export function webhookPayload(context: BankNotificationContext): WebhookPayload
       bank: context.bank,
       type: WebhookType.Balance,
       content: {
-        bank: context.bank,
+        bank: BANK_TEXT[context.bank],
         account: context.account,
         pre_bal: context.pre_bal,
         cur_bal: context.cur_bal,

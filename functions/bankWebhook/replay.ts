@@ -1,14 +1,16 @@
-import { NotifyStatus } from '../../shared/enums.js';
+import { NotifyStatus, PushStatus } from '../../shared/enums.js';
 import type { ReplayBody, ReplayOutcome } from '../../shared/schemas/bankWebhook.js';
+import { settleChannel } from './channelStatus.js';
 import { sendDeliveries } from './enqueueDelivery.js';
 import { type DeliveryStore, deliveryStore } from './store.js';
 
 const S = NotifyStatus.values;
 
 /**
- * POST /notifications-bank/replay: sends chosen notifications (or every Failed one) to the
- * account's webhook again, from attempt 1, with new rows in the history. A notification whose
- * receiver already answered 2xx is skipped: it is never delivered twice.
+ * POST /notifications-bank/replay: sends chosen notifications (or every one whose webhook ended
+ * Failed) to the account's webhook again, from attempt 1, with new rows in the history; the webhook
+ * is Pending again (notify and push status) until the attempts settle. A notification whose
+ * receiver already answered 2xx (pushed) is skipped: it is never delivered twice.
  */
 export async function replayNotifications(
   body: ReplayBody,
@@ -22,15 +24,15 @@ export async function replayNotifications(
     if (!chosen.some((n) => n.id === id)) skipped.push({ id, reason: 'No such notification' });
   const queued: number[] = [];
   for (const n of chosen) {
-    if (n.status_webhook === S.Success) {
+    if (n.status_webhook === PushStatus.values.Pushed) {
       skipped.push({ id: n.id, reason: 'Already delivered to the webhook' });
       continue;
     }
-    if (n.status_webhook === S.Duplication) {
+    if (n.notify_webhook === S.Duplication) {
       skipped.push({ id: n.id, reason: 'The same statement was delivered by another notification' });
       continue;
     }
-    await store.updateNotification(n.id, { status_webhook: S.Pending });
+    await settleChannel(store, n, 'webhook', S.Pending);
     queued.push(n.id);
   }
   await sendDeliveries(

@@ -1,5 +1,6 @@
-import { NotifyStatus } from '../../shared/enums.js';
+import { PushStatus } from '../../shared/enums.js';
 import { emptyListQuery } from '../../shared/listQuery.js';
+import type { StoredBankNotification } from '../bank/store.js';
 import { logger } from '../lib/logger.js';
 import { firstDeliveries, sendDeliveries } from './enqueueDelivery.js';
 import { deliveryStore } from './store.js';
@@ -9,13 +10,15 @@ const LOOK_BACK_MS = 24 * 3600 * 1000;
 
 /**
  * At start (local runner): the local queue keeps nothing across a restart, so bank notifications
- * whose webhook or chat delivery is still Pending are enqueued again (from attempt 1). A channel
- * that answered 2xx meanwhile is never sent again (the delivery skips Success).
+ * whose webhook or chat delivery is still Pending are enqueued again (from attempt 1). The push
+ * status Pending (key-served) finds the channels not pushed yet; of those, only the ones whose
+ * attempts are still under way (notify Pending) go again: a Failed one waits for a Replay. A channel
+ * that answered 2xx meanwhile is never sent again (the delivery skips Pushed).
  */
 export const handler = async (): Promise<{ requeued: number }> => {
   const since = Date.now() - LOOK_BACK_MS;
-  const pending = NotifyStatus.values.Pending;
-  const seen = new Map<number, { id: number; status_webhook: number; status_tg: number }>();
+  const pending = PushStatus.values.Pending;
+  const seen = new Map<number, StoredBankNotification>();
   for (const field of ['status_webhook', 'status_tg'] as const) {
     const out = await deliveryStore().listNotifications({
       ...emptyListQuery({ page_size: 0 }),

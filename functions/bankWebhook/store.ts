@@ -1,4 +1,5 @@
 import { UpdateCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { NotifyStatus } from '../../shared/enums.js';
 import type { ListQuery } from '../../shared/listQuery.js';
 import {
   type BankNotificationHistory,
@@ -19,9 +20,10 @@ import {
   type StoredBankNotification,
 } from '../bank/store.js';
 
-// Storage of webhook delivery, behind one port: the bank notifications' channel statuses, the
-// statement / balance stat notify status, the push history (a row per attempt), the per-account
-// delivery health (consecutive failures, pause) and the accounts found by API key.
+// Storage of webhook delivery, behind one port: the bank notifications' channel statuses (push and
+// notify, channelStatus.ts), the statement / balance stat notify status, the push history (a row per
+// attempt), the per-account delivery health (consecutive failures, pause) and the accounts found by
+// API key.
 
 export type StoredHistory = BankNotificationHistory;
 
@@ -34,9 +36,14 @@ export const bankNotificationHistoryEntity = defineEntity<StoredHistory>({
 export interface DeliveryStore {
   getNotification(id: number): Promise<StoredBankNotification | undefined>;
   getNotifications(ids: number[]): Promise<StoredBankNotification[]>;
-  updateNotification(id: number, patch: Partial<StoredBankNotification>): Promise<StoredBankNotification>;
+  /** `expect`: fields that must still hold these values (undefined: absent); else ConditionFailedError. */
+  updateNotification(
+    id: number,
+    patch: Partial<StoredBankNotification>,
+    expect?: Partial<StoredBankNotification>,
+  ): Promise<StoredBankNotification>;
   listNotifications(query: ListQuery): Promise<ListOutcome<StoredBankNotification>>;
-  /** Every notification whose webhook channel ended Failed (of one account when given). */
+  /** Every notification whose webhook channel ended Failed, notify_webhook 9 (of one account when given). */
   failedNotifications(accountId?: number): Promise<StoredBankNotification[]>;
   /** The notify status of the statement (category 1) or balance stat (category 2) it is about. */
   setBusinessStatus(
@@ -81,10 +88,12 @@ export function dynamoDeliveryStore(): DeliveryStore {
   return {
     getNotification: (id) => notifications.get(id),
     getNotifications: (ids) => notifications.getMany([...new Set(ids)]),
-    updateNotification: (id, patch) => notifications.update(id, patch),
+    updateNotification: (id, patch, expect) => notifications.update(id, patch, expect ? { expect } : undefined),
     listNotifications: (query) => notifications.list(query),
     failedNotifications: (accountId) =>
-      notifications.all({ scope: { status_webhook: 9, ...(accountId ? { account_id: accountId } : {}) } }),
+      notifications.all({
+        scope: { notify_webhook: NotifyStatus.values.Failed, ...(accountId ? { account_id: accountId } : {}) },
+      }),
     async setBusinessStatus(category, id, patch) {
       if (category === 1) await statements.update(id, patch);
       else if (category === 2) await stats.update(id, patch);

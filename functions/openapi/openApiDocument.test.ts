@@ -11,6 +11,7 @@ import { balanceExample, statementExample } from '../../shared/bankWebhookExampl
 import { verificationRecipes } from '../../shared/webhookRecipes.js';
 import { RawReply } from '../lib/http/router.js';
 import { rootRouter, router } from '../api.js';
+import { webhookPayload } from '../bankWebhook/payload.js';
 import { openApiDocument } from './openApiDocument.js';
 
 const doc = openApiDocument(router, rootRouter, '1.0.0');
@@ -95,6 +96,37 @@ describe('the API document', () => {
     expect(schemaOf(post.requestBody.content['application/json'].schema).safeParse(statementExample).success).toBe(
       true,
     );
+  });
+
+  it('describes the outbound body as sent: a balance content is numeric strings, its bank "1" or "2"', () => {
+    const body = schemaOf(json.webhooks.bankNotification.post.requestBody.content['application/json'].schema);
+    const balance = webhookPayload({
+      kind: 'balance',
+      bank: 2,
+      account: '0041203010008871',
+      pre_bal: '2500000.00',
+      cur_bal: '2650000.00',
+      amount: '150000.00',
+      reconciled: true,
+      difference: '0.00',
+    });
+    expect(balance?.content.bank).toBe('2');
+    expect(body.safeParse(balance).success).toBe(true);
+    expect(body.safeParse(balanceExample).success).toBe(true);
+    expect(body.safeParse({ ...balanceExample, content: { ...balanceExample.content, bank: 2 } }).success).toBe(false);
+    const statement = webhookPayload({
+      kind: 'statement',
+      bank: 1,
+      account: '02730102745521001',
+      sender: 'U AUNG KYAW',
+      remark: 'Deposit',
+      send_date: '2026-11-22',
+      send_time: '',
+      amount: '150000.00',
+      inflow: false,
+    });
+    expect(statement?.content).toMatchObject({ bank: 1, amount: '-150000.00' });
+    expect(body.safeParse(statement).success).toBe(true);
   });
 
   it('documents what an answer to a delivery means, and carries the verification recipes', () => {

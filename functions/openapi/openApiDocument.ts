@@ -14,6 +14,7 @@ import {
   BankWebhookBody,
   INBOUND_BANK_WEBHOOK_MAX_BYTES,
   INBOUND_BANK_WEBHOOK_PATH,
+  OutboundBankWebhookBody,
   WEBHOOK_HEADERS,
 } from '../../shared/schemas/bankWebhook.js';
 import { verificationRecipes } from '../../shared/webhookRecipes.js';
@@ -191,7 +192,8 @@ const outboundBankNotification: ZodOpenApiOperationObject = {
   requestParams: { header: outboundHeaders },
   requestBody: {
     required: true,
-    content: { 'application/json': { schema: BankWebhookBody, examples: exampleBodies } },
+    // What is sent (payload.ts), narrower than what the inbound webhook takes: a balance's content.bank is a string.
+    content: { 'application/json': { schema: OutboundBankWebhookBody, examples: exampleBodies } },
   },
   responses: {
     '2XX': { description: 'Acknowledged: the notification is delivered and never sent again' },

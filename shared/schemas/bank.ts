@@ -6,6 +6,7 @@ import {
   BankNotificationCategory,
   NotifyStatus,
   PushChannel,
+  PushStatus,
   SubAccountStatus,
   type EnumValue,
 } from '../enums.js';
@@ -21,6 +22,7 @@ export type BankValue = EnumValue<typeof Bank>;
 export type BankAccountStatusValue = EnumValue<typeof BankAccountStatus>;
 export type SubAccountStatusValue = EnumValue<typeof SubAccountStatus>;
 export type NotifyStatusValue = EnumValue<typeof NotifyStatus>;
+export type PushStatusValue = EnumValue<typeof PushStatus>;
 export type BankNotificationCategoryValue = EnumValue<typeof BankNotificationCategory>;
 
 export const BankMessages = {
@@ -296,10 +298,17 @@ export const bankNotificationListFields = {
   account_id: field.number({ sort: 'bounded', filter: 'key' }),
   sub_account_id: field.number<number | null>({ sort: 'bounded', filter: 'key' }),
   category: field.enum(BankNotificationCategory, { sort: 'bounded', filter: 'key' }),
-  status_tg: field.enum(NotifyStatus, { sort: 'bounded', filter: 'key' }),
+  // Per channel (spec section 3, issue 15): the push status (0 NoNeed, 1 Pending, 2 Pushed) with the
+  // time it was pushed, and the notify status of its attempts, which says why a channel did not push
+  // (docs/notifications.md "Statuses"). The push status follows the notify status (channelStatus.ts).
+  status_tg: field.enum(PushStatus, { sort: 'bounded', filter: 'key' }),
   pushed_tg_at: field.datetime<number | null>({ sort: 'bounded', filter: 'bounded' }),
-  status_webhook: field.enum(NotifyStatus, { sort: 'bounded', filter: 'key' }),
+  notify_tg: field.enum(NotifyStatus, { sort: 'bounded', filter: 'bounded' }),
+  status_webhook: field.enum(PushStatus, { sort: 'bounded', filter: 'key' }),
   pushed_webhook_at: field.datetime<number | null>({ sort: 'bounded', filter: 'bounded' }),
+  notify_webhook: field.enum(NotifyStatus, { sort: 'bounded', filter: 'key' }),
+  /** Of the whole notification; the statement's or balance stat's notify_status holds the same value. */
+  notify_status: field.enum(NotifyStatus, { sort: 'bounded', filter: 'bounded' }),
 } as const satisfies ListFields;
 
 /** What a bank notification says, by kind (the delivery issue renders and sends it). */

@@ -84,6 +84,30 @@ export type BalanceContent = z.infer<typeof BalanceContent>;
 
 const bodyBank = bank.meta({ description: 'The bank: 1 = KBZ, 2 = AYA' });
 const bodyContent = 'What happened: Statement content when type is 1, Balance content when type is 2';
+const bodyType = <T extends 1 | 2>(type: T) =>
+  z.literal(type).meta({ description: 'What the notification is: 1 = Statement, 2 = Balance' });
+
+/**
+ * What Patrol POSTs to an account's webhook: the same bodies, with the balance content's bank sent
+ * as the spec's numeric string ('1' / '2'); a statement's content and the body's own bank stay numbers.
+ */
+export const OutboundBankWebhookBody = z.discriminatedUnion('type', [
+  z
+    .object({ bank: bodyBank, type: bodyType(1), content: StatementContent.meta({ description: bodyContent }) })
+    .meta({ title: 'Statement' }),
+  z
+    .object({
+      bank: bodyBank,
+      type: bodyType(2),
+      content: BalanceContent.extend({
+        bank: z
+          .enum(['1', '2'], { error: 'content.bank of a balance is "1" (KBZ) or "2" (AYA)' })
+          .meta({ description: 'The bank again, as a numeric string: "1" = KBZ, "2" = AYA' }),
+      }).meta({ description: bodyContent }),
+    })
+    .meta({ title: 'Balance' }),
+]);
+export type OutboundBankWebhookBody = z.infer<typeof OutboundBankWebhookBody>;
 
 /** `{bank, type, content}`; content.bank must repeat the body's bank. */
 export const BankWebhookBody = z
@@ -93,14 +117,14 @@ export const BankWebhookBody = z
       z
         .object({
           bank: bodyBank,
-          type: z.literal(1).meta({ description: 'What the notification is: 1 = Statement, 2 = Balance' }),
+          type: bodyType(1),
           content: StatementContent.meta({ description: bodyContent }),
         })
         .meta({ title: 'Statement' }),
       z
         .object({
           bank: bodyBank,
-          type: z.literal(2).meta({ description: 'What the notification is: 1 = Statement, 2 = Balance' }),
+          type: bodyType(2),
           content: BalanceContent.meta({ description: bodyContent }),
         })
         .meta({ title: 'Balance' }),

@@ -180,7 +180,15 @@ describe('statements and balances', () => {
       filters: { account_id: { kind: 'number', op: '=', value: id } },
     });
     expect(notes.result.filter((n) => n.category === 1)).toHaveLength(1);
-    expect(notes.result.find((n) => n.category === 1)).toMatchObject({ status_webhook: 0, status_tg: -1 });
+    // The webhook is to be pushed (push Pending, notify Pending); there is no bank chat (NoNeed, No Need).
+    expect(notes.result.find((n) => n.category === 1)).toMatchObject({
+      status_webhook: 1,
+      notify_webhook: 0,
+      pushed_webhook_at: null,
+      status_tg: 0,
+      notify_tg: -1,
+      notify_status: 0,
+    });
     expect(sub?.available_balance).toBe(1250);
   });
 
@@ -202,8 +210,24 @@ describe('statements and balances', () => {
       reconciled: true,
       difference: 0,
     });
-    // No webhook and the chat channel off: nothing to deliver.
+    // No webhook and the chat channel off: nothing to deliver, and nothing to push on either channel.
     expect(stats.result[0]?.notify_status).toBe(-1);
+    const notes = await bankStore().listNotifications({
+      ...listAll,
+      filters: { account_id: { kind: 'number', op: '=', value: id } },
+    });
+    // The balance's notification and the two statements' alike.
+    expect(notes.result.map((n) => n.category).sort()).toEqual([1, 1, 2]);
+    for (const n of notes.result)
+      expect(n).toMatchObject({
+        status_webhook: 0,
+        notify_webhook: -1,
+        status_tg: 0,
+        notify_tg: -1,
+        notify_status: -1,
+        pushed_webhook_at: null,
+        pushed_tg_at: null,
+      });
   });
 
   it('gives a dropped statement an unreconciled balance stat and one notification', async () => {

@@ -1,10 +1,11 @@
 // A bank notification's push history in the console (issue 15): a statement posted to the inbound
 // webhook is delivered to the sandbox receiver, which fails the first attempt; the Notifications
-// Bank table lists the notification, and its Detail opens 'Notification Details' with both
-// attempts (500, then 200) — against the real stack, the notifier and the sandbox receiver.
+// Bank table lists the notification with its webhook Pushed (and when) and its chat NoNeed, every
+// column on a 1440 px screen, and its Detail opens 'Notification Details' with where each channel
+// stands and both attempts (500, then 200) — against the real stack, the notifier and the sandbox receiver.
 import { describe, expect, inject, it } from 'vitest';
 import { kit, uniqueName } from '../helpers/authKit.js';
-import { browserSession, collectConsoleErrors, rowOf, screenshot, shows } from './helpers.js';
+import { browserSession, cellOf, collectConsoleErrors, rowOf, screenshot, shows } from './helpers.js';
 
 const stack = inject('stack');
 const k = kit(stack);
@@ -69,20 +70,38 @@ describe('Notifications Bank', () => {
       'the webhook delivery to succeed',
       async () =>
         (await api('get', `/notifications-bank?account_id=%3D-${id}`)).body.data.result as { status_webhook: number }[],
-      (rows) => rows[0]?.status_webhook === 1,
+      (rows) => rows[0]?.status_webhook === 2,
     );
 
-    const page = await session.signedIn('admin', stack.adminPassword);
+    // An operator: the console's user, whose screen has the menu drawer and no super menu.
+    const operator = uniqueName('e2eop').toLowerCase();
+    await k.createUser(operator, 'operator-pass-1');
+    const page = await session.signedIn(operator, 'operator-pass-1');
     const errors = collectConsoleErrors(page);
     await page.goto(`/notifications/notifications-bank?account_id=${id}`);
     const table = page.getByRole('table', { name: 'Notifications Bank' });
     await shows(rowOf(table, user));
-    await rowOf(table, user).first().getByRole('button', { name: 'Detail' }).click();
+    const row = rowOf(table, user).first();
+    // The webhook cell: Pushed, with the time; the chat is off, so nothing to push there.
+    const webhookCell = await cellOf(table, row, 'Webhook');
+    await shows(webhookCell.getByText('Pushed', { exact: true }));
+    expect(await webhookCell.textContent()).toMatch(/^Pushed\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect(await (await cellOf(table, row, 'TG')).textContent()).toBe('NoNeed');
+    // Every column fits the operator's 1440 px screen (menu drawer open): the table does not scroll sideways.
+    const overflow = await table.evaluate((el) => {
+      const box = el.parentElement as HTMLElement;
+      return box.scrollWidth - box.clientWidth;
+    });
+    await screenshot(page, 'bank-notifications');
+    expect(overflow).toBeLessThanOrEqual(0);
+    await row.getByRole('button', { name: 'Detail' }).click();
     const dialog = page.getByRole('dialog', { name: 'Notification Details' });
     await shows(dialog);
     await shows(dialog.getByText(`${hooks}/hooks/${hook}`));
     await shows(dialog.getByRole('cell', { name: '500', exact: true }));
     await shows(dialog.getByRole('cell', { name: '200', exact: true }));
+    // The summary: the webhook's last attempt says how it got there.
+    await shows(dialog.locator('dd').getByText(/^Delivered, attempt 2 of \d+$/));
     await screenshot(page, 'bank-notification-details');
     expect(errors.errors).toEqual([]);
   });

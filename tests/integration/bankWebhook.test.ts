@@ -47,11 +47,11 @@ async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => bool
 const statements = async (accountId: number) =>
   (await get(`/bank/statements?account_id=%3D-${accountId}&page_size=100`)).body.data;
 
-/** A KBZ account on the sandbox bank, initialised (its sub-accounts known), not polled (disabled), with a webhook on its own hook. */
-async function hookedAccount() {
+/** An account (KBZ unless told) on the sandbox bank, initialised (its sub-accounts known), not polled (disabled), with a webhook on its own hook. */
+async function hookedAccount(bank: 1 | 2 = 1) {
   const hook = uniqueName('hook').toLowerCase();
   const created = await post('/bank/bank-accounts', {
-    bank_name: 1,
+    bank_name: bank,
     user: uniqueName('wh').toLowerCase(),
     pwd: 'sandbox123',
   });
@@ -68,16 +68,17 @@ async function hookedAccount() {
 }
 
 let seq = 0;
-const statement = (no: string, amount = '150.25') => ({
-  bank: 1,
+/** A KBZ statement (a sender, no time), or an AYA one (a time, no sender). */
+const statement = (no: string, amount = '150.25', bank: 1 | 2 = 1) => ({
+  bank,
   type: 1,
   content: {
-    bank: 1,
+    bank,
     account: no,
-    sender: 'U Ba',
+    sender: bank === 1 ? 'U Ba' : '',
     remark: `Order ${++seq} <script>`,
     send_date: '2026-11-23',
-    send_time: '',
+    send_time: bank === 1 ? '' : '10:00:00',
     amount,
   },
 });
@@ -87,7 +88,15 @@ const notifications = async (accountId: number) =>
     .result as {
     id: number;
     business_id: number;
+    /** Push status: 0 NoNeed, 1 Pending, 2 Pushed. */
     status_webhook: number;
+    pushed_webhook_at: number | null;
+    /** Notify status of the webhook's attempts. */
+    notify_webhook: number;
+    status_tg: number;
+    pushed_tg_at: number | null;
+    notify_tg: number;
+    notify_status: number;
   }[];
 const history = async (notificationId: number) =>
   (await get(`/notifications-bank/history?notification_id=%3D-${notificationId}&page_size=100`)).body.data.result as {
@@ -165,16 +174,28 @@ describe('inbound POST /webhook/bank', () => {
     expect(() => new Webhook(secret).verify(sent.body.replace('150.25', '999.99'), sent.headers)).toThrow();
 
     const [n] = await until(
-      'Success',
+      'Pushed',
       () => notifications(a.id),
-      (ns) => ns[0]?.status_webhook === 1,
+      (ns) => ns[0]?.status_webhook === 2,
     );
+    // Pushed (2) at a time, because the receiver answered 2xx (Success); no chat: nothing to push there.
+    expect(n).toMatchObject({
+      status_webhook: 2,
+      pushed_webhook_at: expect.any(Number),
+      notify_webhook: 1,
+      status_tg: 0,
+      notify_tg: -1,
+      notify_status: 1,
+    });
     const rows = await history((n as { id: number }).id);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ code: 200, callback_url: `${hooks}/hooks/${a.hook}` });
     expect(JSON.stringify(rows)).not.toContain(a.apiKey);
     expect(JSON.stringify(rows)).not.toContain(secret.slice(6));
-    expect((await statements(a.id)).result.find((x: { id: number }) => x.id === mine.id).notify_status).toBe(1);
+    expect((await statements(a.id)).result.find((x: { id: number }) => x.id === mine.id)).toMatchObject({
+      notify_status: 1,
+      notified_at: n?.pushed_webhook_at,
+    });
 
     // The same statement again: nothing new recorded, a notification that ends Duplication, no second POST.
     const again = await inbound(a.apiKey, body);
@@ -182,25 +203,28 @@ describe('inbound POST /webhook/bank', () => {
     const ns = await until(
       'Duplication',
       () => notifications(a.id),
-      (l) => l[1]?.status_webhook === 2,
+      (l) => l[1]?.notify_webhook === 2,
     );
     expect(ns.map((x) => x.business_id)).toEqual([mine.id, mine.id]);
+    // Not pushed, for a settled reason: nothing left to push.
+    expect(ns[1]).toMatchObject({ status_webhook: 0, pushed_webhook_at: null, notify_status: 2 });
     expect(await received(a.hook)).toHaveLength(1);
     expect((await statements(a.id)).total_count).toBe(a.baseline + 1);
   });
 
   it('records a balance change reconciled against the pushed statements, and delivers it with numeric strings', async () => {
-    const a = await hookedAccount();
+    const a = await hookedAccount(2);
     const sub = (
       (await get(`/bank/bank-account/${a.id}/sub`)).body.data as { no: string; available_balance: number }[]
     ).find((s) => s.no === a.no) as { available_balance: number };
     const pre = sub.available_balance;
-    await inbound(a.apiKey, statement(a.no, '100.00'));
-    await inbound(a.apiKey, statement(a.no, '-30.50'));
+    expect((await inbound(a.apiKey, statement(a.no, '100.00', 2))).status).toBe(200);
+    expect((await inbound(a.apiKey, statement(a.no, '-30.50', 2))).status).toBe(200);
+    // The pusher sends the body's bank as a number, and the content's as a number (taken too).
     const balance = {
-      bank: 1,
+      bank: 2,
       type: 2,
-      content: { bank: 1, account: a.no, pre_bal: pre.toFixed(2), cur_bal: (pre + 69.5).toFixed(2), amount: '69.50' },
+      content: { bank: 2, account: a.no, pre_bal: pre.toFixed(2), cur_bal: (pre + 69.5).toFixed(2), amount: '69.50' },
     };
     const res = await inbound(a.apiKey, balance);
     expect(res.body.data).toEqual({ recorded: true, duplicate: false });
@@ -213,8 +237,15 @@ describe('inbound POST /webhook/bank', () => {
       (r) => r.length === 3,
     );
     const bodies = all.map((r) => JSON.parse(r.body));
-    expect(bodies.find((b) => b.type === 2)).toEqual(balance);
-    expect(bodies.find((b) => b.type === 1 && b.content.amount === '-30.50')).toBeTruthy();
+    // Spec section 1: every balance content field is a numeric string, the bank too ("2"); the body's bank stays 2.
+    const sent = bodies.find((b) => b.type === 2);
+    expect(sent).toEqual({ ...balance, content: { ...balance.content, bank: '2' } });
+    expect(sent.content.bank).toBe('2');
+    expect(Object.values(sent.content).every((v) => typeof v === 'string')).toBe(true);
+    expect(bodies.find((b) => b.type === 1 && b.content.amount === '-30.50')).toMatchObject({
+      bank: 2,
+      content: { bank: 2, sender: '', send_time: '10:00:00' },
+    });
   });
 
   it('rotates the signing secret: the next delivery verifies with the new one only', async () => {
@@ -239,10 +270,11 @@ describe('outbound delivery against the sandbox receiver', () => {
     await behave(a.hook, { mode: 'fail', times: 1 });
     await inbound(a.apiKey, statement(a.no));
     const [n] = await until(
-      'Success',
+      'Pushed',
       () => notifications(a.id),
-      (ns) => ns[0]?.status_webhook === 1,
+      (ns) => ns[0]?.status_webhook === 2,
     );
+    expect(n).toMatchObject({ notify_webhook: 1, pushed_webhook_at: expect.any(Number) });
     const rows = await history((n as { id: number }).id);
     expect(rows.map((r) => r.code).sort()).toEqual([200, 500]);
     expect((await received(a.hook)).map((r) => r.status)).toEqual([500, 200]);
@@ -255,8 +287,9 @@ describe('outbound delivery against the sandbox receiver', () => {
     const [n] = await until(
       'Failed',
       () => notifications(a.id),
-      (ns) => ns[0]?.status_webhook === 9,
+      (ns) => ns[0]?.notify_webhook === 9,
     );
+    expect(n).toMatchObject({ status_webhook: 1, pushed_webhook_at: null, notify_status: 9 });
     expect((await history((n as { id: number }).id)).map((r) => r.code)).toEqual([404]);
   });
 
@@ -267,19 +300,26 @@ describe('outbound delivery against the sandbox receiver', () => {
     const [first] = await until(
       'Failed',
       () => notifications(a.id),
-      (ns) => ns[0]?.status_webhook === 9,
+      (ns) => ns[0]?.notify_webhook === 9,
     );
+    // Retries exhausted: not pushed, so still Pending, and Failed says why; the statement reads Failed.
+    expect(first).toMatchObject({ status_webhook: 1, pushed_webhook_at: null, notify_webhook: 9, notify_status: 9 });
+    const failedStatement = (await statements(a.id)).result.find(
+      (x: { id: number }) => x.id === (first as { business_id: number }).business_id,
+    );
+    expect(failedStatement).toMatchObject({ notify_status: 9, notified_at: null });
     const rows = await history((first as { id: number }).id);
     expect(rows).toHaveLength(4);
     expect(rows.every((r) => r.code === 500)).toBe(true);
 
     // The fifth failure in a row pauses the webhook: Channel Closed, and a notification says so.
     await inbound(a.apiKey, statement(a.no, '20.00'));
-    await until(
+    const paused = await until(
       'Channel Closed',
       () => notifications(a.id),
-      (ns) => ns[1]?.status_webhook === 3,
+      (ns) => ns[1]?.notify_webhook === 3,
     );
+    expect(paused[1]).toMatchObject({ status_webhook: 0, pushed_webhook_at: null });
     expect((await get(`/bank/bank-account/${a.id}/webhook-state`)).body.data).toMatchObject({ paused: true });
     const note = await get('/notifications?page_size=20');
     expect(JSON.stringify(note.body.data.result)).toContain('Bank webhook paused');
@@ -288,7 +328,7 @@ describe('outbound delivery against the sandbox receiver', () => {
     await until(
       'Channel Closed',
       () => notifications(a.id),
-      (ns) => ns[2]?.status_webhook === 3,
+      (ns) => ns[2]?.notify_webhook === 3 && ns[2]?.status_webhook === 0,
     );
     expect(await received(a.hook)).toHaveLength(5);
 
@@ -299,9 +339,9 @@ describe('outbound delivery against the sandbox receiver', () => {
     const replay = await post('/notifications-bank/replay', { failed: true, account_id: a.id });
     expect(replay.body.data.queued).toEqual([(first as { id: number }).id]);
     await until(
-      'Success',
+      'Pushed',
       () => notifications(a.id),
-      (ns) => ns[0]?.status_webhook === 1,
+      (ns) => ns[0]?.status_webhook === 2 && ns[0]?.notify_webhook === 1,
     );
     expect(await history((first as { id: number }).id)).toHaveLength(5);
     // Chosen ones too; an already delivered one is never sent twice.
@@ -311,7 +351,7 @@ describe('outbound delivery against the sandbox receiver', () => {
     await until(
       'all delivered',
       () => notifications(a.id),
-      (l) => l.every((x) => x.status_webhook === 1),
+      (l) => l.every((x) => x.status_webhook === 2 && x.notify_webhook === 1 && x.pushed_webhook_at !== null),
     );
     expect(await received(a.hook)).toHaveLength(8);
   });
@@ -337,11 +377,11 @@ describe('bank notifications on Telegram (bank_enabled)', () => {
       const a = await hookedAccount();
       await inbound(a.apiKey, statement(a.no, '77.00'));
       const [n] = await until(
-        'TG and webhook Success',
+        'TG and webhook Pushed',
         () => notifications(a.id),
-        (ns) =>
-          ns.length === 1 && (ns[0] as unknown as { status_tg: number }).status_tg === 1 && ns[0]?.status_webhook === 1,
+        (ns) => ns.length === 1 && ns[0]?.status_tg === 2 && ns[0]?.status_webhook === 2,
       );
+      expect(n).toMatchObject({ notify_tg: 1, pushed_tg_at: expect.any(Number), notify_webhook: 1, notify_status: 1 });
       const messages = (await (await fetch(`${tgUrl}/sandbox/messages?chat_id=${chat}`)).json()).messages as {
         text: string;
       }[];

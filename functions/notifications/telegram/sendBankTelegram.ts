@@ -1,4 +1,4 @@
-import { NotifyStatus } from '../../../shared/enums.js';
+import { type EnumValue, NotifyStatus } from '../../../shared/enums.js';
 import { TelegramNotConfiguredError } from './errors.js';
 import { type Line, toMessageParts } from './formatMessage.js';
 import { chatTarget, sendToChat } from './sendToChat.js';
@@ -6,11 +6,12 @@ import { chatTarget, sendToChat } from './sendToChat.js';
 // The seam for bank notifications (issue 15 item 2, built apart): the bank side builds the lines of
 // its message (statement or balance fields as segments, so a remark holding `<script>` is escaped
 // here) and calls this from its notify-queue consumer; it records the result on its bank
-// notification (status_tg / pushed_tg_at) and its push history.
+// notification (notify_tg, and the push status that follows: status_tg / pushed_tg_at) and its
+// push history.
 
 export interface BankTelegramResult {
-  /** NotifyStatus: Success, Channel Closed (bank_enabled off), NO Target (no token or bank chat), Failed. */
-  status: number;
+  /** Success, Channel Closed (bank_enabled off), NO Target (no token or bank chat), Failed. */
+  status: EnumValue<typeof NotifyStatus>;
   /** Telegram's answer or what is missing; null on Success. */
   reason: string | null;
   /** Worth retrying later (a 429 too long to wait for, a 5xx, no answer). */

@@ -25,8 +25,9 @@ window.matchMedia ??= ((query: string) => ({
 })) as unknown as typeof window.matchMedia;
 
 // Lazily loaded screens are transformed on first import; with every web test file running at once
-// on two cores that took up to 8 s, far past the 1 s default. Only failing waits get slower.
-configure({ asyncUtilTimeout: 15_000 });
+// on two cores that took up to 8 s, far past the 1 s default, and a dialog holding a table up to
+// 15 s while the other lanes ran. Only failing waits get slower.
+configure({ asyncUtilTimeout: 30_000 });
 
 // Tests read the spec's English texts.
 void i18n.changeLanguage('en');

@@ -1,5 +1,6 @@
 import type { BankNotification, BankNotificationHistory } from '@shared/schemas/bank';
 import { screen, waitFor, within } from '@testing-library/react';
+import { formatDateTime } from '@/app/format';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderTable } from '@/components/table/testTable';
 import { findToast, jsonResponse } from '@/test/renderApp';
@@ -31,10 +32,14 @@ const note = (id: number, over: Partial<BankNotification> = {}): BankNotificatio
     amount: '1200.50',
     inflow: true,
   },
-  status_tg: 4,
+  // The webhook failed (retries exhausted): not pushed, so Pending; the chat is not set up.
+  status_tg: 0,
   pushed_tg_at: null,
-  status_webhook: 9,
+  notify_tg: 4,
+  status_webhook: 1,
   pushed_webhook_at: null,
+  notify_webhook: 9,
+  notify_status: 9,
   created_at: T0 + id,
   ...over,
 });
@@ -59,85 +64,146 @@ async function rowOf(table: HTMLElement, text: string): Promise<HTMLElement> {
   return (await within(table).findByText(text)).closest('tr') as HTMLElement;
 }
 
+/** The cell of `row` under the column whose header reads exactly `label`. */
+function cellOf(table: HTMLElement, row: HTMLElement, label: string): HTMLElement {
+  const headers = within(table).getAllByRole('columnheader');
+  const at = headers.findIndex((h) => within(h).queryByText(label, { exact: true }));
+  expect(at, label).toBeGreaterThanOrEqual(0);
+  return within(row).getAllByRole('cell')[at] as HTMLElement;
+}
+
 describe('Notifications Bank', () => {
-  it('shows the spec’s columns with the account, sub-account, category, context and both channel statuses', async () => {
+  it('shows the spec’s columns, and per channel its push status, why it did not push and when it was pushed', async () => {
     stubApi({
       'GET /notifications-bank': () =>
-        list([note(7), note(8, { status_webhook: 3, status_tg: 1, pushed_tg_at: T0, category: 2, context: balance })]),
+        list([
+          note(7),
+          note(8, {
+            status_webhook: 0,
+            notify_webhook: 3,
+            status_tg: 2,
+            notify_tg: 1,
+            pushed_tg_at: T0,
+            notify_status: 1,
+            category: 2,
+            context: balance,
+          }),
+        ]),
     });
     renderTable(bankNotificationsResource);
     const table = await screen.findByRole('table', { name: 'Notifications Bank' });
     const headers = within(table)
       .getAllByRole('columnheader')
       .map((h) => h.textContent ?? '');
-    for (const label of [
-      'ID',
-      'Business ID',
-      'Bank',
-      'Account',
-      'Sub Account',
-      'Category',
-      'Context',
-      'TG Status',
-      'TG Pushed At',
-      'Webhook Status',
-      'Webhook Pushed At',
-      'Created At',
-    ]) {
+    for (const label of ['ID', 'Account', 'Category', 'Context', 'Webhook', 'TG', 'Created At']) {
       expect(
         headers.some((h) => h.includes(label)),
         label,
       ).toBe(true);
     }
+    // Stacked into those cells, and columns of their own to choose: not shown at first.
+    for (const label of ['Business ID', 'Bank', 'Sub Account', 'Pushed At', 'Notify Status'])
+      expect(
+        headers.some((h) => h.includes(label)),
+        label,
+      ).toBe(false);
 
     const statement = await rowOf(table, '+1,200.50 · U Aung · rent · 2026-01-05');
-    expect(within(statement).getByText('107')).toBeInTheDocument();
-    expect(within(statement).getByText('KBZ')).toBeInTheDocument();
-    expect(within(statement).getByText('kbz-ops')).toBeInTheDocument();
-    expect(within(statement).getByText('0011223344')).toBeInTheDocument();
-    expect(within(statement).getByText('Statement')).toBeInTheDocument();
-    expect(within(statement).getByText('NO Target')).toBeInTheDocument();
-    expect(within(statement).getByText('Failed')).toBeInTheDocument();
+    // The bank and login over the sub-account; the category over the statement's id.
+    expect(cellOf(table, statement, 'Account')).toHaveTextContent(/^KBZ · kbz-ops\s*0011223344$/);
+    expect(cellOf(table, statement, 'Category')).toHaveTextContent(/^Statement\s*#107$/);
+    expect(cellOf(table, statement, 'Created At')).toHaveTextContent(
+      new RegExp(`^${formatDateTime(T0 + 7).replace(' ', '\\s*')}$`),
+    );
+    // Retries exhausted: still to push (Pending), and why (Failed).
+    expect(cellOf(table, statement, 'Webhook')).toHaveTextContent(/^Pending\s*Failed$/);
+    // No bank chat: nothing to push there (NoNeed), because NO Target.
+    expect(cellOf(table, statement, 'TG')).toHaveTextContent(/^NoNeed\s*NO Target$/);
 
     const balanceRow = await rowOf(table, '1,000.00 → 900.00 · Not reconciled, difference -50.00');
     expect(within(balanceRow).getByText('Balance')).toBeInTheDocument();
-    expect(within(balanceRow).getByText('Channel Closed')).toBeInTheDocument();
-    expect(within(balanceRow).getByText('Success')).toBeInTheDocument();
+    expect(cellOf(table, balanceRow, 'Webhook')).toHaveTextContent(/^NoNeed\s*Channel Closed$/);
+    // Pushed, with the time; its Success says nothing more.
+    const tg = cellOf(table, balanceRow, 'TG');
+    expect(within(tg).getByText('Pushed')).toBeInTheDocument();
+    expect(within(tg).getByText(formatDateTime(T0))).toBeInTheDocument();
+    expect(within(tg).queryByText('Success')).not.toBeInTheDocument();
   });
 
-  it('Detail opens the wide "Notification Details" dialog listing that notification’s attempts', async () => {
+  it('Detail opens the wide "Notification Details" dialog: where each channel stands, and every attempt', async () => {
+    const history = [
+      attempt(1, { remark: 'HTTP 500; attempt 1 of 2, will retry' }),
+      attempt(2, { resp: 'still down', remark: 'HTTP 500; attempt 2 of 2, retries exhausted' }),
+      attempt(3, { channel: 2, callback_url: null, code: null, resp: null, remark: 'NO Target: no bank chat' }),
+    ];
     const api = stubApi({
       'GET /notifications-bank': () => list([note(7)]),
-      'GET /notifications-bank/history': ({ params }) =>
-        params.get('notification_id') === '=-7'
-          ? list([
-              attempt(1),
-              attempt(2, { code: 200, resp: 'ok', remark: 'attempt 2 of 4' }),
-              attempt(3, { channel: 2, callback_url: null, code: null, resp: null, remark: 'NO Target: no bank chat' }),
-            ])
-          : list([]),
+      // As the server answers: scoped by notification (and channel), in the order asked, one page.
+      'GET /notifications-bank/history': ({ params }) => {
+        if (params.get('notification_id') !== '=-7') return list([]);
+        const channel = params.get('channel');
+        const desc = params.get('sort') === JSON.stringify({ created_at: 'desc' });
+        const rows = history
+          .filter((h) => !channel || String(h.channel) === channel)
+          .sort((a, b) => (desc ? b.created_at - a.created_at : a.created_at - b.created_at));
+        return list(rows.slice(0, Number(params.get('page_size') ?? 20)));
+      },
     });
     const { user } = renderTable(bankNotificationsResource);
     const table = await screen.findByRole('table', { name: 'Notifications Bank' });
-    const row = await rowOf(table, '107');
+    const row = await rowOf(table, '#107');
     await user.click(within(row).getByRole('button', { name: 'Detail' }));
 
     const dialog = await screen.findByRole('dialog', { name: /Notification Details/ });
+    const fact = (label: string) =>
+      within(dialog).getByText(label, { selector: 'dt' }).nextElementSibling as HTMLElement;
+    expect(fact('Notify Status')).toHaveTextContent('Failed');
+    // Each channel: push status, outcome, and the last attempt's remark as the reason.
+    await waitFor(() =>
+      expect(fact('WebHook')).toHaveTextContent(/^Pending\s*Failed\s*HTTP 500; attempt 2 of 2, retries exhausted$/),
+    );
+    await waitFor(() => expect(fact('TG')).toHaveTextContent(/^NoNeed\s*NO Target\s*NO Target: no bank chat$/));
+
     const attempts = await within(dialog).findByRole('table', { name: 'Push History' });
-    expect(await within(attempts).findByText('attempt 1 of 4, will retry')).toBeInTheDocument();
+    expect(await within(attempts).findByText('HTTP 500; attempt 1 of 2, will retry')).toBeInTheDocument();
     expect(within(attempts).getByText('upstream down')).toBeInTheDocument();
-    expect(within(attempts).getByText('attempt 2 of 4')).toBeInTheDocument();
-    expect(within(attempts).getByText('NO Target: no bank chat')).toBeInTheDocument();
+    expect(within(attempts).getByText('still down')).toBeInTheDocument();
     expect(within(attempts).getAllByText('WebHook')).toHaveLength(2);
     expect(within(attempts).getByText('TG')).toBeInTheDocument();
     // Oldest first: the rows read as the story of the delivery.
     const remarks = within(attempts)
-      .getAllByText(/attempt \d of 4|NO Target:/)
+      .getAllByText(/attempt \d of 2|NO Target:/)
       .map((el) => el.textContent);
-    expect(remarks).toEqual(['attempt 1 of 4, will retry', 'attempt 2 of 4', 'NO Target: no bank chat']);
+    expect(remarks).toEqual([
+      'HTTP 500; attempt 1 of 2, will retry',
+      'HTTP 500; attempt 2 of 2, retries exhausted',
+      'NO Target: no bank chat',
+    ]);
     expect(
       api.callsTo('GET', '/notifications-bank/history').every((c) => c.params.get('notification_id') === '=-7'),
     ).toBe(true);
+  });
+
+  it('Details reads no attempt for a channel that was never a target', async () => {
+    const api = stubApi({
+      'GET /notifications-bank': () =>
+        list([note(7, { status_tg: 0, notify_tg: -1, status_webhook: 2, notify_webhook: 1, pushed_webhook_at: T0 })]),
+      'GET /notifications-bank/history': ({ params }) =>
+        list(params.get('channel') === '2' ? [] : [attempt(1, { code: 200, remark: 'Delivered, attempt 1 of 4' })]),
+    });
+    const { user } = renderTable(bankNotificationsResource);
+    const table = await screen.findByRole('table', { name: 'Notifications Bank' });
+    await user.click(within(await rowOf(table, '#107')).getByRole('button', { name: 'Detail' }));
+    const dialog = await screen.findByRole('dialog', { name: /Notification Details/ });
+    const fact = (label: string) =>
+      within(dialog).getByText(label, { selector: 'dt' }).nextElementSibling as HTMLElement;
+    await waitFor(() =>
+      expect(fact('WebHook')).toHaveTextContent(
+        new RegExp(`^Pushed\\s*${formatDateTime(T0)}\\s*Delivered, attempt 1 of 4$`),
+      ),
+    );
+    expect(fact('TG')).toHaveTextContent(/^NoNeed$/);
+    expect(api.callsTo('GET', '/notifications-bank/history').some((c) => c.params.get('channel') === '2')).toBe(false);
   });
 
   it('Replay on a row re-sends it, tips success and reloads the row’s status', async () => {
@@ -145,24 +211,25 @@ describe('Notifications Bank', () => {
     const api = stubApi({
       'GET /notifications-bank': () => list(rows),
       'POST /notifications-bank/replay': () => {
-        rows = [note(7, { status_webhook: 1, pushed_webhook_at: T0 + 5000 })];
+        rows = [note(7, { status_webhook: 2, notify_webhook: 1, pushed_webhook_at: T0 + 5000, notify_status: 1 })];
         return { queued: [7], skipped: [] };
       },
     });
     const { user } = renderTable(bankNotificationsResource);
     const table = await screen.findByRole('table', { name: 'Notifications Bank' });
-    const row = await rowOf(table, '107');
+    const row = await rowOf(table, '#107');
     await user.click(within(row).getByRole('button', { name: 'Replay' }));
     expect(await findToast('Replay success.')).toBeInTheDocument();
     expect(await findToast('1 notification(s) sent again.')).toBeInTheDocument();
     expect(api.callsTo('POST', '/notifications-bank/replay')[0].body).toEqual({ ids: [7] });
-    await waitFor(() => expect(within(table).getByText('Success')).toBeInTheDocument());
+    await waitFor(() => expect(within(table).getByText('Pushed')).toBeInTheDocument());
+    expect(within(table).getByText(formatDateTime(T0 + 5000))).toBeInTheDocument();
   });
 
   it('names the notifications the server would not replay, and tips a failure with its reason', async () => {
     let fail = false;
     stubApi({
-      'GET /notifications-bank': () => list([note(7, { status_webhook: 1 })]),
+      'GET /notifications-bank': () => list([note(7, { status_webhook: 2, notify_webhook: 1 })]),
       'POST /notifications-bank/replay': () =>
         fail
           ? jsonResponse({ code: 4000, msg: 'Give ids, or failed: true', request_id: 'r' }, 400)
@@ -170,7 +237,7 @@ describe('Notifications Bank', () => {
     });
     const { user } = renderTable(bankNotificationsResource);
     const table = await screen.findByRole('table', { name: 'Notifications Bank' });
-    const row = await rowOf(table, '107');
+    const row = await rowOf(table, '#107');
     await user.click(within(row).getByRole('button', { name: 'Replay' }));
     expect(await findToast('1 notification(s) not replayed.')).toBeInTheDocument();
     expect(await findToast('#7: Already delivered to the webhook')).toBeInTheDocument();

@@ -7,10 +7,10 @@ export const bankNotificationsTexts: Record<string, string> = {
   // columns
   'Business ID': '业务 ID',
   Context: '内容',
-  'TG Status': 'TG 状态',
   'TG Pushed At': 'TG 推送时间',
-  'Webhook Status': 'Webhook 状态',
+  'TG Notify Status': 'TG 通知状态',
   'Webhook Pushed At': 'Webhook 推送时间',
+  'Webhook Notify Status': 'Webhook 通知状态',
   'Notification ID': '通知 ID',
   'Callback URL': '回调地址',
   Params: '参数',
@@ -22,6 +22,9 @@ export const bankNotificationsTexts: Record<string, string> = {
   Balance: '余额',
   WebHook: 'WebHook',
   TG: 'TG',
+  // push status
+  NoNeed: '无需推送',
+  Pushed: '已推送',
   // context
   'Not reconciled, difference {difference}': '未对平，差额 {difference}',
   '{user} not polled since {since}': '{user} 自 {since} 起未轮询',
