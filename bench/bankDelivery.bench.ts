@@ -107,17 +107,18 @@ try {
   const { createRepository } = await import('../functions/lib/db/repository.js');
   const { bankNotificationEntity } = await import('../functions/bank/store.js');
   const { bankNotificationHistoryEntity } = await import('../functions/bankWebhook/store.js');
-  const { NotifyStatus } = await import('../shared/enums.js');
+  const { NotifyStatus, PushStatus } = await import('../shared/enums.js');
   const { delivering, settledAt } = await import('./measuredNotifier.js');
 
   /**
    * Whether a notification's webhook delivery ended delivered: the one place that reads its status
-   * fields. pushed_webhook_at is set with the 2xx; status_webhook is the notify status Success (1)
-   * today (when the push status 0 NoNeed / 1 Pending / 2 Pushed takes that field, this becomes
-   * status_webhook === Pushed, and notify_webhook === Success).
+   * fields. pushed_webhook_at is set with the 2xx; status_webhook is the push status (Pushed) and
+   * notify_webhook the outcome (Success).
    */
   const endedDelivered = (n: Notification) =>
-    n.pushed_webhook_at !== null && n.status_webhook === NotifyStatus.values.Success;
+    n.pushed_webhook_at !== null &&
+    n.status_webhook === PushStatus.values.Pushed &&
+    n.notify_webhook === NotifyStatus.values.Success;
 
   // --- DynamoDB units, split between deliveries (inside a notifier invocation) and the rest --------
   const units = { delivery: { read: 0, write: 0 }, ingest: { read: 0, write: 0 } };
