@@ -11,6 +11,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { startLocalStack } from '../scripts/local/stack.js';
+import { isReadCommand } from './readCommand.js';
 
 const ACCOUNTS = Number(process.env.BENCH_BANK_ACCOUNTS ?? 1000);
 const SECONDS = Number(process.env.BENCH_BANK_SECONDS ?? 120);
@@ -73,7 +74,6 @@ try {
   const lags: number[] = [];
   pollLagObservers.push((lag) => lags.push(lag));
   const units = { read: 0, write: 0 };
-  const READS = new Set(['GetCommand', 'QueryCommand', 'ScanCommand', 'BatchGetCommand']);
   dynamoClient().middlewareStack.add(
     (next, context) => async (args) => {
       const input = args.input as { ReturnConsumedCapacity?: string };
@@ -82,7 +82,7 @@ try {
       const consumed = (out.output as { ConsumedCapacity?: unknown }).ConsumedCapacity;
       const list = (Array.isArray(consumed) ? consumed : consumed ? [consumed] : []) as { CapacityUnits?: number }[];
       const sum = list.reduce((s, c) => s + (c.CapacityUnits ?? 0), 0);
-      if (READS.has(context.commandName ?? '')) units.read += sum;
+      if (isReadCommand(context.commandName)) units.read += sum;
       else units.write += sum;
       return out;
     },

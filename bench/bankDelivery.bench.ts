@@ -41,6 +41,7 @@ import { LAMBDAS } from '../functions/registry.js';
 import { LOCAL_CREDENTIALS } from '../scripts/local/engines/credentials.js';
 import { startLocalStack } from '../scripts/local/stack.js';
 import type { ReceivedDelivery } from '../scripts/sandbox/webhook/server.js';
+import { isReadCommand } from './readCommand.js';
 
 const COUNT = Number(process.env.BENCH_DELIVERY_COUNT ?? 10_000);
 const ACCOUNTS = Number(process.env.BENCH_DELIVERY_ACCOUNTS ?? 20);
@@ -123,8 +124,6 @@ try {
   // --- DynamoDB units, split between deliveries (inside a notifier invocation) and the rest --------
   const units = { delivery: { read: 0, write: 0 }, ingest: { read: 0, write: 0 } };
   let counting = false;
-  // The document client's commands (GetCommand) and the plain ones beneath them (GetItemCommand).
-  const isRead = (command = '') => /^(Get|BatchGet|TransactGet|Query|Scan)/.test(command);
   dynamoClient().middlewareStack.add(
     (next, context) => async (args) => {
       const input = args.input as { ReturnConsumedCapacity?: string };
@@ -135,7 +134,7 @@ try {
       const list = (Array.isArray(consumed) ? consumed : consumed ? [consumed] : []) as { CapacityUnits?: number }[];
       const sum = list.reduce((s, c) => s + (c.CapacityUnits ?? 0), 0);
       if (!counting) return out;
-      if (isRead(context.commandName)) side.read += sum;
+      if (isReadCommand(context.commandName)) side.read += sum;
       else side.write += sum;
       return out;
     },
