@@ -1,4 +1,5 @@
 import { DeleteMessageBatchCommand, type Message, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { setMaxListeners } from 'node:events';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { sqsEvent } from './events.js';
 import type { LambdaHandler } from './loadHandler.js';
@@ -55,6 +56,9 @@ export function failedMessageIds(result: unknown, messageIds: string[]): Set<str
  */
 export function startQueueConsumer(opts: QueueConsumerOptions): QueueConsumer {
   const abort = new AbortController();
+  // Every worker's long poll listens on this one signal (stop ends them all): as many listeners as
+  // workers, not a leak, so Node's warning past 10 is raised to the worker count.
+  setMaxListeners(Math.max(10, opts.concurrency + 1), abort.signal);
   const onError = opts.onError ?? ((message, error) => console.error(`[${opts.name}] ${message}`, error));
   let stopped = false;
   let inFlight = 0;
