@@ -74,16 +74,33 @@ try {
   const lags: number[] = [];
   pollLagObservers.push((lag) => lags.push(lag));
   const units = { read: 0, write: 0 };
+  // Where the write units go: by command and entity type (the key's pk before '#'), table vs indexes.
+  const writesBy = new Map<string, { calls: number; table: number; indexes: number }>();
   dynamoClient().middlewareStack.add(
     (next, context) => async (args) => {
-      const input = args.input as { ReturnConsumedCapacity?: string };
-      input.ReturnConsumedCapacity ??= 'TOTAL';
+      const input = args.input as {
+        ReturnConsumedCapacity?: string;
+        Key?: { pk?: unknown };
+        Item?: { pk?: unknown };
+      };
+      input.ReturnConsumedCapacity ??= 'INDEXES';
       const out = await next(args);
       const consumed = (out.output as { ConsumedCapacity?: unknown }).ConsumedCapacity;
-      const list = (Array.isArray(consumed) ? consumed : consumed ? [consumed] : []) as { CapacityUnits?: number }[];
+      type Capacity = { CapacityUnits?: number; Table?: { CapacityUnits?: number } };
+      const list = (Array.isArray(consumed) ? consumed : consumed ? [consumed] : []) as Capacity[];
       const sum = list.reduce((s, c) => s + (c.CapacityUnits ?? 0), 0);
       if (isReadCommand(context.commandName)) units.read += sum;
-      else units.write += sum;
+      else {
+        units.write += sum;
+        const pk = String(input.Key?.pk ?? input.Item?.pk ?? '');
+        const kind = `${context.commandName} ${pk ? pk.split('#')[0] : '(batch/transact)'}`;
+        const row = writesBy.get(kind) ?? { calls: 0, table: 0, indexes: 0 };
+        const table = list.reduce((s, c) => s + (c.Table?.CapacityUnits ?? c.CapacityUnits ?? 0), 0);
+        row.calls++;
+        row.table += table;
+        row.indexes += sum - table;
+        writesBy.set(kind, row);
+      }
       return out;
     },
     { step: 'initialize', name: 'benchCapacity' },
@@ -150,6 +167,20 @@ try {
     baseline_get_items_per_s: Math.round(baselineGets),
     polls_vs_baseline_gets: +(polls / elapsed / baselineGets).toFixed(3),
     load_average: load(),
+    // Write units per poll by command and entity, the table's part and the indexes' part.
+    writes_per_poll: Object.fromEntries(
+      [...writesBy]
+        .sort(([, a], [, b]) => b.table + b.indexes - (a.table + a.indexes))
+        .slice(0, 12)
+        .map(([kind, w]) => [
+          kind,
+          {
+            calls: +(w.calls / Math.max(1, polls)).toFixed(2),
+            table: +(w.table / Math.max(1, polls)).toFixed(2),
+            indexes: +(w.indexes / Math.max(1, polls)).toFixed(2),
+          },
+        ]),
+    ),
   };
   console.log(JSON.stringify(figures, null, 2));
 } finally {
