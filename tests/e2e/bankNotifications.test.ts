@@ -6,22 +6,12 @@
 import { describe, expect, inject, it } from 'vitest';
 import { kit, uniqueName } from '../helpers/authKit.js';
 import { browserSession, cellOf, collectConsoleErrors, rowOf, screenshot, shows } from './helpers.js';
+import { until } from '../helpers/until.js';
 
 const stack = inject('stack');
 const k = kit(stack);
 const hooks = stack.env.SANDBOX_WEBHOOK_URL ?? '';
 const session = browserSession(stack.url);
-
-async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  let last = await read();
-  while (!ok(last)) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last)}`);
-    await new Promise((r) => setTimeout(r, 300));
-    last = await read();
-  }
-  return last;
-}
 
 describe('Notifications Bank', () => {
   it("opens a delivered notification's details and shows each attempt", async () => {
@@ -71,6 +61,7 @@ describe('Notifications Bank', () => {
       async () =>
         (await api('get', `/notifications-bank?account_id=%3D-${id}`)).body.data.result as { status_webhook: number }[],
       (rows) => rows[0]?.status_webhook === 2,
+      { ms: 60_000, everyMs: 300 },
     );
 
     // An operator: the console's user, whose screen has the menu drawer and no super menu.

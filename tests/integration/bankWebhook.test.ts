@@ -7,6 +7,7 @@
 import { Webhook } from 'standardwebhooks';
 import { beforeAll, afterAll, describe, expect, inject, it } from 'vitest';
 import { kit, uniqueName } from '../helpers/authKit.js';
+import { type ReceivedRequest, receivedBy, until } from '../helpers/until.js';
 
 const stack = inject('stack');
 const k = kit(stack);
@@ -23,26 +24,9 @@ const inbound = (key: string | undefined, body: unknown, raw?: string) =>
     headers: { 'content-type': 'application/json', ...(key === undefined ? {} : { 'x-api-key': key }) },
   });
 
-interface Received {
-  headers: Record<string, string>;
-  body: string;
-  status: number;
-}
-const received = async (hook: string): Promise<Received[]> =>
-  (await fetch(`${hooks}/sandbox/hooks/${hook}/requests`)).json();
+const received = (hook: string) => receivedBy(hooks, hook);
 const behave = (hook: string, behaviour: unknown) =>
   fetch(`${hooks}/sandbox/hooks/${hook}/behaviour`, { method: 'PUT', body: JSON.stringify(behaviour) });
-
-async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  let last = await read();
-  while (!ok(last)) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last)}`);
-    await new Promise((r) => setTimeout(r, 250));
-    last = await read();
-  }
-  return last;
-}
 
 const statements = async (accountId: number) =>
   (await get(`/bank/statements?account_id=%3D-${accountId}&page_size=100`)).body.data;
@@ -164,7 +148,7 @@ describe('inbound POST /webhook/bank', () => {
       () => received(a.hook),
       (r) => r.length === 1,
     );
-    const sent = delivery as Received;
+    const sent = delivery as ReceivedRequest;
     expect(JSON.parse(sent.body)).toEqual(body);
     expect(sent.headers['x-api-key']).toBe(a.apiKey);
     // The Help page's recipe: the account's whsec_ secret and the reference library.
@@ -258,7 +242,7 @@ describe('inbound POST /webhook/bank', () => {
       'the delivery',
       () => received(a.hook),
       (r) => r.length === 1,
-    )) as Received[];
+    )) as ReceivedRequest[];
     expect(() => new Webhook(rotated).verify(sent?.body ?? '', sent?.headers ?? {})).not.toThrow();
     expect(() => new Webhook(old).verify(sent?.body ?? '', sent?.headers ?? {})).toThrow();
   });

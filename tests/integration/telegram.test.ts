@@ -10,6 +10,7 @@ import { NotificationCategory, NotifyStatus, RunStatus } from '../../shared/enum
 import { ErrorCode } from '../../shared/errors.js';
 import { login } from '../helpers/api.js';
 import { kit, uniqueName } from '../helpers/authKit.js';
+import { until } from '../helpers/until.js';
 
 const stack = inject('stack');
 const k = kit(stack);
@@ -59,16 +60,6 @@ async function configure(over: Record<string, unknown> = {}) {
   return body as ReturnType<typeof settings>;
 }
 
-async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 150_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`${what}: still ${JSON.stringify(v).slice(0, 500)}`);
-    await new Promise((r) => setTimeout(r, 400));
-  }
-}
-
 /** Runs a check of a new sandbox site and waits until its operation has ended. */
 async function failingCheck(siteName: string) {
   const site = await api('post', '/sites', {
@@ -90,6 +81,7 @@ async function failingCheck(siteName: string) {
     `operation ${id}`,
     async () => (await api('get', `/operations/${id}/tasks`)).body.data.operation.status,
     (s) => s === RunStatus.values.Failed || s === RunStatus.values.Done,
+    { ms: 150_000, everyMs: 400 },
   );
   return id;
 }
@@ -232,7 +224,7 @@ describe('check notifications on Telegram', () => {
       'the operation message',
       () => received(chat),
       (m) => m.length >= 1,
-      30_000,
+      { ms: 30_000, everyMs: 400 },
     );
     // Anything else would have arrived by now: the subtask and task notifications came first.
     await new Promise((r) => setTimeout(r, 3000));
@@ -307,7 +299,7 @@ describe('per-subtask messages', () => {
       `${expected} messages`,
       () => received(chat),
       (m) => m.length >= expected,
-      30_000,
+      { ms: 30_000, everyMs: 400 },
     );
     await new Promise((r) => setTimeout(r, 2000));
     const messages = await received(chat);

@@ -16,6 +16,7 @@ import { statementExample } from '../../shared/bankWebhookExamples.js';
 import { verificationRecipes } from '../../shared/webhookRecipes.js';
 import { kit, uniqueName } from '../helpers/authKit.js';
 import { runRecipe } from '../helpers/runRecipe.js';
+import { type ReceivedRequest, receivedBy, until } from '../helpers/until.js';
 
 const stack = inject('stack');
 const k = kit(stack);
@@ -25,24 +26,7 @@ const hooks = stack.env.SANDBOX_WEBHOOK_URL as string;
 
 const get = (path: string) => client.get(`/api/v1${path}`, { token });
 
-interface Received {
-  headers: Record<string, string>;
-  body: string;
-  status: number;
-}
-const received = async (hook: string): Promise<Received[]> =>
-  (await fetch(`${hooks}/sandbox/hooks/${hook}/requests`)).json();
-
-async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  let last = await read();
-  while (!ok(last)) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last)}`);
-    await new Promise((r) => setTimeout(r, 250));
-    last = await read();
-  }
-  return last;
-}
+const received = (hook: string) => receivedBy(hooks, hook);
 
 /** A KBZ account on the sandbox bank with its sub-accounts known, not polled, delivering to a hook of its own. */
 async function hookedAccount() {
@@ -93,7 +77,7 @@ describe("the Help page's bank webhook recipes on a real delivery", () => {
       () => received(a.hook),
       (r) => r.length === 1,
     );
-    const sent = delivery as Received;
+    const sent = delivery as ReceivedRequest;
     expect(JSON.parse(sent.body)).toEqual({
       ...statementExample,
       content: { ...statementExample.content, account: a.no },

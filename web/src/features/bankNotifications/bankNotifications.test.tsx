@@ -164,7 +164,9 @@ describe('Notifications Bank', () => {
     );
     await waitFor(() => expect(fact('TG')).toHaveTextContent(/^NoNeed\s*NO Target\s*NO Target: no bank chat$/));
 
-    const attempts = await within(dialog).findByRole('table', { name: 'Push History' });
+    // `hidden: true`: in loaded runs Fluent's modal layer may mark the open dialog aria-hidden for a
+    // moment (jsdom only), and a role query in that moment would miss a table that is on screen.
+    const attempts = await within(dialog).findByRole('table', { name: 'Push History', hidden: true });
     expect(await within(attempts).findByText('HTTP 500; attempt 1 of 2, will retry')).toBeInTheDocument();
     expect(within(attempts).getByText('upstream down')).toBeInTheDocument();
     expect(within(attempts).getByText('still down')).toBeInTheDocument();

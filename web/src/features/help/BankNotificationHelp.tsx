@@ -108,40 +108,45 @@ function lengthText({ min, max }: NonNullable<FieldRow['length']>, t: TFunction)
   return max !== undefined ? t('at most {max} characters', { max }) : t('at least {min} characters', { min });
 }
 
-function FieldTable({ rows, caption }: { rows: FieldRow[]; caption: string }): ReactNode {
+/** A column of a documentation table: its header, width class, and what a row shows in it. */
+interface DocColumn<R> {
+  header: string;
+  /** A fixed width, one of the page's column classes. */
+  width?: 'name' | 'type' | 'required' | 'status';
+  cell: (row: R, t: TFunction) => ReactNode;
+}
+
+/** One small table of the documentation (fields, headers, answers), from its column declaration. */
+function DocTable<R>({
+  columns,
+  rows,
+  rowKey,
+  caption,
+}: {
+  columns: DocColumn<R>[];
+  rows: R[];
+  rowKey: (row: R) => string;
+  caption: string;
+}): ReactNode {
   const styles = useStyles();
   const t = useT();
   return (
     <Table size="small" className={styles.table} aria-label={caption}>
       <TableHeader>
         <TableRow>
-          <TableHeaderCell className={styles.name}>{t('Field')}</TableHeaderCell>
-          <TableHeaderCell className={styles.type}>{t('Type')}</TableHeaderCell>
-          <TableHeaderCell className={styles.required}>{t('Required')}</TableHeaderCell>
-          <TableHeaderCell>{t('Description')}</TableHeaderCell>
+          {columns.map((c) => (
+            <TableHeaderCell key={c.header} className={c.width ? styles[c.width] : undefined}>
+              {t(c.header)}
+            </TableHeaderCell>
+          ))}
         </TableRow>
       </TableHeader>
       <TableBody>
         {rows.map((row) => (
-          <TableRow key={row.name}>
-            <TableCell>
-              <code className={styles.inline}>{row.name}</code>
-            </TableCell>
-            <TableCell>
-              <code className={styles.inline}>{row.type}</code>
-              {row.length ? <div className={styles.muted}>{lengthText(row.length, t)}</div> : null}
-            </TableCell>
-            <TableCell>
-              {row.required ? t('Yes') : t('No')}
-              {row.defaultValue !== undefined ? (
-                <div className={styles.muted}>
-                  {t('default')} <code>{row.defaultValue}</code>
-                </div>
-              ) : null}
-            </TableCell>
-            <TableCell>
-              <Inline text={row.description} />
-            </TableCell>
+          <TableRow key={rowKey(row)}>
+            {columns.map((c) => (
+              <TableCell key={c.header}>{c.cell(row, t)}</TableCell>
+            ))}
           </TableRow>
         ))}
       </TableBody>
@@ -149,61 +154,69 @@ function FieldTable({ rows, caption }: { rows: FieldRow[]; caption: string }): R
   );
 }
 
-function StatusTable({ rows, caption }: { rows: DocumentedResponse[]; caption: string }): ReactNode {
-  const styles = useStyles();
-  const t = useT();
-  return (
-    <Table size="small" className={styles.table} aria-label={caption}>
-      <TableHeader>
-        <TableRow>
-          <TableHeaderCell className={styles.status}>{t('Status')}</TableHeaderCell>
-          <TableHeaderCell>{t('Meaning')}</TableHeaderCell>
-        </TableRow>
-      </TableHeader>
-      <TableBody>
-        {rows.map((r) => (
-          <TableRow key={r.status}>
-            <TableCell>
-              <code className={styles.inline}>{r.status === 'default' ? t('other') : r.status}</code>
-            </TableCell>
-            <TableCell>
-              <Inline text={r.description} />
-            </TableCell>
-          </TableRow>
-        ))}
-      </TableBody>
-    </Table>
-  );
+function Code({ children }: { children: ReactNode }): ReactNode {
+  return <code className={useStyles().inline}>{children}</code>;
 }
 
-function HeaderTable({ rows, caption }: { rows: DocumentedHeader[]; caption: string }): ReactNode {
-  const styles = useStyles();
-  const t = useT();
-  return (
-    <Table size="small" className={styles.table} aria-label={caption}>
-      <TableHeader>
-        <TableRow>
-          <TableHeaderCell className={styles.type}>{t('Header')}</TableHeaderCell>
-          <TableHeaderCell className={styles.required}>{t('Always sent')}</TableHeaderCell>
-          <TableHeaderCell>{t('Description')}</TableHeaderCell>
-        </TableRow>
-      </TableHeader>
-      <TableBody>
-        {rows.map((h) => (
-          <TableRow key={h.name}>
-            <TableCell>
-              <code className={styles.inline}>{h.name}</code>
-            </TableCell>
-            <TableCell>{h.required ? t('Yes') : t('No')}</TableCell>
-            <TableCell>
-              <Inline text={h.description} />
-            </TableCell>
-          </TableRow>
-        ))}
-      </TableBody>
-    </Table>
-  );
+function Muted({ children }: { children: ReactNode }): ReactNode {
+  return <div className={useStyles().muted}>{children}</div>;
 }
+
+const yesNo = (yes: boolean, t: TFunction) => (yes ? t('Yes') : t('No'));
+
+const fieldColumns: DocColumn<FieldRow>[] = [
+  { header: 'Field', width: 'name', cell: (r) => <Code>{r.name}</Code> },
+  {
+    header: 'Type',
+    width: 'type',
+    cell: (r, t) => (
+      <>
+        <Code>{r.type}</Code>
+        {r.length ? <Muted>{lengthText(r.length, t)}</Muted> : null}
+      </>
+    ),
+  },
+  {
+    header: 'Required',
+    width: 'required',
+    cell: (r, t) => (
+      <>
+        {yesNo(r.required, t)}
+        {r.defaultValue !== undefined ? (
+          <Muted>
+            {t('default')} <code>{r.defaultValue}</code>
+          </Muted>
+        ) : null}
+      </>
+    ),
+  },
+  { header: 'Description', cell: (r) => <Inline text={r.description} /> },
+];
+
+const statusColumns: DocColumn<DocumentedResponse>[] = [
+  {
+    header: 'Status',
+    width: 'status',
+    cell: (r, t) => <Code>{r.status === 'default' ? t('other') : r.status}</Code>,
+  },
+  { header: 'Meaning', cell: (r) => <Inline text={r.description} /> },
+];
+
+const headerColumns: DocColumn<DocumentedHeader>[] = [
+  { header: 'Header', width: 'type', cell: (h) => <Code>{h.name}</Code> },
+  { header: 'Always sent', width: 'required', cell: (h, t) => yesNo(h.required, t) },
+  { header: 'Description', cell: (h) => <Inline text={h.description} /> },
+];
+
+const FieldTable = ({ rows, caption }: { rows: FieldRow[]; caption: string }) => (
+  <DocTable columns={fieldColumns} rows={rows} rowKey={(r) => r.name} caption={caption} />
+);
+const StatusTable = ({ rows, caption }: { rows: DocumentedResponse[]; caption: string }) => (
+  <DocTable columns={statusColumns} rows={rows} rowKey={(r) => r.status} caption={caption} />
+);
+const HeaderTable = ({ rows, caption }: { rows: DocumentedHeader[]; caption: string }) => (
+  <DocTable columns={headerColumns} rows={rows} rowKey={(h) => h.name} caption={caption} />
+);
 
 /** The body's fields, then the content fields of each variant (Statement content, Balance content). */
 function BodyFields({ docs }: { docs: { body: InboundWebhookDocs['body'] } }): ReactNode {
