@@ -1,12 +1,11 @@
-import { Button, Field, Input, Radio, RadioGroup, Switch } from '@fluentui/react-components';
+import { Button, Field, Input, Switch } from '@fluentui/react-components';
 import { EditRegular } from '@fluentui/react-icons';
-import { UserRole } from '@shared/enums';
-import type { UserRoleValue } from '@shared/schemas/auth';
 import type { UpdateUserBody, User } from '@shared/schemas/users';
 import type { ReactNode } from 'react';
 import { FormDialog } from '@/components/dialog';
 import { useFormDialog } from '@/components/dialog/useFormDialog';
 import { useT } from '@/i18n';
+import { RoleField } from './RoleField';
 import { checkUserEdit, type EditUserForm } from './userForm';
 import { updateUser } from './usersApi';
 
@@ -37,13 +36,7 @@ export function EditUserDialog({ user, onDone }: { user: User; onDone: () => unk
       <Field label={t('Nickname')} required validationMessage={message('nickname')}>
         <Input name="nickname" value={form.nickname} onChange={(_, d) => change('nickname', d.value)} />
       </Field>
-      <Field label={t('Role')} required validationMessage={message('role')}>
-        <RadioGroup layout="horizontal" value={form.role} onChange={(_, d) => change('role', d.value as UserRoleValue)}>
-          {UserRole.options.map((o) => (
-            <Radio key={o.value} value={o.value} label={t(o.label)} />
-          ))}
-        </RadioGroup>
-      </Field>
+      <RoleField value={form.role} onChange={(role) => change('role', role)} validationMessage={message('role')} />
       <Field
         label={t('Enabled')}
         hint={t('A disabled user is signed out at once and cannot sign in.')}

@@ -1,11 +1,10 @@
-import { Button, Field, Input, Radio, RadioGroup } from '@fluentui/react-components';
+import { Button, Field, Input } from '@fluentui/react-components';
 import { PersonAddRegular, PersonRegular } from '@fluentui/react-icons';
-import { UserRole } from '@shared/enums';
-import type { UserRoleValue } from '@shared/schemas/auth';
 import type { ReactNode } from 'react';
 import { FormDialog } from '@/components/dialog';
 import { useFormDialog } from '@/components/dialog/useFormDialog';
 import { useT } from '@/i18n';
+import { RoleField } from './RoleField';
 import { PasswordInput } from './PasswordInput';
 import { checkNewUser, emptyNewUser, type NewUserForm } from './userForm';
 import { createUser } from './usersApi';
@@ -57,13 +56,7 @@ export function NewUserDialog({ onCreated }: { onCreated: () => unknown }): Reac
           onChange={(_, d) => change('password', d.value)}
         />
       </Field>
-      <Field label={t('Role')} required validationMessage={message('role')}>
-        <RadioGroup layout="horizontal" value={form.role} onChange={(_, d) => change('role', d.value as UserRoleValue)}>
-          {UserRole.options.map((o) => (
-            <Radio key={o.value} value={o.value} label={t(o.label)} />
-          ))}
-        </RadioGroup>
-      </Field>
+      <RoleField value={form.role} onChange={(role) => change('role', role)} validationMessage={message('role')} />
     </FormDialog>
   );
 }
