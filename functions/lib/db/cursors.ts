@@ -36,9 +36,10 @@ const key = (type: string, hash: string, page: number) => ({ pk: `${CURSOR_PREFI
 const recent = new Map<string, { start: Key; at: number }>();
 const RECENT_MAX = 2_000;
 const fresh = (at: number) => at > Date.now() - CURSOR_TTL_MS;
+const memoryKey = (type: string, hash: string, page: number) => `${type}#${hash}#${page}`;
 
 export async function readCursor(type: string, hash: string, page: number): Promise<{ start?: Key; rcu: number }> {
-  const mine = recent.get(`${type}#${hash}#${page}`);
+  const mine = recent.get(memoryKey(type, hash, page));
   if (mine && fresh(mine.at)) return { start: mine.start, rcu: 0 };
   const out = await dynamoClient().send(
     new GetCommand({
@@ -60,7 +61,7 @@ export function forgetProcessCursors(): void {
 /** Keeps where `page` starts, here at once and in the table in the background; never throws. */
 export function rememberCursor(type: string, hash: string, page: number, start: Key): void {
   const now = Date.now();
-  const id = `${type}#${hash}#${page}`;
+  const id = memoryKey(type, hash, page);
   recent.delete(id);
   recent.set(id, { start, at: now });
   if (recent.size > RECENT_MAX) recent.delete(recent.keys().next().value as string);
