@@ -27,3 +27,13 @@ export interface ReceivedRequest {
 /** The requests a hook of the sandbox receiver at `hooks` got, oldest first. */
 export const receivedBy = async (hooks: string, hook: string): Promise<ReceivedRequest[]> =>
   (await fetch(`${hooks}/sandbox/hooks/${hook}/requests`)).json();
+
+/**
+ * Waits, if need be, until the current fixed window of `windowSeconds` (functions/lib/rateLimit.ts:
+ * windows start at multiples of their length since the epoch) has `needSeconds` left, so a burst that
+ * counts to a limit is not split between two windows. The stack runs on this machine's clock.
+ */
+export async function withinOneWindow(windowSeconds: number, needSeconds = 20): Promise<void> {
+  const left = windowSeconds * 1000 - (Date.now() % (windowSeconds * 1000));
+  if (left < needSeconds * 1000) await new Promise((r) => setTimeout(r, left + 50));
+}

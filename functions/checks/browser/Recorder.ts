@@ -6,11 +6,12 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CDPSession, Page } from 'puppeteer-core';
+import { mp4DurationMs } from './mp4Duration';
 
 export interface RecordedVideo {
   bytes: Buffer;
   contentType: 'video/mp4';
-  /** Wall time recorded. */
+  /** Playing time, read from the file (the wall time recorded when the file cannot be read). */
   durationMs: number;
   codec: 'av1' | 'h264';
 }
@@ -74,10 +75,11 @@ export class ScreenRecordingRecorder implements Recorder {
     if (!cdp || !handle) return undefined;
     this.cdp = undefined;
     try {
-      const durationMs = Math.round(performance.now() - this.startedAt);
+      const wallMs = Math.round(performance.now() - this.startedAt);
       const { stream } = await loose(cdp).send('Page.stopScreenRecording');
       const bytes = await readStream(cdp, String(stream ?? handle));
-      return bytes.length ? { bytes, contentType: 'video/mp4', durationMs, codec: 'av1' } : undefined;
+      if (!bytes.length) return undefined;
+      return { bytes, contentType: 'video/mp4', durationMs: mp4DurationMs(bytes) ?? wallMs, codec: 'av1' };
     } catch {
       return undefined;
     } finally {
@@ -161,7 +163,7 @@ export class ScreencastX264Recorder implements Recorder {
       return {
         bytes,
         contentType: 'video/mp4',
-        durationMs: Math.round((frames * 1000) / this.opts.frameRate),
+        durationMs: mp4DurationMs(bytes) ?? Math.round((frames * 1000) / this.opts.frameRate),
         codec: 'h264',
       };
     } catch {

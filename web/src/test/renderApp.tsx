@@ -1,5 +1,4 @@
 // Renders screens the way the app does (Fluent theme, query client, toasts, router) for tests.
-import { FluentProvider, webLightTheme } from '@fluentui/react-components';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
@@ -8,18 +7,19 @@ import { createQueryClient } from '@/api/queryClient';
 import { type StoredAuth, setAuth } from '@/app/auth';
 import { setNavigator } from '@/app/navigation';
 import { ToastHost } from '@/app/toast';
+import { TestFluentProvider } from './TestFluentProvider';
 
 export const operator: StoredAuth = { jwt: 'token-operator', name: 'Olivia', s: 'operator' };
 export const superUser: StoredAuth = { jwt: 'token-super', name: 'Sam', s: 'super' };
 
 export function Providers({ children }: { children: ReactNode }) {
   return (
-    <FluentProvider theme={webLightTheme}>
+    <TestFluentProvider>
       <QueryClientProvider client={createQueryClient()}>
         {children}
         <ToastHost />
       </QueryClientProvider>
-    </FluentProvider>
+    </TestFluentProvider>
   );
 }
 

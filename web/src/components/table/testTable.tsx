@@ -3,7 +3,7 @@
 import { createQueryClient } from '@/api/queryClient';
 import { ToastHost } from '@/app/toast';
 import { i18n } from '@/i18n';
-import { FluentProvider, webLightTheme } from '@fluentui/react-components';
+import { TestFluentProvider } from '@/test/TestFluentProvider';
 import { applyListQuery } from '@shared/applyListQuery';
 import { type ListFields, type ListResult, parseListQuery } from '@shared/listQuery';
 import { QueryClientProvider } from '@tanstack/react-query';
@@ -59,12 +59,12 @@ export function renderTable<T>(resource: Resource<T>, props: Omit<ResourceTableP
   const user = userEvent.setup();
   const client = createQueryClient();
   const view = render(
-    <FluentProvider theme={webLightTheme}>
+    <TestFluentProvider>
       <QueryClientProvider client={client}>
         <ToastHost />
         <ResourceTable resource={resource} {...props} />
       </QueryClientProvider>
-    </FluentProvider>,
+    </TestFluentProvider>,
   );
   return { user, ...view };
 }

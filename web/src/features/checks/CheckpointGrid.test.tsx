@@ -1,4 +1,4 @@
-import { FluentProvider, webLightTheme } from '@fluentui/react-components';
+import { TestFluentProvider } from '@/test/TestFluentProvider';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
@@ -23,9 +23,9 @@ function Harness({ initial, seen }: { initial: PointModes[]; seen: PointModes[][
 function renderGrid(initial: PointModes[] = []) {
   const seen: PointModes[][] = [];
   render(
-    <FluentProvider theme={webLightTheme}>
+    <TestFluentProvider>
       <Harness initial={initial} seen={seen} />
-    </FluentProvider>,
+    </TestFluentProvider>,
   );
   const box = (name: string) => screen.getByRole('checkbox', { name });
   return { user: userEvent.setup({ delay: null }), box, last: () => seen[seen.length - 1] };
@@ -106,9 +106,9 @@ describe('CheckpointGrid', () => {
 
   it('shows a choice without letting it change when read-only', () => {
     render(
-      <FluentProvider theme={webLightTheme}>
+      <TestFluentProvider>
         <CheckpointGrid value={[{ point: 1, modes: [D4, TT] }]} readOnly />
-      </FluentProvider>,
+      </TestFluentProvider>,
     );
     expect(screen.getByRole('checkbox', { name: 'Login Account: ALL' })).toBeChecked();
     expect(screen.getByRole('checkbox', { name: 'Login Account: ALL' })).toBeDisabled();
