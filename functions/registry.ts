@@ -202,8 +202,11 @@ export const LAMBDAS: readonly LambdaDef[] = [
     // chat. One consumer for the queue; each message kind names its sender (notifier.ts).
     name: 'notifier',
     entry: 'functions/notifications/notifier.ts',
-    // One message per invocation: a flood wait of one must not eat the time of the others.
-    trigger: { type: 'sqs', queue: 'notify', batchSize: 1, concurrency: 2 },
+    // Ten messages per invocation: the webhook deliveries of a batch go out at once, its Telegram
+    // messages one after another (notifier.ts), so at most two reach Telegram at a time. A batch
+    // that outlasts the timeout under a long flood wait comes back whole; a channel already
+    // Pushed is not sent again.
+    trigger: { type: 'sqs', queue: 'notify', batchSize: 10, concurrency: 2 },
     memoryMb: 512,
     // Under the queue's 60 s visibility: a flood wait of up to 30 s is honoured in place.
     timeoutSeconds: 50,

@@ -160,7 +160,9 @@ async function deliverWebhook(
     remark,
   });
   if (ok) {
-    await store.recordSuccess(account.id);
+    // Only a failing webhook has a count to clear: a healthy one's delivery writes nothing here.
+    // (A failure counted meanwhile by another delivery stays counted: failures are rare beside it.)
+    if (state.consecutive_failures > 0) await store.recordSuccess(account.id);
     await settleChannel(store, n, 'webhook', S.Success, now);
     return;
   }

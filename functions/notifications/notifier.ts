@@ -1,4 +1,5 @@
 import type { SQSRecord } from 'aws-lambda';
+import { PushChannel } from '../../shared/enums.js';
 import { NotifyMessage } from '../../shared/schemas/notifyMessage.js';
 import { QUEUES } from '../registry.js';
 import { sqsRecordHandler } from '../lib/queue/sqsRecordHandler.js';
@@ -26,10 +27,19 @@ const senders: Senders = {
  * The notifier Lambda: one delivery per message. A delivery Telegram asks to retry later throws,
  * so the queue brings it back after its visibility timeout (retry_after honoured beyond what a
  * handler waits in place).
+ *
+ * A batch's Telegram messages go one after another (Telegram allows about one message a second per
+ * chat); its webhook deliveries go out at once, each to its own receiver, so a burst of bank
+ * statements is not paced by the chat.
  */
 export const handler = sqsRecordHandler(
   NotifyMessage,
-  (message: NotifyMessage, record: SQSRecord) =>
-    // One after another: Telegram allows about one message a second per chat.
-    senders[message.kind](message as never, record) as Promise<void>,
+  (message: NotifyMessage, record: SQSRecord) => senders[message.kind](message as never, record) as Promise<void>,
+  { serialBy: telegramTurn },
 );
+
+/** Messages that go to Telegram share one turn; a bank webhook delivery needs none. */
+function telegramTurn(message: NotifyMessage): string | undefined {
+  const webhook = message.kind === 'bank_notification' && message.channel === PushChannel.values.WebHook;
+  return webhook ? undefined : 'telegram';
+}

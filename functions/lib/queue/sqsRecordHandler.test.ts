@@ -64,6 +64,40 @@ describe('sqsRecordHandler', () => {
     expect(await run(true)).toBe(3);
   });
 
+  it('with serialBy, runs records of one key in order one at a time, and the rest at once', async () => {
+    const Msg = z.object({ id: z.string(), chat: z.string().optional() });
+    const log: string[] = [];
+    let running = 0;
+    let peak = 0;
+    const handler = sqsRecordHandler(
+      Msg,
+      async ({ id }) => {
+        log.push(`start ${id}`);
+        running++;
+        peak = Math.max(peak, running);
+        await new Promise((r) => setTimeout(r, 20));
+        running--;
+        log.push(`end ${id}`);
+        if (id === 'a1') throw new Error('the first of the chat fails');
+      },
+      { serialBy: (m) => m.chat },
+    );
+    const res = await handler(
+      event(
+        ['a1', { id: 'a1', chat: 'a' }],
+        ['w1', { id: 'w1' }],
+        ['a2', { id: 'a2', chat: 'a' }],
+        ['w2', { id: 'w2' }],
+        ['bad', 'not json'],
+      ),
+    );
+    // The chat's second message starts after its first ended, though that one failed.
+    expect(log.indexOf('start a2')).toBeGreaterThan(log.indexOf('end a1'));
+    // a1, w1 and w2 ran together.
+    expect(peak).toBe(3);
+    expect(res.batchItemFailures).toEqual([{ itemIdentifier: 'a1' }, { itemIdentifier: 'bad' }]);
+  });
+
   it('answers an empty failure list when every record succeeds', async () => {
     const handler = sqsRecordHandler(Any, async () => {});
     expect(await handler(event(['1', {}]))).toEqual({ batchItemFailures: [] });

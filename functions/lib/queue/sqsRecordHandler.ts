@@ -37,13 +37,24 @@ export function parseMessage<S extends z.ZodType>(schema: S, record: SQSRecord):
  * like a throwing record, so it ends in the dead-letter queue after maxReceiveCount where it
  * can be looked at; the rest of the batch, and the next batches, go on.
  * Records run one after another unless `parallel`: a batch of Chromium checks at once would
- * compete for the same cores.
+ * compete for the same cores. With `serialBy`, records run at once except those given the same
+ * key, which run one after another in the batch's order (e.g. one chat's messages, while webhook
+ * deliveries of the same batch go out together).
  */
 export function sqsRecordHandler<S extends z.ZodType>(
   schema: S,
   processRecord: ProcessRecord<z.output<S>>,
-  opts: { parallel?: boolean } = {},
+  opts: { parallel?: boolean; serialBy?: (body: z.output<S>) => string | undefined } = {},
 ) {
+  /** The key a record waits its turn under: none runs at once with the others. */
+  const keyOf = (record: SQSRecord): string | undefined => {
+    if (opts.serialBy) {
+      // A malformed record has no key; processOne reports it.
+      const parsed = schema.safeParse(safeJson(record.body));
+      return parsed.success ? opts.serialBy(parsed.data) : undefined;
+    }
+    return opts.parallel ? undefined : 'batch';
+  };
   const processOne = async (record: SQSRecord): Promise<SQSBatchItemFailure | undefined> => {
     const context = {
       messageId: record.messageId,
@@ -64,12 +75,25 @@ export function sqsRecordHandler<S extends z.ZodType>(
     }
   };
   return async (event: SQSEvent, _context?: Context): Promise<SQSBatchResponse> => {
-    let results: (SQSBatchItemFailure | undefined)[];
-    if (opts.parallel) results = await Promise.all(event.Records.map(processOne));
-    else {
-      results = [];
-      for (const record of event.Records) results.push(await processOne(record));
-    }
+    const turns = new Map<string, Promise<unknown>>();
+    const results = await Promise.all(
+      event.Records.map((record) => {
+        const key = keyOf(record);
+        if (key === undefined) return processOne(record);
+        // processOne never rejects, so a chain goes on past a failed record.
+        const turn = (turns.get(key) ?? Promise.resolve()).then(() => processOne(record));
+        turns.set(key, turn);
+        return turn;
+      }),
+    );
     return { batchItemFailures: results.filter((f): f is SQSBatchItemFailure => f !== undefined) };
   };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
