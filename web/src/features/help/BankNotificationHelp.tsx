@@ -224,10 +224,9 @@ function BodyFields({ docs }: { docs: { body: InboundWebhookDocs['body'] } }): R
   const t = useT();
   return (
     <>
-      <section className={styles.section}>
-        <Heading level={3}>{t('Body')}</Heading>
+      <Section title={t('Body')}>
         <FieldTable rows={fieldRows(docs.body)} caption={t('Body')} />
-      </section>
+      </Section>
       {variantsOf(docs.body).map((variant, i) => {
         const content = variant.properties?.content;
         if (!content?.properties) return null;
@@ -257,6 +256,17 @@ function Examples({ examples }: { examples: NamedExample[] }): ReactNode {
   );
 }
 
+/** A titled part of the page: its heading and what it explains. */
+function Section({ title, children }: { title: string; children: ReactNode }): ReactNode {
+  const styles = useStyles();
+  return (
+    <section className={styles.section}>
+      <Heading level={3}>{title}</Heading>
+      {children}
+    </section>
+  );
+}
+
 function Inbound({ docs }: { docs: InboundWebhookDocs }): ReactNode {
   const styles = useStyles();
   const t = useT();
@@ -281,8 +291,7 @@ function Inbound({ docs }: { docs: InboundWebhookDocs }): ReactNode {
         </Text>
       ) : null}
       {docs.auth ? (
-        <section className={styles.section}>
-          <Heading level={3}>{t('Authentication')}</Heading>
+        <Section title={t('Authentication')}>
           <Text className={styles.lead}>
             {t('Request header')} <code className={styles.inline}>{docs.auth.header}</code>
             {docs.auth.description ? (
@@ -292,24 +301,21 @@ function Inbound({ docs }: { docs: InboundWebhookDocs }): ReactNode {
               </>
             ) : null}
           </Text>
-        </section>
+        </Section>
       ) : null}
       <BodyFields docs={docs} />
-      <section className={styles.section}>
-        <Heading level={3}>{t('Examples')}</Heading>
+      <Section title={t('Examples')}>
         <Examples examples={docs.examples} />
-      </section>
-      <section className={styles.section}>
-        <Heading level={3}>{t('Try it with curl')}</Heading>
+      </Section>
+      <Section title={t('Try it with curl')}>
         <Text className={styles.lead}>
           {t('Put in the API key of the bank account and one of its sub-account numbers.')}
         </Text>
         <CodeBlock title={t('curl example')} code={inboundCurl(docs, origin)} />
-      </section>
-      <section className={styles.section}>
-        <Heading level={3}>{t('Responses')}</Heading>
+      </Section>
+      <Section title={t('Responses')}>
         <StatusTable rows={docs.responses} caption={t('Responses')} />
-      </section>
+      </Section>
     </div>
   );
 }
@@ -323,8 +329,7 @@ function Verification({ recipes }: { recipes: readonly VerificationRecipe[] }): 
   const [selected, setSelected] = useState(recipes[0]?.id);
   const recipe = recipes.find((r) => r.id === selected) ?? recipes[0];
   return (
-    <section className={styles.section}>
-      <Heading level={3}>{t('Verify the signature')}</Heading>
+    <Section title={t('Verify the signature')}>
       <Text className={styles.lead}>
         {t(
           'Each bank account has its own signing secret (whsec_…). Check every delivery with it before trusting the body: use the raw body as received, and refuse a timestamp more than 5 minutes away. Both recipes below do this; copy either.',
@@ -343,7 +348,7 @@ function Verification({ recipes }: { recipes: readonly VerificationRecipe[] }): 
         ))}
       </TabList>
       {recipe ? <CodeBlock title={RECIPE_FILE} label={recipe.label} code={recipe.source} /> : null}
-    </section>
+    </Section>
   );
 }
 
@@ -363,23 +368,20 @@ function Outbound({ docs, sameBody }: { docs: OutboundWebhookDocs; sameBody: boo
           <Inline text={docs.description} />
         </Text>
       ) : null}
-      <section className={styles.section}>
-        <Heading level={3}>{t('Headers')}</Heading>
+      <Section title={t('Headers')}>
         <HeaderTable rows={docs.headers} caption={t('Headers')} />
-      </section>
-      <section className={styles.section}>
-        <Heading level={3}>{t('Payload')}</Heading>
+      </Section>
+      <Section title={t('Payload')}>
         {sameBody ? (
           <Text className={styles.lead}>{t('The same JSON body as the inbound webhook, with the fields above.')}</Text>
         ) : (
           <BodyFields docs={docs} />
         )}
         <Examples examples={docs.examples.slice(0, 1)} />
-      </section>
-      <section className={styles.section}>
-        <Heading level={3}>{t('What your answer means')}</Heading>
+      </Section>
+      <Section title={t('What your answer means')}>
         <StatusTable rows={docs.responses} caption={t('What your answer means')} />
-      </section>
+      </Section>
       <Verification recipes={verificationRecipes} />
     </div>
   );
