@@ -46,31 +46,39 @@ export function sqsRecordHandler<S extends z.ZodType>(
   processRecord: ProcessRecord<z.output<S>>,
   opts: { parallel?: boolean; serialBy?: (body: z.output<S>) => string | undefined } = {},
 ) {
-  /** The key a record waits its turn under: none runs at once with the others. */
-  const keyOf = (record: SQSRecord): string | undefined => {
-    if (opts.serialBy) {
-      // A malformed record has no key; processOne reports it.
-      const parsed = schema.safeParse(safeJson(record.body));
-      return parsed.success ? opts.serialBy(parsed.data) : undefined;
+  type Parsed = { body: z.output<S> } | { malformed: MalformedMessageError };
+  /** Each record is parsed once: its turn and its processing both read the outcome. */
+  const parse = (record: SQSRecord): Parsed => {
+    try {
+      return { body: parseMessage(schema, record) };
+    } catch (error) {
+      if (error instanceof MalformedMessageError) return { malformed: error };
+      throw error;
     }
+  };
+  /** The key a record waits its turn under; none: it runs at once with the others. */
+  const keyOf = (parsed: Parsed): string | undefined => {
+    if (opts.serialBy) return 'body' in parsed ? opts.serialBy(parsed.body) : undefined;
     return opts.parallel ? undefined : 'batch';
   };
-  const processOne = async (record: SQSRecord): Promise<SQSBatchItemFailure | undefined> => {
+  const processOne = async (record: SQSRecord, parsed: Parsed): Promise<SQSBatchItemFailure | undefined> => {
     const context = {
       messageId: record.messageId,
       queue: record.eventSourceARN,
       receiveCount: record.attributes?.ApproximateReceiveCount,
     };
+    if ('malformed' in parsed) {
+      logger.error('malformed queue message, left for the dead-letter queue', {
+        ...context,
+        reason: parsed.malformed.message,
+      });
+      return { itemIdentifier: record.messageId };
+    }
     try {
-      const body = parseMessage(schema, record);
-      await processRecord(body, record);
+      await processRecord(parsed.body, record);
       return undefined;
     } catch (error) {
-      if (error instanceof MalformedMessageError) {
-        logger.error('malformed queue message, left for the dead-letter queue', { ...context, reason: error.message });
-      } else {
-        logger.error('queue message failed', { ...context, error: error as Error });
-      }
+      logger.error('queue message failed', { ...context, error: error as Error });
       return { itemIdentifier: record.messageId };
     }
   };
@@ -78,22 +86,15 @@ export function sqsRecordHandler<S extends z.ZodType>(
     const turns = new Map<string, Promise<unknown>>();
     const results = await Promise.all(
       event.Records.map((record) => {
-        const key = keyOf(record);
-        if (key === undefined) return processOne(record);
+        const parsed = parse(record);
+        const key = keyOf(parsed);
+        if (key === undefined) return processOne(record, parsed);
         // processOne never rejects, so a chain goes on past a failed record.
-        const turn = (turns.get(key) ?? Promise.resolve()).then(() => processOne(record));
+        const turn = (turns.get(key) ?? Promise.resolve()).then(() => processOne(record, parsed));
         turns.set(key, turn);
         return turn;
       }),
     );
     return { batchItemFailures: results.filter((f): f is SQSBatchItemFailure => f !== undefined) };
   };
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
