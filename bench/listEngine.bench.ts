@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoClient, resetClients } from '../functions/lib/aws/clients.js';
+import { forgetProcessCursors } from '../functions/lib/db/cursors.js';
 import { defineEntity, type ListOptions, READ_BUDGET } from '../functions/lib/db/entity.js';
 import { bucketOf, physical } from '../functions/lib/db/partitions.js';
 import { createRepository } from '../functions/lib/db/repository.js';
@@ -180,6 +181,8 @@ for (const size of SIZES) {
     process.env.AWS_ACCESS_KEY_ID ??= 'local';
     process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
     resetClients();
+    // A new engine per size: this process's cursors of the last size's table name nothing here.
+    forgetProcessCursors();
     await ensureTable(engine.endpoint, 'bench');
     const rate = await seed(size);
     writes.push({ size, rows_per_s: rate });

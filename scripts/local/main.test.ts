@@ -52,7 +52,7 @@ describe('npm start (scripts/local/main.ts)', () => {
     child.stderr.on('data', (c) => {
       output += c;
     });
-    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    const exited = new Promise<string>((r) => child.once('exit', (code, signal) => r(`${code ?? signal}`)));
 
     let health = 0;
     while (Date.now() - started < 60_000 && child.exitCode === null) {
@@ -78,7 +78,7 @@ describe('npm start (scripts/local/main.ts)', () => {
     for (const key of ['jwt.key', 'secrets.key']) expect((await stat(join(dataDir, key))).mode & 0o777).toBe(0o600);
 
     child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    expect(await exited, output).toBe('0');
   }, 90_000);
 
   it('does not print the password again on the next start of the same DATA_DIR', async () => {
@@ -91,10 +91,14 @@ describe('npm start (scripts/local/main.ts)', () => {
       ADMIN_PASSWORD: 'ignored-now',
     });
     let output = '';
+    let errors = '';
     child.stdout.on('data', (c) => {
       output += c;
     });
-    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    child.stderr.on('data', (c) => {
+      errors += c;
+    });
+    const exited = new Promise<string>((r) => child.once('exit', (code, signal) => r(`${code ?? signal}`)));
     await expect.poll(() => output, { timeout: 60_000 }).toContain('Patrol is running at');
     const password = (await readFile(join(dataDir, 'admin-password.txt'), 'utf8')).trim();
 
@@ -102,7 +106,7 @@ describe('npm start (scripts/local/main.ts)', () => {
     expect(output).toContain('admin-password.txt');
 
     child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    expect(await exited, `${output}\n${errors}`).toBe('0');
   }, 90_000);
 
   it('refuses to start on a key file that others can read', async () => {

@@ -336,4 +336,29 @@ describe('staleness', () => {
     });
     expect(notes.result.map((n) => n.context.kind).sort()).toEqual(['recovered', 'stale']);
   });
+
+  it('does not flag an account whose polls have not run since its last success: the monitor is behind, not the bank', async () => {
+    const { id } = await newAccount({ interval: 10 });
+    clock.set(at('14:00:00'));
+    await pollAccount(deps(), { accountId: id, mode: 'poll' });
+    // Five intervals with no poll at all (its messages wait in a backlog): no flag, no notice.
+    clock.set(at('14:00:50'));
+    await dispatchPolls(deps());
+    expect((await service.getAccountDetail(id)).stale).toBe(false);
+    // The next poll runs and fails: now its polls ran and failed for more than 3 intervals.
+    bank.down = true;
+    try {
+      clock.set(at('14:00:55'));
+      await pollAccount(deps(), { accountId: id, mode: 'poll' });
+      await dispatchPolls(deps());
+      expect(await service.getAccountDetail(id)).toMatchObject({ stale: true, stale_since: at('14:00:55') });
+    } finally {
+      bank.down = false;
+    }
+    const notes = await bankStore().listNotifications({
+      ...listAll,
+      filters: { account_id: { kind: 'number', op: '=', value: id }, category: { kind: 'enum', values: [3] } },
+    });
+    expect(notes.result.map((n) => n.context.kind)).toEqual(['stale']);
+  });
 });

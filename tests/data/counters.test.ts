@@ -156,6 +156,35 @@ describe.each(LAYOUTS)('$name', (layout) => {
       expect(three.consumed_rcu).toBeLessThanOrEqual(one.consumed_rcu + 0.5);
     });
 
+    it('writes a page cursor again only when the page ends elsewhere, not on every refresh of the same page', async () => {
+      const repo = repoOf('refreshed');
+      await repo.createMany(Array.from({ length: 12 }, (_, i) => row(i)));
+      const cursorOfPage2 = async () => {
+        const out = await dynamoClient().send(
+          new QueryCommand({
+            TableName: process.env.TABLE_NAME,
+            KeyConditionExpression: 'pk = :pk',
+            ExpressionAttributeValues: { ':pk': `${CURSOR_PREFIX}refreshed${layout.suffix}` },
+            ConsistentRead: true,
+          }),
+        );
+        return out.Items?.find((i) => String(i.sk).endsWith('#2'));
+      };
+      await repo.list(q());
+      await expect.poll(cursorOfPage2).toBeDefined();
+      const written = await cursorOfPage2();
+      // The table's 5 s refresh of an unchanged page: the same cursor, not written again.
+      for (let i = 0; i < 3; i++) await repo.list(q());
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await cursorOfPage2()).toEqual(written);
+      // A row arrives on top: page 1 now ends one row earlier, and page 2's cursor moves with it.
+      await repo.createMany([{ ...sampleRow(50), created_at: Date.now() }]);
+      await repo.list(q());
+      await expect.poll(async () => (await cursorOfPage2())?.start).not.toEqual(written?.start);
+      const two = await repo.list(q({ page: 2 }));
+      expect(two.result).toHaveLength(5);
+    });
+
     it('jumps straight to a page with the same rows as paging there', async () => {
       const repo = repoOf('jumped');
       await repo.createMany(Array.from({ length: 30 }, (_, i) => row(i)));

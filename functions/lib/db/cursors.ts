@@ -13,6 +13,10 @@
 // A page's answer does not wait for the next page's cursor: the write runs on after the reply
 // (a lost write is only a miss). The process keeps its newest cursors too, so a next page served
 // by the same process (the local server, a warm Lambda) starts at once, with no read at all.
+// A cursor this process wrote in the last half of its life is not written again when a page
+// ends at the same key: an open table refreshes its page every 5 s, and while no row arrives
+// each refresh would rewrite the same item (a write unit, and a write the engine serves before
+// the next read).
 
 import { createHash } from 'node:crypto';
 import { GetCommand, type NativeAttributeValue, PutCommand } from '@aws-sdk/lib-dynamodb';
@@ -62,13 +66,23 @@ export function forgetProcessCursors(): void {
 export function rememberCursor(type: string, hash: string, page: number, start: Key): void {
   const now = Date.now();
   const id = memoryKey(type, hash, page);
+  const mine = recent.get(id);
   recent.delete(id);
+  // `at` is when the table's copy was written: an unchanged cursor keeps it, and is written again
+  // once half its life has gone, so the table's copy never expires while the page is in use.
+  if (mine && mine.at > now - CURSOR_TTL_MS / 2 && sameKey(mine.start, start)) {
+    recent.set(id, mine);
+    return;
+  }
   recent.set(id, { start, at: now });
   if (recent.size > RECENT_MAX) recent.delete(recent.keys().next().value as string);
   writeCursor(type, hash, page, start, now).catch((error: unknown) =>
     logger.warn('list cursor not written (the next page will skip-read)', { type, error: error as Error }),
   );
 }
+
+// LastEvaluatedKeys of one query name the same attributes in the same order.
+const sameKey = (a: Key, b: Key) => JSON.stringify(a) === JSON.stringify(b);
 
 async function writeCursor(type: string, hash: string, page: number, start: Key, now: number): Promise<void> {
   await dynamoClient().send(

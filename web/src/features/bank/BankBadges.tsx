@@ -51,9 +51,9 @@ export function SubAccountStatusBadge({ status }: { status: number | null | unde
   );
 }
 
-export const STALE_HELP = 'No successful poll for 3 intervals inside the monitor range.';
+export const STALE_HELP = 'Its polls have failed for 3 intervals inside the monitor range.';
 
-/** The stale marker: an enabled account inside its range that has not been polled successfully for 3 intervals. */
+/** The stale marker: an enabled account inside its range whose polls have failed for 3 intervals. */
 export function StaleBadge({ stale }: { stale: boolean | null | undefined }): ReactNode {
   const t = useT();
   if (!stale) return null;

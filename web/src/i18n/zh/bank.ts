@@ -26,7 +26,7 @@ export const bank: Record<string, string> = {
   'Monitor Range': '监控时段',
   'Last Refresh': '最近刷新',
   Stale: '停滞',
-  'No successful poll for 3 intervals inside the monitor range.': '监控时段内连续 3 个间隔没有成功轮询。',
+  'Its polls have failed for 3 intervals inside the monitor range.': '监控时段内轮询已连续 3 个间隔失败。',
   Processing: '处理中',
   'Account No': '账号',
   'Sub Account': '子账户',
