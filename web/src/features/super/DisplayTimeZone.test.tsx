@@ -24,7 +24,7 @@ function slowConfig(zone: string) {
 }
 
 function Screen({ mounted }: { mounted: () => void }) {
-  useEffect(mounted, []);
+  useEffect(mounted, [mounted]);
   return (
     <>
       <input aria-label="Note" />
