@@ -156,6 +156,24 @@ describe.each(LAYOUTS)('$name', (layout) => {
       expect(three.consumed_rcu).toBeLessThanOrEqual(one.consumed_rcu + 0.5);
     });
 
+    it('lists first the rows of a bucket newer than the newest it last saw, and fills a page across buckets', async () => {
+      const repo = repoOf('newer');
+      const numbers = (page: { result: Sample[] }) => page.result.map((r) => Number(r.name.split(' ').at(-1)));
+      // Old rows (their buckets are months back), then a first page that learns where the newest rows are.
+      await repo.createMany(Array.from({ length: 8 }, (_, i) => row(i)));
+      expect(numbers(await repo.list(q()))).toEqual([7, 6, 5, 4, 3]);
+      // Rows arrive in a bucket between those and today's: they lead the next first page.
+      const later = Date.now() - 3 * 86_400_000;
+      await repo.createMany([0, 1].map((i) => ({ ...sampleRow(50 + i), created_at: later + i * 1000 })));
+      expect(numbers(await repo.list(q()))).toEqual([51, 50, 7, 6, 5]);
+      // And today's rows lead them, one page taking rows from three buckets.
+      await repo.createMany([{ ...sampleRow(60), created_at: Date.now() }]);
+      const page = await repo.list(q());
+      expect(numbers(page)).toEqual([60, 51, 50, 7, 6]);
+      expect(page.total_count).toBe(11);
+      expect(numbers(await repo.list(q({ page: 2 })))).toEqual([5, 4, 3, 2, 1]);
+    });
+
     it('writes a page cursor again only when the page ends elsewhere, not on every refresh of the same page', async () => {
       const repo = repoOf('refreshed');
       await repo.createMany(Array.from({ length: 12 }, (_, i) => row(i)));

@@ -18,6 +18,7 @@ import { config } from '../config.js';
 import { readBucketCounters, readCounter } from './counters.js';
 import { cursorHash, readCursor, rememberCursor } from './cursors.js';
 import { type EntityDef, type ListOptions, type ListOutcome, READ_BUDGET, specOf } from './entity.js';
+import { guessNewestBuckets, keepGuessedRead, rememberNewestBucket } from './newestBuckets.js';
 import { bucketOf, bucketSpan, type Partitioning, spreadOf } from './partitions.js';
 import { rangeCount } from './rangeCount.js';
 import { readSpread, type SpreadPosition } from './spreadRead.js';
@@ -403,13 +404,21 @@ async function runSpread(
   const keys = INDEX_KEYS[plan.index];
   const bounded = Boolean(plan.filter || plan.memorySort);
   const hash = cursorHash([plan.index, plan.keyCondition, plan.builder.values, plan.forward, size]);
-  const [counters, cursor] = await Promise.all([
+  const readIn = (buckets: string[], stop: { matches: number; scanned: number }, from?: SpreadPosition) =>
+    readSpread(input, plan.pkValue, plan.partition, spread, buckets, stop, keys, from);
+  // The first page newest first, what an open table asks every 5 s, is read with the counters (newestBuckets.ts).
+  const guess =
+    !bounded && at === 1 && !plan.forward && !plan.range && spread.bucket
+      ? guessNewestBuckets(plan.partition, spread)
+      : undefined;
+  const [counters, cursor, guessed] = await Promise.all([
     readBucketCounters(plan.partition, spread, counterBounds(plan)),
     !bounded && at > 1 ? readCursor(def.type, hash, at) : Promise.resolve({ start: undefined, rcu: 0 }),
+    guess ? readIn(guess, { matches: size, scanned: Number.POSITIVE_INFINITY }) : undefined,
   ]);
+  if (!plan.range) rememberNewestBucket(plan.partition, counters.buckets);
   const buckets = bucketsOf(plan, counters.buckets);
-  const read = (stop: { matches: number; scanned: number }, from?: SpreadPosition) =>
-    readSpread(input, plan.pkValue, plan.partition, spread, buckets, stop, keys, from);
+  const read = (stop: { matches: number; scanned: number }, from?: SpreadPosition) => readIn(buckets, stop, from);
 
   if (bounded) {
     const out = await read({ matches: Number.POSITIVE_INFINITY, scanned: budget });
@@ -423,17 +432,27 @@ async function runSpread(
   }
 
   const from = cursor.start as SpreadPosition | undefined;
+  const matches = from ? size : at * size;
+  const unbounded = Number.POSITIVE_INFINITY;
+  const kept =
+    guess && guessed
+      ? await keepGuessedRead({ buckets: guess, read: guessed }, buckets, matches, spread.shards, (rest, need) =>
+          readIn(rest, { matches: need, scanned: unbounded }),
+        )
+      : undefined;
   const [count, out] = await Promise.all([
     plan.range
       ? rangeCount(def.type, input, plan, counters.buckets, budget)
       : Promise.resolve({ count: counters.total, rcu: 0, searched: undefined }),
-    read({ matches: from ? size : at * size, scanned: Number.POSITIVE_INFINITY }, from),
+    kept ?? read({ matches, scanned: unbounded }, from),
   ]);
+  // A wrong guess was read all the same: its units count.
+  const guessRcu = guessed && !kept ? guessed.rcu : 0;
   const pageRows = from ? out.rows : out.rows.slice((at - 1) * size);
   if (out.next && pageRows.length === size && page_size > 0) {
     rememberCursor(def.type, hash, at + 1, out.next as unknown as Item);
   }
-  return reply(pageRows, count.count, counters.rcu + cursor.rcu + count.rcu + out.rcu, count.searched);
+  return reply(pageRows, count.count, counters.rcu + cursor.rcu + count.rcu + out.rcu + guessRcu, count.searched);
 }
 
 /** Every row of a partition, in key order, without budget: internal reads (`repo.all`). */
