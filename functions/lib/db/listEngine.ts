@@ -18,7 +18,7 @@ import { config } from '../config.js';
 import { readBucketCounters, readCounter } from './counters.js';
 import { cursorHash, readCursor, rememberCursor } from './cursors.js';
 import { type EntityDef, type ListOptions, type ListOutcome, READ_BUDGET, specOf } from './entity.js';
-import { guessNewestBuckets, keepGuessedRead, rememberNewestBucket } from './newestBuckets.js';
+import { guessNewestBuckets, keepGuessedRead, readFromNewest, rememberNewestBucket } from './newestBuckets.js';
 import { bucketOf, bucketSpan, type Partitioning, spreadOf } from './partitions.js';
 import { rangeCount } from './rangeCount.js';
 import { readSpread, type SpreadPosition } from './spreadRead.js';
@@ -376,6 +376,13 @@ function bucketsOf(plan: ListPlan, counted: Map<string, number[]>): string[] {
   return plan.forward ? within : within.reverse();
 }
 
+/** Whether the read starts at the current bucket (newest first) and its counters hold no rows. */
+function leadsWithEmptyCurrent(plan: ListPlan, buckets: string[], counted: Map<string, number[]>): boolean {
+  const unit = plan.spread?.bucket;
+  if (!unit || plan.forward || buckets[0] !== bucketOf(Date.now(), unit)) return false;
+  return !counted.get(buckets[0])?.some((n) => n > 0);
+}
+
 /** Bucket bounds of the counters a range needs. */
 function counterBounds(plan: ListPlan): { low?: string; high?: string } {
   const unit = plan.spread?.bucket;
@@ -444,7 +451,16 @@ async function runSpread(
     plan.range
       ? rangeCount(def.type, input, plan, counters.buckets, budget)
       : Promise.resolve({ count: counters.total, rcu: 0, searched: undefined }),
-    kept ?? read({ matches, scanned: unbounded }, from),
+    kept ??
+      (from
+        ? read({ matches, scanned: unbounded }, from)
+        : readFromNewest(
+            buckets,
+            leadsWithEmptyCurrent(plan, buckets, counters.buckets),
+            matches,
+            spread.shards,
+            (some, need) => readIn(some, { matches: need, scanned: unbounded }),
+          )),
   ]);
   // A wrong guess was read all the same: its units count.
   const guessRcu = guessed && !kept ? guessed.rcu : 0;

@@ -68,3 +68,30 @@ export async function keepGuessedRead(
     next: rest.next,
   };
 }
+
+/**
+ * Reads `buckets` (read order) from their start for `matches` rows. The current bucket is always
+ * read, in case rows landed before their counter moved; when it leads the list and its counters
+ * hold no rows, it is read alongside the buckets after it instead of before them, so a quiet
+ * type's page (or a direct jump) waits for one read, not two in turn.
+ */
+export async function readFromNewest(
+  buckets: string[],
+  currentEmpty: boolean,
+  matches: number,
+  shards: number,
+  read: (buckets: string[], matches: number) => Promise<SpreadRead>,
+): Promise<SpreadRead> {
+  if (!currentEmpty || buckets.length < 2) return read(buckets, matches);
+  const [first, rest] = await Promise.all([read(buckets.slice(0, 1), matches), read(buckets.slice(1), matches)]);
+  if (!first.rows.length) return { ...rest, rcu: rest.rcu + first.rcu, scanned: rest.scanned + first.scanned };
+  // Rows arrived uncounted: they lead the page, and the rest is read again to the length left.
+  const joined = (await keepGuessedRead(
+    { buckets: buckets.slice(0, 1), read: first },
+    buckets,
+    matches,
+    shards,
+    read,
+  ))!;
+  return { ...joined, rcu: joined.rcu + rest.rcu };
+}
