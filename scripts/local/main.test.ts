@@ -29,6 +29,9 @@ function startMain(env: NodeJS.ProcessEnv): ChildProcessWithoutNullStreams {
   children.push(child);
   return child;
 }
+/** How the child ends: its exit code, or the signal that ended it. */
+const outcome = (child: ChildProcessWithoutNullStreams) =>
+  new Promise<string>((r) => child.once('exit', (code, signal) => r(`${code ?? signal}`)));
 afterEach(async () => {
   for (const child of children.splice(0)) {
     if (child.exitCode !== null || child.signalCode !== null) continue;
@@ -52,7 +55,7 @@ describe('npm start (scripts/local/main.ts)', () => {
     child.stderr.on('data', (c) => {
       output += c;
     });
-    const exited = new Promise<string>((r) => child.once('exit', (code, signal) => r(`${code ?? signal}`)));
+    const exited = outcome(child);
 
     let health = 0;
     while (Date.now() - started < 60_000 && child.exitCode === null) {
@@ -98,7 +101,7 @@ describe('npm start (scripts/local/main.ts)', () => {
     child.stderr.on('data', (c) => {
       errors += c;
     });
-    const exited = new Promise<string>((r) => child.once('exit', (code, signal) => r(`${code ?? signal}`)));
+    const exited = outcome(child);
     await expect.poll(() => output, { timeout: 60_000 }).toContain('Patrol is running at');
     const password = (await readFile(join(dataDir, 'admin-password.txt'), 'utf8')).trim();
 

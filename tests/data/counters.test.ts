@@ -35,6 +35,18 @@ describe.each(LAYOUTS)('$name', (layout) => {
       defineEntity<Sample>({ ...sampleDef, partitioning: layout.partitioning, ...extra, type: type + layout.suffix }),
     );
   const row = (i: number) => ({ ...sampleRow(i), created_at: BASE + i * layout.spacing });
+  /** The page cursors the table holds for a type of this layout. */
+  const storedCursors = async (type: string) =>
+    (
+      await dynamoClient().send(
+        new QueryCommand({
+          TableName: process.env.TABLE_NAME,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': `${CURSOR_PREFIX}${type}${layout.suffix}` },
+          ConsistentRead: true,
+        }),
+      )
+    ).Items ?? [];
 
   /** The totals every kept counter answers, against the rows themselves. */
   async function expectCountsRight(repo: ReturnType<typeof repoOf>) {
@@ -139,18 +151,7 @@ describe.each(LAYOUTS)('$name', (layout) => {
 
       // A cold process (another Lambda) finds the cursor page 2 left in the table once written.
       forgetProcessCursors();
-      await expect
-        .poll(async () => {
-          const out = await dynamoClient().send(
-            new QueryCommand({
-              TableName: process.env.TABLE_NAME,
-              KeyConditionExpression: 'pk = :pk',
-              ExpressionAttributeValues: { ':pk': `${CURSOR_PREFIX}cursored${layout.suffix}` },
-            }),
-          );
-          return out.Items?.length ?? 0;
-        })
-        .toBeGreaterThanOrEqual(2);
+      await expect.poll(async () => (await storedCursors('cursored')).length).toBeGreaterThanOrEqual(2);
       const three = await repo.list(q({ page: 3, page_size: 10 }));
       expect(three.result.map((r) => r.id)).toEqual(ids.slice(20, 30));
       expect(three.consumed_rcu).toBeLessThanOrEqual(one.consumed_rcu + 0.5);
@@ -177,17 +178,7 @@ describe.each(LAYOUTS)('$name', (layout) => {
     it('writes a page cursor again only when the page ends elsewhere, not on every refresh of the same page', async () => {
       const repo = repoOf('refreshed');
       await repo.createMany(Array.from({ length: 12 }, (_, i) => row(i)));
-      const cursorOfPage2 = async () => {
-        const out = await dynamoClient().send(
-          new QueryCommand({
-            TableName: process.env.TABLE_NAME,
-            KeyConditionExpression: 'pk = :pk',
-            ExpressionAttributeValues: { ':pk': `${CURSOR_PREFIX}refreshed${layout.suffix}` },
-            ConsistentRead: true,
-          }),
-        );
-        return out.Items?.find((i) => String(i.sk).endsWith('#2'));
-      };
+      const cursorOfPage2 = async () => (await storedCursors('refreshed')).find((i) => String(i.sk).endsWith('#2'));
       await repo.list(q());
       await expect.poll(cursorOfPage2).toBeDefined();
       const written = await cursorOfPage2();

@@ -413,6 +413,8 @@ async function runSpread(
   const hash = cursorHash([plan.index, plan.keyCondition, plan.builder.values, plan.forward, size]);
   const readIn = (buckets: string[], stop: { matches: number; scanned: number }, from?: SpreadPosition) =>
     readSpread(input, plan.pkValue, plan.partition, spread, buckets, stop, keys, from);
+  /** `need` rows of `some` buckets from their start, no budget: the key-served reads below. */
+  const readFor = (some: string[], need: number) => readIn(some, { matches: need, scanned: Number.POSITIVE_INFINITY });
   // The first page newest first, what an open table asks every 5 s, is read with the counters (newestBuckets.ts).
   const guess =
     !bounded && at === 1 && !plan.forward && !plan.range && spread.bucket
@@ -421,7 +423,7 @@ async function runSpread(
   const [counters, cursor, guessed] = await Promise.all([
     readBucketCounters(plan.partition, spread, counterBounds(plan)),
     !bounded && at > 1 ? readCursor(def.type, hash, at) : Promise.resolve({ start: undefined, rcu: 0 }),
-    guess ? readIn(guess, { matches: size, scanned: Number.POSITIVE_INFINITY }) : undefined,
+    guess ? readFor(guess, size) : undefined,
   ]);
   if (!plan.range) rememberNewestBucket(plan.partition, counters.buckets);
   const buckets = bucketsOf(plan, counters.buckets);
@@ -440,12 +442,9 @@ async function runSpread(
 
   const from = cursor.start as SpreadPosition | undefined;
   const matches = from ? size : at * size;
-  const unbounded = Number.POSITIVE_INFINITY;
   const kept =
     guess && guessed
-      ? await keepGuessedRead({ buckets: guess, read: guessed }, buckets, matches, spread.shards, (rest, need) =>
-          readIn(rest, { matches: need, scanned: unbounded }),
-        )
+      ? await keepGuessedRead({ buckets: guess, read: guessed }, buckets, matches, spread.shards, readFor)
       : undefined;
   const [count, out] = await Promise.all([
     plan.range
@@ -453,13 +452,13 @@ async function runSpread(
       : Promise.resolve({ count: counters.total, rcu: 0, searched: undefined }),
     kept ??
       (from
-        ? read({ matches, scanned: unbounded }, from)
+        ? read({ matches, scanned: Number.POSITIVE_INFINITY }, from)
         : readFromNewest(
             buckets,
             leadsWithEmptyCurrent(plan, buckets, counters.buckets),
             matches,
             spread.shards,
-            (some, need) => readIn(some, { matches: need, scanned: unbounded }),
+            readFor,
           )),
   ]);
   // A wrong guess was read all the same: its units count.
