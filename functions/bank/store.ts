@@ -69,6 +69,9 @@ export interface StoredBankNotification extends Omit<BankNotification, 'account'
   sub_no: string | null;
 }
 
+/** Ids of the bank's high-volume rows are reserved this many at a time (ids.ts). */
+export const ID_BLOCK = 20;
+
 export const bankAccountEntity = defineEntity<StoredBankAccount>({
   type: 'bank_account',
   fields: bankAccountListFields,
@@ -90,6 +93,7 @@ export const statementEntity = defineEntity<StoredStatement>({
   hidden: ['key'],
   // The largest tables of the product: day buckets, so no partition takes the type's writes.
   partitioning: { bucket: 'day' },
+  idBlock: ID_BLOCK,
 });
 
 export const balanceStatEntity = defineEntity<StoredBalanceStat>({
@@ -98,6 +102,7 @@ export const balanceStatEntity = defineEntity<StoredBalanceStat>({
   keys: ['sub_account_id', 'account_id', 'bank_name', 'reconciled'],
   // The largest tables of the product: day buckets, so no partition takes the type's writes.
   partitioning: { bucket: 'day' },
+  idBlock: ID_BLOCK,
 });
 
 export const bankNotificationEntity = defineEntity<StoredBankNotification>({
@@ -107,6 +112,7 @@ export const bankNotificationEntity = defineEntity<StoredBankNotification>({
   keys: ['account_id', 'sub_account_id', 'category', 'status_tg', 'status_webhook', 'notify_webhook'],
   // The largest tables of the product: day buckets, so no partition takes the type's writes.
   partitioning: { bucket: 'day' },
+  idBlock: ID_BLOCK,
 });
 
 type New<T> = Omit<T, 'id' | 'created_at'> & { created_at?: number };
@@ -284,7 +290,7 @@ export function dynamoBankStore(
     updateSub: (id, patch) => onConditionFailure(subs.update(id, patch), () => new SubAccountNotFoundError(id)),
 
     async createStatement(data) {
-      const id = await nextId(statementEntity.type);
+      const id = await nextId(statementEntity.type, statementEntity.idBlock);
       try {
         await claimUnique(statementEntity.type, 'key', data.key, id);
       } catch (error) {

@@ -108,7 +108,7 @@ export async function settleChannel(
   for (let tries = 1; !updated; tries++) {
     const other = channel === 'webhook' ? { notify_tg: current.notify_tg } : { notify_webhook: current.notify_webhook };
     try {
-      updated = await store.updateNotification(n.id, channelPatch(current, channel, notify, pushedAt), other);
+      updated = await store.updateNotification(n.id, channelPatch(current, channel, notify, pushedAt), other, current);
     } catch (error) {
       if (!(error instanceof ConditionFailedError) || tries >= SETTLE_TRIES) throw error;
       const fresh = await store.getNotification(n.id);

@@ -73,7 +73,8 @@ async function deliverWebhook(
   }) => store.addHistory({ notification_id: n.id, channel, created_at: (deps.now ?? Date.now)(), ...row });
   // A receiver that answered 2xx never gets the same notification again, replay or not.
   if (n.status_webhook === P.Pushed) return;
-  const account = await store.getAccount(n.account_id);
+  // The delivery state is per account: read it with the account, not after it.
+  const [account, state] = await Promise.all([store.getAccount(n.account_id), store.webhookState(n.account_id)]);
   const payload = webhookPayload(n.context);
   if (!account?.webhook || !payload) {
     const remark = !payload ? 'Not a webhook notification' : 'The account has no webhook';
@@ -81,7 +82,6 @@ async function deliverWebhook(
     await settleChannel(store, n, 'webhook', S.NoTarget);
     return;
   }
-  const state = await store.webhookState(account.id);
   if (state.paused) {
     await history({
       callback_url: account.webhook,

@@ -14,6 +14,7 @@ import { createRepository } from '../lib/db/repository.js';
 import {
   balanceStatEntity,
   bankAccountEntity,
+  ID_BLOCK,
   bankNotificationEntity,
   statementEntity,
   type StoredBankAccount,
@@ -31,16 +32,22 @@ export const bankNotificationHistoryEntity = defineEntity<StoredHistory>({
   type: 'bank_notification_history',
   fields: bankNotificationHistoryListFields,
   keys: ['notification_id', 'channel'],
+  idBlock: ID_BLOCK,
 });
 
 export interface DeliveryStore {
   getNotification(id: number): Promise<StoredBankNotification | undefined>;
   getNotifications(ids: number[]): Promise<StoredBankNotification[]>;
-  /** `expect`: fields that must still hold these values (undefined: absent); else ConditionFailedError. */
+  /**
+   * `expect`: fields that must still hold these values (undefined: absent); else ConditionFailedError.
+   * `basis`: the notification as last read, which spares the read that moving its slots takes
+   * (UpdateOptions.basis); a stale one fails the write the same way.
+   */
   updateNotification(
     id: number,
     patch: Partial<StoredBankNotification>,
     expect?: Partial<StoredBankNotification>,
+    basis?: StoredBankNotification,
   ): Promise<StoredBankNotification>;
   listNotifications(query: ListQuery): Promise<ListOutcome<StoredBankNotification>>;
   /** Every notification whose webhook channel ended Failed, notify_webhook 9 (of one account when given). */
@@ -88,7 +95,8 @@ export function dynamoDeliveryStore(): DeliveryStore {
   return {
     getNotification: (id) => notifications.get(id),
     getNotifications: (ids) => notifications.getMany([...new Set(ids)]),
-    updateNotification: (id, patch, expect) => notifications.update(id, patch, expect ? { expect } : undefined),
+    updateNotification: (id, patch, expect, basis) =>
+      notifications.update(id, patch, { ...(expect ? { expect } : {}), ...(basis ? { basis } : {}) }),
     listNotifications: (query) => notifications.list(query),
     failedNotifications: (accountId) =>
       notifications.all({

@@ -5,7 +5,7 @@
 import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { dynamoClient } from '../../functions/lib/aws/clients.js';
-import { defineEntity } from '../../functions/lib/db/entity.js';
+import { ConditionFailedError, defineEntity } from '../../functions/lib/db/entity.js';
 import { countExpired } from '../../functions/lib/db/expiry.js';
 import { createRepository } from '../../functions/lib/db/repository.js';
 import { emptyListQuery, type ListQuery } from '../../shared/listQuery.js';
@@ -67,6 +67,31 @@ describe('spread partitions', () => {
     const early = await repo.list(q({ filters: { created_at: { kind: 'range', start: BASE, end: BASE + 2 * HOUR } } }));
     expect(early).toMatchObject({ total_count: 1 });
     expect((await repo.list(q())).total_count).toBe(2);
+  });
+
+  it('counts a range holding the current bucket whole from its counter, past the read budget', async () => {
+    const repo = createRepository(defineEntity<Sample>({ ...spreadDef('today'), readBudget: 3 }));
+    const hour = Math.floor(Date.now() / HOUR) * HOUR;
+    await repo.createMany(Array.from({ length: 8 }, (_, i) => ({ ...sampleRow(i), created_at: hour + i })));
+    // "This hour" ends in the future: still the whole bucket, so its kept count, exact.
+    const page = await repo.list(q({ filters: { created_at: { kind: 'range', start: hour, end: hour + HOUR - 1 } } }));
+    expect(page.total_count).toBe(8);
+    expect(page.total_exact).toBeUndefined();
+    expect(page.result).toHaveLength(5);
+  });
+
+  it('moves a row between slot partitions from the caller\'s basis, and refuses a stale basis', async () => {
+    const repo = createRepository(spreadDef('based'));
+    const row = await repo.create({ ...sampleRow(0), status: 1, created_at: BASE });
+    const moved = await repo.update(row.id, { status: 2 }, { basis: row });
+    const byStatus = (status: number) => repo.list(q({ filters: { status: { kind: 'enum', values: [status] } } }));
+    expect((await byStatus(2)).result.map((r) => r.id)).toEqual([row.id]);
+    expect((await byStatus(1)).total_count).toBe(0);
+    // `row` still says status 1: placing the row by it would file it under status 1 again.
+    await expect(repo.update(row.id, { enable: !row.enable }, { basis: row })).rejects.toThrow(ConditionFailedError);
+    expect((await byStatus(2)).total_count).toBe(1);
+    expect((await repo.update(row.id, { enable: !row.enable }, { basis: moved })).enable).toBe(!row.enable);
+    expect((await byStatus(2)).result.map((r) => r.id)).toEqual([row.id]);
   });
 
   it('moves the counters of a row the TTL service deleted (stream handler) out of its bucket', async () => {

@@ -61,6 +61,11 @@ export interface EntityDef<T extends { id: number; created_at: number }> {
    * counts and cursors stay O(page); docs/data-model.md gives the write rate each layout sustains.
    */
   partitioning?: Partitioning;
+  /**
+   * Ids reserved this many at a time per process (ids.ts) for a type written at high rates: a
+   * create then waits for no id write. Ids of two writers interleave; a stopped process leaves a gap.
+   */
+  idBlock?: number;
 }
 
 /** Rows a bounded list reads by default: ~1 MB of log-like rows, one Query page on AWS (~130 RCU). */
@@ -118,6 +123,13 @@ export interface UpdateOptions {
    * A failed condition throws ConditionFailedError.
    */
   expect?: Record<string, unknown>;
+  /**
+   * The row as the caller last read it, standing in for the read an update that moves a spread
+   * row between partitions would make first. The write then also expects created_at and every
+   * spread slot field it does not set to hold their basis values: a stale basis fails the write
+   * (ConditionFailedError), it never files the row under a wrong partition.
+   */
+  basis?: object;
 }
 
 /** The generic repository; features wrap it in their own store (see style.md rule 3). */

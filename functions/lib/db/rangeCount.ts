@@ -1,8 +1,9 @@
 // The count of a created_at range (a key condition), exact up to the read budget, at O(page) cost
 // once counted:
-// - a spread base (partitions.ts) counts whole buckets from their kept counters and reads rows
+// - a spread base (partitions.ts) counts the buckets the range holds whole from their kept
+//   counters, on every call (the current bucket too: "today" is a counter read), and reads rows
 //   only in the (at most two) buckets the range cuts;
-// - the rows it had to read are counted once: the count of the range up to a settled instant
+// - the rows it had to read are counted once: their count up to a settled instant
 //   (now - SETTLE_MS) is kept for CURSOR_TTL_MS next to the list cursors (`cursor#type` /
 //   `${hash}#count`), and later calls of the same range (the next page, the table's 5 s refresh)
 //   count only the rows written since, moving the memo forward.
@@ -85,6 +86,15 @@ export async function countRows(input: QueryCommandInput, budget: number): Promi
   return { count, rcu, searched: start ? scanned : undefined };
 }
 
+/** Whether a bucket ("": the whole partition) meets [start, end], and whether it lies inside it. */
+const bucketWithin = (bucket: string, start?: number, end?: number) => {
+  const span = bucket ? bucketSpan(bucket) : { start: Number.NEGATIVE_INFINITY, end: Number.POSITIVE_INFINITY };
+  return {
+    touched: !((start !== undefined && span.end < start) || (end !== undefined && span.start > end)),
+    inside: (start === undefined || span.start >= start) && (end === undefined || span.end <= end),
+  };
+};
+
 /** [start, end] of one partition or of a spread base (whole buckets from their counters). */
 async function countSpan(
   input: QueryCommandInput,
@@ -102,11 +112,9 @@ async function countSpan(
   let scanned = 0;
   const cut: string[] = [];
   for (const [bucket, shards] of counted) {
-    const span = bucket ? bucketSpan(bucket) : { start: Number.NEGATIVE_INFINITY, end: Number.POSITIVE_INFINITY };
-    if ((start !== undefined && span.end < start) || (end !== undefined && span.start > end)) continue;
-    const inside = (start === undefined || span.start >= start) && (end === undefined || span.end <= end);
+    const { touched, inside } = bucketWithin(bucket, start, end);
     if (inside) count += shards.reduce((a, n) => a + n, 0);
-    else cut.push(bucket);
+    else if (touched) cut.push(bucket);
   }
   const ranged = rangedInput(input, plan, start, end);
   for (const bucket of cut.sort()) {
@@ -124,6 +132,26 @@ async function countSpan(
     }
   }
   return { count, rcu };
+}
+
+/**
+ * The rows of the buckets [start, end] holds whole (their counters), and the buckets it cuts.
+ * One partition (no counters): nothing whole, and `cut` stays undefined (countSpan reads its rows).
+ */
+function splitBuckets(
+  counted: Map<string, number[]> | undefined,
+  start?: number,
+  end?: number,
+): { whole: number; cut?: Map<string, number[]> } {
+  if (!counted) return { whole: 0 };
+  let whole = 0;
+  const cut = new Map<string, number[]>();
+  for (const [bucket, shards] of counted) {
+    const { touched, inside } = bucketWithin(bucket, start, end);
+    if (inside) whole += shards.reduce((a, n) => a + n, 0);
+    else if (touched) cut.set(bucket, shards);
+  }
+  return { whole, cut };
 }
 
 interface Memo {
@@ -146,9 +174,13 @@ export async function rangeCount(
   budget: number,
 ): Promise<Count> {
   const { start, end } = plan.range ?? {};
+  const { whole, cut } = splitBuckets(counted, start, end);
+  // Whole buckets only: their counters are the count, with nothing to read or keep.
+  if (cut?.size === 0) return { count: whole, rcu: 0 };
   const key = {
     pk: `${CURSOR_PREFIX}${type}`,
-    sk: `${cursorHash([plan.index, plan.partition, start ?? null, end ?? null])}#count`,
+    // 'cut': the memo holds the cut buckets' rows only (an older memo also held whole buckets).
+    sk: `${cursorHash([plan.index, plan.partition, start ?? null, end ?? null, 'cut'])}#count`,
   };
   const now = Date.now();
   const memoOut = await dynamoClient().send(
@@ -162,15 +194,15 @@ export async function rangeCount(
   // Settled rows not in the memo yet, then rows too recent to keep: each counted separately.
   const [older, recent] = await Promise.all([
     from === undefined || from <= settled
-      ? countSpan(input, plan, counted, budget, from, settled)
+      ? countSpan(input, plan, cut, budget, from, settled)
       : Promise.resolve<Count>({ count: 0, rcu: 0 }),
     end === undefined || end > settled
-      ? countSpan(input, plan, counted, budget, Math.max(settled + 1, start ?? settled + 1), end)
+      ? countSpan(input, plan, cut, budget, Math.max(settled + 1, start ?? settled + 1), end)
       : Promise.resolve<Count>({ count: 0, rcu: 0 }),
   ]);
   rcu += older.rcu + recent.rcu;
   const base = fresh ? memo.n : 0;
-  const count = base + older.count + recent.count;
+  const count = whole + base + older.count + recent.count;
   const searched = older.searched ?? recent.searched;
   if (older.searched === undefined && (!fresh || older.count > 0 || settled > memo.through)) {
     const next: Memo = { n: base + older.count, through: settled, since: fresh ? memo.since : now };

@@ -204,7 +204,7 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
 
     async create(data, options) {
       for (const field of Object.keys(data)) assertWritable(field);
-      const id = options?.id ?? (await nextId(def.type));
+      const id = options?.id ?? (await nextId(def.type, def.idBlock));
       const now = Date.now();
       const created_at = (data as Partial<Row>).created_at ?? now;
       const row = { updated_at: created_at, ...data, id, created_at } as Record<string, unknown>;
@@ -297,9 +297,24 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
       // A spread row's partitions depend on created_at and its other slot values: read it first
       // (rare: log rows do not change their process, flag or time) to place it in its new ones.
       const moves = typeSpread || slotSpread.size ? Object.keys(patch).some((f) => spreadFields.has(f)) : false;
-      const current = moves ? await getItem(id) : undefined;
-      if (moves && !current) throw notFound(id)(undefined);
-      const merged = current ? { ...toRow(current, true), ...patch, id } : undefined;
+      const basis = (moves ? options?.basis : undefined) as Record<string, unknown> | undefined;
+      const current = moves && !basis ? await getItem(id) : undefined;
+      if (moves && !basis && !current) throw notFound(id)(undefined);
+      const merged = basis
+        ? { ...basis, ...patch, id }
+        : current
+          ? { ...toRow(current, true), ...patch, id }
+          : undefined;
+      // Placed by the caller's basis: the write holds only while what placed it is unchanged.
+      const guard = basis
+        ? {
+            ...options,
+            expect: {
+              ...Object.fromEntries([...spreadFields].filter((f) => !(f in patch)).map((f) => [f, basis[f]])),
+              ...options?.expect,
+            },
+          }
+        : options;
       for (const [field, value] of Object.entries(patch)) {
         if (field === 'id') continue; // the id is the key; never rewritten
         assertWritable(field);
@@ -336,7 +351,7 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
         sets.length ? `SET ${sets.join(', ')}` : '',
         removes.length ? `REMOVE ${removes.join(', ')}` : '',
       ].join(' ');
-      const old = await sendUpdate(id, b, expression, options, 'ALL_OLD');
+      const old = await sendUpdate(id, b, expression, guard, 'ALL_OLD');
       const next: Item = { ...old };
       for (const [attr, v] of changes) {
         if (v === undefined) delete next[attr];
