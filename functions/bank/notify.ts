@@ -22,7 +22,7 @@ export function notifyTargets(account: Pick<StoredBankAccount, 'webhook'>, chatO
   return { webhook, tg, row: overallNotifyStatus(webhook, tg) };
 }
 
-/** Writes one bank notification; delivery (webhook, chat) is the notification delivery issue's. */
+/** Writes one bank notification and queues its deliveries. */
 export async function createBankNotification(
   store: BankStore,
   account: Pick<StoredBankAccount, 'id' | 'bank_name' | 'user'>,
@@ -35,21 +35,23 @@ export async function createBankNotification(
     created_at: number;
   },
 ): Promise<StoredBankNotification> {
-  const created = await store.createNotification({
-    business_id: data.business_id,
-    account_id: account.id,
-    sub_account_id: data.sub?.id ?? null,
-    category: data.category,
-    ...newChannelFields(targets),
-    context: data.context,
-    bank_name: account.bank_name,
-    account_user: account.user,
-    sub_no: data.sub?.no ?? null,
-    created_at: data.created_at,
-  });
-  // Its deliveries (webhook, chat) through the notify queue: functions/bankWebhook.
-  await enqueueBankDelivery(created);
-  return created;
+  // Its deliveries (webhook, chat) through the notify queue (functions/bankWebhook), queued as
+  // soon as the row is stored, beside its kept counts.
+  return store.createNotification(
+    {
+      business_id: data.business_id,
+      account_id: account.id,
+      sub_account_id: data.sub?.id ?? null,
+      category: data.category,
+      ...newChannelFields(targets),
+      context: data.context,
+      bank_name: account.bank_name,
+      account_user: account.user,
+      sub_no: data.sub?.no ?? null,
+      created_at: data.created_at,
+    },
+    enqueueBankDelivery,
+  );
 }
 
 export const Category = BankNotificationCategory.values;

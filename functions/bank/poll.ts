@@ -20,7 +20,7 @@ import { Category, createBankNotification, type NotifyTargets, notifyTargets } f
 import { bankDriverContext, bankPortalFor as portalFor } from './drivers/bankPortal.js';
 import { recoverIfStale } from './staleness.js';
 import { cents, statementKeys } from './statementKey.js';
-import type { BankStore, StoredBankAccount, StoredSubAccount } from './store.js';
+import type { BankStore, StoredBankAccount, StoredStatement, StoredSubAccount } from './store.js';
 
 // One poll of one bank account: take the lease, sign in (or reuse the kept session), read the
 // balances, read the statements of the sub-accounts whose balance moved, store what is new once,
@@ -330,46 +330,58 @@ export async function storeStatement(
   baseline: boolean,
 ): Promise<boolean> {
   const now = c.clock.now();
-  const statement = await c.store.createStatement({
-    bank_name: c.account.bank_name,
-    account_id: c.account.id,
-    sub_account_id: sub.id,
-    sub_no: sub.no,
-    human_date: line.time ? `${line.date} ${line.time}` : line.date,
-    inflow: line.inflow,
-    name: line.name,
-    amount: line.amount,
-    remark: line.remark,
-    ref: line.ref ?? null,
-    balance: null,
-    key,
-    send_date: line.date,
-    send_time: line.time,
-    notify_status: baseline ? NotifyStatus.values.NoNotify : c.targets.row,
-    notified_at: null,
-    created_at: now,
-  });
-  if (!statement) return false;
-  if (!baseline) {
-    await createBankNotification(c.store, c.account, c.targets, {
-      category: Category.Statement,
-      business_id: statement.id,
-      sub: { id: sub.id, no: sub.no },
+  // A new statement's notification is written (and queued) beside the statement's own counts.
+  const notify = (statement: StoredStatement) => notifyStatement(c, sub, line, statement.id, now);
+  const statement = await c.store.createStatement(
+    {
+      bank_name: c.account.bank_name,
+      account_id: c.account.id,
+      sub_account_id: sub.id,
+      sub_no: sub.no,
+      human_date: line.time ? `${line.date} ${line.time}` : line.date,
+      inflow: line.inflow,
+      name: line.name,
+      amount: line.amount,
+      remark: line.remark,
+      ref: line.ref ?? null,
+      balance: null,
+      key,
+      send_date: line.date,
+      send_time: line.time,
+      notify_status: baseline ? NotifyStatus.values.NoNotify : c.targets.row,
+      notified_at: null,
       created_at: now,
-      context: {
-        kind: 'statement',
-        bank: c.account.bank_name,
-        account: sub.no,
-        sender: line.name,
-        remark: line.remark,
-        send_date: line.date,
-        send_time: line.time,
-        amount: line.amount.toFixed(2),
-        inflow: line.inflow,
-      },
-    });
-  }
-  return true;
+    },
+    baseline ? undefined : notify,
+  );
+  return statement !== undefined;
+}
+
+/** The bank notification of a statement (`statementId`, stored by this call or found stored before). */
+export function notifyStatement(
+  c: RecordContext,
+  sub: StoredSubAccount,
+  line: BankStatementLine,
+  statementId: number,
+  now: number,
+) {
+  return createBankNotification(c.store, c.account, c.targets, {
+    category: Category.Statement,
+    business_id: statementId,
+    sub: { id: sub.id, no: sub.no },
+    created_at: now,
+    context: {
+      kind: 'statement',
+      bank: c.account.bank_name,
+      account: sub.no,
+      sender: line.name,
+      remark: line.remark,
+      send_date: line.date,
+      send_time: line.time,
+      amount: line.amount.toFixed(2),
+      inflow: line.inflow,
+    },
+  });
 }
 
 export async function writeBalanceStat(

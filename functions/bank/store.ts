@@ -158,12 +158,22 @@ export interface BankStore {
   /** Throws SubAccountNotFoundError. */
   updateSub(id: number, patch: Partial<StoredSubAccount>): Promise<StoredSubAccount>;
 
-  /** Stores a statement once per key: undefined when its key was stored before (by any writer). */
-  createStatement(statement: New<StoredStatement>): Promise<StoredStatement | undefined>;
+  /**
+   * Stores a statement once per key: undefined when its key was stored before (by any writer).
+   * `alongside`: what follows from a stored statement (its notification), run beside its counts.
+   */
+  createStatement(
+    statement: New<StoredStatement>,
+    alongside?: (stored: StoredStatement) => Promise<unknown>,
+  ): Promise<StoredStatement | undefined>;
   listStatements(query: ListQuery): Promise<ListOutcome<StoredStatement>>;
   createBalanceStat(stat: New<StoredBalanceStat>): Promise<StoredBalanceStat>;
   listBalanceStats(query: ListQuery): Promise<ListOutcome<StoredBalanceStat>>;
-  createNotification(n: New<StoredBankNotification>): Promise<StoredBankNotification>;
+  /** `alongside`: what needs the notification stored (its delivery queued), run beside its counts. */
+  createNotification(
+    n: New<StoredBankNotification>,
+    alongside?: (created: StoredBankNotification) => Promise<unknown>,
+  ): Promise<StoredBankNotification>;
   listNotifications(query: ListQuery): Promise<ListOutcome<StoredBankNotification>>;
 
   /** The end of the last dispatched window (ms), 0 before the first. */
@@ -289,7 +299,7 @@ export function dynamoBankStore(
     },
     updateSub: (id, patch) => onConditionFailure(subs.update(id, patch), () => new SubAccountNotFoundError(id)),
 
-    async createStatement(data) {
+    async createStatement(data, alongside) {
       const id = await nextId(statementEntity.type, statementEntity.idBlock);
       try {
         await claimUnique(statementEntity.type, 'key', data.key, id);
@@ -298,7 +308,7 @@ export function dynamoBankStore(
         throw error;
       }
       try {
-        return await statements.create(data, { id });
+        return await statements.create(data, { id, alongside });
       } catch (error) {
         await releaseUnique(statementEntity.type, 'key', data.key, id);
         throw error;
@@ -307,7 +317,7 @@ export function dynamoBankStore(
     listStatements: (query) => statements.list(query),
     createBalanceStat: (data) => stats.create(data),
     listBalanceStats: (query) => stats.list(query),
-    createNotification: (data) => notifications.create(data),
+    createNotification: (data, alongside) => notifications.create(data, { alongside }),
     listNotifications: (query) => notifications.list(query),
 
     async dispatchedUntil() {

@@ -63,26 +63,40 @@ async function deliverWebhook(
 ): Promise<void> {
   const now = (deps.now ?? Date.now)();
   const channel = PushChannel.values.WebHook;
-  const history = (row: {
-    callback_url: string | null;
-    params: unknown;
-    content: unknown;
-    code: number | null;
-    resp: string | null;
-    remark: string;
-  }) => store.addHistory({ notification_id: n.id, channel, created_at: (deps.now ?? Date.now)(), ...row });
+  const history = (
+    row: {
+      callback_url: string | null;
+      params: unknown;
+      content: unknown;
+      code: number | null;
+      resp: string | null;
+      remark: string;
+    },
+    alongside?: () => Promise<unknown>,
+  ) => store.addHistory({ notification_id: n.id, channel, created_at: (deps.now ?? Date.now)(), ...row }, alongside);
   // A receiver that answered 2xx never gets the same notification again, replay or not.
   if (n.status_webhook === P.Pushed) return;
-  // The delivery state is per account: read it with the account, not after it.
-  const [account, state] = await Promise.all([store.getAccount(n.account_id), store.webhookState(n.account_id)]);
+  // The same statement delivered by another notification (a statement pushed again): not twice.
+  // Claimed while the account and its delivery state are read, and given back if nothing is sent.
+  const statementKey = n.category === BankNotificationCategory.values.Statement ? String(n.business_id) : undefined;
+  const [account, state, claimed] = await Promise.all([
+    store.getAccount(n.account_id),
+    store.webhookState(n.account_id),
+    statementKey ? claimDelivery(statementKey, n.id) : true,
+  ]);
+  const giveBack = async () => {
+    if (statementKey && claimed) await releaseUnique(DELIVERED.type, DELIVERED.field, statementKey, n.id);
+  };
   const payload = webhookPayload(n.context);
   if (!account?.webhook || !payload) {
     const remark = !payload ? 'Not a webhook notification' : 'The account has no webhook';
+    await giveBack();
     await history({ callback_url: null, params: null, content: null, code: null, resp: null, remark });
     await settleChannel(store, n, 'webhook', S.NoTarget);
     return;
   }
   if (state.paused) {
+    await giveBack();
     await history({
       callback_url: account.webhook,
       params: null,
@@ -94,25 +108,18 @@ async function deliverWebhook(
     await settleChannel(store, n, 'webhook', S.ChannelClosed);
     return;
   }
-  // The same statement delivered by another notification (a statement pushed again): not twice.
-  const statementKey = n.category === BankNotificationCategory.values.Statement ? String(n.business_id) : undefined;
-  if (statementKey) {
-    try {
-      await claimUnique(DELIVERED.type, DELIVERED.field, statementKey, n.id);
-    } catch (error) {
-      if (!(error instanceof UniqueTakenError)) throw error;
-      const owner = await findUniqueOwner(DELIVERED.type, DELIVERED.field, statementKey);
-      await history({
-        callback_url: account.webhook,
-        params: null,
-        content: payload,
-        code: null,
-        resp: null,
-        remark: `The same statement was already delivered (notification ${owner})`,
-      });
-      await settleChannel(store, n, 'webhook', S.Duplication);
-      return;
-    }
+  if (statementKey && !claimed) {
+    const owner = await findUniqueOwner(DELIVERED.type, DELIVERED.field, statementKey);
+    await history({
+      callback_url: account.webhook,
+      params: null,
+      content: payload,
+      code: null,
+      resp: null,
+      remark: `The same statement was already delivered (notification ${owner})`,
+    });
+    await settleChannel(store, n, 'webhook', S.Duplication);
+    return;
   }
 
   const body = JSON.stringify(payload);
@@ -151,21 +158,25 @@ async function deliverWebhook(
     ? `Delivered, ${attemptText}`
     : `${error ?? `HTTP ${code}`}; ${attemptText}${retry ? ', will retry' : isRetryable(code) ? ', retries exhausted' : ', not retried (4xx)'}`;
   // Never the API key nor the signature secret: the params name the headers sent, the key masked.
-  await history({
+  const attempt = {
     callback_url: account.webhook,
     params: { method: 'POST', headers: { ...headers, ...(apiKey ? { [WEBHOOK_HEADERS.apiKey]: '******' } : {}) } },
     content: payload,
     code,
     resp,
     remark,
-  });
+  };
   if (ok) {
-    // Only a failing webhook has a count to clear: a healthy one's delivery writes nothing here.
-    // (A failure counted meanwhile by another delivery stays counted: failures are rare beside it.)
-    if (state.consecutive_failures > 0) await store.recordSuccess(account.id);
-    await settleChannel(store, n, 'webhook', S.Success, now);
+    // Success once the attempt's row is stored (whoever sees Success finds the attempt), beside its counts.
+    await history(attempt, async () => {
+      // Only a failing webhook has a count to clear: a healthy one's delivery writes nothing here.
+      // (A failure counted meanwhile by another delivery stays counted: failures are rare beside it.)
+      if (state.consecutive_failures > 0) await store.recordSuccess(account.id);
+      await settleChannel(store, n, 'webhook', S.Success, now);
+    });
     return;
   }
+  await history(attempt);
   const after = await store.recordFailure(account.id, now);
   const pausing = shouldPause(after, now);
   if (pausing) {
@@ -183,6 +194,17 @@ async function deliverWebhook(
     return;
   }
   await settleChannel(store, n, 'webhook', pausing ? S.ChannelClosed : S.Failed);
+}
+
+/** Claims the statement's delivery for notification `id`: false when another notification holds it. */
+async function claimDelivery(statementKey: string, id: number): Promise<boolean> {
+  try {
+    await claimUnique(DELIVERED.type, DELIVERED.field, statementKey, id);
+    return true;
+  } catch (error) {
+    if (error instanceof UniqueTakenError) return false;
+    throw error;
+  }
 }
 
 async function decryptApiKey(id: number, enc: string): Promise<string> {

@@ -58,7 +58,8 @@ export interface DeliveryStore {
     id: number,
     patch: { notify_status: NotifyStatusValue; notified_at: number | null },
   ): Promise<void>;
-  addHistory(row: Omit<StoredHistory, 'id'>): Promise<StoredHistory>;
+  /** `alongside`: what follows from the attempt's row (the channel's status), run beside its counts. */
+  addHistory(row: Omit<StoredHistory, 'id'>, alongside?: () => Promise<unknown>): Promise<StoredHistory>;
   listHistory(query: ListQuery): Promise<ListOutcome<StoredHistory>>;
   historyOf(notificationId: number): Promise<StoredHistory[]>;
   /** With the secrets' ciphertexts. */
@@ -106,7 +107,7 @@ export function dynamoDeliveryStore(): DeliveryStore {
       if (category === 1) await statements.update(id, patch);
       else if (category === 2) await stats.update(id, patch);
     },
-    addHistory: (row) => history.create(row),
+    addHistory: (row, alongside) => history.create(row, { alongside }),
     listHistory: (query) => history.list(query),
     historyOf: (notificationId) => history.all({ scope: { notification_id: notificationId } }),
     getAccount: (id) => accounts.getWithHidden(id),

@@ -80,7 +80,7 @@ describe('spread partitions', () => {
     expect(page.result).toHaveLength(5);
   });
 
-  it('moves a row between slot partitions from the caller\'s basis, and refuses a stale basis', async () => {
+  it("moves a row between slot partitions from the caller's basis, and refuses a stale basis", async () => {
     const repo = createRepository(spreadDef('based'));
     const row = await repo.create({ ...sampleRow(0), status: 1, created_at: BASE });
     const moved = await repo.update(row.id, { status: 2 }, { basis: row });

@@ -111,6 +111,28 @@ describe('repository', () => {
     );
   });
 
+  it('runs work alongside a create once the row is stored, and answers when it and the counts are done', async () => {
+    const before = (await repo.list(emptyListQuery({ page_size: 1 }), { scope: { task_id: 99 } })).total_count;
+    let seen: unknown;
+    const created = await repo.create(
+      { ...base, task_id: 99 },
+      { alongside: async (row) => (seen = await repo.get(row.id)) },
+    );
+    expect(seen).toEqual(created);
+    expect((await repo.list(emptyListQuery({ page_size: 1 }), { scope: { task_id: 99 } })).total_count).toBe(
+      before + 1,
+    );
+    // A failure beside it is the create's failure, after the row and its counts were written.
+    const failing = repo.create(
+      { ...base, task_id: 99 },
+      { alongside: async () => Promise.reject(new Error('queue down')) },
+    );
+    await expect(failing).rejects.toThrow('queue down');
+    expect((await repo.list(emptyListQuery({ page_size: 1 }), { scope: { task_id: 99 } })).total_count).toBe(
+      before + 2,
+    );
+  });
+
   it('hands out distinct ids to 20 parallel creates', async () => {
     const rows = await Promise.all(Array.from({ length: 20 }, () => repo.create(base)));
     expect(new Set(rows.map((r) => r.id)).size).toBe(20);

@@ -6,8 +6,8 @@ import { findUniqueOwner } from '../../lib/db/unique.js';
 import { isBankChatOn } from '../../bank/bankChat.js';
 import { systemClock } from '../../bank/clock.js';
 import type { BankStatementLine } from '../../bank/drivers/bankDriver.js';
-import { Category, createBankNotification, notifyTargets } from '../../bank/notify.js';
-import { LEASE_MS, type RecordContext, storeStatement, writeBalanceStat } from '../../bank/poll.js';
+import { notifyTargets } from '../../bank/notify.js';
+import { LEASE_MS, notifyStatement, type RecordContext, storeStatement, writeBalanceStat } from '../../bank/poll.js';
 import { cents, statementKey } from '../../bank/statementKey.js';
 import { type BankStore, bankStore, type StoredBankAccount, type StoredSubAccount } from '../../bank/store.js';
 
@@ -89,24 +89,7 @@ async function recordStatement(
     // Already recorded (by a poll or an earlier push): a notification that ends Duplication, so the
     // operator sees the repeat, and the receiver does not get the statement twice.
     const existing = await findUniqueOwner('bank_statement', 'key', key);
-    if (existing !== undefined)
-      await createBankNotification(c.store, c.account, c.targets, {
-        category: Category.Statement,
-        business_id: existing,
-        sub: { id: sub.id, no: sub.no },
-        created_at: c.clock.now(),
-        context: {
-          kind: 'statement',
-          bank: c.account.bank_name,
-          account: sub.no,
-          sender: line.name,
-          remark: line.remark,
-          send_date: line.date,
-          send_time: line.time,
-          amount: line.amount.toFixed(2),
-          inflow: line.inflow,
-        },
-      });
+    if (existing !== undefined) await notifyStatement(c, sub, line, existing, c.clock.now());
     return { recorded: false, duplicate: true };
   }
   await c.store.updateSub(sub.id, {

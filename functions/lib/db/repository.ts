@@ -50,13 +50,21 @@ import { timeKey } from './timeKey.js';
 
 type Row = { id: number; created_at: number };
 
+export interface CreateOptions<T> {
+  id?: number;
+  alongside?: (row: T) => Promise<unknown>;
+}
+
 /** The repository plus the few calls that need more than the generic contract. */
 export interface DynamoRepository<T extends Row> extends Repository<T> {
   /**
    * `id` lets a caller allocate the id first (nextId) when it must claim a unique value for it
-   * before the row exists; see docs/data-model.md "Unique values".
+   * before the row exists; see docs/data-model.md "Unique values". `alongside`: work that needs the
+   * row stored but not its kept counts (queue its delivery, write what follows from it), run
+   * beside the counter writes instead of after them; create returns when both are done and throws
+   * the first failure.
    */
-  create(data: Omit<T, 'id' | 'created_at'> & Partial<Pick<T, 'created_at'>>, options?: { id?: number }): Promise<T>;
+  create(data: Omit<T, 'id' | 'created_at'> & Partial<Pick<T, 'created_at'>>, options?: CreateOptions<T>): Promise<T>;
   /**
    * Many new rows in few calls: one id block, then BatchWriteItem in chunks of 25. BatchWrite
    * takes no condition, which is safe only because the ids are fresh from the counter.
@@ -215,8 +223,14 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
         ),
         (cause) => new ConditionFailedError(`${def.type} ${id} already exists`, { cause }),
       );
-      await moveCounters(partitionsOf(item));
-      return toRow(row);
+      const created = toRow(row);
+      // Both run to the end before create answers: a failed `alongside` never leaves counters in flight.
+      const [counted, beside] = await Promise.allSettled([
+        moveCounters(partitionsOf(item)),
+        options?.alongside?.(created),
+      ]);
+      for (const outcome of [counted, beside]) if (outcome.status === 'rejected') throw outcome.reason;
+      return created;
     },
 
     async createMany(list) {
