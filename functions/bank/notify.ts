@@ -34,6 +34,8 @@ export async function createBankNotification(
     context: BankNotificationContext;
     created_at: number;
   },
+  /** Allocated beforehand, beside other work (BankStore.newNotificationId); else at the write. */
+  id?: number,
 ): Promise<StoredBankNotification> {
   // Its deliveries (webhook, chat) through the notify queue (functions/bankWebhook), queued as
   // soon as the row is stored, beside its kept counts.
@@ -50,7 +52,7 @@ export async function createBankNotification(
       sub_no: data.sub?.no ?? null,
       created_at: data.created_at,
     },
-    enqueueBankDelivery,
+    { id, alongside: enqueueBankDelivery },
   );
 }
 

@@ -330,8 +330,12 @@ export async function storeStatement(
   baseline: boolean,
 ): Promise<boolean> {
   const now = c.clock.now();
-  // A new statement's notification is written (and queued) beside the statement's own counts.
-  const notify = (statement: StoredStatement) => notifyStatement(c, sub, line, statement.id, now);
+  // A new statement's notification: its id allocated while the statement is stored, the row
+  // written (and its delivery queued) beside the statement's own counts.
+  const notificationId = baseline ? undefined : c.store.newNotificationId();
+  notificationId?.catch(() => undefined); // awaited only for a new statement, whose create reports a failure
+  const notify = async (statement: StoredStatement) =>
+    notifyStatement(c, sub, line, statement.id, now, await notificationId);
   const statement = await c.store.createStatement(
     {
       bank_name: c.account.bank_name,
@@ -364,24 +368,31 @@ export function notifyStatement(
   line: BankStatementLine,
   statementId: number,
   now: number,
+  id?: number,
 ) {
-  return createBankNotification(c.store, c.account, c.targets, {
-    category: Category.Statement,
-    business_id: statementId,
-    sub: { id: sub.id, no: sub.no },
-    created_at: now,
-    context: {
-      kind: 'statement',
-      bank: c.account.bank_name,
-      account: sub.no,
-      sender: line.name,
-      remark: line.remark,
-      send_date: line.date,
-      send_time: line.time,
-      amount: line.amount.toFixed(2),
-      inflow: line.inflow,
+  return createBankNotification(
+    c.store,
+    c.account,
+    c.targets,
+    {
+      category: Category.Statement,
+      business_id: statementId,
+      sub: { id: sub.id, no: sub.no },
+      created_at: now,
+      context: {
+        kind: 'statement',
+        bank: c.account.bank_name,
+        account: sub.no,
+        sender: line.name,
+        remark: line.remark,
+        send_date: line.date,
+        send_time: line.time,
+        amount: line.amount.toFixed(2),
+        inflow: line.inflow,
+      },
     },
-  });
+    id,
+  );
 }
 
 export async function writeBalanceStat(

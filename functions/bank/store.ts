@@ -16,7 +16,12 @@ import { dynamoClient } from '../lib/aws/clients.js';
 import { config } from '../lib/config.js';
 import { ConditionFailedError, defineEntity, type ListOutcome } from '../lib/db/entity.js';
 import { nextId } from '../lib/db/ids.js';
-import { createRepository, type DynamoRepository, isConditionFailure } from '../lib/db/repository.js';
+import {
+  type CreateOptions,
+  createRepository,
+  type DynamoRepository,
+  isConditionFailure,
+} from '../lib/db/repository.js';
 import { claimUnique, releaseUnique, UniqueTakenError } from '../lib/db/unique.js';
 import { onConditionFailure } from '../lib/onConditionFailure.js';
 import { BankAccountExistsError, BankAccountNotFoundError, SubAccountNotFoundError } from './errors.js';
@@ -69,9 +74,6 @@ export interface StoredBankNotification extends Omit<BankNotification, 'account'
   sub_no: string | null;
 }
 
-/** Ids of the bank's high-volume rows are reserved this many at a time (ids.ts). */
-export const ID_BLOCK = 20;
-
 export const bankAccountEntity = defineEntity<StoredBankAccount>({
   type: 'bank_account',
   fields: bankAccountListFields,
@@ -93,7 +95,6 @@ export const statementEntity = defineEntity<StoredStatement>({
   hidden: ['key'],
   // The largest tables of the product: day buckets, so no partition takes the type's writes.
   partitioning: { bucket: 'day' },
-  idBlock: ID_BLOCK,
 });
 
 export const balanceStatEntity = defineEntity<StoredBalanceStat>({
@@ -102,7 +103,6 @@ export const balanceStatEntity = defineEntity<StoredBalanceStat>({
   keys: ['sub_account_id', 'account_id', 'bank_name', 'reconciled'],
   // The largest tables of the product: day buckets, so no partition takes the type's writes.
   partitioning: { bucket: 'day' },
-  idBlock: ID_BLOCK,
 });
 
 export const bankNotificationEntity = defineEntity<StoredBankNotification>({
@@ -112,7 +112,6 @@ export const bankNotificationEntity = defineEntity<StoredBankNotification>({
   keys: ['account_id', 'sub_account_id', 'category', 'status_tg', 'status_webhook', 'notify_webhook'],
   // The largest tables of the product: day buckets, so no partition takes the type's writes.
   partitioning: { bucket: 'day' },
-  idBlock: ID_BLOCK,
 });
 
 type New<T> = Omit<T, 'id' | 'created_at'> & { created_at?: number };
@@ -169,10 +168,12 @@ export interface BankStore {
   listStatements(query: ListQuery): Promise<ListOutcome<StoredStatement>>;
   createBalanceStat(stat: New<StoredBalanceStat>): Promise<StoredBalanceStat>;
   listBalanceStats(query: ListQuery): Promise<ListOutcome<StoredBalanceStat>>;
+  /** An id for a notification about to be written: allocated beside other work (create's `id`). */
+  newNotificationId(): Promise<number>;
   /** `alongside`: what needs the notification stored (its delivery queued), run beside its counts. */
   createNotification(
     n: New<StoredBankNotification>,
-    alongside?: (created: StoredBankNotification) => Promise<unknown>,
+    options?: CreateOptions<StoredBankNotification>,
   ): Promise<StoredBankNotification>;
   listNotifications(query: ListQuery): Promise<ListOutcome<StoredBankNotification>>;
 
@@ -300,7 +301,7 @@ export function dynamoBankStore(
     updateSub: (id, patch) => onConditionFailure(subs.update(id, patch), () => new SubAccountNotFoundError(id)),
 
     async createStatement(data, alongside) {
-      const id = await nextId(statementEntity.type, statementEntity.idBlock);
+      const id = await nextId(statementEntity.type);
       try {
         await claimUnique(statementEntity.type, 'key', data.key, id);
       } catch (error) {
@@ -317,7 +318,8 @@ export function dynamoBankStore(
     listStatements: (query) => statements.list(query),
     createBalanceStat: (data) => stats.create(data),
     listBalanceStats: (query) => stats.list(query),
-    createNotification: (data, alongside) => notifications.create(data, { alongside }),
+    newNotificationId: () => nextId(bankNotificationEntity.type),
+    createNotification: (data, options) => notifications.create(data, options),
     listNotifications: (query) => notifications.list(query),
 
     async dispatchedUntil() {

@@ -72,8 +72,8 @@ async function deliverWebhook(
       resp: string | null;
       remark: string;
     },
-    alongside?: () => Promise<unknown>,
-  ) => store.addHistory({ notification_id: n.id, channel, created_at: (deps.now ?? Date.now)(), ...row }, alongside);
+    options?: { id?: number; alongside?: () => Promise<unknown> },
+  ) => store.addHistory({ notification_id: n.id, channel, created_at: (deps.now ?? Date.now)(), ...row }, options);
   // A receiver that answered 2xx never gets the same notification again, replay or not.
   if (n.status_webhook === P.Pushed) return;
   // The same statement delivered by another notification (a statement pushed again): not twice.
@@ -133,6 +133,9 @@ async function deliverWebhook(
     [WEBHOOK_HEADERS.signature]: signWebhook(secret, id, timestamp, body),
     ...(apiKey ? { [WEBHOOK_HEADERS.apiKey]: apiKey } : {}),
   };
+  // The attempt's row id, allocated while the receiver answers.
+  const historyId = store.newHistoryId();
+  historyId.catch(() => undefined); // awaited below; a failure there is the delivery's
   let code: number | null = null;
   let resp: string | null = null;
   let error: string | null = null;
@@ -168,15 +171,18 @@ async function deliverWebhook(
   };
   if (ok) {
     // Success once the attempt's row is stored (whoever sees Success finds the attempt), beside its counts.
-    await history(attempt, async () => {
-      // Only a failing webhook has a count to clear: a healthy one's delivery writes nothing here.
-      // (A failure counted meanwhile by another delivery stays counted: failures are rare beside it.)
-      if (state.consecutive_failures > 0) await store.recordSuccess(account.id);
-      await settleChannel(store, n, 'webhook', S.Success, now);
+    await history(attempt, {
+      id: await historyId,
+      alongside: async () => {
+        // Only a failing webhook has a count to clear: a healthy one's delivery writes nothing here.
+        // (A failure counted meanwhile by another delivery stays counted: failures are rare beside it.)
+        if (state.consecutive_failures > 0) await store.recordSuccess(account.id);
+        await settleChannel(store, n, 'webhook', S.Success, now);
+      },
     });
     return;
   }
-  await history(attempt);
+  await history(attempt, { id: await historyId });
   const after = await store.recordFailure(account.id, now);
   const pausing = shouldPause(after, now);
   if (pausing) {

@@ -10,11 +10,11 @@ import type { WebhookState } from '../../shared/schemas/bankWebhook.js';
 import { dynamoClient } from '../lib/aws/clients.js';
 import { config } from '../lib/config.js';
 import { defineEntity, type ListOutcome } from '../lib/db/entity.js';
-import { createRepository } from '../lib/db/repository.js';
+import { type CreateOptions, createRepository } from '../lib/db/repository.js';
+import { nextId } from '../lib/db/ids.js';
 import {
   balanceStatEntity,
   bankAccountEntity,
-  ID_BLOCK,
   bankNotificationEntity,
   statementEntity,
   type StoredBankAccount,
@@ -32,7 +32,6 @@ export const bankNotificationHistoryEntity = defineEntity<StoredHistory>({
   type: 'bank_notification_history',
   fields: bankNotificationHistoryListFields,
   keys: ['notification_id', 'channel'],
-  idBlock: ID_BLOCK,
 });
 
 export interface DeliveryStore {
@@ -58,8 +57,10 @@ export interface DeliveryStore {
     id: number,
     patch: { notify_status: NotifyStatusValue; notified_at: number | null },
   ): Promise<void>;
+  /** An id for an attempt's row about to be written: allocated beside other work (addHistory's `id`). */
+  newHistoryId(): Promise<number>;
   /** `alongside`: what follows from the attempt's row (the channel's status), run beside its counts. */
-  addHistory(row: Omit<StoredHistory, 'id'>, alongside?: () => Promise<unknown>): Promise<StoredHistory>;
+  addHistory(row: Omit<StoredHistory, 'id'>, options?: CreateOptions<StoredHistory>): Promise<StoredHistory>;
   listHistory(query: ListQuery): Promise<ListOutcome<StoredHistory>>;
   historyOf(notificationId: number): Promise<StoredHistory[]>;
   /** With the secrets' ciphertexts. */
@@ -107,7 +108,8 @@ export function dynamoDeliveryStore(): DeliveryStore {
       if (category === 1) await statements.update(id, patch);
       else if (category === 2) await stats.update(id, patch);
     },
-    addHistory: (row, alongside) => history.create(row, { alongside }),
+    newHistoryId: () => nextId(bankNotificationHistoryEntity.type),
+    addHistory: (row, options) => history.create(row, options),
     listHistory: (query) => history.list(query),
     historyOf: (notificationId) => history.all({ scope: { notification_id: notificationId } }),
     getAccount: (id) => accounts.getWithHidden(id),

@@ -61,11 +61,6 @@ export interface EntityDef<T extends { id: number; created_at: number }> {
    * counts and cursors stay O(page); docs/data-model.md gives the write rate each layout sustains.
    */
   partitioning?: Partitioning;
-  /**
-   * Ids reserved this many at a time per process (ids.ts) for a type written at high rates: a
-   * create then waits for no id write. Ids of two writers interleave; a stopped process leaves a gap.
-   */
-  idBlock?: number;
 }
 
 /** Rows a bounded list reads by default: ~1 MB of log-like rows, one Query page on AWS (~130 RCU). */

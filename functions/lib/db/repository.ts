@@ -212,7 +212,7 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
 
     async create(data, options) {
       for (const field of Object.keys(data)) assertWritable(field);
-      const id = options?.id ?? (await nextId(def.type, def.idBlock));
+      const id = options?.id ?? (await nextId(def.type));
       const now = Date.now();
       const created_at = (data as Partial<Row>).created_at ?? now;
       const row = { updated_at: created_at, ...data, id, created_at } as Record<string, unknown>;
