@@ -1,7 +1,7 @@
 /**
- * Whether the bank chat (Telegram) channel is on. The TG settings come with the notification
- * delivery issue; until they exist this answers false, so a bank notification is Pending only
- * when its account has a webhook. The poller reads it once per poll, through this one function.
+ * Whether the bank chat (Telegram) channel is on: the TG settings' bank switch, with a token and a
+ * bank chat. The poller reads it once per poll, the inbound webhook once per call, through this one
+ * function.
  */
 export async function isBankChatOn(): Promise<boolean> {
   return chatOn();

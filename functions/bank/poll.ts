@@ -319,6 +319,18 @@ async function readStatements(
   state.cursor = page.cursor;
 }
 
+/** Ids a caller allocated for a statement and its notification while it did other work. */
+export interface StatementIds {
+  statement: number;
+  notification: number;
+}
+
+/** Both ids of a statement to store, allocated at once (an id of a duplicate is left unused: a gap). */
+export async function allocateStatementIds(store: BankStore): Promise<StatementIds> {
+  const [statement, notification] = await Promise.all([store.newStatementId(), store.newNotificationId()]);
+  return { statement, notification };
+}
+
 /** What recording a statement or balance needs; the inbound bank webhook records through these too. */
 export type RecordContext = Pick<SubPollContext, 'store' | 'clock' | 'account' | 'targets'>;
 
@@ -328,12 +340,13 @@ export async function storeStatement(
   line: BankStatementLine,
   key: string,
   baseline: boolean,
+  ids?: StatementIds,
 ): Promise<boolean> {
   const now = c.clock.now();
-  // A new statement's notification: its id allocated while the statement is stored, the row
-  // written (and its delivery queued) beside the statement's own counts.
-  const notificationId = baseline ? undefined : c.store.newNotificationId();
-  notificationId?.catch(() => undefined); // awaited only for a new statement, whose create reports a failure
+  // A new statement's notification: its id allocated while the statement is stored (or before,
+  // by the caller), the row written (and its delivery queued) beside the statement's own counts.
+  const notificationId = baseline ? undefined : (ids?.notification ?? c.store.newNotificationId());
+  if (notificationId instanceof Promise) notificationId.catch(() => undefined); // awaited only for a new statement
   const notify = async (statement: StoredStatement) =>
     notifyStatement(c, sub, line, statement.id, now, await notificationId);
   const statement = await c.store.createStatement(
@@ -357,6 +370,7 @@ export async function storeStatement(
       created_at: now,
     },
     baseline ? undefined : notify,
+    ids?.statement,
   );
   return statement !== undefined;
 }

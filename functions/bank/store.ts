@@ -69,6 +69,8 @@ export interface StoredBalanceStat extends Omit<BalanceStat, 'sub_account'> {
 }
 
 export interface StoredBankNotification extends Omit<BankNotification, 'account' | 'sub'> {
+  /** Stamped by every write (the repository): when a channel last moved. */
+  updated_at?: number;
   bank_name: 1 | 2;
   account_user: string;
   sub_no: string | null;
@@ -164,7 +166,10 @@ export interface BankStore {
   createStatement(
     statement: New<StoredStatement>,
     alongside?: (stored: StoredStatement) => Promise<unknown>,
+    id?: number,
   ): Promise<StoredStatement | undefined>;
+  /** An id for a statement about to be stored: allocated beside other work (createStatement's `id`). */
+  newStatementId(): Promise<number>;
   listStatements(query: ListQuery): Promise<ListOutcome<StoredStatement>>;
   createBalanceStat(stat: New<StoredBalanceStat>): Promise<StoredBalanceStat>;
   listBalanceStats(query: ListQuery): Promise<ListOutcome<StoredBalanceStat>>;
@@ -300,8 +305,9 @@ export function dynamoBankStore(
     },
     updateSub: (id, patch) => onConditionFailure(subs.update(id, patch), () => new SubAccountNotFoundError(id)),
 
-    async createStatement(data, alongside) {
-      const id = await nextId(statementEntity.type);
+    newStatementId: () => nextId(statementEntity.type),
+    async createStatement(data, alongside, given) {
+      const id = given ?? (await nextId(statementEntity.type));
       try {
         await claimUnique(statementEntity.type, 'key', data.key, id);
       } catch (error) {

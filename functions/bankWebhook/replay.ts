@@ -2,6 +2,7 @@ import { NotifyStatus, PushStatus } from '../../shared/enums.js';
 import type { ReplayBody, ReplayOutcome } from '../../shared/schemas/bankWebhook.js';
 import { settleChannel } from './channelStatus.js';
 import { sendDeliveries } from './enqueueDelivery.js';
+import { attemptGapMs } from './retryPolicy.js';
 import { type DeliveryStore, deliveryStore } from './store.js';
 
 const S = NotifyStatus.values;
@@ -10,7 +11,9 @@ const S = NotifyStatus.values;
  * POST /notifications-bank/replay: sends chosen notifications (or every one whose webhook ended
  * Failed) to the account's webhook again, from attempt 1, with new rows in the history; the webhook
  * is Pending again (notify and push status) until the attempts settle. A notification whose
- * receiver already answered 2xx (pushed) is skipped: it is never delivered twice.
+ * receiver already answered 2xx (pushed) is skipped: it is never delivered twice. So is one whose
+ * attempts are still under way (Pending, written within attemptGapMs); a Pending one left longer
+ * lost its message, and a Replay is how it goes again.
  */
 export async function replayNotifications(
   body: ReplayBody,
@@ -23,6 +26,7 @@ export async function replayNotifications(
   for (const id of body.ids ?? [])
     if (!chosen.some((n) => n.id === id)) skipped.push({ id, reason: 'No such notification' });
   const queued: number[] = [];
+  const now = Date.now();
   for (const n of chosen) {
     if (n.status_webhook === PushStatus.values.Pushed) {
       skipped.push({ id: n.id, reason: 'Already delivered to the webhook' });
@@ -30,6 +34,11 @@ export async function replayNotifications(
     }
     if (n.notify_webhook === S.Duplication) {
       skipped.push({ id: n.id, reason: 'The same statement was delivered by another notification' });
+      continue;
+    }
+    // A second chain of attempts beside a live one could deliver it twice: wait for it to settle.
+    if (n.notify_webhook === S.Pending && (n.updated_at ?? n.created_at) > now - attemptGapMs()) {
+      skipped.push({ id: n.id, reason: 'Still being delivered; replay it once its attempts have ended' });
       continue;
     }
     await settleChannel(store, n, 'webhook', S.Pending);

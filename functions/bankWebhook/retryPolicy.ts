@@ -21,6 +21,16 @@ export function retryDelaySeconds(next: number, random: () => number = Math.rand
   return Math.min(SQS_MAX_DELAY_S, Math.round(ceiling / 2 + random() * (ceiling / 2)));
 }
 
+/**
+ * The longest a webhook channel stays Pending between two of its writes while its attempts are
+ * under way: the longest wait before a retry, plus an attempt that times out, plus a minute for
+ * the queue. A Pending channel untouched for longer has no attempt coming (its message was lost).
+ */
+export function attemptGapMs(): number {
+  const longestDelayS = retryDelaySeconds(maxAttempts(), () => 1);
+  return longestDelayS * 1000 + WEBHOOK_TIMEOUT_MS + 60_000;
+}
+
 /** Whether an HTTP status (or null: no answer) is worth another attempt. */
 export function isRetryable(status: number | null): boolean {
   return status === null || status === 429 || status >= 500;

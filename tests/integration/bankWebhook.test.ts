@@ -281,6 +281,25 @@ describe('outbound delivery against the sandbox receiver', () => {
     expect((await history((n as { id: number }).id)).map((r) => r.code)).toEqual([404]);
   });
 
+  it('does not replay a notification whose attempts are still under way: it is delivered once', async () => {
+    const a = await hookedAccount();
+    await behave(a.hook, { mode: 'ok', delay_ms: 3000 });
+    await inbound(a.apiKey, statement(a.no, '40.00'));
+    const [n] = await notifications(a.id);
+    const replay = await post('/notifications-bank/replay', { ids: [n?.id] });
+    expect(replay.body.data).toEqual({
+      queued: [],
+      skipped: [{ id: n?.id, reason: 'Still being delivered; replay it once its attempts have ended' }],
+    });
+    await until(
+      'Pushed',
+      () => notifications(a.id),
+      (ns) => ns[0]?.status_webhook === 2,
+    );
+    expect(await received(a.hook)).toHaveLength(1);
+    expect(await history(n?.id as number)).toHaveLength(1);
+  });
+
   it('ends Failed after the documented attempts, pauses after repeated failures, resumes and replays', async () => {
     const a = await hookedAccount();
     await behave(a.hook, { mode: 'always' });

@@ -7,7 +7,15 @@ import { isBankChatOn } from '../../bank/bankChat.js';
 import { systemClock } from '../../bank/clock.js';
 import type { BankStatementLine } from '../../bank/drivers/bankDriver.js';
 import { notifyTargets } from '../../bank/notify.js';
-import { LEASE_MS, notifyStatement, type RecordContext, storeStatement, writeBalanceStat } from '../../bank/poll.js';
+import {
+  allocateStatementIds,
+  LEASE_MS,
+  notifyStatement,
+  type RecordContext,
+  type StatementIds,
+  storeStatement,
+  writeBalanceStat,
+} from '../../bank/poll.js';
 import { cents, statementKey } from '../../bank/statementKey.js';
 import { type BankStore, bankStore, type StoredBankAccount, type StoredSubAccount } from '../../bank/store.js';
 
@@ -46,6 +54,11 @@ export async function recordInbound(
   if (found.sub.status === SubAccountStatus.values.Disable)
     throw new ValidationError({ 'content.account': `Sub-account ${no} is disabled` });
 
+  // What needs no lease is read or allocated while the lease is taken: the chat setting and a
+  // statement's ids (left unused when the statement turns out stored before).
+  const chatOn = isBankChatOn();
+  const ids = body.type === 1 ? allocateStatementIds(store) : undefined;
+  for (const early of [chatOn, ids]) early?.catch(() => undefined); // awaited below, once leased
   const token = randomUUID();
   let leased: StoredBankAccount | undefined;
   for (let i = 0; i < LEASE_TRIES && !leased; i++) {
@@ -60,9 +73,11 @@ export async function recordInbound(
       store,
       clock: systemClock,
       account: leased,
-      targets: notifyTargets(leased, await isBankChatOn()),
+      targets: notifyTargets(leased, await chatOn),
     };
-    return body.type === 1 ? await recordStatement(c, sub, body.content) : await recordBalance(c, sub, body.content);
+    return body.type === 1
+      ? await recordStatement(c, sub, body.content, await (ids as Promise<StatementIds>))
+      : await recordBalance(c, sub, body.content);
   } finally {
     await store.releaseLease(found.account.id, token);
   }
@@ -72,6 +87,7 @@ async function recordStatement(
   c: RecordContext,
   sub: StoredSubAccount,
   content: Extract<BankWebhookBody, { type: 1 }>['content'],
+  ids: StatementIds,
 ): Promise<InboundBankWebhookReply> {
   const amount = Number(content.amount);
   const line: BankStatementLine = {
@@ -84,12 +100,12 @@ async function recordStatement(
     time: content.send_time,
   };
   const key = statementKey(c.account.bank_name, line);
-  const stored = await storeStatement(c, sub, line, key, false);
+  const stored = await storeStatement(c, sub, line, key, false, ids);
   if (!stored) {
     // Already recorded (by a poll or an earlier push): a notification that ends Duplication, so the
     // operator sees the repeat, and the receiver does not get the statement twice.
     const existing = await findUniqueOwner('bank_statement', 'key', key);
-    if (existing !== undefined) await notifyStatement(c, sub, line, existing, c.clock.now());
+    if (existing !== undefined) await notifyStatement(c, sub, line, existing, c.clock.now(), ids.notification);
     return { recorded: false, duplicate: true };
   }
   await c.store.updateSub(sub.id, {
