@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Bank, BankNotificationCategory, NotifyStatus, PushChannel, PushStatus } from '../../shared/enums.js';
-import type { BankNotificationContext } from '../../shared/schemas/bank.js';
+import type { BankNotificationContext, NotifyStatusValue } from '../../shared/schemas/bank.js';
 import { WEBHOOK_HEADERS } from '../../shared/schemas/bankWebhook.js';
 import type { NotifyMessage } from '../../shared/schemas/notifyMessage.js';
 import { claimUnique, findUniqueOwner, releaseUnique, UniqueTakenError } from '../lib/db/unique.js';
@@ -84,42 +84,22 @@ async function deliverWebhook(
     store.webhookState(n.account_id),
     statementKey ? claimDelivery(statementKey, n.id) : true,
   ]);
-  const giveBack = async () => {
-    if (statementKey && claimed) await releaseUnique(DELIVERED.type, DELIVERED.field, statementKey, n.id);
-  };
   const payload = webhookPayload(n.context);
-  if (!account?.webhook || !payload) {
-    const remark = !payload ? 'Not a webhook notification' : 'The account has no webhook';
-    await giveBack();
-    await history({ callback_url: null, params: null, content: null, code: null, resp: null, remark });
-    await settleChannel(store, n, 'webhook', S.NoTarget);
-    return;
-  }
-  if (state.paused) {
-    await giveBack();
-    await history({
-      callback_url: account.webhook,
-      params: null,
-      content: payload,
-      code: null,
-      resp: null,
-      remark: 'The webhook is paused after repeated failures; resume it to deliver',
-    });
-    await settleChannel(store, n, 'webhook', S.ChannelClosed);
-    return;
-  }
+  /** An attempt that sends nothing: the claim given back, a row that says why, and the channel settled. */
+  const notSent = async (status: NotifyStatusValue, remark: string, sent?: { url: string; payload: unknown }) => {
+    if (statementKey && claimed) await releaseUnique(DELIVERED.type, DELIVERED.field, statementKey, n.id);
+    const row = { callback_url: sent?.url ?? null, content: sent?.payload ?? null };
+    await history({ ...row, params: null, code: null, resp: null, remark });
+    await settleChannel(store, n, 'webhook', status);
+  };
+  if (!account?.webhook || !payload)
+    return notSent(S.NoTarget, !payload ? 'Not a webhook notification' : 'The account has no webhook');
+  const target = { url: account.webhook, payload };
+  if (state.paused)
+    return notSent(S.ChannelClosed, 'The webhook is paused after repeated failures; resume it to deliver', target);
   if (statementKey && !claimed) {
     const owner = await findUniqueOwner(DELIVERED.type, DELIVERED.field, statementKey);
-    await history({
-      callback_url: account.webhook,
-      params: null,
-      content: payload,
-      code: null,
-      resp: null,
-      remark: `The same statement was already delivered (notification ${owner})`,
-    });
-    await settleChannel(store, n, 'webhook', S.Duplication);
-    return;
+    return notSent(S.Duplication, `The same statement was already delivered (notification ${owner})`, target);
   }
 
   const body = JSON.stringify(payload);
