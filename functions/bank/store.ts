@@ -314,10 +314,17 @@ export function dynamoBankStore(
         if (error instanceof UniqueTakenError) return undefined;
         throw error;
       }
+      // The key is given back only when the row was not written: once it is, a failure after it
+      // (its counts, its notification) must not let the same statement be stored twice.
+      let stored = false;
+      const afterPut = async (row: StoredStatement) => {
+        stored = true;
+        await alongside?.(row);
+      };
       try {
-        return await statements.create(data, { id, alongside });
+        return await statements.create(data, { id, alongside: afterPut });
       } catch (error) {
-        await releaseUnique(statementEntity.type, 'key', data.key, id);
+        if (!stored) await releaseUnique(statementEntity.type, 'key', data.key, id);
         throw error;
       }
     },
