@@ -22,7 +22,7 @@ import {
   type DynamoRepository,
   isConditionFailure,
 } from '../lib/db/repository.js';
-import { claimUnique, releaseUnique, UniqueTakenError } from '../lib/db/unique.js';
+import { claimIfFree, claimUnique, releaseUnique, UniqueTakenError } from '../lib/db/unique.js';
 import { onConditionFailure } from '../lib/onConditionFailure.js';
 import { BankAccountExistsError, BankAccountNotFoundError, SubAccountNotFoundError } from './errors.js';
 
@@ -295,12 +295,7 @@ export function dynamoBankStore(
     listSubs: (query) => subs.list(query),
     async createSub(data) {
       const id = await nextId(subAccountEntity.type);
-      try {
-        await claimUnique(subAccountEntity.type, 'no', subKey(data.account_id, data.no), id);
-      } catch (error) {
-        if (error instanceof UniqueTakenError) return undefined;
-        throw error;
-      }
+      if (!(await claimIfFree(subAccountEntity.type, 'no', subKey(data.account_id, data.no), id))) return undefined;
       return subs.create(data, { id });
     },
     updateSub: (id, patch) => onConditionFailure(subs.update(id, patch), () => new SubAccountNotFoundError(id)),
@@ -308,12 +303,7 @@ export function dynamoBankStore(
     newStatementId: () => nextId(statementEntity.type),
     async createStatement(data, alongside, given) {
       const id = given ?? (await nextId(statementEntity.type));
-      try {
-        await claimUnique(statementEntity.type, 'key', data.key, id);
-      } catch (error) {
-        if (error instanceof UniqueTakenError) return undefined;
-        throw error;
-      }
+      if (!(await claimIfFree(statementEntity.type, 'key', data.key, id))) return undefined;
       // The key is given back only when the row was not written: once it is, a failure after it
       // (its counts, its notification) must not let the same statement be stored twice.
       let stored = false;

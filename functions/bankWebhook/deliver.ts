@@ -3,9 +3,10 @@ import { Bank, BankNotificationCategory, NotifyStatus, PushChannel, PushStatus }
 import type { BankNotificationContext, NotifyStatusValue } from '../../shared/schemas/bank.js';
 import { WEBHOOK_HEADERS } from '../../shared/schemas/bankWebhook.js';
 import type { NotifyMessage } from '../../shared/schemas/notifyMessage.js';
-import { claimUnique, findUniqueOwner, releaseUnique, UniqueTakenError } from '../lib/db/unique.js';
+import { claimIfFree, findUniqueOwner, releaseUnique } from '../lib/db/unique.js';
 import { guardedJsonRequest, OutboundRequestError } from '../lib/net/guardedJsonRequest.js';
 import { logger } from '../lib/logger.js';
+import type { CreateOptions } from '../lib/db/repository.js';
 import type { Line } from '../notifications/telegram/formatMessage.js';
 import { sendBankTelegram } from '../notifications/telegram/sendBankTelegram.js';
 import type { StoredBankNotification } from '../bank/store.js';
@@ -15,7 +16,7 @@ import { notifyPaused } from './pause.js';
 import { webhookPayload } from './payload.js';
 import { isRetryable, maxAttempts, retryDelaySeconds, shouldPause, WEBHOOK_TIMEOUT_MS } from './retryPolicy.js';
 import { signWebhook } from './signing.js';
-import { type DeliveryStore, deliveryStore } from './store.js';
+import { type DeliveryStore, deliveryStore, type StoredHistory } from './store.js';
 import { webhookSecretOf } from './webhookSecret.js';
 
 // One delivery attempt of one bank notification to one channel (docs/notifications.md, "Bank
@@ -72,7 +73,7 @@ async function deliverWebhook(
       resp: string | null;
       remark: string;
     },
-    options?: { id?: number; alongside?: () => Promise<unknown> },
+    options?: CreateOptions<StoredHistory>,
   ) => store.addHistory({ notification_id: n.id, channel, created_at: (deps.now ?? Date.now)(), ...row }, options);
   // A receiver that answered 2xx never gets the same notification again, replay or not.
   if (n.status_webhook === P.Pushed) return;
@@ -82,7 +83,7 @@ async function deliverWebhook(
   const [account, state, claimed] = await Promise.all([
     store.getAccount(n.account_id),
     store.webhookState(n.account_id),
-    statementKey ? claimDelivery(statementKey, n.id) : true,
+    statementKey ? claimIfFree(DELIVERED.type, DELIVERED.field, statementKey, n.id) : true,
   ]);
   const payload = webhookPayload(n.context);
   /** An attempt that sends nothing: the claim given back, a row that says why, and the channel settled. */
@@ -180,17 +181,6 @@ async function deliverWebhook(
     return;
   }
   await settleChannel(store, n, 'webhook', pausing ? S.ChannelClosed : S.Failed);
-}
-
-/** Claims the statement's delivery for notification `id`: false when another notification holds it. */
-async function claimDelivery(statementKey: string, id: number): Promise<boolean> {
-  try {
-    await claimUnique(DELIVERED.type, DELIVERED.field, statementKey, id);
-    return true;
-  } catch (error) {
-    if (error instanceof UniqueTakenError) return false;
-    throw error;
-  }
 }
 
 async function decryptApiKey(id: number, enc: string): Promise<string> {

@@ -44,6 +44,17 @@ export async function claimUnique(type: string, field: string, value: string, ow
   );
 }
 
+/** claimUnique for a caller to whom a taken value is an answer, not an error: false when another owner holds it. */
+export async function claimIfFree(type: string, field: string, value: string, ownerId: number): Promise<boolean> {
+  try {
+    await claimUnique(type, field, value, ownerId);
+    return true;
+  } catch (error) {
+    if (error instanceof UniqueTakenError) return false;
+    throw error;
+  }
+}
+
 /** Frees `value` if `ownerId` holds it; false when it was free or someone else's. */
 export async function releaseUnique(type: string, field: string, value: string, ownerId: number): Promise<boolean> {
   try {
