@@ -95,29 +95,27 @@ const bucketWithin = (bucket: string, start?: number, end?: number) => {
   };
 };
 
-/** [start, end] of one partition or of a spread base (whole buckets from their counters). */
+/**
+ * Rows in [start, end], read within the budget: of one partition (`cut` undefined), or of the
+ * buckets of a spread base the whole range cuts (splitBuckets) that meet this part of it. A cut
+ * bucket never lies inside a part of the range that cuts it, so every one is read.
+ */
 async function countSpan(
   input: QueryCommandInput,
   plan: RangePlan,
-  counted: Map<string, number[]> | undefined,
+  cut: string[] | undefined,
   budget: number,
   start?: number,
   end?: number,
 ): Promise<Count> {
   if (start !== undefined && end !== undefined && start > end) return { count: 0, rcu: 0 };
   const spread = plan.spread;
-  if (!spread || !counted) return countRows(rangedInput(input, plan, start, end), budget);
+  if (!spread || !cut) return countRows(rangedInput(input, plan, start, end), budget);
   let count = 0;
   let rcu = 0;
   let scanned = 0;
-  const cut: string[] = [];
-  for (const [bucket, shards] of counted) {
-    const { touched, inside } = bucketWithin(bucket, start, end);
-    if (inside) count += shards.reduce((a, n) => a + n, 0);
-    else if (touched) cut.push(bucket);
-  }
   const ranged = rangedInput(input, plan, start, end);
-  for (const bucket of cut.sort()) {
+  for (const bucket of cut.filter((b) => bucketWithin(b, start, end).touched).sort()) {
     for (let shard = 0; shard < spread.shards; shard++) {
       if (scanned >= budget) return { count, rcu, searched: scanned };
       const partition = physical(plan.partition, bucket || undefined, spread.shards > 1 ? shard : undefined);
@@ -142,14 +140,14 @@ function splitBuckets(
   counted: Map<string, number[]> | undefined,
   start?: number,
   end?: number,
-): { whole: number; cut?: Map<string, number[]> } {
+): { whole: number; cut?: string[] } {
   if (!counted) return { whole: 0 };
   let whole = 0;
-  const cut = new Map<string, number[]>();
+  const cut: string[] = [];
   for (const [bucket, shards] of counted) {
     const { touched, inside } = bucketWithin(bucket, start, end);
     if (inside) whole += shards.reduce((a, n) => a + n, 0);
-    else if (touched) cut.set(bucket, shards);
+    else if (touched) cut.push(bucket);
   }
   return { whole, cut };
 }
@@ -176,7 +174,7 @@ export async function rangeCount(
   const { start, end } = plan.range ?? {};
   const { whole, cut } = splitBuckets(counted, start, end);
   // Whole buckets only: their counters are the count, with nothing to read or keep.
-  if (cut?.size === 0) return { count: whole, rcu: 0 };
+  if (cut?.length === 0) return { count: whole, rcu: 0 };
   const key = {
     pk: `${CURSOR_PREFIX}${type}`,
     // 'cut': the memo holds the cut buckets' rows only (an older memo also held whole buckets).
