@@ -202,6 +202,27 @@ describe.each(LAYOUTS)('$name', (layout) => {
       expect(direct.result.map((r) => r.id)).toEqual(all.slice(21, 28));
     });
 
+    it('keeps where a jumped-to page starts, so refreshing it reads that page alone', async () => {
+      const repo = repoOf('jumpRefreshed');
+      await repo.createMany(Array.from({ length: 60 }, (_, i) => row(i)));
+      const all = (await repo.all()).map((r) => r.id).reverse();
+      const jumped = await repo.list(q({ page: 5, page_size: 10 }));
+      expect(jumped.result.map((r) => r.id)).toEqual(all.slice(40, 50));
+      // The open table's refresh: the same rows, read from where the page starts, not pages 1-4 again.
+      const refreshed = await repo.list(q({ page: 5, page_size: 10 }));
+      expect(refreshed.result.map((r) => r.id)).toEqual(all.slice(40, 50));
+      // One page's reads against five (a page that straddles buckets or shards costs a query more of each).
+      expect(refreshed.consumed_rcu).toBeLessThanOrEqual(jumped.consumed_rcu / 2);
+      // Another process finds the start in the table once written.
+      forgetProcessCursors();
+      await expect
+        .poll(async () => (await storedCursors('jumpRefreshed')).some((i) => String(i.sk).endsWith('#5')))
+        .toBe(true);
+      const cold = await repo.list(q({ page: 5, page_size: 10 }));
+      expect(cold.result.map((r) => r.id)).toEqual(all.slice(40, 50));
+      expect(cold.consumed_rcu).toBeLessThanOrEqual(refreshed.consumed_rcu + 0.5);
+    });
+
     it('returns at most the cap for page_size 0 and the true count', async () => {
       const repo = repoOf('capped');
       await repo.createMany(Array.from({ length: PAGE_ALL_CAP + 5 }, (_, i) => row(i)));

@@ -5,7 +5,8 @@
 // size}#${page}`, holding the ExclusiveStartKey of that page. Written when the page before it is
 // served; read (0.5 RCU) when the page is asked for. A miss (first visit, expired,
 // another container's write not yet there) falls back to reading page × page_size rows, so a
-// direct jump to page N reads at most N pages. Cursors live CURSOR_TTL_MS (TTL in the cloud, the
+// direct jump to page N reads at most N pages; that read keeps where page N itself starts too, so
+// the open table's refresh of a jumped-to page reads one page, not N. Cursors live CURSOR_TTL_MS (TTL in the cloud, the
 // sweeper locally). The cache is keyed by the query, not by the viewer: two people paging the
 // same query at once share cursors (each sees whole pages; a page may start where the other's
 // previous page ended).

@@ -355,6 +355,10 @@ export async function runListQuery(
   if (read.last && pageRows.length === size && page_size > 0) {
     rememberCursor(def.type, hash, at + 1, read.last);
   }
+  // A page reached without a cursor keeps where it starts: its 5 s refresh reads one page, not `at`.
+  const ownStart =
+    at > 1 && !cursor.start && pageRows.length ? keyOf(input, read.rows[(at - 1) * size - 1]) : undefined;
+  if (ownStart) rememberCursor(def.type, hash, at, ownStart);
   return reply(pageRows, count.count, count.rcu + cursor.rcu + read.rcu, count.searched);
 }
 
@@ -411,10 +415,17 @@ async function runSpread(
   const keys = INDEX_KEYS[plan.index];
   const bounded = Boolean(plan.filter || plan.memorySort);
   const hash = cursorHash([plan.index, plan.keyCondition, plan.builder.values, plan.forward, size]);
-  const readIn = (buckets: string[], stop: { matches: number; scanned: number }, from?: SpreadPosition) =>
-    readSpread(input, plan.pkValue, plan.partition, spread, buckets, stop, keys, from);
-  /** `need` rows of `some` buckets from their start, no budget: the key-served reads below. */
-  const readFor = (some: string[], need: number) => readIn(some, { matches: need, scanned: Number.POSITIVE_INFINITY });
+  const readIn = (
+    buckets: string[],
+    stop: { matches: number; scanned: number; mark?: number },
+    from?: SpreadPosition,
+  ) => readSpread(input, plan.pkValue, plan.partition, spread, buckets, stop, keys, from);
+  /**
+   * `need` rows of `some` buckets from their start, no budget: the key-served reads below. Past page
+   * 1 it also marks where the asked page starts (the rows of the pages before it).
+   */
+  const readFor = (some: string[], need: number) =>
+    readIn(some, { matches: need, scanned: Number.POSITIVE_INFINITY, mark: at > 1 ? (at - 1) * size : undefined });
   // The first page newest first, what an open table asks every 5 s, is read with the counters (newestBuckets.ts).
   const guess =
     !bounded && at === 1 && !plan.forward && !plan.range && spread.bucket
@@ -467,6 +478,8 @@ async function runSpread(
   if (out.next && pageRows.length === size && page_size > 0) {
     rememberCursor(def.type, hash, at + 1, out.next as unknown as Item);
   }
+  // A page reached without a cursor keeps where it starts: its 5 s refresh reads one page, not `at`.
+  if (!from && out.marked && pageRows.length) rememberCursor(def.type, hash, at, out.marked as unknown as Item);
   return reply(pageRows, count.count, counters.rcu + cursor.rcu + count.rcu + out.rcu + guessRcu, count.searched);
 }
 

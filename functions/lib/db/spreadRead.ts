@@ -24,6 +24,8 @@ export interface SpreadRead {
   more: boolean;
   /** Where the next page starts (after the last row kept). */
   next?: SpreadPosition;
+  /** Where the rows after the first `stop.mark` start, when that many were kept. */
+  marked?: SpreadPosition;
 }
 
 const MAX_LIMIT = 2000;
@@ -41,7 +43,8 @@ interface Stream {
 /**
  * Reads `buckets` (already in read order) of `base`, from `from`, until `stop.matches` rows are
  * kept or `stop.scanned` rows were read. `input` is the planned Query; `pkValue` the placeholder
- * of its partition value, replaced per physical partition.
+ * of its partition value, replaced per physical partition. `stop.mark`: also say where the rows
+ * after the first `mark` start (a page reached without a cursor keeps its own start).
  */
 export async function readSpread(
   input: QueryCommandInput,
@@ -49,7 +52,7 @@ export async function readSpread(
   base: string,
   spread: Required<Partitioning>,
   buckets: string[],
-  stop: { matches: number; scanned: number },
+  stop: { matches: number; scanned: number; mark?: number },
   keyAttrs: { partitionKey: string; sortKey: string },
   from?: SpreadPosition,
 ): Promise<SpreadRead> {
@@ -72,6 +75,7 @@ export async function readSpread(
     if (at < 0) at = buckets.length;
   }
   let last: SpreadPosition | undefined;
+  let marked: SpreadPosition | undefined;
   let growth = 50;
   for (; at < buckets.length; at++) {
     const bucket = buckets[at];
@@ -135,6 +139,7 @@ export async function readSpread(
         rows.push(item);
         best.taken = best.exhausted && !best.buffer.length ? 'done' : keyOf(item);
         took = true;
+        if (rows.length === stop.mark) marked = { bucket, starts: streams.map((s) => s.taken) };
       }
       const drained = streams.every((s) => s.exhausted && !s.buffer.length);
       if (rows.length >= stop.matches || spent || drained || !took) {
@@ -142,11 +147,11 @@ export async function readSpread(
         last = { bucket, starts: streams.map((s) => s.taken) };
         if (rows.length >= stop.matches || spent) {
           const more = !drained || at < buckets.length - 1;
-          return { rows, rcu, scanned, more, next: more ? last : undefined };
+          return { rows, rcu, scanned, more, next: more ? last : undefined, marked };
         }
         if (drained) break;
       }
     }
   }
-  return { rows, rcu, scanned, more: false, next: undefined };
+  return { rows, rcu, scanned, more: false, next: undefined, marked };
 }
