@@ -143,6 +143,9 @@ describe('Bank screens', () => {
     const header = page.locator('h1').first().locator('xpath=../..');
     await shows(header.getByRole('button', { name: 'Disable', exact: true }));
     await shows(fact(page, 'Status').getByText('Enable', { exact: true }));
+    // The secret that signs its webhook deliveries: masked, and made and revealed on asking (audited).
+    await page.getByRole('button', { name: 'Show signing secret' }).click();
+    await shows(page.getByText(/^whsec_[A-Za-z0-9+/=]{40,}$/));
     await page.locator('h1').first().scrollIntoViewIfNeeded();
     await screenshot(page, 'bank-account-detail-top');
 

@@ -93,7 +93,13 @@ describe('Notifications Bank', () => {
     await shows(dialog.getByRole('cell', { name: '200', exact: true }));
     // The summary: the webhook's last attempt says how it got there.
     await shows(dialog.locator('dd').getByText(/^Delivered, attempt 2 of \d+$/));
+    // The attempts' columns fit the dialog: Code, Response and Remark are in sight, not past its edge.
+    const attemptsOverflow = await dialog.getByRole('table', { name: 'Push History' }).evaluate((el) => {
+      const box = el.parentElement as HTMLElement;
+      return box.scrollWidth - box.clientWidth;
+    });
     await screenshot(page, 'bank-notification-details');
+    expect(attemptsOverflow).toBeLessThanOrEqual(0);
     expect(errors.errors).toEqual([]);
   });
 });

@@ -25,6 +25,17 @@ describe('SecretCell', () => {
     expect(reveal).toHaveBeenCalledTimes(2);
   });
 
+  it('offers to copy a revealed value, and nothing while masked', async () => {
+    const user = userEvent.setup();
+    render(<SecretCell reveal={() => Promise.resolve('whsec_long-enough-to-be-clipped')} />);
+    expect(screen.queryByRole('button', { name: 'Copy' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Show password' }));
+    await user.click(await screen.findByRole('button', { name: 'Copy' }));
+    expect(await navigator.clipboard.readText()).toBe('whsec_long-enough-to-be-clipped');
+    await user.click(screen.getByRole('button', { name: 'Hide password' }));
+    expect(screen.queryByRole('button', { name: 'Copy' })).not.toBeInTheDocument();
+  });
+
   it('keeps the mask when the server refuses (e.g. 429)', async () => {
     const user = userEvent.setup();
     render(<SecretCell reveal={() => Promise.reject(new Error('Too many'))} />);

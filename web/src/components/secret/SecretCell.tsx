@@ -1,6 +1,7 @@
 import { Button, makeStyles, Spinner, tokens } from '@fluentui/react-components';
 import { Eye16Regular, EyeOff16Regular } from '@fluentui/react-icons';
 import { type ReactNode, useEffect, useState } from 'react';
+import { CopyButton } from '@/components/table/CellContent';
 import { useT } from '@/i18n';
 
 const useStyles = makeStyles({
@@ -79,6 +80,8 @@ export function SecretCell({
         disabled={loading}
         onClick={() => void toggle()}
       />
+      {/* A revealed secret is mostly wanted elsewhere, and a long one shows clipped. */}
+      {value !== undefined ? <CopyButton text={value} /> : null}
     </span>
   );
 }

@@ -179,6 +179,37 @@ describe('Bank Account detail', () => {
     expect(api.callsTo('PUT', '/bank/bank-account/5').map((c) => c.body)).toEqual([{ api_key: 'new-key' }]);
   });
 
+  it('reveals the signing secret only when asked, and rotates it after a confirmation', async () => {
+    let secret = 'whsec_b2xk';
+    const { api, user } = openDetail({
+      'GET /bank/bank-accounts/5': () => makeAccount({ webhook: 'https://receiver.example/hook' }),
+      'GET /bank/bank-account/5/webhook-secret': () => ({ id: 5, webhook_secret: secret }),
+      'POST /bank/bank-account/5/webhook-secret': () => {
+        secret = 'whsec_bmV3';
+        return { id: 5, webhook_secret: secret };
+      },
+    });
+    const show = await screen.findByRole('button', { name: 'Show signing secret' });
+    expect(screen.queryByText('whsec_b2xk')).not.toBeInTheDocument();
+    expect(api.callsTo('GET', '/bank/bank-account/5/webhook-secret')).toHaveLength(0);
+    await user.click(show);
+    expect(await screen.findByText('whsec_b2xk')).toBeInTheDocument();
+
+    // Cancel keeps the secret; Rotate replaces it, and the next reveal shows the new one.
+    await user.click(screen.getByRole('button', { name: 'Rotate signing secret' }));
+    let confirm = await screen.findByRole('alertdialog', { hidden: true });
+    await user.click(within(confirm).getByRole('button', { name: 'Cancel', hidden: true }));
+    expect(api.callsTo('POST', '/bank/bank-account/5/webhook-secret')).toHaveLength(0);
+    await user.click(screen.getByRole('button', { name: 'Rotate signing secret' }));
+    confirm = await screen.findByRole('alertdialog', { hidden: true });
+    await user.click(within(confirm).getByRole('button', { name: 'Rotate', hidden: true }));
+    await findToast('Signing secret rotated.');
+    expect(api.callsTo('POST', '/bank/bank-account/5/webhook-secret')).toHaveLength(1);
+    await user.click(screen.getByRole('button', { name: 'Hide signing secret' }));
+    await user.click(screen.getByRole('button', { name: 'Show signing secret' }));
+    expect(await screen.findByText('whsec_bmV3')).toBeInTheDocument();
+  });
+
   it('shows the failure tip in place of the page when the account cannot be loaded', async () => {
     openDetail({});
     expect((await screen.findAllByText('Loading account failed')).length).toBeGreaterThan(0);

@@ -7,6 +7,7 @@ import { useT } from '@/i18n';
 import { revealBankApiKey, updateBankAccount } from './bankApi';
 import { checkApiKey, checkWebhook } from './bankForms';
 import { PromptDialog } from './PromptDialog';
+import { SigningSecret } from './SigningSecret';
 import { WebhookPausedState } from './WebhookPausedState';
 
 const useStyles = makeStyles({
@@ -18,7 +19,10 @@ const useStyles = makeStyles({
   title: { display: 'block', marginBottom: tokens.spacingVerticalM },
 });
 
-/** Where the account's notifications go: the webhook, and the API key sent with them (a secret). */
+/**
+ * Where the account's notifications go: the webhook, the API key sent with them and the secret that
+ * signs them (both secrets, revealed one at a time).
+ */
 export function NotificationSection({
   account,
   onChanged,
@@ -70,6 +74,10 @@ export function NotificationSection({
             save={(key) => updateBankAccount(account, 'api_key', key)}
             onDone={onChanged}
           />
+        </dd>
+        <dt className={styles.term}>{t('Signing secret')}</dt>
+        <dd className={styles.value}>
+          <SigningSecret account={account} />
         </dd>
       </dl>
     </Panel>

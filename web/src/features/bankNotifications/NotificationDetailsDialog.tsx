@@ -88,7 +88,7 @@ export function NotificationDetailsDialog({
     [notification.id],
   );
   return (
-    <OkDialog title={t('Notification Details')} subtitle={`#${notification.id}`} size="80vw" onClose={onClose}>
+    <OkDialog title={t('Notification Details')} subtitle={`#${notification.id}`} size="90vw" onClose={onClose}>
       <div className={styles.summary}>
         <Facts
           items={[

@@ -44,4 +44,15 @@ export const bankNotificationsTexts: Record<string, string> = {
   'Paused after {count} failures': '连续失败 {count} 次后已暂停',
   'Webhook resumed.': 'Webhook 已恢复。',
   'Resume webhook failed.': '恢复 Webhook 失败。',
+  // the secret that signs the account's webhook deliveries (Standard Webhooks)
+  'Signing secret': '签名密钥',
+  'Show signing secret': '显示签名密钥',
+  'Hide signing secret': '隐藏签名密钥',
+  'Show signing secret failed.': '显示签名密钥失败。',
+  Rotate: '轮换',
+  'Rotate signing secret': '轮换签名密钥',
+  'Rotate the signing secret? Deliveries are signed with the new secret at once; the receiver rejects them until it verifies with the new one.':
+    '确定轮换签名密钥？之后的推送立即使用新密钥签名，接收方改用新密钥验证之前会拒绝这些推送。',
+  'Signing secret rotated.': '签名密钥已轮换。',
+  'Rotate signing secret failed.': '轮换签名密钥失败。',
 };
