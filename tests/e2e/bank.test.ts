@@ -65,15 +65,21 @@ async function initFromTable(page: Page, table: Locator, user: string): Promise<
     if (outcome?.error === null) await toast(page, 'Init success');
     else console.warn(`Init answered ${JSON.stringify(outcome)}`);
   }
-  await shows(tabs);
   // When the account's own first poll held the lease, that poll is finding the sub-accounts: the
-  // page shows them all after a reload once it ends (an operator would press Refresh).
+  // page shows them all after a reload once it ends (an operator would press Refresh). Under a
+  // loaded machine that poll can outlast a single wait, so reload until they are there.
   await expect
-    .poll(async () => {
-      const n = await tabs.count();
-      if (n < 2) await page.reload();
-      return n;
-    })
+    .poll(
+      async () => {
+        const n = await tabs.count();
+        if (n < 2) {
+          await page.reload();
+          await shows(tabs.or(init));
+        }
+        return n;
+      },
+      { timeout: 60_000, intervals: [1000, 2000] },
+    )
     .toBeGreaterThanOrEqual(2);
   return tabs;
 }
