@@ -78,7 +78,7 @@ async function initFromTable(page: Page, table: Locator, user: string): Promise<
         }
         return n;
       },
-      { timeout: 60_000, intervals: [1000, 2000] },
+      { timeout: 60_000, interval: 1500 },
     )
     .toBeGreaterThanOrEqual(2);
   return tabs;
