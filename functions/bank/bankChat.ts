@@ -1,10 +1,19 @@
+import { type Cached, cachedFor } from '../lib/cachedFor.js';
+
+/**
+ * How long the answer is kept: the inbound webhook asks once per statement, and a burst of pushes
+ * should not read the settings row each time. A save in this process takes effect at once
+ * (`forgetBankChatSetting`); elsewhere within this long, as for the system config.
+ */
+export const BANK_CHAT_TTL_MS = 5_000;
+
 /**
  * Whether the bank chat (Telegram) channel is on: the TG settings' bank switch, with a token and a
  * bank chat. The poller reads it once per poll, the inbound webhook once per call, through this one
  * function.
  */
 export async function isBankChatOn(): Promise<boolean> {
-  return chatOn();
+  return chatOn.get();
 }
 
 /** The TG settings (functions/notifications/telegram): bank notifications on, with a token and a bank chat. */
@@ -14,9 +23,9 @@ async function telegramBankChatOn(): Promise<boolean> {
   return s.bank_enabled && s.bot_token_set && s.bank_chat_id !== '';
 }
 
-let chatOn: () => Promise<boolean> = telegramBankChatOn;
+const chatOn: Cached<boolean> = cachedFor(telegramBankChatOn, { ttlMs: BANK_CHAT_TTL_MS });
 
-/** Plugs in the real setting (the TG settings module) or a test's answer. */
-export function setBankChatSource(source: () => Promise<boolean>): void {
-  chatOn = source;
+/** After the TG settings are saved in this process: the next question reads them again. */
+export function forgetBankChatSetting(): void {
+  chatOn.invalidate();
 }

@@ -1,4 +1,5 @@
 import { DEFAULT_SYSTEM_CONFIG, type RetentionKind, SystemConfig } from '../../shared/schemas/systemConfig.js';
+import { cachedFor } from '../lib/cachedFor.js';
 import { setRetentionSource } from '../lib/db/retention.js';
 import { logger } from '../lib/logger.js';
 import { type SystemConfigStore, systemConfigStore } from './store.js';
@@ -20,43 +21,21 @@ export function createSystemConfigAccessor(
   store: () => SystemConfigStore,
   options: { ttlMs?: number; now?: () => number } = {},
 ): SystemConfigAccessor {
-  const ttlMs = options.ttlMs ?? SYSTEM_CONFIG_TTL_MS;
-  const now = options.now ?? Date.now;
-  let cached: { document: SystemConfig; at: number } | undefined;
-  let loading: Promise<SystemConfig> | undefined;
-
-  async function load(): Promise<SystemConfig> {
-    const head = await store().head();
-    if (!head) return DEFAULT_SYSTEM_CONFIG;
-    // Parsed again so settings added since the version was saved get their defaults.
-    const parsed = SystemConfig.safeParse(head.document);
-    if (parsed.success) return parsed.data;
-    logger.error('stored system config no longer validates; using the defaults', {
-      version: head.version,
-      issues: parsed.error.issues.slice(0, 5),
-    });
-    return DEFAULT_SYSTEM_CONFIG;
-  }
-
-  return {
-    async get() {
-      const at = now();
-      if (cached && at - cached.at < ttlMs) return cached.document;
-      // Parallel callers of an expired copy share one read.
-      loading ??= load()
-        .then((document) => {
-          cached = { document, at };
-          return document;
-        })
-        .finally(() => {
-          loading = undefined;
-        });
-      return loading;
+  return cachedFor(
+    async () => {
+      const head = await store().head();
+      if (!head) return DEFAULT_SYSTEM_CONFIG;
+      // Parsed again so settings added since the version was saved get their defaults.
+      const parsed = SystemConfig.safeParse(head.document);
+      if (parsed.success) return parsed.data;
+      logger.error('stored system config no longer validates; using the defaults', {
+        version: head.version,
+        issues: parsed.error.issues.slice(0, 5),
+      });
+      return DEFAULT_SYSTEM_CONFIG;
     },
-    invalidate() {
-      cached = undefined;
-    },
-  };
+    { ttlMs: options.ttlMs ?? SYSTEM_CONFIG_TTL_MS, now: options.now },
+  );
 }
 
 const accessor = createSystemConfigAccessor(systemConfigStore);

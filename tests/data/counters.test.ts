@@ -107,16 +107,23 @@ describe.each(LAYOUTS)('$name', (layout) => {
           ExpressionAttributeValues: { ':p': `count#${type}` },
         }),
       );
-      const bogus = layout.partitioning ? [counterKey(physical(type, '2020-01-01T00', 0))] : [];
-      for (const key of [...(counters.Items ?? []).map((c) => ({ pk: c.pk, sk: c.sk })), ...bogus]) {
-        await dynamoClient().send(new PutCommand({ TableName: process.env.TABLE_NAME, Item: { ...key, n: 999 } }));
+      const bogus = layout.partitioning
+        ? [counterKey(physical(type, '2020-01-01T00', 0))].map(({ pk, sk }) => ({ pk, sk, n: 999 }))
+        : [];
+      // Every count in every item (a spread type's bucket item holds one per base) reads 999.
+      const drifted = (counters.Items ?? []).map((c) =>
+        Object.fromEntries(Object.entries(c).map(([k, v]) => [k, k === 'pk' || k === 'sk' ? v : 999])),
+      );
+      for (const item of [...drifted, ...bogus]) {
+        await dynamoClient().send(new PutCommand({ TableName: process.env.TABLE_NAME, Item: item }));
       }
       expect((await repo.list(q())).total_count).toBeGreaterThanOrEqual(999);
 
       const out = await repo.repair();
       expect(out.rows).toBe(9);
       await expectCountsRight(repo);
-      for (const key of bogus) {
+      for (const { pk, sk } of bogus) {
+        const key = { pk, sk };
         expect((await dynamoClient().send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: key }))).Item).toBe(
           undefined,
         );

@@ -2,7 +2,7 @@
 // newest bucket(s), and that rows of the older one-partition layout are listed again after the
 // repair path. The list and counter contracts themselves run over every layout in counters.test.ts.
 
-import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { dynamoClient } from '../../functions/lib/aws/clients.js';
 import { ConditionFailedError, defineEntity } from '../../functions/lib/db/entity.js';
@@ -34,6 +34,39 @@ describe('spread partitions', () => {
     expect(item.gsi4pk).toBe(`placed:status=1#b=2026-11-01T05#s=${shard}`);
     expect(item.gsi5pk).toBe(`placed:enable=true#b=2026-11-01T05#s=${shard}`);
     expect(item.gsi2pk).toBe('placed:task_id=1');
+  });
+
+  it("keep a bucket's counts of every spread base in one item, and the repair deletes the older per-base items", async () => {
+    const repo = createRepository(spreadDef('tallied'));
+    const created_at = BASE + 2 * HOUR;
+    const rows = await Promise.all(
+      Array.from({ length: 4 }, (_, i) => repo.create({ ...sampleRow(i), status: 1, enable: i < 3, created_at })),
+    );
+    const shards = [0, 1].map((s) => rows.filter((r) => r.id % 2 === s).length);
+    const counterOf = async (pk: string, sk = '2026-11-01T02') =>
+      (await dynamoClient().send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: { pk, sk } }))).Item;
+    // One item per bucket and shard: the type's count and each slot value's, side by side.
+    for (const shard of [0, 1]) {
+      const item = await counterOf(`count#tallied#s=${shard}`);
+      const enabled = rows.filter((r) => r.id % 2 === shard && r.enable).length;
+      expect(item).toMatchObject({ n: shards[shard], 'status=1': shards[shard] });
+      expect(Number(item?.['enable=true'] ?? 0)).toBe(enabled);
+    }
+    expect(await counterOf('count#tallied:status=1#s=0')).toBeUndefined();
+
+    // A counter item of the layout before (one per slot base) is not read, and the repair deletes it.
+    await dynamoClient().send(
+      new PutCommand({
+        TableName: process.env.TABLE_NAME,
+        Item: { pk: 'count#tallied:status=1#s=0', sk: '2026-11-01T02', n: 50 },
+      }),
+    );
+    const status1 = () => repo.list(q({ filters: { status: { kind: 'enum', values: [1] } } }));
+    expect((await status1()).total_count).toBe(4);
+    await repo.repair();
+    expect(await counterOf('count#tallied:status=1#s=0')).toBeUndefined();
+    expect((await status1()).total_count).toBe(4);
+    expect((await repo.list(q({ filters: { enable: { kind: 'boolean', value: true } } }))).total_count).toBe(3);
   });
 
   it('read only the newest bucket for a newest-first page', async () => {

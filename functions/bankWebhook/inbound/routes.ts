@@ -3,7 +3,8 @@ import {
   INBOUND_BANK_WEBHOOK_MAX_BYTES,
   INBOUND_BANK_WEBHOOK_PATH,
 } from '../../../shared/schemas/bankWebhook.js';
-import { apiKeyAccess, Router } from '../../lib/http/router.js';
+import type { StoredBankAccount } from '../../bank/store.js';
+import { type ApiKeyCaller, apiKeyAccess, Router } from '../../lib/http/router.js';
 import { apiKeyHash } from '../apiKeyHash.js';
 import { deliveryStore } from '../store.js';
 import { recordInbound } from './recordInbound.js';
@@ -15,11 +16,16 @@ export const INBOUND_RATE_LIMIT = {
   windowSeconds: 60,
 };
 
-/** The key is good when an account holds it; the caller (rate-limited) is the key itself. */
-async function verify(key: string) {
+/** The caller (rate-limited) is the key itself; the accounts that hold it come along to the route. */
+interface KeyHolder extends ApiKeyCaller {
+  accounts: StoredBankAccount[];
+}
+
+/** The key is good when an account holds it. */
+async function verify(key: string): Promise<KeyHolder | undefined> {
   const hash = apiKeyHash(key);
   const accounts = await deliveryStore().accountsByKeyHash(hash);
-  return accounts.length ? { id: hash } : undefined;
+  return accounts.length ? { id: hash, accounts } : undefined;
 }
 
 /**
@@ -29,7 +35,7 @@ async function verify(key: string) {
  */
 export const inboundBankWebhookRouter = new Router().post(
   INBOUND_BANK_WEBHOOK_PATH,
-  async (req) => recordInbound(await deliveryStore().accountsByKeyHash(req.caller?.id ?? ''), req.body),
+  (req) => recordInbound((req.caller as KeyHolder).accounts, req.body),
   {
     access: apiKeyAccess(verify, INBOUND_RATE_LIMIT),
     body: BankWebhookBody,

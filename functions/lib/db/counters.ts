@@ -1,18 +1,20 @@
 // Row counts kept per index partition, so total_count of an unfiltered list, of a list scoped to a
 // foreign id and of an equality on an enum/boolean slot is one GetItem, whatever the table's size.
 //
-// One counter item per partition: pk = `count#${partition}` (partition = the index partition key
-// value: the type, or `${type}:${field}=${value}`), sk = 'count', attribute `n`. The writes that put
-// a row into or take it out of index partitions move the counters of exactly those partitions with
-// `ADD` (create, createMany, softDelete, restore, an update that moves a slot, remove, expiry through
-// the stream handler or the local sweeper). Without transactions a crash between the row write and
-// its ADDs leaves a counter off: `recount` (repair.ts) recomputes them from the rows.
+// A counter per index partition (partition = the index partition key value: the type, or
+// `${type}:${field}=${value}`): an item of its own for an unspread partition (pk `count#${partition}`,
+// sk 'count', attribute `n`), and for a spread type one item per bucket (and shard) holding every
+// base's count of that bucket as an attribute (partitions.ts, counterKey). The writes that put a row
+// into or take it out of index partitions move the counters of exactly those partitions with `ADD`,
+// one call per counter item (create, createMany, softDelete, restore, an update that moves a slot,
+// remove, expiry through the stream handler or the local sweeper). Without transactions a crash
+// between the row write and its ADDs leaves a counter off: `repo.repair()` recomputes them from the rows.
 
 import { GetCommand, type NativeAttributeValue, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoClient } from '../aws/clients.js';
 import { config } from '../config.js';
 import { mapLimit } from '../mapLimit.js';
-import { COUNT_PREFIX, counterKey, type Partitioning, physical } from './partitions.js';
+import { COUNT_PREFIX, counterKey, type Partitioning, spreadCounterKey } from './partitions.js';
 import { TABLE_INDEXES } from './tableSchema.js';
 
 export { COUNT_PREFIX, counterKey };
@@ -43,30 +45,41 @@ export function moveBetween(before: string[], after: string[]): Promise<void> {
 /** Counter writes in flight at once: a batch of rows may touch hundreds of partitions. */
 const COUNTER_WRITES_IN_FLIGHT = 16;
 
-/** One atomic ADD per partition whose count changes. */
+/**
+ * One atomic ADD per counter item whose counts change: a row's spread partitions share their
+ * bucket's item, so they move in one call (`ADD #a0 :d0, #a1 :d1, ...`).
+ */
 export async function addToCounters(deltas: Map<string, number>): Promise<void> {
-  await mapLimit(
-    [...deltas].filter(([, d]) => d !== 0),
-    COUNTER_WRITES_IN_FLIGHT,
-    ([partition, d]) =>
-      dynamoClient().send(
-        new UpdateCommand({
-          TableName: config.tableName,
-          Key: counterKey(partition),
-          UpdateExpression: 'ADD #n :d',
-          ExpressionAttributeNames: { '#n': 'n' },
-          ExpressionAttributeValues: { ':d': d },
-        }),
-      ),
-  );
+  const items = new Map<string, { pk: string; sk: string; adds: Map<string, number> }>();
+  for (const [partition, d] of deltas) {
+    if (d === 0) continue;
+    const { pk, sk, attr } = counterKey(partition);
+    const item = items.get(`${pk}\0${sk}`) ?? { pk, sk, adds: new Map<string, number>() };
+    item.adds.set(attr, (item.adds.get(attr) ?? 0) + d);
+    items.set(`${pk}\0${sk}`, item);
+  }
+  await mapLimit([...items.values()], COUNTER_WRITES_IN_FLIGHT, async ({ pk, sk, adds }) => {
+    const moves = [...adds].filter(([, d]) => d !== 0);
+    if (!moves.length) return;
+    await dynamoClient().send(
+      new UpdateCommand({
+        TableName: config.tableName,
+        Key: { pk, sk },
+        UpdateExpression: `ADD ${moves.map((_, i) => `#a${i} :d${i}`).join(', ')}`,
+        ExpressionAttributeNames: Object.fromEntries(moves.map(([attr], i) => [`#a${i}`, attr])),
+        ExpressionAttributeValues: Object.fromEntries(moves.map(([, d], i) => [`:d${i}`, d])),
+      }),
+    );
+  });
 }
 
 /** The kept count of one partition (eventually consistent, 0.5 RCU). */
 export async function readCounter(partition: string): Promise<{ count: number; rcu: number }> {
+  const { pk, sk, attr } = counterKey(partition);
   const out = await dynamoClient().send(
-    new GetCommand({ TableName: config.tableName, Key: counterKey(partition), ReturnConsumedCapacity: 'TOTAL' }),
+    new GetCommand({ TableName: config.tableName, Key: { pk, sk }, ReturnConsumedCapacity: 'TOTAL' }),
   );
-  return { count: Math.max(0, Number(out.Item?.n ?? 0)), rcu: out.ConsumedCapacity?.CapacityUnits ?? 0.5 };
+  return { count: Math.max(0, Number(out.Item?.[attr] ?? 0)), rcu: out.ConsumedCapacity?.CapacityUnits ?? 0.5 };
 }
 
 /** Kept counts of every bucket of a spread base: bucket ('' when unbucketed) -> count per shard. */
@@ -77,8 +90,10 @@ export interface BucketCounts {
 }
 
 /**
- * One Query per shard over the base's counter items (pk `count#${base}[#s=k]`, one item per
- * bucket): ~60 bytes a bucket, so a year of day buckets is ~3 RCU. `low`/`high` bound the buckets.
+ * One Query per shard over the type's counter items (pk `count#${type}[#s=k]`, one item per
+ * bucket), taking the base's attribute of each: an item is ~40 bytes plus ~15 per base value with
+ * rows in that bucket, so a year of day buckets of a type with a dozen slot values is ~8 RCU.
+ * `low`/`high` bound the buckets.
  */
 export async function readBucketCounters(
   base: string,
@@ -90,7 +105,7 @@ export async function readBucketCounters(
   let rcu = 0;
   await Promise.all(
     Array.from({ length: spread.shards }, async (_, shard) => {
-      const pk = `${COUNT_PREFIX}${physical(base, undefined, spread.shards > 1 ? shard : undefined)}`;
+      const { pk, attr } = spreadCounterKey(base, undefined, spread.shards > 1 ? shard : undefined);
       const condition = ['pk = :pk'];
       const values: Record<string, NativeAttributeValue> = { ':pk': pk };
       if (spread.bucket && bounds.low) {
@@ -105,6 +120,9 @@ export async function readBucketCounters(
             TableName: config.tableName,
             KeyConditionExpression: condition.join(' AND '),
             ExpressionAttributeValues: values,
+            // Only the base's count travels; the read units are the whole items' all the same.
+            ProjectionExpression: 'sk, #a',
+            ExpressionAttributeNames: { '#a': attr },
             ReturnConsumedCapacity: 'TOTAL',
             ExclusiveStartKey: start,
           }),
@@ -115,8 +133,10 @@ export async function readBucketCounters(
           // A bucketed base's old whole-partition counter (sk 'count', from before it was spread)
           // is not a bucket: the repair path zeroes it.
           if (spread.bucket ? sk === 'count' : sk !== 'count') continue;
+          // A bucket with rows of the type but none of this base.
+          if (item[attr] === undefined) continue;
           const bucket = spread.bucket ? sk : '';
-          const n = Math.max(0, Number(item.n ?? 0));
+          const n = Math.max(0, Number(item[attr]));
           const shards = buckets.get(bucket) ?? new Array<number>(spread.shards).fill(0);
           shards[shard] = n;
           buckets.set(bucket, shards);

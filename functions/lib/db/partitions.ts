@@ -10,9 +10,10 @@
 //   `${base}#b=${bucket}#s=${shard}` and a write shard (id % shards), when shards > 1
 //   `${base}#s=${shard}`             shards without buckets
 //
-// Each physical partition keeps its own counter (counters.ts), stored so that one Query per shard
-// returns every bucket's count of a base: pk `count#${base}` (`#s=${shard}` with shards), sk the
-// bucket ('count' without buckets). The sum is the base's total; a created_at range sums the buckets
+// Each physical partition keeps its own count (counters.ts), in one item per bucket (and shard) of
+// the type: pk `count#${type}` (`#s=${shard}` with shards), sk the bucket ('count' without buckets),
+// one attribute per base (`n` for the type, `field=value` for a slot value), so one Query per shard
+// returns every bucket's count of a base. The sum is the base's total; a created_at range sums the buckets
 // it covers and counts rows only in its two edge buckets. A list walks the buckets its counters name
 // (plus the current one), newest first, and merges the shards of a bucket by key order.
 
@@ -86,17 +87,55 @@ export function parsePartition(partition: string): { base: string; bucket?: stri
 
 export const COUNT_PREFIX = 'count#';
 
-/**
- * The counter item of a partition: pk `count#` + the partition without its bucket, sk the bucket
- * ('count' when unbucketed). An unspread partition keeps the layout it always had.
- */
-export function counterKey(partition: string): { pk: string; sk: string } {
-  const { base, bucket, shard } = parsePartition(partition);
-  return { pk: `${COUNT_PREFIX}${physical(base, undefined, shard)}`, sk: bucket ?? 'count' };
+/** Where a partition's count is kept: an item and the attribute of that item. */
+export interface CounterSlot {
+  pk: string;
+  sk: string;
+  attr: string;
 }
 
-/** The partition a counter item counts (the inverse of counterKey). */
-export function partitionOfCounter(pk: string, sk: string): string {
-  const { base, shard } = parsePartition(pk.slice(COUNT_PREFIX.length));
-  return physical(base, sk === 'count' ? undefined : sk, shard);
+/** A base's type and, for a slot base (`type:field=value`), its `field=value`. */
+function splitBase(base: string): { type: string; slot?: string } {
+  const colon = base.indexOf(':');
+  return colon < 0 ? { type: base } : { type: base.slice(0, colon), slot: base.slice(colon + 1) };
+}
+
+/**
+ * The counter of a partition. An unspread partition has an item of its own: pk `count#` + the
+ * partition, sk 'count', attribute `n`. The spread partitions of one bucket (and shard) share one
+ * item, pk `count#${type}[#s=k]`, sk the bucket ('count' when unbucketed): the type's own count in
+ * `n`, each enum/boolean slot value's in an attribute named `field=value`. A row sits in one spread
+ * partition per base, all in the same bucket and shard, so creating, deleting or moving it is one
+ * `ADD` on that item however many bases it is in.
+ */
+export function counterKey(partition: string): CounterSlot {
+  const { base, bucket, shard } = parsePartition(partition);
+  if (bucket === undefined && shard === undefined) return { pk: `${COUNT_PREFIX}${base}`, sk: 'count', attr: 'n' };
+  return spreadCounterKey(base, bucket, shard);
+}
+
+/** The counter of a spread base's partition in `bucket` (and `shard`): its bucket's item of the type. */
+export function spreadCounterKey(base: string, bucket: string | undefined, shard: number | undefined): CounterSlot {
+  const { type, slot } = splitBase(base);
+  return { pk: `${COUNT_PREFIX}${physical(type, undefined, shard)}`, sk: bucket ?? 'count', attr: slot ?? 'n' };
+}
+
+/** The type whose counts a counter item keeps. */
+export function typeOfCounter(pk: string): string {
+  return splitBase(parsePartition(pk.slice(COUNT_PREFIX.length)).base).type;
+}
+
+/**
+ * The partitions a counter item counts and their counts (the inverse of counterKey). An item of
+ * the layout before 2026-11-25, one per spread slot base (pk `count#type:field=value`), reads as
+ * that base's partition; counterKey then names another item for it, which is how repair finds it.
+ */
+export function countsOfCounter(item: Record<string, unknown>): Array<[partition: string, n: number]> {
+  const { base, shard } = parsePartition((item.pk as string).slice(COUNT_PREFIX.length));
+  const bucket = item.sk === 'count' ? undefined : (item.sk as string);
+  if (bucket === undefined && shard === undefined) return [[base, Number(item.n ?? 0)]];
+  return Object.entries(item).flatMap(([attr, n]): Array<[string, number]> => {
+    if (attr === 'n') return [[physical(base, bucket, shard), Number(n)]];
+    return attr.includes('=') ? [[physical(`${base}:${attr}`, bucket, shard), Number(n)]] : [];
+  });
 }

@@ -21,7 +21,7 @@ import type { ListQuery } from '../../../shared/listQuery.js';
 import { dynamoClient } from '../aws/clients.js';
 import { config } from '../config.js';
 import { addToCounters, COUNT_PREFIX, counterKey, moveBetween, moveCounters, partitionsOf } from './counters.js';
-import { parsePartition, partitionOfCounter, physicalPartition, spreadOf } from './partitions.js';
+import { countsOfCounter, parsePartition, physicalPartition, spreadOf, typeOfCounter } from './partitions.js';
 import {
   ConditionFailedError,
   type EntityDef,
@@ -80,6 +80,7 @@ export interface DynamoRepository<T extends Row> extends Repository<T> {
    * Reads the whole table (Scan): run it from a job, not a request. Writes that land while it
    * runs may be missed by the recount; run it again or when writes are quiet.
    */
+  /** `counters`: the counter items written. */
   repair(): Promise<{ rows: number; reindexed: number; counters: number }>;
 }
 
@@ -442,7 +443,8 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
       const rowPrefix = `${def.type}#`;
       const counterPrefix = `${COUNT_PREFIX}${def.type}`;
       const counts = new Map<string, number>();
-      const stale = new Set<string>();
+      /** The type's counter items as they are: `${pk}\0${sk}` -> item. */
+      const existing = new Map<string, Record<string, NativeAttributeValue>>();
       let rows = 0;
       let reindexed = 0;
       let start: Record<string, NativeAttributeValue> | undefined;
@@ -459,9 +461,7 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
         );
         for (const item of out.Items ?? []) {
           if (item.sk !== 'item') {
-            const partition = partitionOfCounter(item.pk as string, item.sk as string);
-            const { base } = parsePartition(partition);
-            if (base === def.type || base.startsWith(`${def.type}:`)) stale.add(partition);
+            if (typeOfCounter(item.pk as string) === def.type) existing.set(`${item.pk}\0${item.sk}`, item);
             continue;
           }
           if (item.deleted !== undefined) continue;
@@ -489,24 +489,34 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
         }
         start = out.LastEvaluatedKey;
       } while (start);
-      for (const p of counts.keys()) stale.delete(p);
-      const spreadBases = new Set(
-        [...stale].filter((p) => {
-          const field = p.startsWith(`${def.type}:`) ? p.slice(def.type.length + 1).split('=')[0] : undefined;
-          return spreadOf(def, field) !== undefined;
-        }),
+      // The counter items the recount calls for, whole: a Put replaces every count in the item.
+      const wanted = new Map<string, Record<string, NativeAttributeValue>>();
+      for (const [partition, n] of counts) {
+        const { pk, sk, attr } = counterKey(partition);
+        const item = wanted.get(`${pk}\0${sk}`) ?? { pk, sk };
+        item[attr] = n;
+        wanted.set(`${pk}\0${sk}`, item);
+      }
+      const gone: Record<string, NativeAttributeValue>[] = [];
+      for (const [key, item] of existing) {
+        if (wanted.has(key)) continue;
+        // A partition that emptied keeps a zero when it is unspread (a list reads it by its key).
+        // An emptied bucket's item, an older layout's slot item and the whole-type counter of a
+        // now-spread base are deleted: lists read every bucket item of a type, so those must not pile up.
+        const zeroed = countsOfCounter(item).filter(([p]) => {
+          const { base, bucket, shard } = parsePartition(p);
+          const field = base.startsWith(`${def.type}:`) ? base.slice(def.type.length + 1).split('=')[0] : undefined;
+          return bucket === undefined && shard === undefined && spreadOf(def, field) === undefined;
+        });
+        if (zeroed.length) wanted.set(key, { pk: item.pk, sk: item.sk, n: 0 });
+        else gone.push({ pk: item.pk, sk: item.sk });
+      }
+      await mapLimit([...wanted.values(), ...gone.map((key) => ({ key }))], 16, (write) =>
+        'key' in write
+          ? dynamoClient().send(new DeleteCommand({ TableName: config.tableName, Key: write.key }))
+          : dynamoClient().send(new PutCommand({ TableName: config.tableName, Item: write })),
       );
-      const absolute = [...counts, ...[...stale].map((p) => [p, 0] as const)];
-      await mapLimit(absolute, 16, ([partition, n]) => {
-        const { bucket, shard } = parsePartition(partition);
-        // An emptied bucket (its rows expired) or an old layout's whole-type counter is deleted, not
-        // zeroed: lists read every bucket counter of a base, so those must not pile up.
-        const gone = n === 0 && (bucket !== undefined || shard !== undefined || spreadBases.has(partition));
-        return gone
-          ? dynamoClient().send(new DeleteCommand({ TableName: config.tableName, Key: counterKey(partition) }))
-          : dynamoClient().send(new PutCommand({ TableName: config.tableName, Item: { ...counterKey(partition), n } }));
-      });
-      return { rows, reindexed, counters: absolute.length };
+      return { rows, reindexed, counters: wanted.size };
     },
 
     all: (options) => readAll(options, false),

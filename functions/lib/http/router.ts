@@ -12,7 +12,11 @@ export interface AuthUser {
   role: UserRoleValue;
 }
 
-/** A machine caller known by its API key (e.g. a bank's webhook); `id` keys its rate limit. */
+/**
+ * A machine caller known by its API key (e.g. a bank's webhook); `id` keys its rate limit. The
+ * route gets the very object `verify` returned, so what verify looked up (the key's accounts) can
+ * ride along in a wider type instead of being looked up again.
+ */
 export interface ApiKeyCaller {
   id: string;
 }

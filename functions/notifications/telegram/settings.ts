@@ -6,6 +6,7 @@ import {
   type TelegramSettingsView,
   type TelegramTestReply,
 } from '../../../shared/schemas/telegram.js';
+import { forgetBankChatSetting } from '../../bank/bankChat.js';
 import { ValidationError } from '../../lib/errors.js';
 import type { AuthUser } from '../../lib/http/router.js';
 import { encryptSecret, maskSecret } from '../../lib/secrets/index.js';
@@ -71,6 +72,7 @@ export async function saveTelegramSettings(actor: AuthUser, input: ParsedInput):
     updated_at: Date.now(),
     updated_by: { id: actor.id, nickname: actor.nickname },
   });
+  forgetBankChatSetting();
   return readTelegramSettings();
 }
 
