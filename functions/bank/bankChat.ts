@@ -1,9 +1,10 @@
 import { type Cached, cachedFor } from '../lib/cachedFor.js';
+import { onTelegramSettingsSaved } from '../notifications/telegram/settingsSaved.js';
 
 /**
  * How long the answer is kept: the inbound webhook asks once per statement, and a burst of pushes
- * should not read the settings row each time. A save in this process takes effect at once
- * (`forgetBankChatSetting`); elsewhere within this long, as for the system config.
+ * should not read the settings row each time. A save in this process takes effect at once;
+ * elsewhere within this long, as for the system config.
  */
 export const BANK_CHAT_TTL_MS = 5_000;
 
@@ -24,8 +25,4 @@ async function telegramBankChatOn(): Promise<boolean> {
 }
 
 const chatOn: Cached<boolean> = cachedFor(telegramBankChatOn, { ttlMs: BANK_CHAT_TTL_MS });
-
-/** After the TG settings are saved in this process: the next question reads them again. */
-export function forgetBankChatSetting(): void {
-  chatOn.invalidate();
-}
+onTelegramSettingsSaved(() => chatOn.invalidate());

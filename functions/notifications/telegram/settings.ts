@@ -6,12 +6,12 @@ import {
   type TelegramSettingsView,
   type TelegramTestReply,
 } from '../../../shared/schemas/telegram.js';
-import { forgetBankChatSetting } from '../../bank/bankChat.js';
 import { ValidationError } from '../../lib/errors.js';
 import type { AuthUser } from '../../lib/http/router.js';
 import { encryptSecret, maskSecret } from '../../lib/secrets/index.js';
 import { type Line, toMessageParts } from './formatMessage.js';
 import { chatTarget, sendToChat } from './sendToChat.js';
+import { telegramSettingsSaved } from './settingsSaved.js';
 import { type StoredTelegramSettings, TOKEN_CONTEXT, telegramSettingsStore, UNKNOWN_CHANNEL } from './settingsStore.js';
 
 type ParsedInput = z.output<typeof TelegramSettingsInput>;
@@ -72,7 +72,7 @@ export async function saveTelegramSettings(actor: AuthUser, input: ParsedInput):
     updated_at: Date.now(),
     updated_by: { id: actor.id, nickname: actor.nickname },
   });
-  forgetBankChatSetting();
+  telegramSettingsSaved();
   return readTelegramSettings();
 }
 
