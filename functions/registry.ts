@@ -30,10 +30,12 @@ export type Trigger =
     }
   | { type: 'schedule' /** EventBridge rate, in seconds */; everySeconds: number }
   /**
-   * Local runner only: invoked once after the engines are up, to re-enqueue pending work
-   * (local queues lose their messages on restart). The cloud deploys no trigger for it.
+   * Local runner: invoked once after the engines are up, to re-enqueue pending work (local queues
+   * lose their messages on restart) or to repair what an older layout left. The cloud deploys
+   * nothing for it, unless `inCloud: 'byHand'`: then a function with no trigger, for an operator
+   * to invoke after a deploy that needs it (docs/deploy.md).
    */
-  | { type: 'startup' }
+  | { type: 'startup'; inCloud?: 'byHand' }
   /**
    * Cloud only: the table's stream (old images), filtered to the deletes DynamoDB's TTL makes.
    * The local runner has no stream (its engines have no TTL; the expiry sweeper does that work).
@@ -77,6 +79,11 @@ export interface LambdaDef {
   /** Needs a Chromium (the @sparticuz/chromium layer in the cloud). */
   chromium?: boolean;
   access: AccessDef;
+}
+
+/** Whether the CDK app deploys a function for this entry (a startup hook only when run by hand there). */
+export function deploysInCloud(def: LambdaDef): boolean {
+  return def.trigger.type !== 'startup' || def.trigger.inCloud === 'byHand';
 }
 
 export const LAMBDAS: readonly LambdaDef[] = [
@@ -148,10 +155,11 @@ export const LAMBDAS: readonly LambdaDef[] = [
     access: { table: 'readWrite', videos: { deletePrefixes: [CHECK_EVIDENCE_PREFIX] } },
   },
   {
-    // Recounts the list counters (and re-indexes rows of an older layout) when the local stack starts.
+    // Recounts the list counters (and re-indexes rows of an older layout) when the local stack
+    // starts; in the cloud, invoked by hand after a deploy that changes the layout.
     name: 'dataRepair',
     entry: 'functions/data/repair.ts',
-    trigger: { type: 'startup' },
+    trigger: { type: 'startup', inCloud: 'byHand' },
     memoryMb: 512,
     timeoutSeconds: 300,
     access: { table: 'readWrite' },

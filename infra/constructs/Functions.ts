@@ -7,7 +7,7 @@ import { DynamoEventSource, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { AccessDef, LambdaDef } from '../../functions/registry.js';
+import { type AccessDef, deploysInCloud, type LambdaDef } from '../../functions/registry.js';
 import type { LogLevel } from '../stageConfig.js';
 import type { Data } from './Data.js';
 import type { Keys } from './Keys.js';
@@ -72,8 +72,9 @@ export class Functions extends Construct {
     for (const def of props.defs) {
       if (this.byName.has(def.name)) throw new Error(`Lambda '${def.name}' is declared twice in the registry`);
       // Startup hooks re-enqueue what the local queue forgot on restart. SQS forgets nothing and the
-      // cloud has no boot moment; work stuck for other reasons is a schedule entry's job.
-      if (triggerType(def) === 'startup') continue;
+      // cloud has no boot moment; work stuck for other reasons is a schedule entry's job. A repair
+      // that a deploy may need is deployed without a trigger, to be invoked by hand.
+      if (!deploysInCloud(def)) continue;
       const chromium = def.chromium === true;
       const nodeModules = [
         ...(chromium ? [CHROMIUM_PACKAGE] : []),
@@ -199,6 +200,8 @@ export class Functions extends Construct {
         return;
       case 'ruleSchedule':
         return; // invoked by the schedules the API keeps (RuleSchedules)
+      case 'startup':
+        return; // deployed only to be invoked by hand (deploysInCloud)
       default:
         throw new Error(`Lambda '${def.name}' has trigger type '${triggerType(def)}', which the CDK app does not know`);
     }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LAMBDAS } from '../../functions/registry.js';
+import { deploysInCloud, LAMBDAS } from '../../functions/registry.js';
 import { REPO_ROOT } from '../../infra/PatrolStack.js';
 import type { Json } from './templateQueries.js';
 
@@ -79,7 +79,7 @@ describe('a real cdk synth of the dev stage', () => {
     expect(res.statusCode).toBe(404);
     expect(JSON.parse(res.body)).toMatchObject({ code: expect.any(Number), request_id: expect.any(String) });
 
-    for (const def of LAMBDAS.filter((l) => l.trigger.type !== 'startup')) {
+    for (const def of LAMBDAS.filter(deploysInCloud)) {
       const asset = assetOf(def.name);
       if (def.chromium) {
         // Imported lazily by the checker, so only resolving it from the asset proves it ships.

@@ -214,8 +214,23 @@ describe('Functions: entries added to the registry later', () => {
     expect(fn.Environment.Variables).not.toHaveProperty('JWT_SECRET');
   });
 
-  it('creates nothing in the cloud for a startup entry', () => {
+  it('creates nothing in the cloud for a startup entry, and a function with no trigger for one run by hand there', () => {
     expect(() => functionId(template, 'fake-startup')).toThrow(/found 0/);
+    const repair = withLambdas({
+      ...fakeStartup,
+      name: 'fake-repair',
+      trigger: { type: 'startup', inCloud: 'byHand' },
+      access: { table: 'readWrite' },
+    });
+    const repairId = functionId(repair.template, 'fake-repair');
+    expect(
+      ofType(repair.template, 'AWS::Lambda::EventSourceMapping').some(([, m]) =>
+        JSON.stringify(m.Properties?.FunctionName).includes(repairId),
+      ),
+    ).toBe(false);
+    expect(
+      ofType(repair.template, 'AWS::Events::Rule').some(([, r]) => JSON.stringify(r.Properties).includes(repairId)),
+    ).toBe(false);
     expect(ofType(template, 'AWS::Lambda::Function').length).toBe(
       ofType(withLambdas().template, 'AWS::Lambda::Function').length + 3,
     );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CHECK_EVIDENCE_PREFIX, LAMBDAS, QUEUES } from '../../functions/registry.js';
+import { CHECK_EVIDENCE_PREFIX, deploysInCloud, LAMBDAS, QUEUES } from '../../functions/registry.js';
 import { synthStack } from './synthStack.js';
 import {
   type Json,
@@ -92,21 +92,21 @@ describe('Grants follow the registry', () => {
   });
 
   it('gives the key only to the functions that declare secrets', () => {
-    for (const def of LAMBDAS.filter((l) => l.trigger.type !== 'startup')) {
+    for (const def of LAMBDAS.filter(deploysInCloud)) {
       const decrypts = allows(statementsOf(def.name), 'kms:Decrypt', keyId);
       expect(decrypts, def.name).toBe(def.access.secrets !== undefined);
     }
   });
 
   it('gives the JWT secret only to the functions that declare jwt', () => {
-    for (const def of LAMBDAS.filter((l) => l.trigger.type !== 'startup')) {
+    for (const def of LAMBDAS.filter(deploysInCloud)) {
       const vars = resources(template)[functionId(template, def.name)].Properties?.Environment?.Variables ?? {};
       expect('JWT_SECRET' in vars, def.name).toBe(def.access.jwt === true);
     }
   });
 
   it('lets each function send only to the queues it declares', () => {
-    for (const def of LAMBDAS.filter((l) => l.trigger.type !== 'startup')) {
+    for (const def of LAMBDAS.filter(deploysInCloud)) {
       const statements = statementsOf(def.name);
       const sendable = QUEUES.filter((q) =>
         sourceQueues.some(([id]) => id.startsWith(`Queues${q.name}`) && allows(statements, 'sqs:SendMessage', id)),

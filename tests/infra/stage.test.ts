@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LAMBDAS } from '../../functions/registry.js';
+import { deploysInCloud, LAMBDAS } from '../../functions/registry.js';
 import { resolveStageConfig } from '../../infra/stageConfig.js';
 import { cdkContext, synthStack } from './synthStack.js';
 import { ofType } from './templateQueries.js';
@@ -45,7 +45,7 @@ describe('Stages', () => {
     for (const [dlqId] of dlqs) {
       expect(alarms.some((a) => JSON.stringify(a?.Dimensions).includes(dlqId))).toBe(true);
     }
-    const deployed = LAMBDAS.filter((l) => l.trigger.type !== 'startup');
+    const deployed = LAMBDAS.filter(deploysInCloud);
     expect(alarms.filter((a) => a?.MetricName === 'Errors')).toHaveLength(deployed.length);
     expect(alarms.filter((a) => a?.MetricName === '5xx')).toHaveLength(1);
     for (const alarm of alarms) expect(alarm?.AlarmActions).toHaveLength(1);
