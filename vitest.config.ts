@@ -12,6 +12,9 @@ export default defineConfig({
           name: 'unit',
           include: ['shared/**/*.test.ts', 'functions/**/*.test.ts', 'scripts/**/*.test.ts'],
           environment: 'node',
+          // Milliseconds alone, but the lanes share two cores: a test of an in-memory store once
+          // waited past the 5 s default for its worker's turn (2026-11-25).
+          testTimeout: 30_000,
         },
       },
       {

@@ -78,9 +78,9 @@ export interface DynamoRepository<T extends Row> extends Repository<T> {
    * The repair path: rewrites any row whose index keys, shadows or expiry differ from the current
    * layout (an older DATA_DIR, a new slot), then sets every counter of the type to its recount.
    * Reads the whole table (Scan): run it from a job, not a request. Writes that land while it
-   * runs may be missed by the recount; run it again or when writes are quiet.
+   * runs may be missed by the recount; run it again or when writes are quiet. `counters` is the
+   * number of counter items written.
    */
-  /** `counters`: the counter items written. */
   repair(): Promise<{ rows: number; reindexed: number; counters: number }>;
 }
 
@@ -511,11 +511,13 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
         if (zeroed.length) wanted.set(key, { pk: item.pk, sk: item.sk, n: 0 });
         else gone.push({ pk: item.pk, sk: item.sk });
       }
-      await mapLimit([...wanted.values(), ...gone.map((key) => ({ key }))], 16, (write) =>
-        'key' in write
-          ? dynamoClient().send(new DeleteCommand({ TableName: config.tableName, Key: write.key }))
-          : dynamoClient().send(new PutCommand({ TableName: config.tableName, Item: write })),
-      );
+      const writes = [
+        ...[...wanted.values()].map(
+          (item) => () => dynamoClient().send(new PutCommand({ TableName: config.tableName, Item: item })),
+        ),
+        ...gone.map((key) => () => dynamoClient().send(new DeleteCommand({ TableName: config.tableName, Key: key }))),
+      ];
+      await mapLimit(writes, 16, (write) => write());
       return { rows, reindexed, counters: wanted.size };
     },
 
