@@ -15,7 +15,7 @@ import {
 import { CheckmarkCircle16Filled, Copy16Regular, DismissCircle16Filled, Edit16Regular } from '@fluentui/react-icons';
 import type { TFunction } from 'i18next';
 import { useT } from '@/i18n';
-import { type FormEvent, forwardRef, type ReactNode, useState } from 'react';
+import { type FormEvent, forwardRef, type ReactNode, useEffect, useRef, useState } from 'react';
 import type { Column } from './types';
 
 // Body cells are the hot path of every table: a page of 100 rows is ~1,000 cells. They are plain
@@ -115,6 +115,12 @@ function EditPopover<T>({ column, row, env }: { column: Column<T>; row: T; env: 
   const [open, setOpen] = useState(false);
   const [value, setValue] = useState('');
   const [saving, setSaving] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  // Focus once the popup is placed: an autoFocus focuses before Fluent positions the surface,
+  // which it warns makes the page jump. The surface's effects run before this one.
+  useEffect(() => {
+    if (open) input.current?.focus();
+  }, [open]);
   const edit = column.edit!;
   const label = `${t('Edit')} ${t(column.label)}`;
   if (!armed) {
@@ -164,7 +170,7 @@ function EditPopover<T>({ column, row, env }: { column: Column<T>; row: T; env: 
         <form className={classes.form} onSubmit={submit}>
           <Field label={t(column.label)} hint={edit.hint ? t(edit.hint) : undefined}>
             <Input
-              autoFocus
+              ref={input}
               type={column.kind === 'number' ? 'number' : 'text'}
               value={value}
               onChange={(_, d) => setValue(d.value)}

@@ -1,5 +1,5 @@
 import { bankAccountListFields } from '@shared/schemas/bank';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { findToast, renderRoutes } from '@/test/renderApp';
@@ -68,6 +68,8 @@ describe('Bank Account table', () => {
     const kbz = await rowOf('kbz-user');
     await user.click(within(kbz).getByRole('button', { name: `Edit ${label}` }));
     const input = within(await screen.findByRole('dialog')).getByRole('textbox');
+    // The popup takes the focus: one can type at once.
+    await waitFor(() => expect(input).toHaveFocus());
     await user.clear(input);
     await user.type(input, '  value 1  ');
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Save' }));
