@@ -20,7 +20,8 @@ describe('Notifications Bank', () => {
       k.client[method](`/api/v1${path}`, method === 'get' ? { token } : { token, body: body ?? {} });
 
     // An account whose webhook is the sandbox receiver, told to fail the first attempt.
-    const hook = uniqueName('e2ehook').toLowerCase();
+    // A receiver path as long as real ones get: the attempts must still fit the dialog.
+    const hook = `${uniqueName('e2ehook').toLowerCase()}-orders.payments.receiver-endpoint-v2`;
     const user = uniqueName('kbz-notif-').toLowerCase();
     const created = await api('post', '/bank/bank-accounts', { bank_name: 1, user, pwd: 'sandbox123' });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
