@@ -20,6 +20,8 @@ export type DynamoEngine = 'dynalite' | 'dynamodb-local';
 
 export interface DynamoHandle {
   endpoint: string;
+  /** The engine's process. */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -44,7 +46,7 @@ export async function startDynamo(options: {
     await stop();
     throw err;
   }
-  return { endpoint, stop };
+  return { endpoint, pid: child.pid, stop };
 }
 
 /** Creates the table from the shared schema unless it exists, and waits until it is ACTIVE. */
@@ -106,7 +108,10 @@ async function spawnDynalite(dataDir: string, port: number): Promise<{ child: Ch
     server.listen(${port}, '127.0.0.1', () => console.log('PORT ' + server.address().port));
     const quit = () => server.close(() => process.exit(0));
     process.stdin.on('end', quit).resume();
-    process.on('SIGTERM', quit);
+    // Ctrl-C (and a signal to the whole process group) reaches this child too. It must outlive
+    // the parent's drain of its running work, so only the parent stops it (stdin ends).
+    process.on('SIGINT', () => {});
+    process.on('SIGTERM', () => {});
   `;
   const child = spawn(process.execPath, ['-e', script], { stdio: ['pipe', 'pipe', 'inherit'] });
   const port_ = await new Promise<number>((resolve, reject) => {
@@ -165,7 +170,9 @@ async function waitUntilAnswering(endpoint: string, child: ChildProcess): Promis
 async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
+  // dynalite stops when its stdin ends (it ignores signals); DynamoDB Local on SIGTERM.
+  if (child.stdin) child.stdin.end();
+  else child.kill('SIGTERM');
   const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
   await exited;
   clearTimeout(timer);
