@@ -1,6 +1,8 @@
+import type { Context } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { sqsTestEvent as event } from '../../../tests/helpers/sqsEvent.js';
+import { invocationTimeLeft } from '../invocationDeadline.js';
 import { logger } from '../logger.js';
 import { sqsRecordHandler } from './sqsRecordHandler.js';
 
@@ -14,6 +16,20 @@ describe('sqsRecordHandler', () => {
     });
     const res = await handler(event(['m1', { site: 1 }], ['m2', { site: 2 }], ['m3', { site: 3 }]));
     expect(res).toEqual({ batchItemFailures: [{ itemIdentifier: 'm2' }] });
+  });
+
+  it("tells the records' code when the invocation times out, from the Lambda context", async () => {
+    const left: (number | undefined)[] = [];
+    const handler = sqsRecordHandler(Site, async () => {
+      left.push(invocationTimeLeft());
+    });
+    const context = { getRemainingTimeInMillis: () => 42_000 } as Context;
+    await handler(event(['m1', { site: 1 }]), context);
+    await handler(event(['m2', { site: 2 }]));
+    expect(left[0]).toBeGreaterThan(41_000);
+    expect(left[0]).toBeLessThanOrEqual(42_000);
+    // Without a context (a test, a direct call) there is no end to respect.
+    expect(left[1]).toBeUndefined();
   });
 
   it('reports a body that is not JSON as failed, so it ends in the dead-letter queue', async () => {

@@ -1,5 +1,6 @@
 import type { Context, SQSBatchItemFailure, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { z } from 'zod';
+import { runUntil } from '../invocationDeadline.js';
 import { logger } from '../logger.js';
 
 export type ProcessRecord<T> = (body: T, record: SQSRecord) => Promise<void>;
@@ -82,7 +83,13 @@ export function sqsRecordHandler<S extends z.ZodType>(
       return { itemIdentifier: record.messageId };
     }
   };
-  return async (event: SQSEvent, _context?: Context): Promise<SQSBatchResponse> => {
+  return async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
+    // Code that may wait (a flood wait) knows when this invocation times out.
+    const left = context?.getRemainingTimeInMillis?.();
+    return left === undefined ? processBatch(event) : runUntil(Date.now() + left, () => processBatch(event));
+  };
+
+  async function processBatch(event: SQSEvent): Promise<SQSBatchResponse> {
     const turns = new Map<string, Promise<unknown>>();
     const results = await Promise.all(
       event.Records.map((record) => {
@@ -96,5 +103,5 @@ export function sqsRecordHandler<S extends z.ZodType>(
       }),
     );
     return { batchItemFailures: results.filter((f): f is SQSBatchItemFailure => f !== undefined) };
-  };
+  }
 }

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SandboxTelegramHandle, startSandboxTelegram } from '../../../scripts/sandbox/telegram/server.js';
 import { TELEGRAM_MESSAGE_LIMIT } from '../../../shared/schemas/telegram.js';
 import { type Line, MAX_PARTS, renderLine, toMessageParts } from './formatMessage.js';
-import { sendMessage, TelegramUnavailableError } from './telegramClient.js';
+import { runUntil } from '../../lib/invocationDeadline.js';
+import { AFTER_WAIT_MS, sendMessage, TelegramUnavailableError } from './telegramClient.js';
 
 const TOKEN = '123456789:AAF-sandbox_token_for_tests_0123456789';
 let sandbox: SandboxTelegramHandle;
@@ -65,6 +66,22 @@ describe('sendMessage against the sandbox Bot API', () => {
     });
     expect(answer).toMatchObject({ ok: false, error_code: 429, parameters: { retry_after: 120 } });
     expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('gives back a 429 when waiting it out would leave the queue invocation no time to send again', async () => {
+    const chat = newChat();
+    await control('rate-limit', { count: 1, retry_after: 2, chat_id: chat });
+    const started = Date.now();
+    // 10 s left: a 2 s wait would leave less than the send after it needs (AFTER_WAIT_MS).
+    const answer = await runUntil(Date.now() + 10_000, () => send(chat, 'late in the batch'));
+    expect(answer).toMatchObject({ ok: false, error_code: 429, parameters: { retry_after: 2 } });
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect((await received(chat)).map((a) => a.status)).toEqual([429]);
+
+    // With the time, the same wait is honoured in place.
+    await control('rate-limit', { count: 1, retry_after: 1, chat_id: chat });
+    const later = await runUntil(Date.now() + AFTER_WAIT_MS + 5_000, () => send(chat, 'with time to spare'));
+    expect(later.ok).toBe(true);
   });
 
   it('returns the refusals as Telegram words them: blocked bot, unknown chat, bad token', async () => {

@@ -3,6 +3,7 @@
 // The token is part of the path: it never appears in a log line, an error or a reply.
 import type { TelegramAnswer } from '../../../shared/schemas/telegram.js';
 import { config } from '../../lib/config.js';
+import { invocationTimeLeft } from '../../lib/invocationDeadline.js';
 import { guardedJsonRequest, OutboundRequestError } from '../../lib/net/guardedJsonRequest.js';
 
 export interface SendMessageOptions {
@@ -20,6 +21,9 @@ export interface SendMessageOptions {
 }
 
 const realSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** What a flood wait must leave of the invocation: the send after it (10 s timeout) and settling. */
+export const AFTER_WAIT_MS = 15_000;
 
 /** Telegram gave no answer (network, timeout, refused by the outbound guard, not the Bot API). */
 export class TelegramUnavailableError extends Error {
@@ -63,6 +67,11 @@ export async function sendMessage(opts: SendMessageOptions): Promise<TelegramAns
     const retryAfter = answer.parameters?.retry_after;
     if (answer.ok || answer.error_code !== 429 || retryAfter === undefined || retryAfter > maxWait || waits <= 0)
       return answer;
+    // Within a queue invocation, a wait that would leave no time to send again and settle is given
+    // back instead: the message returns after the queue's visibility timeout, the rest of the
+    // batch is not timed out with it.
+    const left = invocationTimeLeft();
+    if (left !== undefined && retryAfter * 1000 > left - AFTER_WAIT_MS) return answer;
     waits--;
     await sleep(retryAfter * 1000);
   }
