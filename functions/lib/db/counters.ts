@@ -42,6 +42,27 @@ export function moveBetween(before: string[], after: string[]): Promise<void> {
   return addToCounters(deltas);
 }
 
+/** Where a counter item is found among others: its key as one string. */
+export const counterItemId = (key: { pk: string; sk: string }): string => `${key.pk}\0${key.sk}`;
+
+/**
+ * Per-partition numbers grouped by the counter item that keeps them (counterKey): item id ->
+ * its key and attribute -> number, summed when two partitions name the same attribute.
+ */
+export function byCounterItem(
+  entries: Iterable<[partition: string, n: number]>,
+): Map<string, { pk: string; sk: string; counts: Map<string, number> }> {
+  const items = new Map<string, { pk: string; sk: string; counts: Map<string, number> }>();
+  for (const [partition, n] of entries) {
+    const { pk, sk, attr } = counterKey(partition);
+    const id = counterItemId({ pk, sk });
+    const item = items.get(id) ?? { pk, sk, counts: new Map<string, number>() };
+    item.counts.set(attr, (item.counts.get(attr) ?? 0) + n);
+    items.set(id, item);
+  }
+  return items;
+}
+
 /** Counter writes in flight at once: a batch of rows may touch hundreds of partitions. */
 const COUNTER_WRITES_IN_FLIGHT = 16;
 
@@ -50,16 +71,9 @@ const COUNTER_WRITES_IN_FLIGHT = 16;
  * bucket's item, so they move in one call (`ADD #a0 :d0, #a1 :d1, ...`).
  */
 export async function addToCounters(deltas: Map<string, number>): Promise<void> {
-  const items = new Map<string, { pk: string; sk: string; adds: Map<string, number> }>();
-  for (const [partition, d] of deltas) {
-    if (d === 0) continue;
-    const { pk, sk, attr } = counterKey(partition);
-    const item = items.get(`${pk}\0${sk}`) ?? { pk, sk, adds: new Map<string, number>() };
-    item.adds.set(attr, (item.adds.get(attr) ?? 0) + d);
-    items.set(`${pk}\0${sk}`, item);
-  }
-  await mapLimit([...items.values()], COUNTER_WRITES_IN_FLIGHT, async ({ pk, sk, adds }) => {
-    const moves = [...adds].filter(([, d]) => d !== 0);
+  const items = byCounterItem([...deltas].filter(([, d]) => d !== 0));
+  await mapLimit([...items.values()], COUNTER_WRITES_IN_FLIGHT, async ({ pk, sk, counts }) => {
+    const moves = [...counts].filter(([, d]) => d !== 0);
     if (!moves.length) return;
     await dynamoClient().send(
       new UpdateCommand({

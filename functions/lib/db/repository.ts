@@ -20,7 +20,15 @@ import {
 import type { ListQuery } from '../../../shared/listQuery.js';
 import { dynamoClient } from '../aws/clients.js';
 import { config } from '../config.js';
-import { addToCounters, COUNT_PREFIX, counterKey, moveBetween, moveCounters, partitionsOf } from './counters.js';
+import {
+  addToCounters,
+  byCounterItem,
+  COUNT_PREFIX,
+  counterItemId,
+  moveBetween,
+  moveCounters,
+  partitionsOf,
+} from './counters.js';
 import { countsOfCounter, parsePartition, physicalPartition, spreadOf, typeOfCounter } from './partitions.js';
 import {
   ConditionFailedError,
@@ -461,7 +469,8 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
         );
         for (const item of out.Items ?? []) {
           if (item.sk !== 'item') {
-            if (typeOfCounter(item.pk as string) === def.type) existing.set(`${item.pk}\0${item.sk}`, item);
+            if (typeOfCounter(item.pk as string) === def.type)
+              existing.set(counterItemId({ pk: item.pk as string, sk: item.sk as string }), item);
             continue;
           }
           if (item.deleted !== undefined) continue;
@@ -490,13 +499,9 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
         start = out.LastEvaluatedKey;
       } while (start);
       // The counter items the recount calls for, whole: a Put replaces every count in the item.
-      const wanted = new Map<string, Record<string, NativeAttributeValue>>();
-      for (const [partition, n] of counts) {
-        const { pk, sk, attr } = counterKey(partition);
-        const item = wanted.get(`${pk}\0${sk}`) ?? { pk, sk };
-        item[attr] = n;
-        wanted.set(`${pk}\0${sk}`, item);
-      }
+      const wanted = new Map<string, Record<string, NativeAttributeValue>>(
+        [...byCounterItem(counts)].map(([id, { pk, sk, counts: n }]) => [id, { pk, sk, ...Object.fromEntries(n) }]),
+      );
       const gone: Record<string, NativeAttributeValue>[] = [];
       for (const [key, item] of existing) {
         if (wanted.has(key)) continue;
