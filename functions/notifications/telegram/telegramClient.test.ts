@@ -53,6 +53,16 @@ describe('sendMessage against the sandbox Bot API', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
   });
 
+  it('gets through after one 429 even when the timer fires a little early', async () => {
+    const chat = newChat();
+    await control('rate-limit', { count: 1, retry_after: 1, chat_id: chat });
+    // A timer on libuv's coarse clock can end a few ms before the wall clock has moved the whole wait.
+    const earlySleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms - 20));
+    const answer = await sendMessage({ token: TOKEN, chatId: chat, html: 'x', apiUrl: sandbox.url, sleep: earlySleep });
+    expect(answer.ok).toBe(true);
+    expect((await received(chat)).map((a) => a.status)).toEqual([429, 200]);
+  });
+
   it('gives back a 429 whose retry_after is longer than it may wait, without waiting', async () => {
     const chat = newChat();
     await control('rate-limit', { count: 1, retry_after: 120, chat_id: chat });

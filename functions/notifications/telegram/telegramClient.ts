@@ -25,6 +25,14 @@ const realSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 /** What a flood wait must leave of the invocation: the send after it (10 s timeout) and settling. */
 export const AFTER_WAIT_MS = 15_000;
 
+/**
+ * Added to every flood wait. Node's timers run on libuv's coarse monotonic clock and can fire a few
+ * milliseconds before the wall clock has moved the whole wait, and Telegram (like the sandbox) counts
+ * the wait from when it answered: sent on the dot, the retry can land inside the wait and earn a
+ * second 429 (CI saw exactly that).
+ */
+export const FLOOD_WAIT_MARGIN_MS = 250;
+
 /** Telegram gave no answer (network, timeout, refused by the outbound guard, not the Bot API). */
 export class TelegramUnavailableError extends Error {
   override name = 'TelegramUnavailableError';
@@ -71,9 +79,10 @@ export async function sendMessage(opts: SendMessageOptions): Promise<TelegramAns
     // back instead: the message returns after the queue's visibility timeout, the rest of the
     // batch is not timed out with it.
     const left = invocationTimeLeft();
-    if (left !== undefined && retryAfter * 1000 > left - AFTER_WAIT_MS) return answer;
+    const wait = retryAfter * 1000 + FLOOD_WAIT_MARGIN_MS;
+    if (left !== undefined && wait > left - AFTER_WAIT_MS) return answer;
     waits--;
-    await sleep(retryAfter * 1000);
+    await sleep(wait);
   }
 }
 
