@@ -76,6 +76,8 @@ describe('starting checks', () => {
 describe('a full check of one site', () => {
   let operationId: number;
   let detail: { operation: Record<string, unknown>; tasks: Record<string, unknown>[] };
+  /** The subtasks that did not end Done, with their messages: what a failed assertion below shows. */
+  let notDone = '';
 
   beforeAll(async () => {
     const site = await newSandboxSite();
@@ -88,10 +90,17 @@ describe('a full check of one site', () => {
       operator: { nickname: expect.any(String) },
     });
     detail = await waitForOperation(operationId);
+    const subtasks = (await get(`/check/subtasks?operation_id==-${operationId}&page_size=0`)).body.data.result as {
+      process: number;
+      mode: number;
+      status: number;
+      msg: string;
+    }[];
+    notDone = JSON.stringify(subtasks.filter((s) => s.status !== RunStatus.values.Done));
   }, 180_000);
 
   it('ends Done with every subtask of every process and mode done', async () => {
-    expect(detail.operation).toMatchObject({
+    expect(detail.operation, notDone).toMatchObject({
       status: RunStatus.values.Done,
       task_total: 1,
       task_done: 1,
@@ -126,7 +135,11 @@ describe('a full check of one site', () => {
       expect(res.status, kind).toBe(200);
       const mine = res.body.data.result.filter((r: { subtask_id: number }) => subtaskIds.includes(r.subtask_id));
       expect(mine.length, kind).toBeGreaterThan(0);
-      expect(mine[0]).toMatchObject({ success: true, raw_log_id: expect.any(Number), account: { user: 'agent01' } });
+      expect(mine[0], `${kind}: ${notDone}`).toMatchObject({
+        success: true,
+        raw_log_id: expect.any(Number),
+        account: { user: 'agent01' },
+      });
     }
     const placed = (await get('/check/results/place-bets?page_size=100')).body.data.result.find(
       (r: { subtask_id: number }) => subtaskIds.includes(r.subtask_id),
