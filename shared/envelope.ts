@@ -34,4 +34,9 @@ export const HEADERS = {
   consumedCapacity: 'x-consumed-rcu',
   /** Inbound bank webhook authentication. */
   apiKey: 'x-api-key',
+  /**
+   * A list call's hint that the table jumped to its page (not the page after one it showed): the
+   * server reads the pages up to it beside the count, instead of looking for a cursor first.
+   */
+  listJump: 'x-list-jump',
 } as const;

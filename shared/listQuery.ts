@@ -79,6 +79,11 @@ export interface ListQuery {
   keyword?: string;
   keywordField: string[];
   filters: Record<string, Filter>;
+  /**
+   * Not part of what is asked, only how to read it: the caller jumped to this page (the
+   * `x-list-jump` header), so no cursor of it is looked for. Never serialized.
+   */
+  jump?: boolean;
 }
 
 export interface ListResult<T> {

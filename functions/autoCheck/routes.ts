@@ -1,4 +1,4 @@
-import { parseListQuery } from '../../shared/listQuery.js';
+import { listQueryOf } from '../lib/http/listQueryOf.js';
 import { autoLogListFields, RuleBody, ruleListFields, UpdateRuleBody } from '../../shared/schemas/autoCheck.js';
 import { listReply } from '../lib/http/listReply.js';
 import { type Request, Router } from '../lib/http/router.js';
@@ -8,16 +8,14 @@ const id = (req: Request) => Number(req.params.id);
 const RULE_AUDIT = { target: 'auto_rule' };
 
 export const autoCheckRouter = new Router()
-  .get(
-    '/auto-check/rules',
-    async (req) => listReply(req, await service.listRules(parseListQuery(req.query, ruleListFields))),
-    { list: ruleListFields },
-  )
+  .get('/auto-check/rules', async (req) => listReply(req, await service.listRules(listQueryOf(req, ruleListFields))), {
+    list: ruleListFields,
+  })
   .post('/auto-check/rules', (req) => service.createRule(req.body, req.user.id), { body: RuleBody })
   // Before /:id: 'logs' is no rule id.
   .get(
     '/auto-check/rules/logs',
-    async (req) => listReply(req, await service.listLogs(parseListQuery(req.query, autoLogListFields))),
+    async (req) => listReply(req, await service.listLogs(listQueryOf(req, autoLogListFields))),
     { list: autoLogListFields },
   )
   .get('/auto-check/calendar', () => service.ruleCalendar())
@@ -30,6 +28,6 @@ export const autoCheckRouter = new Router()
   .get('/auto-check/rules/:id/items', async (req) => listReply(req, await service.ruleItems(id(req))))
   .get(
     '/auto-check/rules/:id/logs',
-    async (req) => listReply(req, await service.listLogs(parseListQuery(req.query, autoLogListFields), id(req))),
+    async (req) => listReply(req, await service.listLogs(listQueryOf(req, autoLogListFields), id(req))),
     { list: autoLogListFields },
   );

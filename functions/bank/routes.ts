@@ -1,4 +1,4 @@
-import { parseListQuery } from '../../shared/listQuery.js';
+import { listQueryOf } from '../lib/http/listQueryOf.js';
 import {
   BatchSubAccountsBody,
   balanceStatListFields,
@@ -19,7 +19,7 @@ const id = (req: Request) => Number(req.params.id);
 export const bankRouter = new Router()
   .get(
     '/bank/bank-accounts',
-    async (req) => listReply(req, await service.listAccounts(parseListQuery(req.query, bankAccountListFields))),
+    async (req) => listReply(req, await service.listAccounts(listQueryOf(req, bankAccountListFields))),
     { list: bankAccountListFields },
   )
   .get('/bank/bank-accounts/:id', (req) => service.getAccountDetail(id(req)))
@@ -44,7 +44,7 @@ export const bankRouter = new Router()
   })
   .get(
     '/bank/sub-accounts',
-    async (req) => listReply(req, await service.listSubs(parseListQuery(req.query, subAccountListFields))),
+    async (req) => listReply(req, await service.listSubs(listQueryOf(req, subAccountListFields))),
     { list: subAccountListFields },
   )
   .put('/bank/sub-accounts/batch', (req) => service.batchSubs(req.body), {
@@ -60,11 +60,11 @@ export const bankRouter = new Router()
   })
   .get(
     '/bank/statements',
-    async (req) => listReply(req, await service.listStatements(parseListQuery(req.query, statementListFields))),
+    async (req) => listReply(req, await service.listStatements(listQueryOf(req, statementListFields))),
     { list: statementListFields },
   )
   .get(
     '/bank/balance-stat',
-    async (req) => listReply(req, await service.listBalanceStats(parseListQuery(req.query, balanceStatListFields))),
+    async (req) => listReply(req, await service.listBalanceStats(listQueryOf(req, balanceStatListFields))),
     { list: balanceStatListFields },
   );

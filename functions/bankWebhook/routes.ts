@@ -1,4 +1,4 @@
-import { parseListQuery } from '../../shared/listQuery.js';
+import { listQueryOf } from '../lib/http/listQueryOf.js';
 import { bankNotificationHistoryListFields, bankNotificationListFields } from '../../shared/schemas/bank.js';
 import { ReplayBody, type WebhookState } from '../../shared/schemas/bankWebhook.js';
 import { listReply } from '../lib/http/listReply.js';
@@ -19,7 +19,7 @@ export const bankWebhookRouter = new Router()
   .get(
     '/notifications-bank',
     async (req) => {
-      const outcome = await deliveryStore().listNotifications(parseListQuery(req.query, bankNotificationListFields));
+      const outcome = await deliveryStore().listNotifications(listQueryOf(req, bankNotificationListFields));
       return listReply(req, { ...outcome, result: outcome.result.map(toBankNotificationRow) });
     },
     { list: bankNotificationListFields },
@@ -27,7 +27,7 @@ export const bankWebhookRouter = new Router()
   .get(
     '/notifications-bank/history',
     async (req) =>
-      listReply(req, await deliveryStore().listHistory(parseListQuery(req.query, bankNotificationHistoryListFields))),
+      listReply(req, await deliveryStore().listHistory(listQueryOf(req, bankNotificationHistoryListFields))),
     { list: bankNotificationHistoryListFields },
   )
   .post('/notifications-bank/replay', (req) => replayNotifications(req.body), {

@@ -1,5 +1,5 @@
 import { OperationAction, OperationName } from '../../shared/enums.js';
-import { parseListQuery } from '../../shared/listQuery.js';
+import { listQueryOf } from '../lib/http/listQueryOf.js';
 import {
   ActionBody,
   BatchCheckBody,
@@ -57,14 +57,12 @@ export const checksRouter = new Router()
     { body: BatchCheckBody },
   )
   // Operations
-  .get(
-    '/operations',
-    async (req) => listReply(req, await read.listOperations(parseListQuery(req.query, operationListFields))),
-    { list: operationListFields },
-  )
+  .get('/operations', async (req) => listReply(req, await read.listOperations(listQueryOf(req, operationListFields))), {
+    list: operationListFields,
+  })
   .get(
     '/operations/records',
-    async (req) => listReply(req, await read.listEngineEvents(parseListQuery(req.query, engineEventListFields))),
+    async (req) => listReply(req, await read.listEngineEvents(listQueryOf(req, engineEventListFields))),
     { list: engineEventListFields },
   )
   .get('/operations/:id', (req) => read.getOperation(id(req)))
@@ -82,7 +80,7 @@ export const checksRouter = new Router()
     { body: ActionBody },
   )
   // Tasks and subtasks
-  .get('/check/tasks', async (req) => listReply(req, await read.listTasks(parseListQuery(req.query, taskListFields))), {
+  .get('/check/tasks', async (req) => listReply(req, await read.listTasks(listQueryOf(req, taskListFields))), {
     list: taskListFields,
   })
   .get('/check/tasks/:id', (req) => read.getTask(id(req)))
@@ -96,16 +94,14 @@ export const checksRouter = new Router()
     },
     { body: ActionBody },
   )
-  .get(
-    '/check/subtasks',
-    async (req) => listReply(req, await read.listSubtasks(parseListQuery(req.query, subtaskListFields))),
-    { list: subtaskListFields },
-  )
+  .get('/check/subtasks', async (req) => listReply(req, await read.listSubtasks(listQueryOf(req, subtaskListFields))), {
+    list: subtaskListFields,
+  })
   .get('/check/subtasks/:id/check-results', (req) => read.subtaskCheckResults(id(req)))
   // Check logs of the eight processes, and the bets that place-bet checks uploaded
   .get(
     '/check/results/bet-upload',
-    async (req) => listReply(req, await read.listBetUploads(parseListQuery(req.query, betUploadListFields))),
+    async (req) => listReply(req, await read.listBetUploads(listQueryOf(req, betUploadListFields))),
     { list: betUploadListFields },
   )
   .get(
@@ -113,20 +109,16 @@ export const checksRouter = new Router()
     async (req) => {
       const kind = req.params.kind as LogKind;
       if (!Object.hasOwn(LOG_KINDS, kind)) throw new NotFoundError(`No such log list: ${req.params.kind}`);
-      return listReply(req, await read.listCheckLogs(LOG_KINDS[kind], parseListQuery(req.query, checkLogListFields)));
+      return listReply(req, await read.listCheckLogs(LOG_KINDS[kind], listQueryOf(req, checkLogListFields)));
     },
     { list: checkLogListFields },
   )
   // Browser history
-  .get(
-    '/raw/logs',
-    async (req) => listReply(req, await read.listRawLogs(parseListQuery(req.query, rawLogListFields))),
-    { list: rawLogListFields },
-  )
+  .get('/raw/logs', async (req) => listReply(req, await read.listRawLogs(listQueryOf(req, rawLogListFields))), {
+    list: rawLogListFields,
+  })
   .get('/raw/logs/business/:id', (req) => read.rawLogByBusiness(id(req)))
   .get('/raw/logs/:id', (req) => read.getRawLog(id(req)))
-  .get(
-    '/raw/videos',
-    async (req) => listReply(req, await read.listVideos(parseListQuery(req.query, videoListFields))),
-    { list: videoListFields },
-  );
+  .get('/raw/videos', async (req) => listReply(req, await read.listVideos(listQueryOf(req, videoListFields))), {
+    list: videoListFields,
+  });

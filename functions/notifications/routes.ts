@@ -1,4 +1,4 @@
-import { parseListQuery } from '../../shared/listQuery.js';
+import { listQueryOf } from '../lib/http/listQueryOf.js';
 import { notificationListFields } from '../../shared/schemas/notifications.js';
 import { NotifyInput } from '../../shared/schemas/telegram.js';
 import { BadRequestError } from '../lib/errors.js';
@@ -9,7 +9,7 @@ import * as service from './service.js';
 export const notificationsRouter = new Router()
   .get(
     '/notifications',
-    async (req) => listReply(req, await service.listNotifications(parseListQuery(req.query, notificationListFields))),
+    async (req) => listReply(req, await service.listNotifications(listQueryOf(req, notificationListFields))),
     { list: notificationListFields },
   )
   .get('/notifications/web', (req) => {

@@ -1,4 +1,5 @@
 import { parseListQuery } from '../../shared/listQuery.js';
+import { listQueryOf } from '../lib/http/listQueryOf.js';
 import {
   AddAccountsBody,
   NewSiteBody,
@@ -17,7 +18,7 @@ import * as service from './service.js';
 const id = (req: Request, name = 'id') => Number(req.params[name]);
 
 export const sitesRouter = new Router()
-  .get('/sites', async (req) => listReply(req, await service.listSites(parseListQuery(req.query, siteListFields))), {
+  .get('/sites', async (req) => listReply(req, await service.listSites(listQueryOf(req, siteListFields))), {
     list: siteListFields,
   })
   // The picker's list: the list query of /sites, all rows unless a page size is asked for.
@@ -25,12 +26,12 @@ export const sitesRouter = new Router()
   .post('/sites', (req) => service.createSite(req.body), { body: NewSiteBody })
   .get(
     '/sites/accounts',
-    async (req) => listReply(req, await service.listAccounts(parseListQuery(req.query, siteAccountListFields))),
+    async (req) => listReply(req, await service.listAccounts(listQueryOf(req, siteAccountListFields))),
     { list: siteAccountListFields },
   )
   .get(
     '/sites/accounts/tokens',
-    async (req) => listReply(req, await service.listTokens(parseListQuery(req.query, siteTokenListFields))),
+    async (req) => listReply(req, await service.listTokens(listQueryOf(req, siteTokenListFields))),
     { list: siteTokenListFields },
   )
   .get('/sites/accounts/:id/pwd', (req) => revealAccountPassword(req, id(req)), { audit: REVEAL_AUDIT })

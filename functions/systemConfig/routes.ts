@@ -1,4 +1,4 @@
-import { parseListQuery } from '../../shared/listQuery.js';
+import { listQueryOf } from '../lib/http/listQueryOf.js';
 import { SystemConfig, systemConfigVersionFields } from '../../shared/schemas/systemConfig.js';
 import { listReply } from '../lib/http/listReply.js';
 import { Router } from '../lib/http/router.js';
@@ -21,7 +21,7 @@ export const systemConfigRouter = new Router()
   })
   .get(
     '/super/system-config/versions',
-    async (req) => listReply(req, await listSystemConfigVersions(parseListQuery(req.query, systemConfigVersionFields))),
+    async (req) => listReply(req, await listSystemConfigVersions(listQueryOf(req, systemConfigVersionFields))),
     { list: systemConfigVersionFields, access: 'super' },
   )
   .get('/super/system-config/versions/:id', ({ params }) => getSystemConfigVersion(Number(params.id)), {

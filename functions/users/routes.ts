@@ -1,4 +1,4 @@
-import { parseListQuery } from '../../shared/listQuery.js';
+import { listQueryOf } from '../lib/http/listQueryOf.js';
 import { NewUserBody, SetPasswordBody, UpdateUserBody, userFields } from '../../shared/schemas/users.js';
 import { listReply } from '../lib/http/listReply.js';
 import { Router } from '../lib/http/router.js';
@@ -7,7 +7,7 @@ import { createUser, listUsers, setUserPassword, updateUser } from './service.js
 
 /** User management of the super area (spec: /super/users, /super/users/{id}/pwd). */
 export const superUsersRouter = new Router()
-  .get('/super/users', async (req) => listReply(req, await listUsers(parseListQuery(req.query, userFields))), {
+  .get('/super/users', async (req) => listReply(req, await listUsers(listQueryOf(req, userFields))), {
     list: userFields,
     access: 'super',
   })

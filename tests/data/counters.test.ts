@@ -211,7 +211,8 @@ describe.each(LAYOUTS)('$name', (layout) => {
 
     it('keeps where a jumped-to page starts, so refreshing it reads that page alone', async () => {
       const repo = repoOf('jumpRefreshed');
-      await repo.createMany(Array.from({ length: 60 }, (_, i) => row(i)));
+      // Page 5 of 10 sits in the front half: it is read from the front (a later page is read from the back).
+      await repo.createMany(Array.from({ length: 100 }, (_, i) => row(i)));
       const all = (await repo.all()).map((r) => r.id).reverse();
       const jumped = await repo.list(q({ page: 5, page_size: 10 }));
       expect(jumped.result.map((r) => r.id)).toEqual(all.slice(40, 50));
@@ -228,6 +229,28 @@ describe.each(LAYOUTS)('$name', (layout) => {
       const cold = await repo.list(q({ page: 5, page_size: 10 }));
       expect(cold.result.map((r) => r.id)).toEqual(all.slice(40, 50));
       expect(cold.consumed_rcu).toBeLessThanOrEqual(refreshed.consumed_rcu + 0.5);
+    });
+
+    it('reads a page past the middle from the back: the last page costs what the first does', async () => {
+      const repo = repoOf('fromTheBack');
+      await repo.createMany(Array.from({ length: 95 }, (_, i) => row(i)));
+      const all = (await repo.all()).map((r) => r.id).reverse();
+      const page = (n: number, o: Partial<ListQuery> = {}) => repo.list(q({ page: n, page_size: 10, ...o }));
+      const first = await page(1);
+      // As the table's Last page asks for it (a jump), and as a caller without the hint does.
+      for (const jump of [true, false]) {
+        const last = await page(10, { jump });
+        expect(last.result.map((r) => r.id)).toEqual(all.slice(90, 95));
+        expect(last.total_count).toBe(95);
+        // The five oldest rows, not the 95 before them (a shard or bucket more costs a query more).
+        expect(last.consumed_rcu).toBeLessThanOrEqual(first.consumed_rcu + 1);
+      }
+      expect((await page(8, { jump: true })).result.map((r) => r.id)).toEqual(all.slice(70, 80));
+      // Oldest first, the same arithmetic the other way.
+      const oldestFirst = await page(9, { jump: true, sort: [{ field: 'created_at', order: 'asc' }] });
+      expect(oldestFirst.result.map((r) => r.id)).toEqual([...all].reverse().slice(80, 90));
+      // Past the end: nothing, and the true count.
+      expect(await page(12, { jump: true })).toMatchObject({ result: [], total_count: 95 });
     });
 
     it('returns at most the cap for page_size 0 and the true count', async () => {

@@ -116,6 +116,22 @@ describe('listing and filtering sites', () => {
     const res = await get('/sites');
     expect(Number(res.headers['x-consumed-rcu'])).toBeGreaterThan(0);
   });
+
+  it('reads a page the table jumped to (x-list-jump) without looking for its cursor, and gives the same rows', async () => {
+    const accounts = Array.from({ length: 30 }, (_, i) => ({ user: `jump${String(i).padStart(2, '0')}`, pwd: 'pw' }));
+    // Two like sites, so neither call meets a cursor the other kept.
+    const [plainSite, jumpSite] = [await newSite(accounts), await newSite(accounts)];
+    const page3 = (siteId: number, headers?: Record<string, string>) =>
+      client.get(`/api/v1/sites/accounts?site_id==-${siteId}&page=3&page_size=5`, { token, headers });
+    const plain = await page3(plainSite.id);
+    const jumped = await page3(jumpSite.id, { 'x-list-jump': '1' });
+    expect(jumped.status).toBe(200);
+    const users = (res: typeof plain) => res.body.data.result.map((a: { user: string }) => a.user);
+    expect(users(jumped)).toEqual(users(plain));
+    expect(users(jumped)).toHaveLength(5);
+    // The same rows read, less the cursor lookup (an eventually consistent GetItem: 0.5 RCU).
+    expect(Number(jumped.headers['x-consumed-rcu'])).toBe(Number(plain.headers['x-consumed-rcu']) - 0.5);
+  });
 });
 
 describe('updating sites', () => {

@@ -17,6 +17,7 @@ import { dynamoClient } from '../aws/clients.js';
 import { config } from '../config.js';
 import { readBucketCounters, readCounter } from './counters.js';
 import { cursorHash, readCursor, rememberCursor } from './cursors.js';
+import { pageOfBackward, pageRead } from './nearerEnd.js';
 import { type EntityDef, type ListOptions, type ListOutcome, READ_BUDGET, specOf } from './entity.js';
 import { guessNewestBuckets, keepGuessedRead, readFromNewest, rememberNewestBucket } from './newestBuckets.js';
 import { bucketOf, bucketSpan, type Partitioning, spreadOf } from './partitions.js';
@@ -292,6 +293,18 @@ function filterCondition(b: ExpressionBuilder, def: AnyDef, field: string, filte
 /** Largest Limit per call. */
 const MAX_LIMIT = 2000;
 
+/**
+ * A jump to a page up to this far reads its pages beside the count (at most 100 rows at page size
+ * 20); a farther one waits for the count, to read from the nearer end of the list (nearerEnd.ts).
+ */
+const NEAR_JUMP_PAGES = 5;
+
+/** The same Query, the other way along its sort key. */
+const backwards = (input: QueryCommandInput): QueryCommandInput => ({
+  ...input,
+  ScanIndexForward: input.ScanIndexForward === false,
+});
+
 function queryInput(plan: ListPlan): QueryCommandInput {
   return {
     TableName: config.tableName,
@@ -317,6 +330,9 @@ export async function runListQuery(
   // "All" is one page of at most PAGE_ALL_CAP rows; total_count still tells the client how many match.
   const size = page_size === 0 ? PAGE_ALL_CAP : page_size;
   const at = page_size === 0 ? 1 : page;
+  // A jump (query.jump) has no cursor to look for: its pages are read beside the count. Without
+  // the hint a page past the first looks for the cursor its neighbour kept first.
+  const jump = Boolean(query.jump) && at > 1;
   const reply = (result: Item[], total_count: number, rcu: number, searched?: number): ListOutcome<Item> => ({
     result,
     total_count,
@@ -328,7 +344,7 @@ export async function runListQuery(
   if (plan.empty) return reply([], 0, 0);
   const input = queryInput(plan);
   const budget = def.readBudget ?? READ_BUDGET;
-  if (plan.spread) return runSpread(def, plan, input, { at, size, page_size, budget }, reply);
+  if (plan.spread) return runSpread(def, plan, input, { at, size, page_size, budget, jump }, reply);
 
   if (plan.filter || plan.memorySort) {
     // Bounded: read at most `budget` rows in key order (newest first), filter and sort what was read.
@@ -340,17 +356,31 @@ export async function runListQuery(
   // Key-served: the count is kept (or, for a created_at range, counted within the budget) and the
   // page starts where the previous page ended (cursor cache), so earlier pages are not read again.
   const hash = cursorHash([plan.index, plan.keyCondition, plan.builder.values, plan.forward, size]);
-  const [count, cursor] = await Promise.all([
+  const [count, cursor, jumped] = await Promise.all([
     plan.counted
       ? readCounter(plan.partition).then((c) => ({ ...c, searched: undefined }))
       : rangeCount(def.type, input, plan, undefined, budget),
-    at > 1 ? readCursor(def.type, hash, at) : Promise.resolve({ start: undefined, rcu: 0 }),
+    at > 1 && !jump ? readCursor(def.type, hash, at) : Promise.resolve({ start: undefined, rcu: 0 }),
+    // A jump near the front reads its pages beside the count; a farther one waits for the count
+    // to read from the nearer end.
+    jump && at <= NEAR_JUMP_PAGES
+      ? readRows(input, { matches: at * size, scanned: Number.POSITIVE_INFINITY })
+      : undefined,
   ]);
-  const read = await readRows(
-    input,
-    { matches: cursor.start ? size : at * size, scanned: Number.POSITIVE_INFINITY },
-    cursor.start,
-  );
+  const how = jumped || cursor.start ? undefined : pageRead(at, size, plan.counted ? count.count : undefined);
+  if (how?.backward) {
+    const back = how.rows
+      ? await readRows(backwards(input), { matches: how.rows, scanned: Number.POSITIVE_INFINITY })
+      : { rows: [], rcu: 0 };
+    return reply(pageOfBackward(back.rows, how), count.count, count.rcu + cursor.rcu + back.rcu, count.searched);
+  }
+  const read =
+    jumped ??
+    (await readRows(
+      input,
+      { matches: cursor.start ? size : at * size, scanned: Number.POSITIVE_INFINITY },
+      cursor.start,
+    ));
   const pageRows = cursor.start ? read.rows : read.rows.slice((at - 1) * size);
   if (read.last && pageRows.length === size && page_size > 0) {
     rememberCursor(def.type, hash, at + 1, read.last);
@@ -407,11 +437,11 @@ async function runSpread(
   def: AnyDef,
   plan: ListPlan,
   input: QueryCommandInput,
-  paging: { at: number; size: number; page_size: number; budget: number },
+  paging: { at: number; size: number; page_size: number; budget: number; jump: boolean },
   reply: Reply,
 ): Promise<ListOutcome<Item>> {
   const spread = plan.spread as Required<Partitioning>;
-  const { at, size, page_size, budget } = paging;
+  const { at, size, page_size, budget, jump } = paging;
   const keys = INDEX_KEYS[plan.index];
   const bounded = Boolean(plan.filter || plan.memorySort);
   const hash = cursorHash([plan.index, plan.keyCondition, plan.builder.values, plan.forward, size]);
@@ -426,15 +456,16 @@ async function runSpread(
    */
   const readFor = (some: string[], need: number) =>
     readIn(some, { matches: need, scanned: Number.POSITIVE_INFINITY, mark: at > 1 ? (at - 1) * size : undefined });
-  // The first page newest first, what an open table asks every 5 s, is read with the counters (newestBuckets.ts).
+  // The first page newest first, what an open table asks every 5 s, is read with the counters
+  // (newestBuckets.ts); so are the pages up to a jumped-to one, which have no cursor to wait for.
   const guess =
-    !bounded && at === 1 && !plan.forward && !plan.range && spread.bucket
+    !bounded && (at === 1 || (jump && at <= NEAR_JUMP_PAGES)) && !plan.forward && !plan.range && spread.bucket
       ? guessNewestBuckets(plan.partition, spread)
       : undefined;
   const [counters, cursor, guessed] = await Promise.all([
     readBucketCounters(plan.partition, spread, counterBounds(plan)),
-    !bounded && at > 1 ? readCursor(def.type, hash, at) : Promise.resolve({ start: undefined, rcu: 0 }),
-    guess ? readFor(guess, size) : undefined,
+    !bounded && at > 1 && !jump ? readCursor(def.type, hash, at) : Promise.resolve({ start: undefined, rcu: 0 }),
+    guess ? readFor(guess, at * size) : undefined,
   ]);
   if (!plan.range) rememberNewestBucket(plan.partition, counters.buckets);
   const buckets = bucketsOf(plan, counters.buckets);
@@ -457,6 +488,22 @@ async function runSpread(
     guess && guessed
       ? await keepGuessedRead({ buckets: guess, read: guessed }, buckets, matches, spread.shards, readFor)
       : undefined;
+  const how = kept || from || plan.range ? undefined : pageRead(at, size, counters.total);
+  if (how?.backward) {
+    const back = how.rows
+      ? await readSpread(
+          backwards(input),
+          plan.pkValue,
+          plan.partition,
+          spread,
+          [...buckets].reverse(),
+          { matches: how.rows, scanned: Number.POSITIVE_INFINITY },
+          keys,
+        )
+      : { rows: [], rcu: 0 };
+    const guessLost = guessed ? guessed.rcu : 0;
+    return reply(pageOfBackward(back.rows, how), counters.total, counters.rcu + cursor.rcu + back.rcu + guessLost);
+  }
   const [count, out] = await Promise.all([
     plan.range
       ? rangeCount(def.type, input, plan, counters.buckets, budget)

@@ -34,6 +34,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** The answer is not in the envelope (the API document): return its body as it is. */
   raw?: boolean;
+  /** Extra request headers, e.g. a list call's jump hint. */
+  headers?: Record<string, string>;
 }
 
 function buildUrl(url: string, params?: Record<string, string>): string {
@@ -47,8 +49,8 @@ function buildUrl(url: string, params?: Record<string, string>): string {
   return qs ? `${path}?${qs}` : path;
 }
 
-function buildHeaders(token: string | null): Headers {
-  const headers = new Headers({ 'Content-Type': 'application/json', Accept: 'application/json' });
+function buildHeaders(token: string | null, extra: Record<string, string> = {}): Headers {
+  const headers = new Headers({ ...extra, 'Content-Type': 'application/json', Accept: 'application/json' });
   if (token) headers.set('Authorization', `Bearer ${token}`);
   const traceId = storedTraceId();
   if (traceId) headers.set(HEADERS.traceId, traceId);
@@ -133,7 +135,7 @@ export async function request<T>(opts: RequestOptions): Promise<T> {
     try {
       res = await fetch(buildUrl(opts.url, opts.params), {
         method,
-        headers: buildHeaders(token),
+        headers: buildHeaders(token, opts.headers),
         body: opts.data === undefined || method === 'GET' ? undefined : JSON.stringify(opts.data),
         signal: controller.signal,
       });

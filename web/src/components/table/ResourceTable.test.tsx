@@ -125,6 +125,27 @@ describe('ResourceTable', () => {
     expect(screen.queryByText('site-01')).not.toBeInTheDocument();
   });
 
+  it('says it jumped when Last page skips pages, and not when it pages on, goes back or shows a page again', async () => {
+    const many = Array.from({ length: 100 }, (_, i) => ({ ...sites[i % 25], id: i + 1, name: `row-${i + 1}` }));
+    const server = fakeListServer('/sites', many, fields);
+    const { user } = renderTable(sitesResource());
+    await screen.findByText('row-1');
+    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    expect(await screen.findByText('row-21')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Last page' }));
+    expect(await screen.findByText('row-81')).toBeInTheDocument();
+    // Page 4 after the jump to 5: neither it nor page 3 was shown, so no cursor leads to it.
+    await user.click(screen.getByRole('button', { name: 'Previous page' }));
+    expect(await screen.findByText('row-61')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    expect(await screen.findByText('row-81')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'First page' }));
+    expect(await screen.findByText('row-1')).toBeInTheDocument();
+    // Pages 5 and 1 again (from the cache or asked again) were shown before: no hint.
+    expect(server.calls.map((c) => c.get('page'))).toContain('4');
+    expect(server.jumps).toEqual(['5', '4']);
+  });
+
   it('sends the sort as JSON when a sortable header is clicked, ascending then descending', async () => {
     const server = fakeListServer('/sites', sites, fields);
     localStorage.setItem('patrol.table.sites.columns', JSON.stringify({ created_at: true }));

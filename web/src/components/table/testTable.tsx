@@ -5,6 +5,7 @@ import { ToastHost } from '@/app/toast';
 import { i18n } from '@/i18n';
 import { TestFluentProvider } from '@/test/TestFluentProvider';
 import { applyListQuery } from '@shared/applyListQuery';
+import { HEADERS } from '@shared/envelope';
 import { type ListFields, type ListResult, parseListQuery } from '@shared/listQuery';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { configure, render } from '@testing-library/react';
@@ -22,6 +23,8 @@ configure({ asyncUtilTimeout: 10_000 });
 export interface FakeServer {
   /** Query params of every list call, in order. */
   calls: URLSearchParams[];
+  /** The pages asked for with the jump hint (HEADERS.listJump), in order. */
+  jumps: string[];
   last(): URLSearchParams;
 }
 
@@ -37,12 +40,14 @@ export function fakeListServer<T>(
   options: FakeServerOptions = {},
 ): FakeServer {
   const calls: URLSearchParams[] = [];
-  const fetchStub = vi.fn(async (input: RequestInfo | URL) => {
+  const jumps: string[] = [];
+  const fetchStub = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(String(input), 'http://localhost');
     if (url.pathname !== `/api/v1${endpoint}`) {
       return new Response(JSON.stringify({ code: 4040, msg: 'Not found.', request_id: 'r' }), { status: 404 });
     }
     calls.push(url.searchParams);
+    if (new Headers(init?.headers).get(HEADERS.listJump) === '1') jumps.push(url.searchParams.get('page') ?? '');
     const listed = applyListQuery(rows, parseListQuery(url.searchParams, fields), readPath) as ListResult<unknown>;
     const data = options.reply ? options.reply(listed) : listed;
     return new Response(JSON.stringify({ code: 1000, msg: 'SUCCESS', data }), {
@@ -51,7 +56,7 @@ export function fakeListServer<T>(
     });
   });
   vi.stubGlobal('fetch', fetchStub);
-  return { calls, last: () => calls[calls.length - 1] };
+  return { calls, jumps, last: () => calls[calls.length - 1] };
 }
 
 export function renderTable<T>(resource: Resource<T>, props: Omit<ResourceTableProps<T>, 'resource'> = {}) {

@@ -1,8 +1,11 @@
 import { queryKeys } from '@/api/queryKeys';
 import { request } from '@/api/request';
 import { AUTO_REFRESH_MS } from '@/app/constants';
+import { HEADERS } from '@shared/envelope';
 import type { ListQuery, ListResult } from '@shared/listQuery';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useRef } from 'react';
+import { PageVisits } from './pageVisits';
 import type { Resource } from './types';
 
 export interface UseListOptions {
@@ -20,10 +23,14 @@ export function useList<T>(
 ) {
   const queryKey = queryKeys.list(resource.name, query);
   const params = queryKey[2];
+  const visits = useRef(new PageVisits()).current;
   return useQuery({
     queryKey,
-    queryFn: ({ signal }) =>
-      request<ListResult<T>>({
+    queryFn: async ({ signal }) => {
+      const { page, ...rest } = params;
+      const same = JSON.stringify(rest);
+      const jump = visits.isJump(same, Number(page));
+      const data = await request<ListResult<T>>({
         method: 'GET',
         url: resource.endpoint,
         params,
@@ -31,7 +38,11 @@ export function useList<T>(
         failureTip: resource.failureTip,
         // The 5 s poll would otherwise flash the top loading bar forever.
         skipLoading: options.autoRefresh,
-      }),
+        headers: jump ? { [HEADERS.listJump]: '1' } : undefined,
+      });
+      visits.shown(same, Number(page));
+      return data;
+    },
     placeholderData: keepPreviousData,
     refetchInterval: options.autoRefresh ? AUTO_REFRESH_MS : false,
     enabled: options.enabled ?? true,
