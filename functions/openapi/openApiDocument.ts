@@ -114,6 +114,17 @@ function openApiPath(pattern: string): { path: string; params: Record<string, z.
   return { path, params };
 }
 
+/** What a list call may say beside its query: how to read the page, never what it holds. */
+const listHeaders = z.object({
+  [HEADERS.listJump]: z
+    .literal('1')
+    .optional()
+    .meta({
+      description:
+        'The caller jumped to this page (not the page after one it showed): the pages up to it are read beside the count, without a cursor lookup',
+    }),
+});
+
 function operation(route: Route, params: Record<string, z.ZodType>): ZodOpenApiOperationObject {
   const access = typeof route.access === 'string' ? route.access : 'api-key';
   const responses: ZodOpenApiResponsesObject = {
@@ -148,7 +159,7 @@ function operation(route: Route, params: Record<string, z.ZodType>): ZodOpenApiO
     ...(access === 'public' ? { security: [] } : access === 'api-key' ? { security: [{ [API_KEY]: [] }] } : {}),
     requestParams: {
       ...(Object.keys(params).length ? { path: z.object(params) } : {}),
-      ...(route.list ? { query: z.object(listQuery(route.list)) } : {}),
+      ...(route.list ? { query: z.object(listQuery(route.list)), header: listHeaders } : {}),
     },
     ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
     responses,
