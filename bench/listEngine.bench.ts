@@ -226,31 +226,22 @@ for (const size of SIZES) {
     // Direct jump first, each call without a cursor for page 5 (none exists until a page 4 or a
     // page 5 has been served): what the first visit of a jumped-to page costs.
     let jumps = 0;
-    // As the table asks for it: its page picker says it jumped (x-list-jump), so no cursor is looked up.
-    const jump = list(page({ page: 5, jump: true }));
+    const firstVisit = (scenario: string, call: Call) =>
+      measure(
+        size,
+        scenario,
+        'key',
+        () => {
+          jumps++;
+          return call();
+        },
+        () => forgetCursorOf(5, jumps > 0),
+      );
     const unhinted = list(page({ page: 5 }));
-    await measure(
-      size,
-      'direct page 5',
-      'key',
-      () => {
-        jumps++;
-        return jump();
-      },
-      () => forgetCursorOf(5, jumps > 0),
-    );
-    // The same first visit without the table's jump hint (a caller that does not say it jumped):
-    // the cursor is looked up first, and the five pages read after it.
-    await measure(
-      size,
-      'direct page 5, no jump hint',
-      'key',
-      () => {
-        jumps++;
-        return unhinted();
-      },
-      () => forgetCursorOf(5, jumps > 0),
-    );
+    // As the table asks for it: it says it jumped (x-list-jump), so no cursor is looked up.
+    await firstVisit('direct page 5', list(page({ page: 5, jump: true })));
+    // A caller that does not say it jumped: the cursor is looked up first, the five pages read after it.
+    await firstVisit('direct page 5, no jump hint', unhinted);
     // The same page again, as an open table refreshes it every 5 s: from the start it kept.
     await measure(size, 'direct page 5, refreshed', 'key', unhinted);
     // The table's Last page: read from the back of the list, one page, at any size.
