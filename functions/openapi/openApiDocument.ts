@@ -116,13 +116,10 @@ function openApiPath(pattern: string): { path: string; params: Record<string, z.
 
 /** What a list call may say beside its query: how to read the page, never what it holds. */
 const listHeaders = z.object({
-  [HEADERS.listJump]: z
-    .literal('1')
-    .optional()
-    .meta({
-      description:
-        'The caller jumped to this page (not the page after one it showed): the pages up to it are read beside the count, without a cursor lookup',
-    }),
+  [HEADERS.listJump]: z.literal('1').optional().meta({
+    description:
+      'The caller jumped to this page (not the page after one it showed): the pages up to it are read beside the count, without a cursor lookup',
+  }),
 });
 
 function operation(route: Route, params: Record<string, z.ZodType>): ZodOpenApiOperationObject {
