@@ -123,13 +123,13 @@ describe('Auto-check rules', () => {
     await row.getByRole('button', { name: `Show sites of ${ruleName}` }).click();
     const sitesDialog = page.getByRole('dialog', { name: `Sites of rule ${ruleName}` });
     await shows(sitesDialog.getByText(siteName));
-    await sitesDialog.getByRole('button', { name: 'OK' }).click();
+    await sitesDialog.getByRole('button', { name: 'OK', exact: true }).click();
     await sitesDialog.waitFor({ state: 'detached' });
 
     await screenshot(page, 'auto-check-rules');
     await row.getByRole('button', { name: 'CheckNow' }).click();
     await shows(page.getByText('This operation will detection those sites immediately, confirm to continue?'));
-    await page.getByRole('button', { name: 'OK' }).click();
+    await page.getByRole('button', { name: 'OK', exact: true }).click();
     await toast(page, 'Check success, go operation menu to check.');
     await page.goto('/operations');
     const operations = page.getByRole('table', { name: 'Operations' });
@@ -183,7 +183,7 @@ describe('Auto-check rules', () => {
       .toBe('/');
     await rowOf(table, ruleName).getByRole('button', { name: 'Delete' }).click();
     await shows(page.getByText(`Confirm Delete Rule ${ruleName}?`));
-    await page.getByRole('button', { name: 'OK' }).click();
+    await page.getByRole('button', { name: 'OK', exact: true }).click();
     await toast(page, `Delete rule ${ruleName} success.`);
     await expect.poll(() => rowOf(table, ruleName).count()).toBe(0);
 

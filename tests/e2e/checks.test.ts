@@ -190,7 +190,7 @@ describe('Check flow', () => {
     // The sandbox answers locally, so a login records only about a second (0.7-1.4 s measured).
     expect(played.duration).toBeGreaterThan(0.5);
     await screenshot(page, 'checks-video-dialog');
-    await logs.getByRole('button', { name: 'OK' }).click();
+    await logs.getByRole('button', { name: 'OK', exact: true }).click();
     await logs.waitFor({ state: 'detached' });
 
     // The same recording from Browser Video, scoped to the subtask.
@@ -212,7 +212,7 @@ describe('Check flow', () => {
     expect(Math.abs(replayed.duration - listed)).toBeLessThan(0.3);
     expect(Math.abs(replayed.duration - played.duration)).toBeLessThan(0.01);
     await screenshot(page, 'checks-browser-video-play');
-    await player.getByRole('button', { name: 'OK' }).click();
+    await player.getByRole('button', { name: 'OK', exact: true }).click();
     await player.waitFor({ state: 'detached' });
 
     // Sub Tasks scoped to the operation: every subtask of the check passed.
@@ -238,7 +238,7 @@ describe('Check flow', () => {
     await shows(fact(browserLog, 'Finished').getByText('Yes', { exact: true }));
     await shows(browserLog.locator('video'));
     await screenshot(page, 'checks-place-bet-browser-log');
-    await browserLog.getByRole('button', { name: 'OK' }).click();
+    await browserLog.getByRole('button', { name: 'OK', exact: true }).click();
 
     expect(console.errors).toEqual([]);
   });

@@ -87,7 +87,7 @@ describe('Sites screens', () => {
     const list = accounts.getByRole('table', { name: 'All Accounts' });
     await shows(list.getByText(users[2]));
     expect(await list.locator('tbody tr').count()).toBe(3);
-    await accounts.getByRole('button', { name: 'OK' }).click();
+    await accounts.getByRole('button', { name: 'OK', exact: true }).click();
     await expect.poll(() => cellText(table, rowOf(table, renamed), 'Valid Accounts')).toBe('3');
 
     // The checkpoint grid of the site's Check dialog.
@@ -147,10 +147,51 @@ describe('Sites screens', () => {
     // Delete after the confirmation.
     await row.getByRole('button', { name: 'Delete' }).click();
     await shows(page.getByText(`Confirm Delete Site ${renamed}?`));
-    await page.getByRole('button', { name: 'OK' }).click();
+    await page.getByRole('button', { name: 'OK', exact: true }).click();
     await toast(page, `Delete site ${renamed} success`);
     await rowOf(table, renamed).waitFor({ state: 'detached' });
     expect(console.errors).toEqual([]);
+  });
+
+  it('shows the oldest accounts on the Last page, and tells the server it jumped there', async () => {
+    const token = await apiLogin(stack.url, 'admin', stack.adminPassword);
+    const http = api(stack.url);
+    // Enough accounts that the last page lies well past the middle: it is read from the back.
+    const tag = uniqueName('last');
+    const accounts = Array.from({ length: 45 }, (_, n) => ({ user: `${tag}-${n}`, pwd: 'sandbox123' }));
+    const body = { name: tag, url: `https://${tag}.example.test`, accounts };
+    expect((await http.post('/api/v1/sites', { token, body })).status).toBe(200);
+    // e2e files run one at a time: nothing adds or removes accounts while this test looks.
+    const total = (await http.get('/api/v1/sites/accounts?page_size=1', { token })).body.data.total_count as number;
+    const lastPage = Math.ceil(total / 20);
+    const onLast = total - (lastPage - 1) * 20;
+    const oldestFirst = encodeURIComponent('{"created_at":"asc"}');
+    const oldest = (await http.get(`/api/v1/sites/accounts?sort=${oldestFirst}&page_size=${onLast}`, { token })).body
+      .data.result as { id: number }[];
+
+    const page = await asAdmin();
+    const jumps: string[] = [];
+    page.on('request', (req) => {
+      if (req.url().includes('/api/v1/sites/accounts?') && req.headers()['x-list-jump'] === '1')
+        jumps.push(new URL(req.url()).searchParams.get('page') ?? '');
+    });
+    await page.goto('/sites/accounts');
+    const table = page.getByRole('table', { name: 'Account' });
+    await shows(rowOf(table, `${tag}-44`));
+    await page.getByRole('button', { name: 'Last page' }).click();
+    await shows(page.getByText(`Page ${lastPage} of ${lastPage}`));
+    const idColumn = (await table.locator('thead tr').first().locator(':scope > *').allTextContents()).findIndex(
+      (h) => h.trim() === 'ID',
+    );
+    // One read of the whole body: the rows of the page before are replaced while the next one shows.
+    const ids = () =>
+      table
+        .locator('tbody tr')
+        .evaluateAll((rows, i) => rows.map((r) => Number(r.children[i]?.textContent?.trim())), idColumn);
+    // Newest first, so the last page holds the oldest accounts, the oldest at the bottom.
+    await expect.poll(ids).toEqual(oldest.map((a) => a.id).reverse());
+    expect(jumps).toEqual([String(lastPage)]);
+    await screenshot(page, 'site-accounts-last-page');
   });
 
   it('filters the sites by part of their name and batch-checks a selection', async () => {
