@@ -330,7 +330,7 @@ export async function runListQuery(
   // "All" is one page of at most PAGE_ALL_CAP rows; total_count still tells the client how many match.
   const size = page_size === 0 ? PAGE_ALL_CAP : page_size;
   const at = page_size === 0 ? 1 : page;
-  // A jump (query.jump) has no cursor to look for: its pages are read beside the count. Without
+  // A jump (query.jump, the table's hint) has no cursor to look for, so none is looked up. Without
   // the hint a page past the first looks for the cursor its neighbour kept first.
   const jump = Boolean(query.jump) && at > 1;
   const reply = (result: Item[], total_count: number, rcu: number, searched?: number): ListOutcome<Item> => ({
