@@ -17,7 +17,7 @@ import { dynamoClient } from '../aws/clients.js';
 import { config } from '../config.js';
 import { readBucketCounters, readCounter } from './counters.js';
 import { cursorHash, readCursor, rememberCursor } from './cursors.js';
-import { pageOfBackward, pageRead } from './nearerEnd.js';
+import { backwardRead, pageOfBackward } from './nearerEnd.js';
 import { type EntityDef, type ListOptions, type ListOutcome, READ_BUDGET, specOf } from './entity.js';
 import { guessNewestBuckets, keepGuessedRead, readFromNewest, rememberNewestBucket } from './newestBuckets.js';
 import { bucketOf, bucketSpan, type Partitioning, spreadOf } from './partitions.js';
@@ -367,12 +367,12 @@ export async function runListQuery(
       ? readRows(input, { matches: at * size, scanned: Number.POSITIVE_INFINITY })
       : undefined,
   ]);
-  const how = jumped || cursor.start ? undefined : pageRead(at, size, plan.counted ? count.count : undefined);
-  if (how?.backward) {
-    const back = how.rows
-      ? await readRows(backwards(input), { matches: how.rows, scanned: Number.POSITIVE_INFINITY })
+  const back = jumped || cursor.start ? undefined : backwardRead(at, size, plan.counted ? count.count : undefined);
+  if (back) {
+    const tail = back.rows
+      ? await readRows(backwards(input), { matches: back.rows, scanned: Number.POSITIVE_INFINITY })
       : { rows: [], rcu: 0 };
-    return reply(pageOfBackward(back.rows, how), count.count, count.rcu + cursor.rcu + back.rcu, count.searched);
+    return reply(pageOfBackward(tail.rows, back), count.count, count.rcu + cursor.rcu + tail.rcu, count.searched);
   }
   const read =
     jumped ??
@@ -488,21 +488,21 @@ async function runSpread(
     guess && guessed
       ? await keepGuessedRead({ buckets: guess, read: guessed }, buckets, matches, spread.shards, readFor)
       : undefined;
-  const how = kept || from || plan.range ? undefined : pageRead(at, size, counters.total);
-  if (how?.backward) {
-    const back = how.rows
+  const back = kept || from || plan.range ? undefined : backwardRead(at, size, counters.total);
+  if (back) {
+    const tail = back.rows
       ? await readSpread(
           backwards(input),
           plan.pkValue,
           plan.partition,
           spread,
           [...buckets].reverse(),
-          { matches: how.rows, scanned: Number.POSITIVE_INFINITY },
+          { matches: back.rows, scanned: Number.POSITIVE_INFINITY },
           keys,
         )
       : { rows: [], rcu: 0 };
     const guessLost = guessed ? guessed.rcu : 0;
-    return reply(pageOfBackward(back.rows, how), counters.total, counters.rcu + cursor.rcu + back.rcu + guessLost);
+    return reply(pageOfBackward(tail.rows, back), counters.total, counters.rcu + cursor.rcu + tail.rcu + guessLost);
   }
   const [count, out] = await Promise.all([
     plan.range

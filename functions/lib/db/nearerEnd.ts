@@ -8,23 +8,26 @@
 // are being written, a page read from the back may start a row or two off where a read from the
 // front would. The last page still shows the oldest rows, which is what it is for.
 
-/** How a page without a cursor is read: the rows to read and, backwards, where the page sits in them. */
-export type PageRead = { backward: false; rows: number } | { backward: true; rows: number; page: [number, number] };
+/** A page read from the back: the rows to read backwards, and where the page sits in them. */
+export interface BackwardRead {
+  rows: number;
+  page: [number, number];
+}
 
 /**
- * `total`: the list's exact count, or undefined when it is not known before the read (a range
- * counted within the budget). `at` is 1-based.
+ * How to read page `at` (1-based) backwards, or undefined when the front is as near (or the
+ * count is not known before the read: `total` undefined, e.g. a range counted within the budget).
  */
-export function pageRead(at: number, size: number, total: number | undefined): PageRead {
+export function backwardRead(at: number, size: number, total: number | undefined): BackwardRead | undefined {
   const before = (at - 1) * size;
-  if (total === undefined || at === 1) return { backward: false, rows: at * size };
+  if (total === undefined || at === 1) return undefined;
   const fromEnd = Math.max(0, total - before);
-  if (fromEnd >= before) return { backward: false, rows: at * size };
+  if (fromEnd >= before) return undefined;
   // Backwards, page `at` is the last `min(size, fromEnd)` of the `fromEnd` rows read, in reverse.
-  return { backward: true, rows: fromEnd, page: [Math.max(0, fromEnd - size), fromEnd] };
+  return { rows: fromEnd, page: [Math.max(0, fromEnd - size), fromEnd] };
 }
 
 /** Page `at`'s rows in list order, from the rows a backward read returned. */
-export function pageOfBackward<T>(read: T[], plan: Extract<PageRead, { backward: true }>): T[] {
+export function pageOfBackward<T>(read: T[], plan: BackwardRead): T[] {
   return read.slice(plan.page[0], plan.page[1]).reverse();
 }
