@@ -94,10 +94,12 @@ export interface CounterSlot {
   attr: string;
 }
 
-/** A base's type and, for a slot base (`type:field=value`), its `field=value`. */
-function splitBase(base: string): { type: string; slot?: string } {
+/** A base's type and, for a slot base (`type:field=value`), its `field=value` and its field. */
+export function splitBase(base: string): { type: string; slot?: string; field?: string } {
   const colon = base.indexOf(':');
-  return colon < 0 ? { type: base } : { type: base.slice(0, colon), slot: base.slice(colon + 1) };
+  if (colon < 0) return { type: base };
+  const slot = base.slice(colon + 1);
+  return { type: base.slice(0, colon), slot, field: slot.split('=')[0] };
 }
 
 /**

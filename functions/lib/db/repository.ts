@@ -29,7 +29,14 @@ import {
   moveCounters,
   partitionsOf,
 } from './counters.js';
-import { countsOfCounter, parsePartition, physicalPartition, spreadOf, typeOfCounter } from './partitions.js';
+import {
+  countsOfCounter,
+  parsePartition,
+  physicalPartition,
+  splitBase,
+  spreadOf,
+  typeOfCounter,
+} from './partitions.js';
 import {
   ConditionFailedError,
   type EntityDef,
@@ -510,8 +517,7 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
         // now-spread base are deleted: lists read every bucket item of a type, so those must not pile up.
         const zeroed = countsOfCounter(item).filter(([p]) => {
           const { base, bucket, shard } = parsePartition(p);
-          const field = base.startsWith(`${def.type}:`) ? base.slice(def.type.length + 1).split('=')[0] : undefined;
-          return bucket === undefined && shard === undefined && spreadOf(def, field) === undefined;
+          return bucket === undefined && shard === undefined && spreadOf(def, splitBase(base).field) === undefined;
         });
         if (zeroed.length) wanted.set(key, { pk: item.pk, sk: item.sk, n: 0 });
         else gone.push({ pk: item.pk, sk: item.sk });
