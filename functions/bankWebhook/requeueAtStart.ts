@@ -2,6 +2,7 @@ import { PushStatus } from '../../shared/enums.js';
 import { emptyListQuery } from '../../shared/listQuery.js';
 import type { StoredBankNotification } from '../bank/store.js';
 import { logger } from '../lib/logger.js';
+import { type StartupEvent, startBegan } from '../lib/startupEvent.js';
 import { firstDeliveries, sendDeliveries } from './enqueueDelivery.js';
 import { deliveryStore } from './store.js';
 
@@ -13,16 +14,21 @@ const LOOK_BACK_MS = 24 * 3600 * 1000;
  * whose webhook or chat delivery is still Pending are enqueued again (from attempt 1). The push
  * status Pending (key-served) finds the channels not pushed yet; of those, only the ones whose
  * attempts are still under way (notify Pending) go again: a Failed one waits for a Replay. A channel
- * that answered 2xx meanwhile is never sent again (the delivery skips Pushed).
+ * that answered 2xx meanwhile is never sent again (the delivery skips Pushed). Only notifications
+ * created before this start began: one created since has its messages.
  */
-export const handler = async (): Promise<{ requeued: number }> => {
-  const since = Date.now() - LOOK_BACK_MS;
+export const handler = async (event?: StartupEvent): Promise<{ requeued: number }> => {
+  const began = startBegan(event);
+  const since = began - LOOK_BACK_MS;
   const pending = PushStatus.values.Pending;
   const seen = new Map<number, StoredBankNotification>();
   for (const field of ['status_webhook', 'status_tg'] as const) {
     const out = await deliveryStore().listNotifications({
       ...emptyListQuery({ page_size: 0 }),
-      filters: { created_at: { kind: 'range', start: since }, [field]: { kind: 'enum', values: [pending] } },
+      filters: {
+        created_at: { kind: 'range', start: since, end: began - 1 },
+        [field]: { kind: 'enum', values: [pending] },
+      },
     });
     for (const n of out.result) seen.set(n.id, n);
   }

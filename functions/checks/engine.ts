@@ -244,9 +244,15 @@ export async function resumeTask(task: StoredTask): Promise<boolean> {
  * The reaper: a subtask Running for longer than `runningLimitMs` lost its checker (crash,
  * timeout, killed process) and is failed with a reason; a Pending one of an open operation
  * that nobody claimed for `pendingLimitMs` lost its message (the local queue keeps nothing
- * across a restart) and is enqueued again.
+ * across a restart) and is enqueued again; `createdBefore` keeps that to subtasks created before a
+ * given instant (a start: what was created since has its message).
  */
-export async function reapStuck(opts: { runningLimitMs: number; pendingLimitMs: number; now?: number }): Promise<{
+export async function reapStuck(opts: {
+  runningLimitMs: number;
+  pendingLimitMs: number;
+  createdBefore?: number;
+  now?: number;
+}): Promise<{
   failed: number;
   requeued: number;
 }> {
@@ -270,6 +276,7 @@ export async function reapStuck(opts: { runningLimitMs: number; pendingLimitMs: 
         } else if (
           s.status === Pending &&
           now - s.created_at > opts.pendingLimitMs &&
+          (opts.createdBefore === undefined || s.created_at < opts.createdBefore) &&
           (s.process === Process.values.Login || !loginPending)
         ) {
           requeue.push(s);

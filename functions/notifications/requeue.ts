@@ -1,6 +1,7 @@
 import { NotifyStatus } from '../../shared/enums.js';
 import { logger } from '../lib/logger.js';
 import { sendToQueue } from '../lib/queue/sendToQueue.js';
+import { type StartupEvent, startBegan } from '../lib/startupEvent.js';
 import type { NotifyMessage } from '../../shared/schemas/notifyMessage.js';
 import { notificationStore } from './store.js';
 
@@ -10,17 +11,19 @@ const LOOK_BACK_MS = 24 * 3600 * 1000;
 /**
  * At start (local runner): the local queue keeps nothing across a restart, so notifications whose
  * Telegram delivery is still Pending are enqueued again; the notifier sends only Pending ones, so
- * a message that was in fact delivered meanwhile is not posted twice.
+ * a message that was in fact delivered meanwhile is not posted twice. Only those created before
+ * this start began: one created since has its message.
  */
-export const handler = async (): Promise<{ requeued: number }> => {
-  const since = Date.now() - LOOK_BACK_MS;
+export const handler = async (event?: StartupEvent): Promise<{ requeued: number }> => {
+  const began = startBegan(event);
+  const since = began - LOOK_BACK_MS;
   const pending = await notificationStore().list({
     page: 1,
     page_size: 0,
     sort: [],
     keywordField: [],
     filters: {
-      created_at: { kind: 'range', start: since },
+      created_at: { kind: 'range', start: since, end: began - 1 },
       status_tg: { kind: 'enum', values: [NotifyStatus.values.Pending] },
     },
   });

@@ -56,13 +56,5 @@ export function scheduledEvent(ruleName: string, region: string, now = Date.now(
   };
 }
 
-/** What a `startup` lambda receives: local only, once the engines are up. */
-export interface StartupEvent {
-  source: 'patrol.local';
-  'detail-type': 'Startup';
-  time: string;
-}
-
-export function startupEvent(now = Date.now()): StartupEvent {
-  return { source: 'patrol.local', 'detail-type': 'Startup', time: new Date(now).toISOString() };
-}
+// What a `startup` lambda receives is the functions' own definition (a requeue reads its time).
+export { type StartupEvent, startupEvent } from '../../functions/lib/startupEvent.js';

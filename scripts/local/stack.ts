@@ -112,6 +112,7 @@ function listen(server: ReturnType<typeof createServer>, port: number, host: str
  * that drive Chromium run in child processes without JWT_SECRET or ADMIN_PASSWORD.
  */
 export async function startLocalStack(opts: LocalStackOptions): Promise<LocalStack> {
+  // Also when this start began, for the startup entries' requeues (functions/lib/startupEvent.ts).
   const started = Date.now();
   const dataDir = resolve(opts.dataDir);
   const host = opts.host ?? '127.0.0.1';
@@ -272,7 +273,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     const context = (def: LambdaDef) => () => lambdaContext(def, REGION);
     for (const def of lambdas.filter((l) => l.trigger.type === 'startup')) {
       try {
-        await (await loadHandler(def))(startupEvent(), context(def)());
+        await (await loadHandler(def))(startupEvent(started), context(def)());
       } catch (error) {
         console.error(`[local] startup lambda ${def.name} failed`, error);
       }

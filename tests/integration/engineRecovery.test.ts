@@ -1,6 +1,7 @@
 import { CreateQueueCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { RunStatus } from '../../shared/enums.js';
+import { startupEvent } from '../../functions/lib/startupEvent.js';
 import { kit, uniqueName } from '../helpers/authKit.js';
 
 // Crash, duplicate delivery and pause/resume. The engine's own functions run in this test
@@ -21,6 +22,7 @@ let engine: typeof import('../../functions/checks/engine.js');
 let start: typeof import('../../functions/checks/start.js');
 let runner: typeof import('../../functions/checks/runSubtask.js');
 let browser: typeof import('../../functions/checks/browser/browserPool.js');
+let requeueAtStart: typeof import('../../functions/checks/requeue.js');
 
 async function newSandboxSite() {
   const res = await post('/sites', {
@@ -55,6 +57,7 @@ beforeAll(async () => {
   start = await import('../../functions/checks/start.js');
   runner = await import('../../functions/checks/runSubtask.js');
   browser = await import('../../functions/checks/browser/browserPool.js');
+  requeueAtStart = await import('../../functions/checks/requeue.js');
 });
 
 afterAll(async () => {
@@ -116,6 +119,33 @@ describe('a message delivered twice', () => {
     const detail = (await get(`/operations/${op.id}/tasks`)).body.data;
     expect(detail.operation).toMatchObject({ status: RunStatus.values.Done, task_done: 1 });
     expect(detail.tasks[0]).toMatchObject({ task_total: 1, task_done: 1, task_failed: 0, task_running: 0 });
+  });
+});
+
+describe('a start of the stack', () => {
+  it('enqueues again the pending subtasks created before it began, not the ones created since', async () => {
+    const site = await newSandboxSite();
+    const before = Date.now() - 1;
+    const op = await start.startCheck({
+      siteIds: [site.id],
+      points: [{ point: 8, modes: [1] }],
+      name: 1,
+      operatorId: null,
+    });
+    const created = (await drainSink()).filter((m) => m.operation_id === op.id);
+    expect(created).toHaveLength(1);
+    const ofThisCheck = async () => (await drainSink()).filter((m) => m.operation_id === op.id);
+
+    // A start that began before the check: the check's message was sent after it, nothing to send again.
+    await requeueAtStart.handler(startupEvent(before));
+    expect(await ofThisCheck()).toEqual([]);
+
+    // A start that began after it (the queue engine lost the message in the restart): sent again, once.
+    await requeueAtStart.handler(startupEvent(Date.now() + 1));
+    expect(await ofThisCheck()).toEqual(created);
+
+    // Nothing runs it here: paused, so the stack's reaper leaves it alone too.
+    expect((await post(`/operations/${op.id}/action`, { action: 1 })).status).toBe(200);
   });
 });
 
