@@ -2,12 +2,9 @@ import { PushStatus } from '../../shared/enums.js';
 import { emptyListQuery } from '../../shared/listQuery.js';
 import type { StoredBankNotification } from '../bank/store.js';
 import { logger } from '../lib/logger.js';
-import { type StartupEvent, startBegan } from '../lib/startupEvent.js';
+import { createdBeforeStart, type StartupEvent } from '../lib/startupEvent.js';
 import { firstDeliveries, sendDeliveries } from './enqueueDelivery.js';
 import { deliveryStore } from './store.js';
-
-/** How far back a start looks for bank deliveries still Pending. */
-const LOOK_BACK_MS = 24 * 3600 * 1000;
 
 /**
  * At start (local runner): the local queue keeps nothing across a restart, so bank notifications
@@ -18,15 +15,14 @@ const LOOK_BACK_MS = 24 * 3600 * 1000;
  * created before this start began: one created since has its messages.
  */
 export const handler = async (event?: StartupEvent): Promise<{ requeued: number }> => {
-  const began = startBegan(event);
-  const since = began - LOOK_BACK_MS;
+  const created_at = createdBeforeStart(event);
   const pending = PushStatus.values.Pending;
   const seen = new Map<number, StoredBankNotification>();
   for (const field of ['status_webhook', 'status_tg'] as const) {
     const out = await deliveryStore().listNotifications({
       ...emptyListQuery({ page_size: 0 }),
       filters: {
-        created_at: { kind: 'range', start: since, end: began - 1 },
+        created_at,
         [field]: { kind: 'enum', values: [pending] },
       },
     });

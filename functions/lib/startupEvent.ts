@@ -20,3 +20,15 @@ export function startBegan(event?: Partial<StartupEvent>): number {
   const began = event?.time ? Date.parse(event.time) : Number.NaN;
   return Number.isFinite(began) ? began : Date.now();
 }
+
+/** How far back a start looks for deliveries still Pending: older ones are stale news. */
+const LOOK_BACK_MS = 24 * 3600 * 1000;
+
+/**
+ * The `created_at` range of the deliveries a start enqueues again: the day before it began, and
+ * nothing created since (those had their messages sent).
+ */
+export function createdBeforeStart(event?: Partial<StartupEvent>): { kind: 'range'; start: number; end: number } {
+  const began = startBegan(event);
+  return { kind: 'range', start: began - LOOK_BACK_MS, end: began - 1 };
+}

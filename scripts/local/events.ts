@@ -55,6 +55,3 @@ export function scheduledEvent(ruleName: string, region: string, now = Date.now(
     detail: {},
   };
 }
-
-// What a `startup` lambda receives is the functions' own definition (a requeue reads its time).
-export { type StartupEvent, startupEvent } from '../../functions/lib/startupEvent.js';

@@ -20,7 +20,7 @@ import { LOCAL_CREDENTIALS } from './engines/credentials.js';
 import { ensureTable, startDynamo } from './engines/dynamo.js';
 import { startS3 } from './engines/s3.js';
 import { startSqs } from './engines/sqs.js';
-import { startupEvent } from './events.js';
+import { startupEvent } from '../../functions/lib/startupEvent.js';
 import { ensureKeyFile } from './keys.js';
 import { lambdaContext } from './lambdaContext.js';
 import { lambdaEnv } from './lambdaEnv.js';

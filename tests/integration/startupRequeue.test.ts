@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { Bank, BankNotificationCategory, NotifyStatus } from '../../shared/enums.js';
 import { startupEvent } from '../../functions/lib/startupEvent.js';
 import { uniqueName } from '../helpers/authKit.js';
+import { pendingTelegramNotification } from '../helpers/pendingNotification.js';
 
 // A start's requeues of deliveries still Pending (the local queue keeps nothing across a restart)
 // send again what was created before the start began, and leave alone what was created since,
@@ -46,18 +47,9 @@ describe('a start of the stack', () => {
     const { notificationStore } = await import('../../functions/notifications/store.js');
     const requeue = await import('../../functions/notifications/requeue.js');
     const before = Date.now() - 1;
-    const pending = await notificationStore().create({
-      from_user_id: null,
-      category: 2,
+    const pending = await pendingTelegramNotification({
       title: 'Created after the start began',
       caption: 'startup requeue test',
-      content: '<p>its message went out with it</p>',
-      link: '/operations/1',
-      status: 1,
-      read_at: null,
-      status_tg: NotifyStatus.values.Pending,
-      pushed_tg_at: null,
-      tg_remark: null,
     });
     try {
       await requeue.handler(startupEvent(before));

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { NotifyStatus } from '../../shared/enums.js';
 import { type LocalStack, startLocalStack } from '../../scripts/local/stack.js';
 import { api, login } from '../helpers/api.js';
+import { pendingTelegramNotification } from '../helpers/pendingNotification.js';
 
 // Its own stack in this worker process: it is stopped and started again. The local queue loses its
 // messages on a restart; a Telegram delivery still Pending must go out after the next start.
@@ -35,20 +36,7 @@ describe('a restart with a Telegram delivery pending', () => {
     });
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
     // A delivery whose queue message is lost: Pending, never enqueued (as after a crash).
-    const { notificationStore } = await import('../../functions/notifications/store.js');
-    const pending = await notificationStore().create({
-      from_user_id: null,
-      category: 2,
-      title: 'Lost in the queue',
-      caption: 'restart test',
-      content: '<p>still to be sent</p>',
-      link: '/operations/1',
-      status: 1,
-      read_at: null,
-      status_tg: NotifyStatus.values.Pending,
-      pushed_tg_at: null,
-      tg_remark: null,
-    });
+    const pending = await pendingTelegramNotification({ title: 'Lost in the queue', caption: 'restart test' });
     await stack.stop();
 
     stack = await start();
@@ -60,6 +48,7 @@ describe('a restart with a Telegram delivery pending', () => {
     }
     expect(messages).toHaveLength(1);
     expect(messages[0].text).toContain('Lost in the queue');
+    const { notificationStore } = await import('../../functions/notifications/store.js');
     const after = await notificationStore().get(pending.id);
     expect(after).toMatchObject({ status_tg: NotifyStatus.values.Success, pushed_tg_at: expect.any(Number) });
   });
