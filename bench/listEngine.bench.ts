@@ -59,7 +59,10 @@ const logDef = defineEntity<LogRow>({
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number);
 const REPS = Number(process.env.BENCH_REPS ?? 201);
+const ENGINES: DynamoEngine[] = ['dynalite', 'dynamodb-local'];
 const ENGINE = (process.env.BENCH_ENGINE ?? 'dynalite') as DynamoEngine;
+// A misspelt name would otherwise start DynamoDB Local (startDynamo's other branch) unannounced.
+if (!ENGINES.includes(ENGINE)) throw new Error(`BENCH_ENGINE must be one of ${ENGINES.join(', ')}`);
 const ROWS_PER_TASK = 25;
 const SEED_BATCH = 2000;
 const SEED_PARALLEL = 4;
