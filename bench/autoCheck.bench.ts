@@ -22,7 +22,6 @@ import { eventBridgeRuleScheduler, scheduleName } from '../functions/autoCheck/s
 import { nextRun, nextRuns, slotCron, slotsOf, weekCalendar } from '../shared/autoCheckSchedule.js';
 import type { RuleTimes, WeekdayValue } from '../shared/schemas/autoCheck.js';
 
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 const RULES = Number(process.env.BENCH_RULES ?? 500);
 const SLOTS = 20;
 const REPS = Number(process.env.BENCH_REPS ?? 20);

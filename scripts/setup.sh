@@ -34,3 +34,14 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   echo "setup: installing npm packages"
   npm ci --no-audit --no-fund --loglevel=error
 fi
+
+# Everything runs on the Node of the `node` devDependency (the Node Lambda runs), which npm puts
+# first on the PATH of every npm script. Its binary comes from that package's install script: a
+# node_modules installed with --ignore-scripts lacks it, and the scripts would quietly run on the
+# machine's Node instead.
+want=$(node -p 'require("./package.json").devDependencies.node.split(".")[0]')
+have=$(node_modules/.bin/node -p 'process.versions.node.split(".")[0]' 2>/dev/null || true)
+if [ "$have" != "$want" ]; then
+  echo "setup: node_modules/.bin/node is Node '${have:-missing}', not Node $want; run 'rm -rf node_modules && npm ci'." >&2
+  exit 1
+fi

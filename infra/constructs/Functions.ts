@@ -86,7 +86,7 @@ export class Functions extends Construct {
         handler: 'handler',
         projectRoot: props.repoRoot,
         depsLockFilePath: path.join(props.repoRoot, 'package-lock.json'),
-        runtime: Runtime.NODEJS_22_X,
+        runtime: Runtime.NODEJS_24_X,
         // Graviton is ~20 % cheaper per GB-second; the Chromium build only exists for x86_64.
         architecture: chromium ? Architecture.X86_64 : Architecture.ARM_64,
         memorySize: chromium ? Math.max(def.memoryMb, CHROMIUM_MIN_MEMORY_MB) : def.memoryMb,
@@ -101,7 +101,7 @@ export class Functions extends Construct {
         }),
         bundling: {
           format: OutputFormat.ESM,
-          target: 'node22',
+          target: 'node24',
           mainFields: ['module', 'main'],
           // CommonJS dependencies inside an ES module bundle still call require().
           banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",

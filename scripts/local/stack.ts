@@ -128,9 +128,6 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     }
   };
 
-  // Before any SDK client exists. The versions are pinned for Node 20 on purpose (see docs);
-  // the SDK's warning about Node 20 says nothing new on every start.
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   await ensureDataDir(dataDir);
 
   // The HTTP server binds first: its port is part of PUBLIC_URL, which handlers read, and

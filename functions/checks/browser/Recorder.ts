@@ -1,11 +1,12 @@
-// Video of a check. Chromium 156 records a page itself (CDP Page.startScreenRecording: AV1 in
-// fragmented MP4, no ffmpeg, ~50 ms to stop); that is the default. Where it is missing, CDP
-// screencast JPEG frames go through ffmpeg libx264 instead (H.264 MP4, needs ffmpeg on PATH).
+// Video of a check. Chromium records a page itself (puppeteer's page.record over CDP
+// Page.startScreenRecording: AV1 in fragmented MP4, no ffmpeg, ~50 ms to stop); that is the
+// default. Where it is missing, CDP screencast JPEG frames go through ffmpeg libx264 instead
+// (H.264 MP4, needs ffmpeg on PATH).
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CDPSession, Page } from 'puppeteer-core';
+import type { CDPSession, Page, ScreenRecording } from 'puppeteer-core';
 import { mp4DurationMs } from './mp4Duration';
 
 export interface RecordedVideo {
@@ -33,59 +34,51 @@ export interface RecordingOptions {
 
 export const DEFAULT_RECORDING: RecordingOptions = { maxWidth: 1280, maxHeight: 720, frameRate: 10 };
 
-/** puppeteer-core 24's protocol types predate Page.startScreenRecording, hence a loose send. */
-type LooseCdp = { send(method: string, params?: object): Promise<Record<string, unknown>> };
-const loose = (cdp: CDPSession) => cdp as unknown as LooseCdp;
-
-async function readStream(cdp: CDPSession, handle: string): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for (;;) {
-    const { data, eof, base64Encoded } = await cdp.send('IO.read', { handle, size: 1 << 20 });
-    chunks.push(Buffer.from(data, base64Encoded ? 'base64' : 'utf8'));
-    if (eof) break;
-  }
-  await cdp.send('IO.close', { handle }).catch(() => {});
-  return Buffer.concat(chunks);
-}
-
-/** In-browser recording: `Page.startScreenRecording` returns an IO stream that `stopScreenRecording` completes. */
+/**
+ * In-browser recording through puppeteer's `page.record()` (CDP Page.startScreenRecording): the
+ * MP4 arrives as a stream while the page runs, and ends once `stop()` has flushed the last fragment.
+ */
 export class ScreenRecordingRecorder implements Recorder {
   readonly kind = 'screen-recording' as const;
-  private cdp?: CDPSession;
-  private handle?: string;
+  private recording?: ScreenRecording;
+  private collected?: Promise<Buffer>;
   private startedAt = 0;
 
   constructor(private readonly opts: RecordingOptions = DEFAULT_RECORDING) {}
 
   async start(page: Page): Promise<void> {
-    const cdp = await page.createCDPSession();
-    try {
-      const { stream } = await loose(cdp).send('Page.startScreenRecording', { ...this.opts });
-      this.handle = String(stream);
-    } catch (err) {
-      await cdp.detach().catch(() => {});
-      throw err;
-    }
-    this.cdp = cdp;
+    const recording = await page.record({ ...this.opts });
+    this.recording = recording;
+    this.collected = collect(recording);
     this.startedAt = performance.now();
   }
 
   async stop(): Promise<RecordedVideo | undefined> {
-    const { cdp, handle } = this;
-    if (!cdp || !handle) return undefined;
-    this.cdp = undefined;
+    const { recording, collected } = this;
+    if (!recording || !collected) return undefined;
+    this.recording = undefined;
     try {
       const wallMs = Math.round(performance.now() - this.startedAt);
-      const { stream } = await loose(cdp).send('Page.stopScreenRecording');
-      const bytes = await readStream(cdp, String(stream ?? handle));
+      await recording.stop();
+      const bytes = await collected;
       if (!bytes.length) return undefined;
       return { bytes, contentType: 'video/mp4', durationMs: mp4DurationMs(bytes) ?? wallMs, codec: 'av1' };
     } catch {
       return undefined;
-    } finally {
-      await cdp.detach().catch(() => {});
     }
   }
+}
+
+/** Every chunk of a recording's stream; a stream that breaks (the page crashed) keeps what came. */
+async function collect(stream: ReadableStream<Uint8Array>): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  const reader = stream.getReader();
+  try {
+    for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(r.value);
+  } catch {
+    // What arrived before the break is still a playable fragmented MP4 up to its last fragment.
+  }
+  return Buffer.concat(chunks);
 }
 
 /**

@@ -178,7 +178,7 @@ export async function launchBrowser(opts: { executablePath?: string } = {}): Pro
           '--clear-groups',
           '--',
           chromiumPath,
-          ...puppeteer.defaultArgs({ headless: true, userDataDir: dirs.profile, args: flags }),
+          ...(await puppeteer.defaultArgs({ headless: true, userDataDir: dirs.profile, args: flags })),
         ],
         headless: true,
         defaultViewport: null,
