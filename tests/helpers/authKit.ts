@@ -4,9 +4,10 @@ import { createHmac, randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { SignJWT } from 'jose';
 import { CAPTCHA_ALPHABET, CAPTCHA_LENGTH } from '../../functions/auth/captcha.js';
+import { userThrottleKey } from '../../functions/auth/throttle.js';
 import { api, login, loopbackAddress } from './api.js';
 import type { StackInfo } from './globalStack.js';
 
@@ -65,6 +66,35 @@ export function kit(stack: StackInfo) {
     async rawItem(pk: string, sk: string) {
       const out = await dynamo.send(new GetCommand({ TableName: table, Key: { pk, sk }, ConsistentRead: true }));
       return out.Item;
+    },
+
+    /**
+     * Sets the failures counted for a username in its open window: a test's margin for the backoff,
+     * which grows with the count (functions/auth/throttlePolicy.ts), instead of the machine's speed.
+     */
+    async setThrottleFailures(username: string, failures: number) {
+      await dynamo.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: { pk: userThrottleKey(username), sk: 'throttle' },
+          UpdateExpression: 'SET failures = :n',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':n': failures },
+        }),
+      );
+    },
+
+    /** Moves the username's next password check `ms` earlier: as if that much time had passed. */
+    async moveThrottleSlotBack(username: string, ms: number) {
+      await dynamo.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: { pk: userThrottleKey(username), sk: 'throttle' },
+          UpdateExpression: 'SET next_check_at = next_check_at - :ms',
+          ConditionExpression: 'attribute_exists(next_check_at)',
+          ExpressionAttributeValues: { ':ms': ms },
+        }),
+      );
     },
 
     /**
