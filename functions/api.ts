@@ -1,6 +1,7 @@
 import { auditRouter } from './audit/routes.js';
 import { auditRecorder } from './audit/service.js';
 import { authenticate } from './auth/authenticate.js';
+import { edgeCheck } from './auth/originSecret.js';
 import { authRouter } from './auth/routes.js';
 import { autoCheckRouter } from './autoCheck/routes.js';
 import { bankRouter } from './bank/routes.js';
@@ -43,4 +44,5 @@ export const handler = createApiHandler(
   new Router().include(API_PREFIX, router).include('', rootRouter),
   authenticate,
   auditRecorder,
+  edgeCheck(),
 );

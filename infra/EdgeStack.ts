@@ -1,7 +1,10 @@
-import { Stack, type StackProps } from 'aws-cdk-lib';
+import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
 import { ErrorCode } from '../shared/envelope.js';
+import { alarmTopic } from './constructs/Alarms.js';
 import type { StageConfig } from './stageConfig.js';
 
 /** WAF web ACLs for CloudFront exist only in us-east-1, wherever the rest of the stage lives. */
@@ -9,6 +12,8 @@ export const EDGE_REGION = 'us-east-1';
 /** Paths a password guesser or captcha farmer hammers; the API's own limits stand behind this. */
 export const RATE_LIMITED_PATHS = ['/api/v1/login', '/api/v1/captcha'] as const;
 const WINDOW_SECONDS = 300;
+/** Blocked requests in 5 minutes that make a spike worth a person's look (a guesser, a scraper). */
+export const WAF_BLOCKED_ALARM_THRESHOLD = 100;
 
 export interface PatrolEdgeStackProps extends StackProps {
   stage: StageConfig;
@@ -22,6 +27,7 @@ export interface PatrolEdgeStackProps extends StackProps {
 export class PatrolEdgeStack extends Stack {
   readonly webAcl: CfnWebACL;
   readonly webAclArn: string;
+  readonly webAclName: string;
 
   constructor(scope: Construct, id: string, props: PatrolEdgeStackProps) {
     super(scope, id, { ...props, env: { account: props.env?.account, region: EDGE_REGION } });
@@ -32,6 +38,7 @@ export class PatrolEdgeStack extends Stack {
       metricName: `patrol-${stage.name}-${name}`,
     });
     this.webAcl = new CfnWebACL(this, 'WebAcl', {
+      // Required by WAF; one ACL per stage and account.
       name: `patrol-${stage.name}`,
       description: `Patrol ${stage.name}: rate limits in front of the console and its API`,
       scope: 'CLOUDFRONT',
@@ -85,5 +92,31 @@ export class PatrolEdgeStack extends Stack {
       ],
     });
     this.webAclArn = this.webAcl.attrArn;
+    this.webAclName = `patrol-${stage.name}`;
+
+    // CloudFront's WAF metrics exist only here, and an alarm can only notify a topic of its own
+    // region: the edge stack has its own topic, with the same subscriber as the main stack's.
+    if (stage.alarms && stage.alarmEmail) {
+      const topic = alarmTopic(this, stage.alarmEmail);
+      const blocked = new Alarm(this, 'WafBlocked', {
+        alarmName: `patrol-${stage.name}-waf-blocked`,
+        alarmDescription:
+          `The WAF blocked at least ${WAF_BLOCKED_ALARM_THRESHOLD} requests in 5 minutes. ` +
+          'Runbook: docs/deploy.md, "Alarms", waf-blocked.',
+        metric: new Metric({
+          namespace: 'AWS/WAFV2',
+          metricName: 'BlockedRequests',
+          dimensionsMap: { WebACL: this.webAclName, Rule: 'ALL' },
+          statistic: 'Sum',
+          period: Duration.minutes(5),
+        }),
+        threshold: WAF_BLOCKED_ALARM_THRESHOLD,
+        evaluationPeriods: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      });
+      blocked.addAlarmAction(new SnsAction(topic));
+      blocked.addOkAction(new SnsAction(topic));
+    }
   }
 }

@@ -19,6 +19,8 @@ export const ERRORS = {
   CaptchaRequired: { code: 4012, status: 400, text: 'Please input the captcha.' },
   CaptchaWrong: { code: 4013, status: 400, text: 'Wrong captcha.' },
   Forbidden: { code: 4030, status: 403, text: 'Permission denied.' },
+  // A request that did not come through the stage's CloudFront (the API's own address, called directly).
+  NotThroughEdge: { code: 4031, status: 403, text: "Use the console's address." },
   NotFound: { code: 4040, status: 404, text: 'Not found.' },
   SiteNotFound: { code: 4041, status: 404, text: 'Site not found.' },
   SiteAccountNotFound: { code: 4042, status: 404, text: 'Site account not found.' },

@@ -4,6 +4,7 @@ import svgCaptcha from 'svg-captcha';
 import type { Captcha } from '../../shared/schemas/auth.js';
 import { dynamoClient } from '../lib/aws/clients.js';
 import { config } from '../lib/config.js';
+import { jwtKeyRing } from './jwtKeys.js';
 
 // Captchas shown after repeated failed logins. The answer is stored only as a keyed hash
 // (`captcha#{id}`), with a short expiry, and is deleted by the first attempt to use it,
@@ -17,9 +18,12 @@ export const CAPTCHA_LENGTH = 4;
 const SK = 'captcha';
 const pkOf = (id: string) => `captcha#${id}`;
 
-/** The stored form of an answer: bound to the captcha id and to the server's secret. */
-export function captchaAnswerHash(id: string, answer: string): string {
-  return createHmac('sha256', config.jwtSecret).update(`${id}:${answer.trim().toLowerCase()}`).digest('base64');
+/**
+ * The stored form of an answer: bound to the captcha id and to the server's key (the JWT signing
+ * key; a captcha made just before a rotation is checked against the previous key too).
+ */
+export function captchaAnswerHash(id: string, answer: string, key: Uint8Array): string {
+  return createHmac('sha256', key).update(`${id}:${answer.trim().toLowerCase()}`).digest('base64');
 }
 
 export async function createCaptcha(now = Date.now()): Promise<Captcha> {
@@ -40,7 +44,7 @@ export async function createCaptcha(now = Date.now()): Promise<Captcha> {
       Item: {
         pk: pkOf(id),
         sk: SK,
-        answer_hash: captchaAnswerHash(id, text),
+        answer_hash: captchaAnswerHash(id, text, (await jwtKeyRing()).signing.secret),
         valid_until: now + CAPTCHA_TTL_MS,
         expires_at: Math.ceil((now + CAPTCHA_TTL_MS) / 1000),
       },
@@ -60,8 +64,10 @@ export async function consumeCaptcha(id: string, answer: string, now = Date.now(
   const item = out.Attributes;
   if (!item || Number(item.valid_until) < now) return false;
   const expected = Buffer.from(String(item.answer_hash), 'base64');
-  const given = Buffer.from(captchaAnswerHash(id, answer), 'base64');
-  return expected.length === given.length && timingSafeEqual(expected, given);
+  return (await jwtKeyRing()).verifying.some(({ secret }) => {
+    const given = Buffer.from(captchaAnswerHash(id, answer, secret), 'base64');
+    return expected.length === given.length && timingSafeEqual(expected, given);
+  });
 }
 
 /** `{id, answer}` or `'{id}:{answer}'` as the login body may carry it. */

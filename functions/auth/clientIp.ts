@@ -25,8 +25,10 @@ const normalise = (ip: string) => ip.trim().replace(/^::ffff:(\d+\.\d+\.\d+\.\d+
  * The caller's address, for throttling and the security log. Only what a trusted hop says is
  * believed, never what the client wrote:
  * - cloud: CloudFront's viewer address, but only on requests that carry the origin secret
- *   CloudFront adds (anyone can call the execute-api host directly and write that header);
- *   without the secret, API Gateway's sourceIp, the address that connected to it;
+ *   CloudFront adds (anyone could call the API's own address and write that header): the API's
+ *   origin gate (functions/lib/http/middlewares/originGate.ts) refuses every other request in
+ *   the cloud before a route runs; with a literal ORIGIN_SECRET (tests) it is compared here;
+ *   without either, API Gateway's sourceIp, the address that connected to it;
  * - locally: the socket address, unless that socket is a proxy listed in TRUSTED_PROXIES, whose
  *   X-Forwarded-For then names the client (its nearest entry that is not itself a trusted proxy).
  */
@@ -34,7 +36,10 @@ export function clientIp(req: Pick<Request, 'sourceIp' | 'headers'>): string {
   const source = normalise(req.sourceIp || '') || 'unknown';
   const secret = config.originSecret;
   const viewer = req.headers[VIEWER_ADDRESS_HEADER];
-  if (secret && viewer && sameSecret(req.headers[ORIGIN_VERIFY_HEADER] ?? '', secret)) {
+  const throughEdge = secret
+    ? sameSecret(req.headers[ORIGIN_VERIFY_HEADER] ?? '', secret)
+    : config.originSecretArn !== undefined;
+  if (viewer && throughEdge) {
     return normalise(stripPort(viewer));
   }
   const trusted = new Set(config.trustedProxies.map(normalise));

@@ -1,15 +1,28 @@
 import { SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GetSecretValueCommand, ResourceNotFoundException, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { resetClients } from '../lib/aws/clients.js';
+import { resetJwtKeys } from './jwtKeys.js';
 import { signToken, verifyToken } from './token.js';
 
-const saved = process.env.JWT_SECRET;
+const saved = { JWT_SECRET: process.env.JWT_SECRET, JWT_SECRET_ARN: process.env.JWT_SECRET_ARN };
+const restore = (name: keyof typeof saved) => {
+  if (saved[name] === undefined) delete process.env[name];
+  else process.env[name] = saved[name];
+};
 beforeAll(() => {
   process.env.JWT_SECRET = 'unit-test-secret-unit-test-secret';
+  delete process.env.JWT_SECRET_ARN;
+  resetJwtKeys();
 });
 afterAll(() => {
-  if (saved === undefined) delete process.env.JWT_SECRET;
-  else process.env.JWT_SECRET = saved;
+  restore('JWT_SECRET');
+  restore('JWT_SECRET_ARN');
+  resetJwtKeys();
 });
+
+const header = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[0], 'base64url').toString());
 
 describe('login tokens', () => {
   it('carry the user id, role and token version until they expire', async () => {
@@ -50,5 +63,110 @@ describe('login tokens', () => {
     const enc = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
     const none = `${enc({ alg: 'none' })}.${enc({ sub: '1', role: 'super', ver: 0, iss: 'patrol', exp: 9999999999 })}.`;
     await expect(verifyToken(none)).rejects.toMatchObject({ status: 401 });
+  });
+});
+
+describe('login tokens across a key rotation (local key file)', () => {
+  afterEach(() => {
+    process.env.JWT_SECRET = 'unit-test-secret-unit-test-secret';
+    resetJwtKeys();
+  });
+
+  it('name their key, and stay valid after a rotation until they expire; the new key signs', async () => {
+    process.env.JWT_SECRET = 'k1 first-key-first-key-first-key-01';
+    resetJwtKeys();
+    const before = await signToken({ id: 3, role: 'operator', token_version: 0 });
+    expect(header(before.jwt).kid).toBe('k1');
+
+    // scripts/tools/rotateJwtKey.ts: the new key first, the previous one kept.
+    process.env.JWT_SECRET = 'k2 second-key-second-key-second-k\nk1 first-key-first-key-first-key-01';
+    resetJwtKeys();
+    await expect(verifyToken(before.jwt)).resolves.toMatchObject({ sub: 3 });
+    const after = await signToken({ id: 3, role: 'operator', token_version: 0 });
+    expect(header(after.jwt).kid).toBe('k2');
+    await expect(verifyToken(after.jwt)).resolves.toMatchObject({ sub: 3 });
+  });
+
+  it('refuses a token of a key rotated out twice, and one signed before the rotation once it expires', async () => {
+    process.env.JWT_SECRET = 'k1 first-key-first-key-first-key-01';
+    resetJwtKeys();
+    const old = await signToken({ id: 3, role: 'operator', token_version: 0 });
+    const expiring = await signToken({ id: 3, role: 'operator', token_version: 0 }, Date.now() - 12 * 3600_000 - 1000);
+
+    process.env.JWT_SECRET = 'k3 third-key-third-key-third-key-3\nk2 second-key-second-key-second-k';
+    resetJwtKeys();
+    await expect(verifyToken(old.jwt)).rejects.toMatchObject({ status: 401 });
+
+    process.env.JWT_SECRET = 'k2 second-key-second-key-second-k\nk1 first-key-first-key-first-key-01';
+    resetJwtKeys();
+    await expect(verifyToken(expiring.jwt)).rejects.toMatchObject({ message: 'Login expired, please login again.' });
+  });
+
+  it('still accepts a token from before key ids (no kid) signed with a key it holds', async () => {
+    process.env.JWT_SECRET = 'legacy-bare-key-legacy-bare-key-00';
+    resetJwtKeys();
+    const legacy = await new SignJWT({ role: 'operator', ver: 0 })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject('9')
+      .setIssuer('patrol')
+      .setExpirationTime('1h')
+      .setJti('00000000-0000-4000-8000-000000000000')
+      .sign(new TextEncoder().encode('legacy-bare-key-legacy-bare-key-00'));
+    await expect(verifyToken(legacy)).resolves.toMatchObject({ sub: 9 });
+  });
+});
+
+describe('login tokens with the key in Secrets Manager (cloud)', () => {
+  const sm = mockClient(SecretsManagerClient);
+  const versions: Record<string, string | undefined> = {};
+  beforeAll(() => {
+    process.env.JWT_SECRET_ARN = 'arn:aws:secretsmanager:eu-central-1:123456789012:secret:jwt-AbCdEf';
+    delete process.env.JWT_SECRET;
+    resetClients();
+    resetJwtKeys();
+    sm.on(GetSecretValueCommand).callsFake((input: { VersionStage: string }) => {
+      const value = versions[input.VersionStage];
+      if (value === undefined) throw new ResourceNotFoundException({ message: 'no such stage', $metadata: {} });
+      return { SecretString: value };
+    });
+  });
+  afterAll(() => {
+    sm.restore();
+    delete process.env.JWT_SECRET_ARN;
+    process.env.JWT_SECRET = 'unit-test-secret-unit-test-secret';
+    resetClients();
+    resetJwtKeys();
+  });
+
+  it('signs with AWSCURRENT and, after a rotation, verifies the token signed with what is now AWSPREVIOUS', async () => {
+    versions.AWSCURRENT = JSON.stringify({ kid: 'initial', key: 'a'.repeat(64) });
+    const before = await signToken({ id: 4, role: 'super', token_version: 1 });
+    expect(header(before.jwt).kid).toBe('initial');
+
+    versions.AWSPREVIOUS = versions.AWSCURRENT;
+    versions.AWSCURRENT = JSON.stringify({ kid: 'r2', key: 'b'.repeat(64) });
+    // A fresh instance, or one whose five-minute copy ran out.
+    resetJwtKeys();
+    const after = await signToken({ id: 4, role: 'super', token_version: 1 });
+    expect(header(after.jwt).kid).toBe('r2');
+    await expect(verifyToken(before.jwt)).resolves.toMatchObject({ sub: 4, role: 'super' });
+    await expect(verifyToken(after.jwt)).resolves.toMatchObject({ sub: 4 });
+  });
+
+  it('reads the keys again when a token names a kid newer than its copy', async () => {
+    versions.AWSPREVIOUS = undefined;
+    versions.AWSCURRENT = JSON.stringify({ kid: 'r3', key: 'c'.repeat(64) });
+    resetJwtKeys();
+    await signToken({ id: 5, role: 'operator', token_version: 0 });
+    // Another instance already signs with the next key.
+    versions.AWSPREVIOUS = versions.AWSCURRENT;
+    versions.AWSCURRENT = JSON.stringify({ kid: 'r4', key: 'd'.repeat(64) });
+    const fromElsewhere = await new SignJWT({ role: 'operator', ver: 0 })
+      .setProtectedHeader({ alg: 'HS256', kid: 'r4' })
+      .setSubject('5')
+      .setIssuer('patrol')
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode('d'.repeat(64)));
+    await expect(verifyToken(fromElsewhere)).resolves.toMatchObject({ sub: 5 });
   });
 });

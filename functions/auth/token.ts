@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { errors, jwtVerify, SignJWT } from 'jose';
+import { decodeProtectedHeader, errors, jwtVerify, SignJWT } from 'jose';
 import type { UserRoleValue } from '../../shared/schemas/auth.js';
 import { config } from '../lib/config.js';
 import { InvalidTokenError, SessionExpiredError } from './errors.js';
+import { type JwtKey, jwtKeyRing, verifyingKey } from './jwtKeys.js';
 
 // Login tokens: HS256 JWTs. `ver` is the user's token_version at login; logout and a
-// password change bump the stored version, which ends every token issued before.
+// password change bump the stored version, which ends every token issued before. The header's
+// `kid` names the signing key, so tokens outlive a key rotation (jwtKeys.ts).
 
 const ISSUER = 'patrol';
 const ALGORITHM = 'HS256';
@@ -20,37 +22,60 @@ export interface TokenClaims {
   exp: number;
 }
 
-const secretKey = () => new TextEncoder().encode(config.jwtSecret);
-
 export async function signToken(
   user: { id: number; role: UserRoleValue; token_version: number },
   now = Date.now(),
 ): Promise<{ jwt: string; expires_at: number }> {
   const exp = Math.floor(now / 1000) + config.jwtTtlSeconds;
+  const { signing } = await jwtKeyRing();
   const jwt = await new SignJWT({ role: user.role, ver: user.token_version })
-    .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
+    .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT', kid: signing.kid })
     .setSubject(String(user.id))
     .setIssuer(ISSUER)
     .setIssuedAt(Math.floor(now / 1000))
     .setExpirationTime(exp)
     .setJti(randomUUID())
-    .sign(secretKey());
+    .sign(signing.secret);
   return { jwt, expires_at: exp * 1000 };
 }
 
-/** The claims of a valid, unexpired token signed with our secret; otherwise a 401. */
-export async function verifyToken(jwt: string): Promise<TokenClaims> {
-  let payload: Record<string, unknown>;
+/**
+ * The keys a token may have been signed with: the one its kid names, or, for a token without a kid
+ * (issued before key ids), every key that still verifies.
+ */
+async function candidateKeys(jwt: string): Promise<JwtKey[]> {
+  let kid: unknown;
   try {
-    ({ payload } = await jwtVerify(jwt, secretKey(), {
-      algorithms: [ALGORITHM],
-      issuer: ISSUER,
-      requiredClaims: ['exp'],
-    }));
+    ({ kid } = decodeProtectedHeader(jwt));
   } catch (cause) {
-    if (cause instanceof errors.JWTExpired) throw new SessionExpiredError({ cause });
     throw new InvalidTokenError({ cause });
   }
+  if (kid === undefined) return (await jwtKeyRing()).verifying;
+  const key = typeof kid === 'string' ? await verifyingKey(kid) : undefined;
+  // A kid no key of ours has: signed with a key rotated out long ago, or never ours.
+  if (!key) throw new InvalidTokenError();
+  return [key];
+}
+
+/** The claims of a valid, unexpired token signed with one of our keys; otherwise a 401. */
+export async function verifyToken(jwt: string): Promise<TokenClaims> {
+  let payload: Record<string, unknown> | undefined;
+  let failure: unknown;
+  for (const key of await candidateKeys(jwt)) {
+    try {
+      ({ payload } = await jwtVerify(jwt, key.secret, {
+        algorithms: [ALGORITHM],
+        issuer: ISSUER,
+        requiredClaims: ['exp'],
+      }));
+      break;
+    } catch (cause) {
+      // An expired token is expired whichever key signed it; a bad signature may fit the next key.
+      if (cause instanceof errors.JWTExpired) throw new SessionExpiredError({ cause });
+      failure = cause;
+    }
+  }
+  if (!payload) throw new InvalidTokenError({ cause: failure });
   const sub = Number(payload.sub);
   const { role, ver, jti, exp } = payload;
   if (!Number.isInteger(sub) || sub <= 0 || typeof ver !== 'number' || (role !== 'super' && role !== 'operator')) {

@@ -32,8 +32,16 @@ export const config = {
   queueUrl(name: 'check' | 'notify' | 'bank'): string {
     return env(`${name.toUpperCase()}_QUEUE_URL`);
   },
+  /**
+   * Locally: the JWT signing keys as lines of `<kid> <key>`, the first one signing (a single bare
+   * key is one key of its own). Unset in the cloud, where JWT_SECRET_ARN names them.
+   */
   get jwtSecret() {
     return env('JWT_SECRET');
+  },
+  /** Cloud: the Secrets Manager secret of the JWT signing key (`{kid, key}`), rotated (functions/auth/jwtKeys.ts). */
+  get jwtSecretArn() {
+    return process.env.JWT_SECRET_ARN || undefined;
   },
   /** Session length of a login token. */
   get jwtTtlSeconds() {
@@ -66,9 +74,23 @@ export const config = {
       .map((s) => s.trim())
       .filter(Boolean);
   },
-  /** The value CloudFront puts in the origin-verify header; proves a request came through it. */
+  /**
+   * The value CloudFront puts in the origin-verify header; proves a request came through it.
+   * Set directly in tests; in the cloud ORIGIN_SECRET_ARN names the rotated secret instead.
+   */
   get originSecret() {
     return process.env.ORIGIN_SECRET || undefined;
+  },
+  get originSecretArn() {
+    return process.env.ORIGIN_SECRET_ARN || undefined;
+  },
+  /** Cloud, first-user trigger only: the secret holding the first super user's password. */
+  get adminPasswordSecretArn() {
+    return env('ADMIN_PASSWORD_SECRET_ARN');
+  },
+  /** Cloud, secret rotation only: the distribution whose API origins carry the origin secret. */
+  get distributionId() {
+    return env('DISTRIBUTION_ID');
   },
   /** Root of the Telegram Bot API (`<root>/bot<token>/sendMessage`); locally the sandbox Bot API. */
   get telegramApiUrl() {

@@ -1,12 +1,14 @@
 import path from 'node:path';
 import { Duration, type RemovalPolicy, Size } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
 import { Architecture, FilterCriteria, FilterRule, Runtime, StartingPosition, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { METRICS_NAMESPACE } from '../../functions/lib/metrics.js';
 import { type AccessDef, deploysInCloud, type LambdaDef } from '../../functions/registry.js';
 import type { LogLevel } from '../stageConfig.js';
 import type { Data } from './Data.js';
@@ -66,6 +68,8 @@ export class Functions extends Construct {
       KMS_KEY_ID: props.keys.key.keyArn,
       LOG_LEVEL: props.logLevel,
       NODE_OPTIONS: '--enable-source-maps',
+      // The product's own health metrics (functions/lib/metrics.ts), written as EMF log lines.
+      POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
       ...props.queues.urlEnvironment(),
     };
 
@@ -80,7 +84,19 @@ export class Functions extends Construct {
         ...(chromium ? [CHROMIUM_PACKAGE] : []),
         ...(def.trigger.type === 'http' ? HTTP_FILE_READING_PACKAGES : []),
       ];
+      const logGroup = new LogGroup(this, `${def.name}-logs`, {
+        retention: props.logRetentionDays as RetentionDays,
+        removalPolicy: props.removalPolicy,
+      });
+      // A role of its own that writes to its own log group, instead of the managed basic execution
+      // role's logs:* on every group of the account.
+      const role = new Role(this, `${def.name}-role`, {
+        description: `Patrol ${props.stage}: the ${def.name} function`,
+        assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      });
+      logGroup.grantWrite(role);
       const fn = new NodejsFunction(this, def.name, {
+        role,
         description: `Patrol ${props.stage}: ${def.name} (${def.entry})`,
         entry: path.join(props.repoRoot, def.entry),
         handler: 'handler',
@@ -95,10 +111,10 @@ export class Functions extends Construct {
         tracing: Tracing.ACTIVE,
         environment: { ...sharedEnv, POWERTOOLS_SERVICE_NAME: `patrol-${def.name}` },
         environmentEncryption: props.keys.key,
-        logGroup: new LogGroup(this, `${def.name}-logs`, {
-          retention: props.logRetentionDays as RetentionDays,
-          removalPolicy: props.removalPolicy,
-        }),
+        logGroup,
+        // Only asynchronous invocations (rules, schedules, an operator's Event invoke) land here;
+        // queue and stream consumers have their own dead letters, the API answers its caller.
+        deadLetterQueue: props.queues.failures.asyncInvocations,
         bundling: {
           format: OutputFormat.ESM,
           target: 'node24',
@@ -177,7 +193,13 @@ export class Functions extends Construct {
         new Rule(this, `${def.name}-schedule`, {
           description: `Runs ${def.name} every ${trigger.everySeconds} s`,
           schedule: Schedule.rate(Duration.seconds(trigger.everySeconds)),
-          targets: [new LambdaTarget(fn, { retryAttempts: 2, maxEventAge: Duration.minutes(5) })],
+          targets: [
+            new LambdaTarget(fn, {
+              retryAttempts: 2,
+              maxEventAge: Duration.minutes(5),
+              deadLetterQueue: queues.failures.scheduleDeliveries,
+            }),
+          ],
         });
         return;
       }
@@ -189,6 +211,8 @@ export class Functions extends Construct {
             batchSize: 100,
             retryAttempts: 5,
             reportBatchItemFailures: true,
+            // What failed every retry is recorded (shard, sequence numbers) instead of skipped silently.
+            onFailure: new SqsDlq(queues.failures.streamBatches),
             filters: [
               FilterCriteria.filter({
                 eventName: FilterRule.isEqual('REMOVE'),

@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { KMSClient } from '@aws-sdk/client-kms';
 import { S3Client } from '@aws-sdk/client-s3';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.js';
@@ -11,6 +12,7 @@ let dynamo: DynamoDBDocumentClient | undefined;
 let sqs: SQSClient | undefined;
 let s3: S3Client | undefined;
 let kms: KMSClient | undefined;
+let secretsManager: SecretsManagerClient | undefined;
 
 export function dynamoClient(): DynamoDBDocumentClient {
   dynamo ??= DynamoDBDocumentClient.from(
@@ -39,10 +41,17 @@ export function kmsClient(): KMSClient {
   return kms;
 }
 
+/** Cloud only: the JWT keys, the origin secret and the admin's first password (functions/lib/managedSecret.ts). */
+export function secretsManagerClient(): SecretsManagerClient {
+  secretsManager ??= new SecretsManagerClient({ region: config.region });
+  return secretsManager;
+}
+
 /** For tests that point a fresh process at other endpoints. */
 export function resetClients(): void {
   dynamo = undefined;
   sqs = undefined;
   s3 = undefined;
   kms = undefined;
+  secretsManager = undefined;
 }

@@ -8,6 +8,7 @@ import { bodyLimits } from './middlewares/bodyLimits.js';
 import { envelope } from './middlewares/envelope.js';
 import { jsonBody } from './middlewares/jsonBody.js';
 import { loggingContext } from './middlewares/loggingContext.js';
+import { type EdgeCheck, originGate } from './middlewares/originGate.js';
 import { routing } from './middlewares/routing.js';
 import { validation } from './middlewares/validation.js';
 import type { AuthUser, Request, Router } from './router.js';
@@ -17,6 +18,7 @@ export type { AuditInput, AuditRecorder } from './middlewares/audit.js';
 export { MAX_BODY_BYTES } from './middlewares/bodyLimits.js';
 export { bearerToken, type Authenticate } from './middlewares/access.js';
 export { zodExtra } from './middlewares/envelope.js';
+export type { EdgeCheck } from './middlewares/originGate.js';
 
 /** The request a route handler sees, from the event and what the middlewares found out. */
 function routeRequest(event: APIGatewayProxyEventV2, context: ApiContext): Request {
@@ -49,7 +51,7 @@ function routeRequest(event: APIGatewayProxyEventV2, context: ApiContext): Reque
 /**
  * The one Lambda handler behind API Gateway (HTTP API, payload v2), as a middy chain of small
  * steps, each its own module: lower-case headers, open the logging context, put results and
- * errors in the envelope, find the route, check access, audit the call once it has ended (its
+ * errors in the envelope, refuse what did not come through CloudFront (cloud only), find the route, check access, audit the call once it has ended (its
  * after/onError run before the envelope's), check the body's size and type, parse it, validate it. Each step only throws; the envelope turns that into the answer. The order
  * is the wire's: 404/405 before 401/403, which come before anything about the body.
  * Route handlers stay thin. The local server calls this very function.
@@ -58,11 +60,13 @@ export function createApiHandler(
   router: Router,
   authenticate: Authenticate,
   recordAudit?: AuditRecorder,
+  edgeCheck?: EdgeCheck,
 ): MiddyfiedHandler<APIGatewayProxyEventV2, ApiResult, Error, Context> {
   const handler = middy<APIGatewayProxyEventV2, ApiResult, Error, ApiContext>()
     .use(httpHeaderNormalizer())
     .use(loggingContext())
     .use(envelope())
+    .use(originGate(edgeCheck))
     .use(routing(router))
     .use(access(authenticate))
     .use(audit(recordAudit))

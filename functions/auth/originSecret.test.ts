@@ -1,0 +1,81 @@
+import { GetSecretValueCommand, ResourceNotFoundException, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorCode } from '../../shared/errors.js';
+import { resetClients } from '../lib/aws/clients.js';
+import { createApiHandler } from '../lib/http/apiHandler.js';
+import { Router } from '../lib/http/router.js';
+import { ORIGIN_VERIFY_HEADER } from './clientIp.js';
+import { edgeCheck, resetOriginSecrets } from './originSecret.js';
+
+const sm = mockClient(SecretsManagerClient);
+const stages: Record<string, string | undefined> = {};
+
+beforeAll(() => {
+  delete process.env.ORIGIN_SECRET;
+  process.env.ORIGIN_SECRET_ARN = 'arn:aws:secretsmanager:eu-central-1:123456789012:secret:origin-AbCdEf';
+  resetClients();
+  resetOriginSecrets();
+  sm.on(GetSecretValueCommand).callsFake((input: { VersionStage: string }) => {
+    const value = stages[input.VersionStage];
+    if (value === undefined) throw new ResourceNotFoundException({ message: 'no such stage', $metadata: {} });
+    return { SecretString: value };
+  });
+});
+afterAll(() => {
+  sm.restore();
+  delete process.env.ORIGIN_SECRET_ARN;
+  resetClients();
+  resetOriginSecrets();
+});
+
+const router = new Router().get('/health', () => ({ ok: true }), { access: 'public' });
+
+function call(handler: ReturnType<typeof createApiHandler>, headers: Record<string, string>) {
+  const event = {
+    version: '2.0',
+    routeKey: '$default',
+    rawPath: '/health',
+    rawQueryString: '',
+    headers,
+    isBase64Encoded: false,
+    requestContext: { requestId: 'r-1', http: { method: 'GET', path: '/health', sourceIp: '203.0.113.9' } },
+  } as unknown as APIGatewayProxyEventV2;
+  return handler(event, { awsRequestId: 'r-1' } as Context) as Promise<{ statusCode: number; body: string }>;
+}
+
+describe('the origin gate in the cloud', () => {
+  it('refuses a request without the origin secret before any route runs, and lets CloudFront in', async () => {
+    stages.AWSCURRENT = 'current-origin-value';
+    const handler = createApiHandler(router, async () => undefined, undefined, edgeCheck());
+
+    const direct = await call(handler, {});
+    expect(direct.statusCode).toBe(403);
+    expect(JSON.parse(direct.body)).toMatchObject({ code: ErrorCode.NotThroughEdge });
+    const guessed = await call(handler, { [ORIGIN_VERIFY_HEADER]: 'a-guess' });
+    expect(guessed.statusCode).toBe(403);
+
+    const viaEdge = await call(handler, { [ORIGIN_VERIFY_HEADER]: 'current-origin-value' });
+    expect(viaEdge.statusCode).toBe(200);
+  });
+
+  it('accepts the old and the new value while a rotation reaches every edge', async () => {
+    stages.AWSCURRENT = 'value-two';
+    stages.AWSPREVIOUS = 'value-one';
+    stages.AWSPENDING = 'value-three';
+    resetOriginSecrets();
+    const handler = createApiHandler(router, async () => undefined, undefined, edgeCheck());
+    for (const value of ['value-one', 'value-two', 'value-three']) {
+      expect((await call(handler, { [ORIGIN_VERIFY_HEADER]: value })).statusCode, value).toBe(200);
+    }
+    expect((await call(handler, { [ORIGIN_VERIFY_HEADER]: 'value-zero' })).statusCode).toBe(403);
+  });
+
+  it('applies no gate where no origin secret is configured (the local stack)', () => {
+    const saved = process.env.ORIGIN_SECRET_ARN;
+    delete process.env.ORIGIN_SECRET_ARN;
+    expect(edgeCheck()).toBeUndefined();
+    process.env.ORIGIN_SECRET_ARN = saved;
+  });
+});
