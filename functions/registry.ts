@@ -45,7 +45,17 @@ export type Trigger =
    * Invoked by the EventBridge Scheduler schedules the API keeps, one per auto-check rule slot
    * (infra/constructs/RuleSchedules.ts); locally by the rule timer (scripts/local/ruleTimer.ts).
    */
-  | { type: 'ruleSchedule' };
+  | { type: 'ruleSchedule' }
+  /**
+   * Cloud only: runs after a deploy, once the table exists (a CDK trigger; again only when its
+   * code changed). The local runner seeds its first user itself (scripts/local/adminSeed.ts).
+   */
+  | { type: 'afterDeploy' }
+  /** Cloud only: Secrets Manager invokes it to rotate the secrets its `access.stageSecrets.rotate` names. */
+  | { type: 'secretRotation' };
+
+/** The stage's Secrets Manager secrets (infra/constructs/Secrets.ts); locally DATA_DIR holds their kin. */
+export type StageSecretName = 'jwtKeys' | 'originSecret' | 'adminPassword';
 
 /**
  * What a function may touch, and nothing else: the CDK app turns this into its IAM grants
@@ -54,8 +64,11 @@ export type Trigger =
 export interface AccessDef {
   /** The main table. */
   table?: 'read' | 'readWrite';
-  /** The video bucket: GET (presigned addresses are signed with the function's own rights) and PUT under prefixes. */
-  videos?: { read?: boolean; writePrefixes?: readonly string[]; deletePrefixes?: readonly string[] };
+  /**
+   * The video bucket, by key prefix: GET (presigned addresses are signed with the function's own
+   * rights, so it may read exactly what it serves), PUT and DELETE.
+   */
+  videos?: { readPrefixes?: readonly string[]; writePrefixes?: readonly string[]; deletePrefixes?: readonly string[] };
   /** Queues it enqueues work on. */
   sends?: readonly QueueDef['name'][];
   /** The secrets key: 'decrypt' reads stored secrets; 'encryptDecrypt' also stores new ones. */
@@ -64,6 +77,10 @@ export interface AccessDef {
   jwt?: boolean;
   /** Creates, moves and removes the auto-check rule schedules (and passes their role to the scheduler). */
   ruleSchedules?: boolean;
+  /** Cloud only: Secrets Manager secrets of the stage it reads at run time, or rotates. */
+  stageSecrets?: { read?: readonly StageSecretName[]; rotate?: readonly Exclude<StageSecretName, 'adminPassword'>[] };
+  /** Cloud only: rewrites the origin-verify header of the stage's CloudFront distribution. */
+  distributionOrigin?: boolean;
 }
 
 /** Where a checker stores its videos and screenshots (functions/checks/runSubtask.ts). */
@@ -96,12 +113,14 @@ export const LAMBDAS: readonly LambdaDef[] = [
     // Reads videos to sign their addresses; never writes or deletes one. Stores site passwords.
     access: {
       table: 'readWrite',
-      videos: { read: true },
+      videos: { readPrefixes: [CHECK_EVIDENCE_PREFIX] },
       // notify: replays of bank notifications and the deliveries of inbound bank webhooks.
       sends: ['check', 'notify', 'bank'],
       secrets: 'encryptDecrypt',
       jwt: true,
       ruleSchedules: true,
+      // Cloud: the JWT keys (jwt) and the values CloudFront proves itself with (the origin gate).
+      stageSecrets: { read: ['jwtKeys', 'originSecret'] },
     },
   },
   {
@@ -251,5 +270,25 @@ export const LAMBDAS: readonly LambdaDef[] = [
     memoryMb: 512,
     timeoutSeconds: 60,
     access: { table: 'readWrite', sends: ['check'] },
+  },
+  {
+    // Cloud only: the super user admin on a fresh stage, with the generated password of the
+    // stack's AdminPasswordSecret; an existing user table is left alone (functions/users/firstUser.ts).
+    name: 'firstUser',
+    entry: 'functions/users/firstUser.ts',
+    trigger: { type: 'afterDeploy' },
+    // scrypt hashes the password: a larger share of a CPU than the smallest size gives.
+    memoryMb: 512,
+    timeoutSeconds: 60,
+    access: { table: 'readWrite', stageSecrets: { read: ['adminPassword'] } },
+  },
+  {
+    // Cloud only: rotates the JWT signing key and the origin secret (functions/auth/secretRotation.ts).
+    name: 'secretRotation',
+    entry: 'functions/auth/secretRotation.ts',
+    trigger: { type: 'secretRotation' },
+    memoryMb: 256,
+    timeoutSeconds: 60,
+    access: { stageSecrets: { rotate: ['jwtKeys', 'originSecret'] }, distributionOrigin: true },
   },
 ];

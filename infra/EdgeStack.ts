@@ -1,10 +1,13 @@
 import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { Certificate, CertificateValidation } from 'aws-cdk-lib/aws-certificatemanager';
 import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { HostedZone } from 'aws-cdk-lib/aws-route53';
 import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
 import { ErrorCode } from '../shared/envelope.js';
 import { alarmTopic } from './constructs/Alarms.js';
+import { applyNagSuppressions } from './nag/nagSuppressions.js';
 import type { StageConfig } from './stageConfig.js';
 
 /** WAF web ACLs for CloudFront exist only in us-east-1, wherever the rest of the stage lives. */
@@ -28,6 +31,8 @@ export class PatrolEdgeStack extends Stack {
   readonly webAcl: CfnWebACL;
   readonly webAclArn: string;
   readonly webAclName: string;
+  /** CloudFront's certificate for the stage's domain, when the stage names a Route 53 zone to validate it in. */
+  readonly certificateArn?: string;
 
   constructor(scope: Construct, id: string, props: PatrolEdgeStackProps) {
     super(scope, id, { ...props, env: { account: props.env?.account, region: EDGE_REGION } });
@@ -94,6 +99,18 @@ export class PatrolEdgeStack extends Stack {
     this.webAclArn = this.webAcl.attrArn;
     this.webAclName = `patrol-${stage.name}`;
 
+    // CloudFront takes certificates from us-east-1 only: requested here, validated in the zone.
+    if (stage.domain?.hostedZone) {
+      const zone = HostedZone.fromHostedZoneAttributes(this, 'Zone', {
+        hostedZoneId: stage.domain.hostedZone.id,
+        zoneName: stage.domain.hostedZone.name,
+      });
+      this.certificateArn = new Certificate(this, 'Certificate', {
+        domainName: stage.domain.name,
+        validation: CertificateValidation.fromDns(zone),
+      }).certificateArn;
+    }
+
     // CloudFront's WAF metrics exist only here, and an alarm can only notify a topic of its own
     // region: the edge stack has its own topic, with the same subscriber as the main stack's.
     if (stage.alarms && stage.alarmEmail) {
@@ -118,5 +135,6 @@ export class PatrolEdgeStack extends Stack {
       blocked.addAlarmAction(new SnsAction(topic));
       blocked.addOkAction(new SnsAction(topic));
     }
+    applyNagSuppressions(this, stage);
   }
 }

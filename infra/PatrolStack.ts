@@ -1,18 +1,26 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CfnOutput, RemovalPolicy, Stack, type StackProps, Tags } from 'aws-cdk-lib';
+import { Certificate, CertificateValidation, type ICertificate } from 'aws-cdk-lib/aws-certificatemanager';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { ARecord, AaaaRecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
+import { CloudFrontTarget } from 'aws-cdk-lib/aws-route53-targets';
+import { Trigger } from 'aws-cdk-lib/triggers';
 import type { Construct } from 'constructs';
 import { LAMBDAS, type LambdaDef, QUEUES, type QueueDef } from '../functions/registry.js';
+import { AccessLogs } from './constructs/AccessLogs.js';
 import { Alarms } from './constructs/Alarms.js';
 import { Api } from './constructs/Api.js';
 import { Data } from './constructs/Data.js';
 import { Functions } from './constructs/Functions.js';
 import { Keys } from './constructs/Keys.js';
+import { OpsDashboard } from './constructs/OpsDashboard.js';
 import { Queues } from './constructs/Queues.js';
 import { RuleSchedules } from './constructs/RuleSchedules.js';
 import { Secrets } from './constructs/Secrets.js';
 import { Storage } from './constructs/Storage.js';
 import { Web } from './constructs/Web.js';
+import { applyNagSuppressions } from './nag/nagSuppressions.js';
 import type { StageConfig } from './stageConfig.js';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -27,6 +35,19 @@ export interface PatrolStackProps extends StackProps {
   repoRoot?: string;
   /** WAF web ACL of the distribution, from PatrolEdgeStack (us-east-1); none in tests of this stack alone. */
   webAclArn?: string;
+  /** Its name, for the dashboard's WAF graph. @default patrol-<stage> */
+  webAclName?: string;
+  /** CloudFront's certificate (us-east-1) for the stage's custom domain, when it has one. */
+  cloudFrontCertificateArn?: string;
+}
+
+/**
+ * The removal policy of what holds data. In a retaining stage, kept when the stack is deleted or
+ * a resource replaced, but deleted when its first create fails and rolls back, so a failed first
+ * deploy can simply be run again (plain RETAIN left named resources behind to collide with).
+ */
+export function dataRemovalPolicy(stage: Pick<StageConfig, 'removalPolicy'>): RemovalPolicy {
+  return stage.removalPolicy === 'retain' ? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE : RemovalPolicy.DESTROY;
 }
 
 /** One Patrol stage. Only wiring: each concern and its grants live in its construct. */
@@ -35,33 +56,34 @@ export class PatrolStack extends Stack {
   readonly keys: Keys;
   readonly secrets: Secrets;
   readonly storage: Storage;
+  readonly accessLogs: AccessLogs;
   readonly queues: Queues;
   readonly functions: Functions;
   readonly api: Api;
   readonly web: Web;
+  readonly dashboard: OpsDashboard;
   readonly alarms?: Alarms;
   readonly ruleSchedules?: RuleSchedules;
+  readonly firstUser?: Trigger;
 
   constructor(scope: Construct, id: string, props: PatrolStackProps) {
     super(scope, id, props);
     const { stage } = props;
     const registry = props.registry ?? { lambdas: LAMBDAS, queues: QUEUES };
     const repoRoot = props.repoRoot ?? REPO_ROOT;
-    const removalPolicy = stage.removalPolicy === 'retain' ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    const removalPolicy = dataRemovalPolicy(stage);
     Tags.of(this).add('project', 'patrol');
     Tags.of(this).add('stage', stage.name);
 
     this.data = new Data(this, 'Data', { removalPolicy });
     this.keys = new Keys(this, 'Keys', { stage: stage.name, removalPolicy });
-    this.secrets = new Secrets(this, 'Secrets', {
-      stage: stage.name,
-      removalPolicy,
-      jwtSecretRevision: stage.jwtSecretRevision,
-    });
+    this.secrets = new Secrets(this, 'Secrets', { removalPolicy, rotationDays: stage.secretRotationDays });
+    this.accessLogs = new AccessLogs(this, 'AccessLogs', { removalPolicy, expiryDays: stage.accessLogExpiryDays });
     this.storage = new Storage(this, 'Storage', {
       stage: stage.name,
       removalPolicy,
       videoExpiryDays: stage.videoExpiryDays,
+      accessLogs: this.accessLogs.bucket,
     });
     this.queues = new Queues(this, 'Queues', { defs: registry.queues });
     this.functions = new Functions(this, 'Functions', {
@@ -75,13 +97,10 @@ export class PatrolStack extends Stack {
       queues: this.queues,
       storage: this.storage,
       keys: this.keys,
+      secrets: this.secrets,
       concurrency: stage.concurrency,
     });
     const apiFunction = this.functions.httpHandler();
-    // Only the functions whose registry `access` says `jwt` (the local runner reads the same flag).
-    for (const def of registry.lambdas)
-      if (def.trigger.type !== 'startup' && def.access.jwt) this.secrets.passJwtSecretTo(this.functions.get(def.name));
-    this.secrets.passOriginSecretTo(apiFunction);
 
     // Auto-check rule slots: the registry's ruleSchedule function is their target, and the
     // functions whose access says `ruleSchedules` keep them.
@@ -90,11 +109,36 @@ export class PatrolStack extends Stack {
       const ruleSchedules = new RuleSchedules(this, 'RuleSchedules', {
         stage: stage.name,
         target: this.functions.get(ruleTarget.name),
+        deadLetterQueue: this.queues.failures.scheduleDeliveries,
       });
-      for (const def of registry.lambdas)
-        if (def.trigger.type !== 'startup' && def.access.ruleSchedules)
-          ruleSchedules.grantManage(this.functions.get(def.name));
+      for (const { fn } of this.functions.where((d) => d.access.ruleSchedules === true)) ruleSchedules.grantManage(fn);
       this.ruleSchedules = ruleSchedules;
+    }
+
+    const domain = stage.domain;
+    const zone = domain?.hostedZone
+      ? HostedZone.fromHostedZoneAttributes(this, 'Zone', {
+          hostedZoneId: domain.hostedZone.id,
+          zoneName: domain.hostedZone.name,
+        })
+      : undefined;
+    let apiCertificate: ICertificate | undefined;
+    let cloudFrontCertificate: ICertificate | undefined;
+    if (domain) {
+      apiCertificate = zone
+        ? new Certificate(this, 'ApiCertificate', {
+            domainName: domain.name,
+            validation: CertificateValidation.fromDns(zone),
+          })
+        : Certificate.fromCertificateArn(this, 'ApiCertificate', String(domain.apiCertificateArn));
+      if (!props.cloudFrontCertificateArn) {
+        throw new Error(`Stage '${stage.name}' has a domain but no CloudFront certificate reached its stack`);
+      }
+      cloudFrontCertificate = Certificate.fromCertificateArn(
+        this,
+        'CloudFrontCertificate',
+        props.cloudFrontCertificateArn,
+      );
     }
 
     this.api = new Api(this, 'Api', {
@@ -103,27 +147,73 @@ export class PatrolStack extends Stack {
       throttle: stage.apiThrottle,
       logRetentionDays: stage.logRetentionDays,
       removalPolicy,
+      domain: domain && apiCertificate ? { name: domain.name, certificate: apiCertificate } : undefined,
     });
     this.web = new Web(this, 'Web', {
       stage: stage.name,
-      apiDomainName: this.api.domainName,
+      apiDomainName: this.api.originDomainName,
+      forwardHostToApi: this.api.executeApiDisabled,
+      domain: domain && cloudFrontCertificate ? { name: domain.name, certificate: cloudFrontCertificate } : undefined,
+      accessLogs: this.accessLogs.bucket,
       distDir: props.webDistDir ?? path.join(repoRoot, 'web', 'dist'),
       removalPolicy,
       videoOrigin: this.storage.origin,
       originSecret: this.secrets.originSecretValue(),
       webAclArn: props.webAclArn,
     });
+    if (zone && domain) {
+      const target = RecordTarget.fromAlias(new CloudFrontTarget(this.web.distribution));
+      new ARecord(this, 'ConsoleA', { zone, recordName: domain.name, target });
+      new AaaaRecord(this, 'ConsoleAaaa', { zone, recordName: domain.name, target });
+    }
 
     // The console's address exists only once CloudFront does, which in turn fronts the API above.
     const publicUrl = stage.publicUrl ?? this.web.url;
     this.functions.setPublicUrl(publicUrl);
     this.storage.allowWebOrigin(publicUrl);
 
-    if (stage.alarms) {
+    // Secret rotation: the function Secrets Manager calls, and the distribution it updates.
+    for (const { def, fn } of this.functions.where((d) => d.trigger.type === 'secretRotation')) {
+      for (const name of def.access.stageSecrets?.rotate ?? []) this.secrets.rotateWith(name, fn);
+      if (def.access.distributionOrigin) {
+        fn.addEnvironment('DISTRIBUTION_ID', this.web.distribution.distributionId);
+        fn.addToRolePolicy(
+          new PolicyStatement({
+            actions: ['cloudfront:GetDistributionConfig', 'cloudfront:UpdateDistribution'],
+            resources: [this.web.distribution.distributionArn],
+          }),
+        );
+      }
+    }
+
+    // The first super user, once the table exists (and again only if the function's code changes;
+    // it creates nobody on a table that has users).
+    for (const { fn } of this.functions.where((d) => d.trigger.type === 'afterDeploy')) {
+      this.firstUser = new Trigger(this, `${fn.node.id}-trigger`, {
+        handler: fn,
+        executeAfter: [this.data.table],
+        executeOnHandlerChange: true,
+      });
+    }
+
+    const streamFunction = registry.lambdas.find((d) => d.trigger.type === 'stream')?.name;
+    this.dashboard = new OpsDashboard(this, 'Dashboard', {
+      stage: stage.name,
+      queues: this.queues,
+      functions: this.functions,
+      httpApi: this.api.httpApi,
+      table: this.data.table,
+      streamFunction,
+      webAclName: props.webAclName ?? `patrol-${stage.name}`,
+    });
+    if (stage.alarms && stage.alarmEmail) {
       this.alarms = new Alarms(this, 'Alarms', {
+        stage: stage.name,
         queues: this.queues,
         functions: this.functions,
         httpApi: this.api.httpApi,
+        table: this.data.table,
+        streamFunction,
         email: stage.alarmEmail,
       });
     }
@@ -131,6 +221,16 @@ export class PatrolStack extends Stack {
     new CfnOutput(this, 'ConsoleUrl', { value: publicUrl });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
     new CfnOutput(this, 'VideoBucket', { value: this.storage.bucket.bucketName });
+    new CfnOutput(this, 'AccessLogBucket', { value: this.accessLogs.bucket.bucketName });
     new CfnOutput(this, 'JwtSecretArn', { value: this.secrets.jwtSecret.secretArn });
+    new CfnOutput(this, 'OriginSecretArn', { value: this.secrets.originSecret.secretArn });
+    new CfnOutput(this, 'AdminPasswordSecret', {
+      description: 'The first password of the super user admin: read it once, sign in, change it',
+      value: this.secrets.adminPassword.secretArn,
+    });
+    new CfnOutput(this, 'DashboardName', { value: this.dashboard.dashboard.dashboardName });
+    if (this.alarms) new CfnOutput(this, 'AlarmTopicArn', { value: this.alarms.topic.topicArn });
+
+    applyNagSuppressions(this, stage);
   }
 }

@@ -27,6 +27,8 @@ export function addPatrolStage(
     env,
     crossRegionReferences: true,
     webAclArn: edge.webAclArn,
+    webAclName: edge.webAclName,
+    cloudFrontCertificateArn: edge.certificateArn ?? stage.domain?.certificateArn,
   });
   main.addStackDependency(edge);
   return { edge, main };

@@ -8,3 +8,6 @@ export const MONITOR_INTERVAL_MAX_S = 120;
 
 /** The bank a new bank account form starts with. */
 export const DEFAULT_NEW_ACCOUNT_BANK = Bank.values.KBZ;
+
+/** The first super user, created on an empty store: locally at start, in the cloud after the first deploy. */
+export const FIRST_SUPER_USER = 'admin';

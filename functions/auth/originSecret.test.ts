@@ -30,6 +30,9 @@ afterAll(() => {
   resetOriginSecrets();
 });
 
+const noLogin = async (): Promise<never> => {
+  throw new Error('no route here needs a login');
+};
 const router = new Router().get('/health', () => ({ ok: true }), { access: 'public' });
 
 function call(handler: ReturnType<typeof createApiHandler>, headers: Record<string, string>) {
@@ -48,7 +51,7 @@ function call(handler: ReturnType<typeof createApiHandler>, headers: Record<stri
 describe('the origin gate in the cloud', () => {
   it('refuses a request without the origin secret before any route runs, and lets CloudFront in', async () => {
     stages.AWSCURRENT = 'current-origin-value';
-    const handler = createApiHandler(router, async () => undefined, undefined, edgeCheck());
+    const handler = createApiHandler(router, noLogin, undefined, edgeCheck());
 
     const direct = await call(handler, {});
     expect(direct.statusCode).toBe(403);
@@ -65,7 +68,7 @@ describe('the origin gate in the cloud', () => {
     stages.AWSPREVIOUS = 'value-one';
     stages.AWSPENDING = 'value-three';
     resetOriginSecrets();
-    const handler = createApiHandler(router, async () => undefined, undefined, edgeCheck());
+    const handler = createApiHandler(router, noLogin, undefined, edgeCheck());
     for (const value of ['value-one', 'value-two', 'value-three']) {
       expect((await call(handler, { [ORIGIN_VERIFY_HEADER]: value })).statusCode, value).toBe(200);
     }

@@ -5,7 +5,7 @@ import { Construct } from 'constructs';
 import { TABLE_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../../functions/lib/db/tableSchema.js';
 
 export interface DataProps {
-  /** RETAIN in production: the table holds every site, account and check history. */
+  /** Retained in production: the table holds every site, account and check history. */
   removalPolicy: RemovalPolicy;
 }
 
@@ -15,7 +15,7 @@ export class Data extends Construct {
 
   constructor(scope: Construct, id: string, props: DataProps) {
     super(scope, id);
-    const retained = props.removalPolicy === RemovalPolicy.RETAIN;
+    const retained = props.removalPolicy !== RemovalPolicy.DESTROY;
     this.table = new Table(this, 'Table', {
       partitionKey: { name: TABLE_KEYS.partitionKey, type: AttributeType.STRING },
       sortKey: { name: TABLE_KEYS.sortKey, type: AttributeType.STRING },

@@ -14,6 +14,7 @@ import type { LogLevel } from '../stageConfig.js';
 import type { Data } from './Data.js';
 import type { Keys } from './Keys.js';
 import type { Queues } from './Queues.js';
+import type { Secrets } from './Secrets.js';
 import type { Storage } from './Storage.js';
 
 export interface FunctionsProps {
@@ -29,6 +30,7 @@ export interface FunctionsProps {
   queues: Queues;
   storage: Storage;
   keys: Keys;
+  secrets: Secrets;
   /** Per-stage invocations at once of sqs functions, by registry name (cdk.json `concurrency`). */
   concurrency?: Readonly<Record<string, number>>;
 }
@@ -70,6 +72,7 @@ export class Functions extends Construct {
       NODE_OPTIONS: '--enable-source-maps',
       // The product's own health metrics (functions/lib/metrics.ts), written as EMF log lines.
       POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
+      PATROL_STAGE: props.stage,
       ...props.queues.urlEnvironment(),
     };
 
@@ -139,6 +142,11 @@ export class Functions extends Construct {
     const fn = this.byName.get(name);
     if (!fn) throw new Error(`Lambda '${name}' is not declared in the registry's LAMBDAS`);
     return fn;
+  }
+
+  /** The deployed functions whose registry entry satisfies `test`. */
+  where(test: (def: LambdaDef) => boolean): { def: LambdaDef; fn: NodejsFunction }[] {
+    return this.defs.filter((d) => this.byName.has(d.name) && test(d)).map((def) => ({ def, fn: this.get(def.name) }));
   }
 
   /** The one function behind the HTTP API. */
@@ -224,6 +232,10 @@ export class Functions extends Construct {
         return;
       case 'ruleSchedule':
         return; // invoked by the schedules the API keeps (RuleSchedules)
+      case 'afterDeploy':
+        return; // a CDK trigger the stack adds once the table exists (PatrolStack)
+      case 'secretRotation':
+        return; // Secrets Manager invokes it (Secrets.rotateWith, wired by the stack)
       case 'startup':
         return; // deployed only to be invoked by hand (deploysInCloud)
       default:
@@ -236,12 +248,15 @@ export class Functions extends Construct {
 function grantAccess(access: AccessDef, fn: NodejsFunction, props: FunctionsProps): void {
   if (access.table === 'readWrite') props.data.grantReadWrite(fn);
   else if (access.table === 'read') props.data.grantRead(fn);
-  if (access.videos?.read) props.storage.grantRead(fn);
+  for (const prefix of access.videos?.readPrefixes ?? []) props.storage.grantRead(fn, prefix);
   for (const prefix of access.videos?.writePrefixes ?? []) props.storage.grantPut(fn, prefix);
   for (const prefix of access.videos?.deletePrefixes ?? []) props.storage.grantDelete(fn, prefix);
   for (const queue of access.sends ?? []) props.queues.grantSend(fn, queue);
   if (access.secrets === 'encryptDecrypt') props.keys.grantEncryptDecrypt(fn);
   else if (access.secrets === 'decrypt') props.keys.grantDecrypt(fn);
+  for (const name of access.stageSecrets?.read ?? []) props.secrets.grantRead(name, fn);
+  // Rotation (access.stageSecrets.rotate) and the distribution (access.distributionOrigin) are
+  // wired by the stack: the rotation schedule and the distribution come after the functions.
 }
 
 /** Wider than the registry's union: trigger types may be added there before this app knows them. */

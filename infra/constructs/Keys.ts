@@ -22,16 +22,19 @@ export class Keys extends Construct {
       alias: `alias/patrol-${props.stage}-secrets`,
       enableKeyRotation: true,
       removalPolicy: props.removalPolicy,
-      pendingWindow: Duration.days(props.removalPolicy === RemovalPolicy.RETAIN ? 30 : 7),
+      pendingWindow: Duration.days(props.removalPolicy === RemovalPolicy.DESTROY ? 7 : 30),
     });
   }
 
+  /**
+   * Exactly the two calls of envelope encryption (functions/lib/secrets/dataKeys.ts): a data key
+   * to encrypt with, and unwrapping one to decrypt; no wildcard of the key's actions.
+   */
   grantEncryptDecrypt(grantee: IGrantable): void {
-    // Includes kms:GenerateDataKey*, which envelope encryption uses instead of sending secrets to KMS.
-    this.key.grantEncryptDecrypt(grantee);
+    this.key.grant(grantee, 'kms:GenerateDataKey', 'kms:Decrypt');
   }
 
   grantDecrypt(grantee: IGrantable): void {
-    this.key.grantDecrypt(grantee);
+    this.key.grant(grantee, 'kms:Decrypt');
   }
 }

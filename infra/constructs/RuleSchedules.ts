@@ -1,6 +1,7 @@
 import { Stack } from 'aws-cdk-lib';
 import { type IGrantable, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { CfnScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import { Construct } from 'constructs';
 
@@ -8,6 +9,8 @@ export interface RuleSchedulesProps {
   stage: string;
   /** The auto-check handler the schedules invoke. */
   target: IFunction;
+  /** Where the scheduler puts a firing it could not deliver (the adapter sets it on every schedule). */
+  deadLetterQueue: IQueue;
 }
 
 /** Exactly what keeping a rule's schedules takes: no group management, no other group. */
@@ -44,7 +47,12 @@ export class RuleSchedules extends Construct {
         conditions: { StringEquals: { 'aws:SourceAccount': account } },
       }),
     });
-    props.target.grantInvoke(this.role);
+    // The function itself, not `:*` (its versions and aliases): schedules target the unqualified ARN.
+    this.role.addToPrincipalPolicy(
+      new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [props.target.functionArn] }),
+    );
+    // A schedule's dead-letter queue is written with the schedule's own role.
+    props.deadLetterQueue.grantSendMessages(this.role);
   }
 
   /**
@@ -78,5 +86,6 @@ export class RuleSchedules extends Construct {
     fn.addEnvironment('AUTO_CHECK_SCHEDULE_GROUP', this.groupName);
     fn.addEnvironment('AUTO_CHECK_TARGET_ARN', this.props.target.functionArn);
     fn.addEnvironment('AUTO_CHECK_SCHEDULER_ROLE_ARN', this.role.roleArn);
+    fn.addEnvironment('AUTO_CHECK_DLQ_ARN', this.props.deadLetterQueue.queueArn);
   }
 }

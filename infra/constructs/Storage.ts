@@ -1,11 +1,20 @@
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
-import type { IGrantable } from 'aws-cdk-lib/aws-iam';
-import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { type IGrantable, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import {
+  BlockPublicAccess,
+  Bucket,
+  BucketEncryption,
+  HttpMethods,
+  type IBucket,
+  ObjectOwnership,
+} from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 
 export interface StorageProps {
   stage: string;
   removalPolicy: RemovalPolicy;
+  /** Where S3 writes the bucket's server access logs (AccessLogs). */
+  accessLogs: IBucket;
   /**
    * A backstop: files go with their rows at the configured retention (functions/data/expiredFiles.ts);
    * S3 deletes any file left after this many days. Keep it above the longest retention operators set.
@@ -26,12 +35,15 @@ export class Storage extends Construct {
 
   constructor(scope: Construct, id: string, props: StorageProps) {
     super(scope, id);
-    const disposable = props.removalPolicy !== RemovalPolicy.RETAIN;
+    const disposable = props.removalPolicy === RemovalPolicy.DESTROY;
     const stack = Stack.of(this);
     const bucketName = `patrol-${props.stage}-videos-${stack.account}-${stack.region}`;
     this.origin = `https://${bucketName}.s3.${stack.region}.${stack.urlSuffix}`;
     this.bucket = new Bucket(this, 'Videos', {
+      // The one named resource of the stack's data: the console's CSP names it (see `origin`).
       bucketName,
+      serverAccessLogsBucket: props.accessLogs,
+      serverAccessLogsPrefix: 's3/videos/',
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       // SSE-S3 rather than KMS: presigned GETs then need no kms:Decrypt and cost no KMS request per view.
@@ -57,18 +69,28 @@ export class Storage extends Construct {
     });
   }
 
-  /** GetObject on every video: presigned GET addresses carry the signer's rights. */
-  grantRead(grantee: IGrantable): void {
-    this.bucket.grantRead(grantee, '*');
+  /**
+   * GetObject under one key prefix, nothing else (no listing): presigned GET addresses carry the
+   * signer's rights, and the API signs only the evidence it serves.
+   */
+  grantRead(grantee: IGrantable, prefix: string): void {
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({ actions: ['s3:GetObject'], resources: [this.bucket.arnForObjects(`${prefix}*`)] }),
+    );
   }
 
   /** PutObject under one key prefix only, e.g. `checks/`. */
   grantPut(grantee: IGrantable, prefix: string): void {
-    this.bucket.grantPut(grantee, `${prefix}*`);
+    // PutObject alone: uploads are single requests (functions/lib/storage/objects.ts), no multipart.
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({ actions: ['s3:PutObject'], resources: [this.bucket.arnForObjects(`${prefix}*`)] }),
+    );
   }
 
   /** DeleteObject under a prefix: the files of expired rows (functions/data/expiredFiles.ts). */
   grantDelete(grantee: IGrantable, prefix: string): void {
-    this.bucket.grantDelete(grantee, `${prefix}*`);
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({ actions: ['s3:DeleteObject'], resources: [this.bucket.arnForObjects(`${prefix}*`)] }),
+    );
   }
 }

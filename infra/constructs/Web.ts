@@ -16,10 +16,12 @@ import {
   OriginRequestPolicy,
   PriceClass,
   ResponseHeadersPolicy,
+  SecurityPolicyProtocol,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import type { ICertificate } from 'aws-cdk-lib/aws-certificatemanager';
+import { BlockPublicAccess, Bucket, BucketEncryption, type IBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { ORIGIN_VERIFY_HEADER } from '../../functions/auth/clientIp.js';
@@ -28,8 +30,17 @@ import { SPA_FALLBACK_CODE } from './spaFallback.js';
 
 export interface WebProps {
   stage: string;
-  /** Host name of the HTTP API (execute-api), served under /api/* on the console's own origin. */
+  /** Host name CloudFront reaches the HTTP API at (Api.originDomainName), served under /api/* and /webhook/*. */
   apiDomainName: string;
+  /**
+   * Forward the viewer's Host header to the API: needed when the API answers only at the custom
+   * domain (API Gateway routes a custom domain by the name the request asks for).
+   */
+  forwardHostToApi: boolean;
+  /** The custom domain and its us-east-1 certificate; TLS 1.2 at least for viewers. */
+  domain?: { name: string; certificate: ICertificate };
+  /** Bucket of CloudFront's and the console bucket's access logs. */
+  accessLogs: IBucket;
   /** The built console (`npm run build`); skipped with a warning when absent. */
   distDir: string;
   removalPolicy: RemovalPolicy;
@@ -56,12 +67,14 @@ export class Web extends Construct {
 
   constructor(scope: Construct, id: string, props: WebProps) {
     super(scope, id);
-    const disposable = props.removalPolicy !== RemovalPolicy.RETAIN;
+    const disposable = props.removalPolicy === RemovalPolicy.DESTROY;
     this.bucket = new Bucket(this, 'Site', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       encryption: BucketEncryption.S3_MANAGED,
       enforceSSL: true,
+      serverAccessLogsBucket: props.accessLogs,
+      serverAccessLogsPrefix: 's3/console/',
       removalPolicy: props.removalPolicy,
       autoDeleteObjects: disposable,
     });
@@ -95,12 +108,27 @@ export class Web extends Construct {
       cachePolicy: CachePolicy.CACHING_DISABLED,
       // API Gateway routes by its own Host name; everything else (Authorization, trace id,
       // fingerprint) must reach the handler, and CloudFront's own headers with it: this policy
-      // adds CloudFront-Viewer-Address, the client address the login throttle counts by.
-      originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+      // adds CloudFront-Viewer-Address, the client address the login throttle counts by. Behind a
+      // custom domain the Host goes too: it is the name the API's domain is mapped at.
+      originRequestPolicy: props.forwardHostToApi
+        ? OriginRequestPolicy.ALL_VIEWER_AND_CLOUDFRONT_2022
+        : OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
     };
     this.distribution = new Distribution(this, 'Distribution', {
       comment: `Patrol ${props.stage} console`,
       webAclId: props.webAclArn,
+      // The distribution's own *.cloudfront.net certificate allows TLS 1.0, whatever is asked;
+      // a custom domain's certificate gets TLS 1.2 at least.
+      ...(props.domain
+        ? {
+            domainNames: [props.domain.name],
+            certificate: props.domain.certificate,
+            minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
+          }
+        : {}),
+      enableLogging: true,
+      logBucket: props.accessLogs,
+      logFilePrefix: 'cloudfront/',
       defaultRootObject: 'index.html',
       // An internal console used from a few regions: the cheapest edge set is enough.
       priceClass: PriceClass.PRICE_CLASS_100,
@@ -119,7 +147,7 @@ export class Web extends Construct {
         [WEBHOOK_PATH_PATTERN]: apiBehaviour,
       },
     });
-    this.url = `https://${this.distribution.distributionDomainName}`;
+    this.url = `https://${props.domain?.name ?? this.distribution.distributionDomainName}`;
 
     if (existsSync(path.join(props.distDir, 'index.html'))) {
       this.deploy(props.distDir);

@@ -1,9 +1,10 @@
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { FIRST_SUPER_USER } from '../../shared/constants.js';
 import { password as passwordRule } from '../../shared/schemas/common.js';
 import { generatePassword } from './keys.js';
 
-export const ADMIN_USERNAME = 'admin';
+export const ADMIN_USERNAME = FIRST_SUPER_USER;
 
 export interface AdminSeedResult {
   /** The user was created now (the store had no users). */

@@ -20,6 +20,8 @@ export interface EventBridgeRuleSchedulerOptions {
   targetArn: string;
   /** The role EventBridge Scheduler assumes to invoke it (AUTO_CHECK_SCHEDULER_ROLE_ARN). */
   roleArn: string;
+  /** Where a firing the scheduler could not deliver goes (AUTO_CHECK_DLQ_ARN), alarmed on in the cloud. */
+  deadLetterArn?: string;
 }
 
 /** Scheduler's API allows some tens of calls a second per account; a resync stays below. */
@@ -63,6 +65,7 @@ export function eventBridgeRuleScheduler(opts: EventBridgeRuleSchedulerOptions):
           scheduledTime: '<aws.scheduler.scheduled-time>',
         }),
         RetryPolicy: { MaximumEventAgeInSeconds: 600, MaximumRetryAttempts: 3 },
+        ...(opts.deadLetterArn ? { DeadLetterConfig: { Arn: opts.deadLetterArn } } : {}),
       },
     };
   }

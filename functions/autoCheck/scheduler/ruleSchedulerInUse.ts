@@ -22,6 +22,7 @@ export function ruleSchedulerInUse(): RuleScheduler {
       groupName,
       targetArn: required('AUTO_CHECK_TARGET_ARN'),
       roleArn: required('AUTO_CHECK_SCHEDULER_ROLE_ARN'),
+      deadLetterArn: process.env.AUTO_CHECK_DLQ_ARN || undefined,
     });
   } else current = localRuleScheduler;
   return current;
