@@ -155,6 +155,7 @@ export class PatrolStack extends Stack {
       forwardHostToApi: this.api.executeApiDisabled,
       domain: domain && cloudFrontCertificate ? { name: domain.name, certificate: cloudFrontCertificate } : undefined,
       accessLogs: this.accessLogs.bucket,
+      logRetentionDays: stage.logRetentionDays,
       distDir: props.webDistDir ?? path.join(repoRoot, 'web', 'dist'),
       removalPolicy,
       videoOrigin: this.storage.origin,

@@ -113,7 +113,11 @@ export function resolveStageConfig(stages: unknown, name: string, overrides: Sta
   if (!(config.videoExpiryDays >= 1)) throw new Error(`Stage '${name}': videoExpiryDays must be at least 1`);
   if (!(config.accessLogExpiryDays >= 1)) throw new Error(`Stage '${name}': accessLogExpiryDays must be at least 1`);
   // Secrets Manager rotates every 1 to 1000 days; a JWT key must outlive the longest session (12 h).
-  if (!Number.isInteger(config.secretRotationDays) || config.secretRotationDays < 1 || config.secretRotationDays > 1000) {
+  if (
+    !Number.isInteger(config.secretRotationDays) ||
+    config.secretRotationDays < 1 ||
+    config.secretRotationDays > 1000
+  ) {
     throw new Error(`Stage '${name}': secretRotationDays must be a whole number from 1 to 1000`);
   }
   for (const [fn, n] of Object.entries(config.concurrency)) {
@@ -137,7 +141,9 @@ export function resolveStageConfig(stages: unknown, name: string, overrides: Sta
   }
   if (config.domain) checkDomain(name, config.domain);
   if (config.domain && config.publicUrl) {
-    throw new Error(`Stage '${name}': set domain or publicUrl, not both (domain makes https://<domain.name> the console URL)`);
+    throw new Error(
+      `Stage '${name}': set domain or publicUrl, not both (domain makes https://<domain.name> the console URL)`,
+    );
   }
   return config;
 }
@@ -151,12 +157,15 @@ function checkDomain(stage: string, domain: DomainConfig): void {
       throw new Error(`Stage '${stage}': domain.hostedZone needs both id and name`);
     }
     if (domain.name !== domain.hostedZone.name && !domain.name.endsWith(`.${domain.hostedZone.name}`)) {
-      throw new Error(`Stage '${stage}': domain.name '${domain.name}' is not inside the zone '${domain.hostedZone.name}'`);
+      throw new Error(
+        `Stage '${stage}': domain.name '${domain.name}' is not inside the zone '${domain.hostedZone.name}'`,
+      );
     }
     return;
   }
   const arn = (value: string | undefined, region?: string) =>
-    value !== undefined && /^arn:aws[a-z-]*:acm:([a-z0-9-]+):\d{12}:certificate\/[\w-]+$/.test(value) &&
+    value !== undefined &&
+    /^arn:aws[a-z-]*:acm:([a-z0-9-]+):\d{12}:certificate\/[\w-]+$/.test(value) &&
     (region === undefined || value.split(':')[3] === region);
   if (!arn(domain.certificateArn, 'us-east-1')) {
     throw new Error(

@@ -32,7 +32,9 @@ const notFound = () => new ResourceNotFoundException({ message: 'not found', $me
 function fakeSecretsManager() {
   const sm = mockClient(SecretsManagerClient);
   sm.on(DescribeSecretCommand).callsFake(({ SecretId }) => ({
-    VersionIdsToStages: Object.fromEntries([...(secrets.get(SecretId)?.entries() ?? [])].map(([id, v]) => [id, v.stages])),
+    VersionIdsToStages: Object.fromEntries(
+      [...(secrets.get(SecretId)?.entries() ?? [])].map(([id, v]) => [id, v.stages]),
+    ),
   }));
   sm.on(GetSecretValueCommand).callsFake(({ SecretId, VersionId, VersionStage }) => {
     const versions = secrets.get(SecretId) ?? new Map();
@@ -48,15 +50,17 @@ function fakeSecretsManager() {
     versions.set(ClientRequestToken, { value: SecretString, stages: VersionStages });
     return {};
   });
-  sm.on(UpdateSecretVersionStageCommand).callsFake(({ SecretId, VersionStage, MoveToVersionId, RemoveFromVersionId }) => {
-    const versions = secrets.get(SecretId) as Map<string, Version>;
-    for (const v of versions.values()) v.stages = v.stages.filter((s) => s !== 'AWSPREVIOUS');
-    const from = versions.get(RemoveFromVersionId) as Version;
-    from.stages = [...from.stages.filter((s) => s !== VersionStage), 'AWSPREVIOUS'];
-    const to = versions.get(MoveToVersionId) as Version;
-    to.stages = [...to.stages.filter((s) => s !== 'AWSPENDING'), VersionStage];
-    return {};
-  });
+  sm.on(UpdateSecretVersionStageCommand).callsFake(
+    ({ SecretId, VersionStage, MoveToVersionId, RemoveFromVersionId }) => {
+      const versions = secrets.get(SecretId) as Map<string, Version>;
+      for (const v of versions.values()) v.stages = v.stages.filter((s) => s !== 'AWSPREVIOUS');
+      const from = versions.get(RemoveFromVersionId) as Version;
+      from.stages = [...from.stages.filter((s) => s !== VersionStage), 'AWSPREVIOUS'];
+      const to = versions.get(MoveToVersionId) as Version;
+      to.stages = [...to.stages.filter((s) => s !== 'AWSPENDING'), VersionStage];
+      return {};
+    },
+  );
   return sm;
 }
 
@@ -112,7 +116,10 @@ afterAll(() => {
   resetClients();
 });
 beforeEach(() => {
-  secrets.set(JWT_ARN, new Map([['v1', { value: JSON.stringify({ kid: 'initial', key: 'k'.repeat(64) }), stages: ['AWSCURRENT'] }]]));
+  secrets.set(
+    JWT_ARN,
+    new Map([['v1', { value: JSON.stringify({ kid: 'initial', key: 'k'.repeat(64) }), stages: ['AWSCURRENT'] }]]),
+  );
   secrets.set(ORIGIN_ARN, new Map([['v1', { value: 'first-origin-value', stages: ['AWSCURRENT'] }]]));
   distribution = {
     etag: 1,
@@ -128,7 +135,10 @@ beforeEach(() => {
           {
             Id: 'api',
             DomainName: 'api.example.com',
-            CustomHeaders: { Quantity: 1, Items: [{ HeaderName: ORIGIN_VERIFY_HEADER, HeaderValue: 'first-origin-value' }] },
+            CustomHeaders: {
+              Quantity: 1,
+              Items: [{ HeaderName: ORIGIN_VERIFY_HEADER, HeaderValue: 'first-origin-value' }],
+            },
           },
         ],
       },
@@ -180,7 +190,11 @@ describe('rotating the origin secret', () => {
 
   it('refuses a secret it does not rotate', async () => {
     await expect(
-      handler({ SecretId: 'arn:aws:secretsmanager:eu-central-1:123456789012:secret:other', ClientRequestToken: 'v2', Step: 'createSecret' }),
+      handler({
+        SecretId: 'arn:aws:secretsmanager:eu-central-1:123456789012:secret:other',
+        ClientRequestToken: 'v2',
+        Step: 'createSecret',
+      }),
     ).rejects.toThrow(/not one this function rotates/);
   });
 });

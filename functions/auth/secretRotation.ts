@@ -1,9 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import {
-  CloudFrontClient,
-  GetDistributionConfigCommand,
-  UpdateDistributionCommand,
-} from '@aws-sdk/client-cloudfront';
+import { CloudFrontClient, GetDistributionConfigCommand, UpdateDistributionCommand } from '@aws-sdk/client-cloudfront';
 import {
   DescribeSecretCommand,
   GetSecretValueCommand,

@@ -201,7 +201,10 @@ export class Alarms extends Construct {
       threshold: 5,
       periods: 1,
     });
-    for (const [name, rule] of Object.entries(PRODUCT_ALARMS) as [PatrolMetricName, (typeof PRODUCT_ALARMS)[PatrolMetricName]][]) {
+    for (const [name, rule] of Object.entries(PRODUCT_ALARMS) as [
+      PatrolMetricName,
+      (typeof PRODUCT_ALARMS)[PatrolMetricName],
+    ][]) {
       this.add(rule.kind, undefined, {
         what: rule.what,
         metric: productMetric(props.stage, name, rule.statistic),

@@ -22,6 +22,7 @@ import {
 import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import type { ICertificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { BlockPublicAccess, Bucket, BucketEncryption, type IBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { ORIGIN_VERIFY_HEADER } from '../../functions/auth/clientIp.js';
@@ -41,6 +42,8 @@ export interface WebProps {
   domain?: { name: string; certificate: ICertificate };
   /** Bucket of CloudFront's and the console bucket's access logs. */
   accessLogs: IBucket;
+  /** Retention of the upload function's logs, like every function's. */
+  logRetentionDays: number;
   /** The built console (`npm run build`); skipped with a warning when absent. */
   distDir: string;
   removalPolicy: RemovalPolicy;
@@ -150,7 +153,7 @@ export class Web extends Construct {
     this.url = `https://${props.domain?.name ?? this.distribution.distributionDomainName}`;
 
     if (existsSync(path.join(props.distDir, 'index.html'))) {
-      this.deploy(props.distDir);
+      this.deploy(props.distDir, props);
     } else {
       Annotations.of(this).addWarningV2(
         'patrol:web-not-built',
@@ -160,7 +163,13 @@ export class Web extends Construct {
   }
 
   /** Hashed assets are immutable; index.html must be re-fetched so a deploy reaches open tabs. */
-  private deploy(distDir: string): void {
+  private deploy(distDir: string, props: WebProps): void {
+    // The upload functions' logs, kept and removed like every function's (CDK would retain them).
+    const uploadLogs = (id: string) =>
+      new LogGroup(this, id, {
+        retention: props.logRetentionDays as RetentionDays,
+        removalPolicy: props.removalPolicy,
+      });
     // Old chunks stay (prune: false) so a tab opened before a deploy can still load its lazy routes.
     new BucketDeployment(this, 'Assets', {
       sources: [Source.asset(distDir, { exclude: ['index.html'] })],
@@ -168,6 +177,7 @@ export class Web extends Construct {
       prune: false,
       cacheControl: [CacheControl.fromString('public, max-age=31536000, immutable')],
       memoryLimit: 512,
+      logGroup: uploadLogs('AssetsUploadLogs'),
     });
     new BucketDeployment(this, 'Index', {
       sources: [Source.asset(distDir, { exclude: ['*', '!index.html'] })],
@@ -176,6 +186,7 @@ export class Web extends Construct {
       cacheControl: [CacheControl.noCache()],
       distribution: this.distribution,
       distributionPaths: ['/index.html'],
+      logGroup: uploadLogs('IndexUploadLogs'),
     });
   }
 }

@@ -79,7 +79,7 @@ export const NAG_SUPPRESSIONS: readonly NagSuppression[] = [
     path: '*/UndeliveredAlarms/Resource',
     rules: ['Serverless-SQSRedrivePolicy', 'AwsSolutions-SQS3'],
     reason:
-      'The dead-letter queue of the alarm topic\'s e-mail subscription (an SNS redrive policy, which cdk-nag does not recognise); shown on the dashboard.',
+      "The dead-letter queue of the alarm topic's e-mail subscription (an SNS redrive policy, which cdk-nag does not recognise); shown on the dashboard.",
   },
   {
     path: 'UndeliveredAlarms/Resource',
@@ -147,7 +147,12 @@ const segmentPattern = (path: string) =>
   new RegExp(
     `^${path
       .split('/')
-      .map((segment) => segment.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*'))
+      .map((segment) =>
+        segment
+          .split('*')
+          .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+          .join('[^/]*'),
+      )
       .join('/')}$`,
   );
 
@@ -183,7 +188,9 @@ export function suppressionMatches(stacks: readonly Stack[], suppression: NagSup
   return stacks.some((stack) =>
     stack.node
       .findAll()
-      .some((c) => c.node.path.startsWith(`${stack.node.path}/`) && pattern.test(c.node.path.slice(stack.node.path.length + 1))),
+      .some(
+        (c) =>
+          c.node.path.startsWith(`${stack.node.path}/`) && pattern.test(c.node.path.slice(stack.node.path.length + 1)),
+      ),
   );
 }
-

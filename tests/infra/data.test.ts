@@ -35,10 +35,10 @@ describe('Data: the single table', () => {
     template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Delete' });
   });
 
-  it('is retained and protected from deletion in prod', () => {
+  it('is retained and protected from deletion in prod, but removed when its first create fails', () => {
     const prod = synthStack({ stage: 'prod' }).template;
     prod.hasResource('AWS::DynamoDB::Table', {
-      DeletionPolicy: 'Retain',
+      DeletionPolicy: 'RetainExceptOnCreate',
       UpdateReplacePolicy: 'Retain',
       Properties: Match.objectLike({ DeletionProtectionEnabled: true }),
     });

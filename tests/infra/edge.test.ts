@@ -76,25 +76,26 @@ describe('Web: headers of the console and the origin secret', () => {
     expect(security.StrictTransportSecurity).toMatchObject({ Override: true });
   });
 
-  it('sends the API a secret origin header that the API function knows, both from Secrets Manager', () => {
+  it('sends the API a secret origin header from Secrets Manager, which the API reads from the same secret', () => {
     const apiBehaviour = config.CacheBehaviors.find((b: Json) => b.PathPattern === '/api/*');
     expect(apiBehaviour.OriginRequestPolicyId).toBe(ALL_VIEWER_EXCEPT_HOST_HEADER);
     const origin = config.Origins.find((o: Json) => o.Id === apiBehaviour.TargetOriginId);
     const header = origin.OriginCustomHeaders.find((h: Json) => h.HeaderName === ORIGIN_VERIFY_HEADER);
     const secretIds = ofType(template, 'AWS::SecretsManager::Secret')
-      .filter(([, s]) => String(s.Properties?.Name ?? '').includes('origin-verify'))
+      .filter(([id]) => id.startsWith('SecretsOriginSecret'))
       .map(([id]) => id);
     expect(secretIds).toHaveLength(1);
     expect(flat(header.HeaderValue)).toContain('{{resolve:secretsmanager:');
     expect(flat(header.HeaderValue)).toContain(secretIds[0]);
 
+    // The API reads the secret's current, pending and previous values at run time (a rotation
+    // changes CloudFront's header first), never a copy of the value in its configuration.
     const api = resources(template)[functionId(template, 'api')].Properties!;
-    const env = flat(api.Environment.Variables.ORIGIN_SECRET);
-    expect(env).toContain('{{resolve:secretsmanager:');
-    expect(env).toContain(secretIds[0]);
+    expect(api.Environment.Variables.ORIGIN_SECRET_ARN).toEqual({ Ref: secretIds[0] });
+    expect(api.Environment.Variables).not.toHaveProperty('ORIGIN_SECRET');
     // Only the API compares it.
     expect(resources(template)[functionId(template, 'checker')].Properties?.Environment.Variables).not.toHaveProperty(
-      'ORIGIN_SECRET',
+      'ORIGIN_SECRET_ARN',
     );
   });
 });

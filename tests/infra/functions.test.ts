@@ -82,7 +82,10 @@ describe('Functions: the api Lambda of the registry', () => {
       'PUBLIC_URL',
       'POWERTOOLS_SERVICE_NAME',
       'LOG_LEVEL',
-      'JWT_SECRET',
+      'JWT_SECRET_ARN',
+      'ORIGIN_SECRET_ARN',
+      'POWERTOOLS_METRICS_NAMESPACE',
+      'PATROL_STAGE',
       ...QUEUES.map((q) => `${q.name.toUpperCase()}_QUEUE_URL`),
     ];
     expect(Object.keys(vars)).toEqual(expect.arrayContaining(expected));
@@ -91,17 +94,21 @@ describe('Functions: the api Lambda of the registry', () => {
     expect(JSON.stringify(vars.PUBLIC_URL)).toContain('WebDistribution');
   });
 
-  it('gets the JWT key from Secrets Manager by a deploy-time reference, never as a literal', () => {
-    const [[secretId]] = ofType(template, 'AWS::SecretsManager::Secret');
-    const jwt = JSON.stringify(fn.Environment.Variables.JWT_SECRET);
-    expect(jwt).toContain('{{resolve:secretsmanager:');
-    expect(jwt).toContain(secretId);
+  it("reads the JWT key from Secrets Manager at run time: the secret's ARN in its environment, {kid, key} in the secret", () => {
+    const [[secretId]] = ofType(template, 'AWS::SecretsManager::Secret').filter(([id]) =>
+      id.startsWith('SecretsJwtSecret'),
+    );
+    expect(fn.Environment.Variables.JWT_SECRET_ARN).toEqual({ Ref: secretId });
     template.hasResourceProperties('AWS::SecretsManager::Secret', {
-      GenerateSecretString: Match.objectLike({ PasswordLength: 64 }),
+      GenerateSecretString: Match.objectLike({
+        PasswordLength: 64,
+        GenerateStringKey: 'key',
+        SecretStringTemplate: JSON.stringify({ kid: 'initial' }),
+      }),
     });
   });
 
-  it('encrypts its environment (which holds the JWT key) with the stack key', () => {
+  it('encrypts its environment with the stack key', () => {
     const [[keyId]] = ofType(template, 'AWS::KMS::Key');
     expect(fn.KmsKeyArn).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
   });
@@ -116,12 +123,17 @@ describe('Functions: the api Lambda of the registry', () => {
     expect(JSON.stringify(tableStatement?.Resource)).toContain('/index/*');
   });
 
-  it('can encrypt and decrypt with the secrets key, including data keys for envelope encryption', () => {
+  it('can make data keys and decrypt them with the secrets key, exactly the calls of envelope encryption', () => {
     const statements = statementsOfFunction(template, apiId);
     const [[keyId]] = ofType(template, 'AWS::KMS::Key');
-    for (const action of ['kms:Encrypt', 'kms:Decrypt', 'kms:GenerateDataKey']) {
+    for (const action of ['kms:Decrypt', 'kms:GenerateDataKey']) {
       expect(allows(statements, action, keyId), action).toBe(true);
     }
+    const onKey = statements.filter((s) => JSON.stringify(s.Resource).includes(keyId));
+    expect(onKey.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action])).sort()).toEqual([
+      'kms:Decrypt',
+      'kms:GenerateDataKey',
+    ]);
     template.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
   });
 

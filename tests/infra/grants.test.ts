@@ -19,6 +19,11 @@ const [[keyId]] = ofType(template, 'AWS::KMS::Key');
 const [[videosId]] = ofType(template, 'AWS::S3::Bucket').filter(([id]) => id.startsWith('StorageVideos'));
 const sourceQueues = ofType(template, 'AWS::SQS::Queue').filter(([, q]) => q.Properties?.RedrivePolicy);
 const statementsOf = (name: string) => statementsOfFunction(template, functionId(template, name));
+/** The logical id of a secret of the Secrets construct, e.g. `JwtSecret`. */
+const secretId = (name: string) => {
+  const [[id]] = ofType(template, 'AWS::SecretsManager::Secret').filter(([sid]) => sid.startsWith(`Secrets${name}`));
+  return id;
+};
 
 const actionsOn = (statements: Statement[], resourceId: string) =>
   statements
@@ -98,11 +103,33 @@ describe('Grants follow the registry', () => {
     }
   });
 
-  it('gives the JWT secret only to the functions that declare jwt', () => {
+  it('lets each function read exactly the stage secrets it declares, named by ARN, never by value', () => {
+    const secretIds: Record<string, string> = {
+      jwtKeys: secretId('JwtSecret'),
+      originSecret: secretId('OriginSecret'),
+      adminPassword: secretId('AdminPassword'),
+    };
+    const envOf: Record<string, string> = {
+      jwtKeys: 'JWT_SECRET_ARN',
+      originSecret: 'ORIGIN_SECRET_ARN',
+      adminPassword: 'ADMIN_PASSWORD_SECRET_ARN',
+    };
     for (const def of LAMBDAS.filter(deploysInCloud)) {
+      const statements = statementsOf(def.name);
       const vars = resources(template)[functionId(template, def.name)].Properties?.Environment?.Variables ?? {};
-      expect('JWT_SECRET' in vars, def.name).toBe(def.access.jwt === true);
+      const allowed = [...(def.access.stageSecrets?.read ?? []), ...(def.access.stageSecrets?.rotate ?? [])];
+      for (const [name, id] of Object.entries(secretIds)) {
+        expect(allows(statements, 'secretsmanager:GetSecretValue', id), `${def.name} ${name}`).toBe(
+          allowed.includes(name as never),
+        );
+        expect(envOf[name] in vars, `${def.name} ${envOf[name]}`).toBe(allowed.includes(name as never));
+      }
+      // No secret's value in any function's configuration: the old JWT_SECRET and ORIGIN_SECRET are gone.
+      expect(JSON.stringify(vars), def.name).not.toContain('{{resolve:secretsmanager');
+      expect(vars, def.name).not.toHaveProperty('JWT_SECRET');
+      expect(vars, def.name).not.toHaveProperty('ORIGIN_SECRET');
     }
+    expect(LAMBDAS.find((l) => l.name === 'api')?.access.stageSecrets?.read).toEqual(['jwtKeys', 'originSecret']);
   });
 
   it('lets each function send only to the queues it declares', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { QUEUES } from '../../functions/registry.js';
+import { FAILURE_QUEUES } from '../../infra/constructs/Queues.js';
 import { synthStack } from './synthStack.js';
 import { ofType } from './templateQueries.js';
 
@@ -8,9 +9,9 @@ describe('Queues: one per registry entry, each with a dead-letter queue', () => 
   const queues = ofType(template, 'AWS::SQS::Queue');
   const withRedrive = queues.filter(([, q]) => q.Properties?.RedrivePolicy);
 
-  it('creates every queue of the registry and one dead-letter queue for each', () => {
+  it('creates every queue of the registry, one dead-letter queue for each, and the failure queues', () => {
     expect(withRedrive).toHaveLength(QUEUES.length);
-    expect(queues).toHaveLength(QUEUES.length * 2);
+    expect(queues).toHaveLength(QUEUES.length * 2 + Object.keys(FAILURE_QUEUES).length);
   });
 
   it.each(QUEUES.map((q) => [q.name, q] as const))(

@@ -33,15 +33,20 @@ describe('auto-check rule schedules', () => {
     expect(groupId).toBeTruthy();
   });
 
-  it('has one role the scheduler assumes, from this account only, that may invoke the handler and nothing else', () => {
+  it('has one role the scheduler assumes, from this account only, that may invoke the handler and write its dead letters, nothing else', () => {
     expect(invokeRoles).toHaveLength(1);
     const [[roleId, role]] = invokeRoles;
     expect(JSON.stringify(role.Properties?.AssumeRolePolicyDocument)).toContain('aws:SourceAccount');
     const statements = ofType(template, 'AWS::IAM::Policy')
       .filter(([, p]) => (p.Properties?.Roles ?? []).some((r: Json) => r?.Ref === roleId))
       .flatMap(([, p]) => p.Properties?.PolicyDocument.Statement as Statement[]);
-    expect(new Set(statements.flatMap(actionsOf))).toEqual(new Set(['lambda:InvokeFunction']));
-    for (const s of statements) expect(JSON.stringify(s.Resource)).toContain(handlerId);
+    const invoke = statements.filter((s) => actionsOf(s).includes('lambda:InvokeFunction'));
+    // The function itself, not its versions (`:*`).
+    expect(invoke.map((s) => s.Resource)).toEqual([{ 'Fn::GetAtt': [handlerId, 'Arn'] }]);
+    for (const s of statements.filter((st) => !invoke.includes(st))) {
+      expect(actionsOf(s).every((a) => a.startsWith('sqs:'))).toBe(true);
+      expect(JSON.stringify(s.Resource)).toContain('Queuesscheduledeliveriesdlq');
+    }
   });
 
   it('grants the API exactly the schedule actions on its group, and passing only that role to the scheduler', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { deploysInCloud, LAMBDAS } from '../../functions/registry.js';
+import { App } from 'aws-cdk-lib';
 import { resolveStageConfig } from '../../infra/stageConfig.js';
+import { stageFromContext } from '../../infra/stageFromContext.js';
 import { cdkContext, synthStack } from './synthStack.js';
-import { ofType } from './templateQueries.js';
 
 describe('Stages', () => {
   it('refuses a stage cdk.json does not define, naming the ones it does', () => {
@@ -30,28 +30,43 @@ describe('Stages', () => {
     expect(() => synthStack({ stage })).not.toThrow();
   });
 
-  it('retains the key, the secret and both buckets in prod and empties nothing on delete', () => {
-    const { template } = synthStack({ stage: 'prod' });
-    for (const type of ['AWS::KMS::Key', 'AWS::SecretsManager::Secret', 'AWS::S3::Bucket', 'AWS::DynamoDB::Table']) {
-      for (const [id, resource] of ofType(template, type)) expect(resource.DeletionPolicy, id).toBe('Retain');
-    }
-    template.resourceCountIs('Custom::S3AutoDeleteObjects', 0);
-  });
-
-  it('alarms in prod on every dead-letter queue, every function error and API 5xx', () => {
-    const { template } = synthStack({ stage: 'prod' });
-    const alarms = ofType(template, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
-    const dlqs = ofType(template, 'AWS::SQS::Queue').filter(([, q]) => !q.Properties?.RedrivePolicy);
-    for (const [dlqId] of dlqs) {
-      expect(alarms.some((a) => JSON.stringify(a?.Dimensions).includes(dlqId))).toBe(true);
-    }
-    const deployed = LAMBDAS.filter(deploysInCloud);
-    expect(alarms.filter((a) => a?.MetricName === 'Errors')).toHaveLength(deployed.length);
-    expect(alarms.filter((a) => a?.MetricName === '5xx')).toHaveLength(1);
-    for (const alarm of alarms) expect(alarm?.AlarmActions).toHaveLength(1);
-  });
-
   it('raises no alarms in dev', () => {
     synthStack({ stage: 'dev' }).template.resourceCountIs('AWS::CloudWatch::Alarm', 0);
+  });
+
+  it('refuses a stage that raises alarms without an address to send them to, saying how to give one', () => {
+    expect(() => resolveStageConfig(cdkContext.stages, 'prod')).toThrow(
+      "Stage 'prod' raises alarms but names nobody to send them to: set alarmEmail under context.stages.prod in cdk.json, or pass -c alarmEmail=ops@example.com",
+    );
+    expect(() => resolveStageConfig(cdkContext.stages, 'prod', { alarmEmail: 'not-an-address' })).toThrow(
+      /alarmEmail 'not-an-address' is not an e-mail address/,
+    );
+  });
+
+  it('takes -c alarmEmail over the stage entry of cdk.json', () => {
+    const app = new App({ context: { ...cdkContext, stage: 'prod', alarmEmail: 'oncall@example.org' } });
+    expect(stageFromContext(app)).toMatchObject({ name: 'prod', alarms: true, alarmEmail: 'oncall@example.org' });
+    const withOwn = { ...(cdkContext.stages as object), qa: { alarms: true, alarmEmail: 'qa@example.org' } };
+    const qa = new App({ context: { ...cdkContext, stages: withOwn, stage: 'qa', alarmEmail: 'me@example.org' } });
+    expect(stageFromContext(qa).alarmEmail).toBe('me@example.org');
+  });
+
+  it('refuses a custom domain without a way to a certificate, and a CloudFront certificate outside us-east-1', () => {
+    expect(() => resolveStageConfig({ qa: { domain: { name: 'patrol.example.com' } } }, 'qa')).toThrow(
+      /domain needs a hostedZone, or certificateArn/,
+    );
+    const elsewhere = 'arn:aws:acm:eu-central-1:123456789012:certificate/abc';
+    expect(() =>
+      resolveStageConfig(
+        { qa: { domain: { name: 'patrol.example.com', certificateArn: elsewhere, apiCertificateArn: elsewhere } } },
+        'qa',
+      ),
+    ).toThrow(/certificateArn: an ACM certificate in us-east-1/);
+    expect(() =>
+      resolveStageConfig(
+        { qa: { domain: { name: 'patrol.example.com', hostedZone: { id: 'Z1', name: 'other.org' } } } },
+        'qa',
+      ),
+    ).toThrow(/not inside the zone 'other.org'/);
   });
 });

@@ -11,6 +11,15 @@ export const cdkContext: Record<string, unknown> = JSON.parse(
   readFileSync(path.join(REPO_ROOT, 'cdk.json'), 'utf8'),
 ).context;
 
+/** What a deployer passes with -c alarmEmail=… for a stage that raises alarms. */
+export const TEST_ALARM_EMAIL = 'ops@example.com';
+
+/** A stage of cdk.json as a deploy would resolve it, given the alarm address a deployer must pass. */
+export function testStage(name: string): StageConfig {
+  const own = (cdkContext.stages as Record<string, { alarms?: boolean }>)[name];
+  return resolveStageConfig(cdkContext.stages, name, own?.alarms ? { alarmEmail: TEST_ALARM_EMAIL } : {});
+}
+
 export interface SynthOptions extends Partial<Omit<PatrolStackProps, 'stage'>> {
   stage?: string;
   /** Settings laid over the stage's cdk.json entry. */
@@ -27,7 +36,7 @@ export function synthStack(options: SynthOptions = {}): { app: App; stack: Patro
   const { stage = 'dev', keepWarnings = false, stageOverrides = {}, ...props } = options;
   const app = new App({ context: { ...cdkContext, stage, 'aws:cdk:bundling-stacks': [] } });
   const stack = new PatrolStack(app, `Patrol-${stage}`, {
-    stage: { ...resolveStageConfig(cdkContext.stages, stage), ...stageOverrides },
+    stage: { ...testStage(stage), ...stageOverrides },
     webDistDir: path.join(REPO_ROOT, 'tests', 'infra', 'no-web-dist'),
     ...props,
   });
@@ -37,13 +46,18 @@ export function synthStack(options: SynthOptions = {}): { app: App; stack: Patro
 }
 
 /** A whole stage as `cdk deploy --all` sees it: the us-east-1 edge stack and the main stack, in a concrete region. */
-export function synthStage(stage = 'dev', region = 'eu-central-1') {
+export function synthStage(
+  stage = 'dev',
+  region = 'eu-central-1',
+  stageOverrides: Partial<StageConfig> = {},
+  webDistDir = path.join(REPO_ROOT, 'tests', 'infra', 'no-web-dist'),
+) {
   const app = new App({ context: { ...cdkContext, stage, 'aws:cdk:bundling-stacks': [] } });
   const { edge, main } = addPatrolStage(
     app,
-    resolveStageConfig(cdkContext.stages, stage),
+    { ...testStage(stage), ...stageOverrides },
     { account: '123456789012', region },
-    { webDistDir: path.join(REPO_ROOT, 'tests', 'infra', 'no-web-dist') },
+    { webDistDir },
   );
   Annotations.of(main).acknowledgeWarning('patrol:web-not-built');
   return { app, edge, main, edgeTemplate: Template.fromStack(edge), mainTemplate: Template.fromStack(main) };

@@ -76,9 +76,9 @@ describe('Web: the console behind CloudFront', () => {
     expect(config.CustomErrorResponses).toBeUndefined();
   });
 
-  it('blocks public access to both buckets and refuses plain HTTP', () => {
+  it('blocks public access to every bucket (console, videos, access logs) and refuses plain HTTP', () => {
     const buckets = ofType(template, 'AWS::S3::Bucket');
-    expect(buckets).toHaveLength(2);
+    expect(buckets).toHaveLength(3);
     for (const [id, bucket] of buckets) {
       expect(bucket.Properties?.PublicAccessBlockConfiguration, id).toEqual({
         BlockPublicAcls: true,
