@@ -4,6 +4,7 @@ import type { Clock } from './clock.js';
 import { isDueInstant } from './monitorSchedule.js';
 import { type PollDeps, pollAccount } from './poll.js';
 import type { PollMessage } from './pollMessage.js';
+import { recordMetric } from '../lib/metrics.js';
 
 /** A message this late is dropped: a newer poll of the account is due or already ran. */
 export const STALE_MESSAGE_MS = 60_000;
@@ -35,6 +36,7 @@ export async function runDuePoll(deps: DuePollDeps, message: PollMessage): Promi
   const timeZone = await (deps.timeZone ?? (async () => (await getSystemConfig()).time_zone))();
   if (!isDueInstant(account, message.due, timeZone)) return undefined;
   deps.onLag?.(lag, message);
+  recordMetric('BankPollLag', lag);
   for (const observe of pollLagObservers) observe(lag, message);
   return pollAccount(deps, { accountId: message.account_id, mode: 'poll', requireEnabled: true });
 }

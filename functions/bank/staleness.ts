@@ -4,6 +4,7 @@ import { isBankChatOn } from './bankChat.js';
 import { rangeEnteredAt } from './monitorSchedule.js';
 import { Category, createBankNotification, notifyTargets } from './notify.js';
 import type { BankStore, StoredBankAccount } from './store.js';
+import { recordMetric } from '../lib/metrics.js';
 
 // An enabled account inside its range with no successful poll for STALE_INTERVALS intervals, whose
 // polls ran and failed, is stale: flagged on the account (tables, detail header) with one
@@ -46,6 +47,7 @@ export async function markIfStale(
     if (error instanceof ConditionFailedError || (error as Error).name === 'BankAccountNotFoundError') return false;
     throw error;
   }
+  recordMetric('BankAccountsStale');
   await createBankNotification(store, account, notifyTargets(account, await chatOn()), {
     category: Category.Monitor,
     business_id: account.id,

@@ -18,6 +18,7 @@ import { isRetryable, maxAttempts, retryDelaySeconds, shouldPause, WEBHOOK_TIMEO
 import { signWebhook } from './signing.js';
 import { type DeliveryStore, deliveryStore, type StoredHistory } from './store.js';
 import { webhookSecretOf } from './webhookSecret.js';
+import { recordMetric } from '../lib/metrics.js';
 
 // One delivery attempt of one bank notification to one channel (docs/notifications.md, "Bank
 // webhook delivery"). Every attempt writes a history row; the channel's notify status follows:
@@ -180,6 +181,7 @@ async function deliverWebhook(
     await settleChannel(store, n, 'webhook', S.Pending);
     return;
   }
+  if (!pausing) recordMetric('WebhookDeliveriesFailed');
   await settleChannel(store, n, 'webhook', pausing ? S.ChannelClosed : S.Failed);
 }
 
@@ -240,5 +242,6 @@ async function deliverTelegram(
     await (deps.requeue ?? ((m, d) => sendDeliveries([m], d)))(next, retryDelaySeconds(next.attempt));
     return;
   }
+  if (result.status === S.Failed) recordMetric('TelegramSendsFailed');
   await settleChannel(store, n, 'tg', result.status, result.pushed_at);
 }

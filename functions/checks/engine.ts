@@ -5,6 +5,7 @@ import { siteRefs } from '../sites/service.js';
 import { recordEvent } from './events.js';
 import { enqueueSubtasks } from './queue.js';
 import { type StoredOperation, type StoredSubtask, type StoredTask, checkStore } from './store.js';
+import { recordMetric } from '../lib/metrics.js';
 
 // The state machine of a check (docs/check-engine.md). Every transition is a single-item
 // conditional write, so two deliveries of one message, or a checker and the reaper, can race
@@ -64,6 +65,7 @@ export async function finishSubtask(sub: StoredSubtask, runId: string, outcome: 
     { status: Running, run_id: runId },
   );
   if (!finished) return false;
+  if (!outcome.success) recordMetric('SubtasksFailed');
   const task = await checkStore().tasks.add(sub.task_id, {
     task_running: -1,
     ...(outcome.success ? { task_done: 1 } : { task_failed: 1 }),

@@ -6,6 +6,7 @@ import { toMessageParts } from './formatMessage.js';
 import { notificationLines } from './notificationMessage.js';
 import { chatTarget, sendToChat } from './sendToChat.js';
 import { telegramSettingsStore } from './settingsStore.js';
+import { recordMetric } from '../../lib/metrics.js';
 
 const { NoNeed, Pending, Success, ChannelClosed, NoTarget, Failed } = NotifyStatus.values;
 
@@ -79,6 +80,7 @@ export async function deliverNotification(
   const outcome = await sendToChat('check', parts, { target, maxWaitSeconds: opts.mode === 'manual' ? 10 : 30 });
   if (outcome.ok) return store.setTelegram(id, { status_tg: Success, pushed_tg_at: Date.now(), tg_remark: null });
   if (opts.mode === 'auto' && outcome.retryable && !opts.lastAttempt) throw new TelegramRetryLaterError(outcome.reason);
+  recordMetric('TelegramSendsFailed');
   await store.setTelegram(id, { status_tg: Failed, pushed_tg_at: null, tg_remark: outcome.reason });
   if (opts.mode === 'manual') throw new TelegramSendFailedError(outcome.reason);
   return (await store.get(id)) as StoredNotification;
