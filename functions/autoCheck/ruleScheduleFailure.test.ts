@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import {
   CreateScheduleCommand,
   DeleteScheduleCommand,
-  ListSchedulesCommand,
   SchedulerClient,
   UpdateScheduleCommand,
 } from '@aws-sdk/client-scheduler';
@@ -59,9 +58,6 @@ const held = new Set<string>();
 /** The scheduler answers; `down` makes every write fail as an outage would. */
 function scheduler({ down }: { down: boolean }) {
   mock.reset();
-  mock.on(ListSchedulesCommand).callsFake((input: { NamePrefix?: string }) => ({
-    Schedules: [...held].filter((n) => n.startsWith(input.NamePrefix ?? '')).map((Name) => ({ Name })),
-  }));
   for (const command of [CreateScheduleCommand, UpdateScheduleCommand, DeleteScheduleCommand]) {
     if (down) mock.on(command as never).rejects(outage);
     else

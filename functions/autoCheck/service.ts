@@ -69,10 +69,13 @@ async function scheduled(ruleId: number, call: () => Promise<void>): Promise<voi
   }
 }
 
-/** Puts a rule's schedules back as they were after a failed change; a failure here is only logged. */
-async function restoreSchedules(rule: StoredRule, zone: string): Promise<void> {
+/**
+ * Puts a rule's schedules back as they were after a failed change (`attempted`, whose slots may
+ * have been created meanwhile); a failure here is only logged.
+ */
+async function restoreSchedules(rule: StoredRule, zone: string, attempted: StoredRule = rule): Promise<void> {
   await ruleSchedulerInUse()
-    .syncRule(rule, zone)
+    .syncRule(rule, zone, attempted)
     .catch((error: unknown) => logger.error('rule schedules could not be restored', { ruleId: rule.id, error }));
 }
 
@@ -97,7 +100,7 @@ export async function createRule(body: RuleBody, creatorId: number | null): Prom
   } catch (error) {
     await ruleStore().deleteRule(rule.id);
     await ruleSchedulerInUse()
-      .removeRule(rule.id)
+      .removeRule(rule)
       .catch(() => undefined);
     throw error;
   }
@@ -109,7 +112,7 @@ export async function updateRule(id: number, body: UpdateRuleBody): Promise<Auto
   const current = await ruleRow(id);
   const zone = await zoneInForce();
   if ('delete' in body) {
-    await scheduled(id, () => ruleSchedulerInUse().removeRule(id)).catch(async (error: unknown) => {
+    await scheduled(id, () => ruleSchedulerInUse().removeRule(current)).catch(async (error: unknown) => {
       await restoreSchedules(current, zone);
       throw error;
     });
@@ -132,11 +135,12 @@ export async function updateRule(id: number, body: UpdateRuleBody): Promise<Auto
       ...(timesChanged ? { schedule_since: Date.now() } : {}),
     };
   }
+  const next = { ...current, ...patch };
   try {
-    await scheduled(id, () => ruleSchedulerInUse().syncRule({ ...current, ...patch }, zone));
+    await scheduled(id, () => ruleSchedulerInUse().syncRule(next, zone, current));
     return (await present([await ruleStore().updateRule(id, patch)]))[0];
   } catch (error) {
-    await restoreSchedules(current, zone);
+    await restoreSchedules(current, zone, next);
     throw error;
   }
 }

@@ -18,7 +18,6 @@ export const RULE_SCHEDULE_ACTIONS = [
   'scheduler:CreateSchedule',
   'scheduler:UpdateSchedule',
   'scheduler:DeleteSchedule',
-  'scheduler:ListSchedules',
 ] as const;
 
 /**
@@ -68,14 +67,12 @@ export class RuleSchedules extends Construct {
     });
     fn.grantPrincipal.addToPrincipalPolicy(
       new PolicyStatement({
-        actions: ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule'],
+        actions: [...RULE_SCHEDULE_ACTIONS],
         resources: [scheduleArn],
       }),
     );
-    // ListSchedules takes no resource; the adapter filters by group and name prefix.
-    fn.grantPrincipal.addToPrincipalPolicy(
-      new PolicyStatement({ actions: ['scheduler:ListSchedules'], resources: ['*'] }),
-    );
+    // No ListSchedules, which takes no resource (it would be every schedule of the account): the
+    // adapter knows a rule's schedules from the rule's times (eventBridgeRuleScheduler.ts).
     fn.grantPrincipal.addToPrincipalPolicy(
       new PolicyStatement({
         actions: ['iam:PassRole'],

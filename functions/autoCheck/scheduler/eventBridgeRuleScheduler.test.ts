@@ -1,7 +1,6 @@
 import {
   CreateScheduleCommand,
   DeleteScheduleCommand,
-  ListSchedulesCommand,
   ResourceNotFoundException,
   SchedulerClient,
   UpdateScheduleCommand,
@@ -9,6 +8,7 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { eventBridgeCron, eventBridgeRuleScheduler } from './eventBridgeRuleScheduler.js';
+import type { ScheduledRule } from './ruleScheduler.js';
 
 const mock = mockClient(SchedulerClient);
 const scheduler = eventBridgeRuleScheduler({
@@ -18,14 +18,10 @@ const scheduler = eventBridgeRuleScheduler({
   roleArn: 'arn:aws:iam::123456789012:role/invoke',
 });
 
-/** Schedules that exist, by name: the mock lists them by prefix. */
-function existing(names: string[]) {
-  mock.on(ListSchedulesCommand).callsFake((input: { NamePrefix?: string }) => ({
-    Schedules: names.filter((n) => n.startsWith(input.NamePrefix ?? '')).map((Name) => ({ Name })),
-  }));
-}
 const inputs = <T>(command: new (...args: never[]) => T) =>
   mock.commandCalls(command as never).map((c) => c.args[0].input as Record<string, unknown>);
+
+const rule7: ScheduledRule = { id: 7, enable: true, times: [{ day: 1, times: ['09:30'] }] };
 
 beforeEach(() => {
   mock.reset();
@@ -36,8 +32,7 @@ beforeEach(() => {
 
 describe('the EventBridge Scheduler adapter', () => {
   it('writes Monday 09:30 as a cron in the configured zone, targeting the handler with the rule and slot', async () => {
-    existing([]);
-    await scheduler.syncRule({ id: 7, enable: true, times: [{ day: 1, times: ['09:30'] }] }, 'Asia/Yangon');
+    await scheduler.syncRule(rule7, 'Asia/Yangon');
 
     const [create] = inputs(CreateScheduleCommand);
     expect(create).toMatchObject({
@@ -59,7 +54,14 @@ describe('the EventBridge Scheduler adapter', () => {
   });
 
   it('moves an edited rule: keeps the slot that stays, creates the new one, deletes the old one', async () => {
-    existing(['rule-7-34200', 'rule-7-120600', 'rule-70-34200']);
+    const before: ScheduledRule = {
+      id: 7,
+      enable: true,
+      times: [
+        { day: 1, times: ['09:30'] },
+        { day: 2, times: ['09:30'] },
+      ],
+    };
     await scheduler.syncRule(
       {
         id: 7,
@@ -70,16 +72,23 @@ describe('the EventBridge Scheduler adapter', () => {
         ],
       },
       'Asia/Yangon',
+      before,
     );
     expect(inputs(UpdateScheduleCommand).map((i) => i.Name)).toEqual(['rule-7-34200']);
     expect(inputs(CreateScheduleCommand).map((i) => i.Name)).toEqual(['rule-7-237600']);
-    // Another rule whose id starts with the same digits is left alone.
     expect(inputs(DeleteScheduleCommand).map((i) => i.Name)).toEqual(['rule-7-120600']);
   });
 
   it('removes every schedule of a disabled rule, and of a deleted one', async () => {
-    existing(['rule-7-34200', 'rule-7-120600']);
-    await scheduler.syncRule({ id: 7, enable: false, times: [{ day: 1, times: ['09:30'] }] }, 'UTC');
+    const before: ScheduledRule = {
+      id: 7,
+      enable: true,
+      times: [
+        { day: 1, times: ['09:30'] },
+        { day: 2, times: ['09:30'] },
+      ],
+    };
+    await scheduler.syncRule({ ...before, enable: false }, 'UTC', before);
     expect(
       inputs(DeleteScheduleCommand)
         .map((i) => i.Name)
@@ -88,7 +97,7 @@ describe('the EventBridge Scheduler adapter', () => {
     expect(inputs(CreateScheduleCommand)).toEqual([]);
 
     mock.resetHistory();
-    await scheduler.removeRule(7);
+    await scheduler.removeRule(before);
     expect(
       inputs(DeleteScheduleCommand)
         .map((i) => i.Name)
@@ -96,12 +105,12 @@ describe('the EventBridge Scheduler adapter', () => {
     ).toEqual(['rule-7-120600', 'rule-7-34200']);
   });
 
-  it('moves every schedule to a new time zone and drops those of rules that are gone', async () => {
-    existing(['rule-1-34200', 'rule-2-0', 'rule-3-0']);
+  it('moves every schedule to a new time zone and removes those of disabled rules', async () => {
     await scheduler.resyncAll(
       [
         { id: 1, enable: true, times: [{ day: 1, times: ['09:30'] }] },
         { id: 2, enable: true, times: [{ day: 1, times: ['00:00'] }] },
+        { id: 3, enable: false, times: [{ day: 1, times: ['00:00'] }] },
       ],
       'Europe/Berlin',
     );
@@ -112,16 +121,24 @@ describe('the EventBridge Scheduler adapter', () => {
     expect(inputs(DeleteScheduleCommand).map((i) => i.Name)).toEqual(['rule-3-0']);
   });
 
-  it('creates a schedule that vanished between listing and updating, and ignores one already deleted', async () => {
-    existing(['rule-7-34200', 'rule-7-0']);
+  it('never lists schedules: the API holds no scheduler permission on every resource', async () => {
+    await scheduler.syncRule(rule7, 'UTC', rule7);
+    await scheduler.resyncAll([rule7], 'UTC');
+    await scheduler.removeRule(rule7);
+    const commands = mock.calls().map((c) => (c.args[0] as object).constructor.name);
+    expect(commands.filter((name) => name.startsWith('List'))).toEqual([]);
+  });
+
+  it('creates a schedule that vanished before its update, and ignores one already deleted', async () => {
     mock
       .on(UpdateScheduleCommand)
       .rejects(new ResourceNotFoundException({ message: 'gone', Message: 'gone', $metadata: {} }));
     mock
       .on(DeleteScheduleCommand)
       .rejects(new ResourceNotFoundException({ message: 'gone', Message: 'gone', $metadata: {} }));
-    await scheduler.syncRule({ id: 7, enable: true, times: [{ day: 1, times: ['09:30'] }] }, 'UTC');
+    await scheduler.syncRule(rule7, 'UTC', { id: 7, enable: true, times: [{ day: 1, times: ['00:00', '09:30'] }] });
     expect(inputs(CreateScheduleCommand).map((i) => i.Name)).toEqual(['rule-7-34200']);
+    expect(inputs(DeleteScheduleCommand).map((i) => i.Name)).toEqual(['rule-7-0']);
   });
 
   it('names days MON to SUN: our Sunday 7 is no cron Saturday', () => {

@@ -3,7 +3,6 @@ import {
   CreateScheduleCommand,
   type CreateScheduleCommandInput,
   DeleteScheduleCommand,
-  paginateListSchedules,
   ResourceNotFoundException,
   type SchedulerClient,
   UpdateScheduleCommand,
@@ -28,9 +27,9 @@ export interface EventBridgeRuleSchedulerOptions {
 const CALLS_AT_ONCE = 5;
 const DAY_NAMES = ['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT', 'SUN'];
 
-/** One schedule per (rule, slot): the name says which, so a rule's schedules are found by prefix. */
+/** One schedule per (rule, slot): the name says which, so a rule's schedules follow from its times. */
 export const scheduleName = (ruleId: number, weekStamp: number) => `rule-${ruleId}-${weekStamp}`;
-const rulePrefix = (ruleId: number) => `rule-${ruleId}-`;
+const slotNames = (rule: ScheduledRule) => slotsOf(rule.times).map((slot) => scheduleName(rule.id, slot.weekStamp));
 
 /** EventBridge's six-field cron of a slot; its day of week is by name, MON to SUN. */
 export function eventBridgeCron(slot: Pick<Slot, 'day' | 'time'>): string {
@@ -70,15 +69,7 @@ export function eventBridgeRuleScheduler(opts: EventBridgeRuleSchedulerOptions):
     };
   }
 
-  async function existing(ruleId: number | undefined): Promise<string[]> {
-    const names: string[] = [];
-    const prefix = ruleId === undefined ? 'rule-' : rulePrefix(ruleId);
-    for await (const page of paginateListSchedules({ client }, { GroupName: groupName, NamePrefix: prefix })) {
-      for (const s of page.Schedules ?? []) if (s.Name) names.push(s.Name);
-    }
-    return names;
-  }
-
+  /** Updates the slot's schedule, or creates it when there is none (a new slot, or one lost). */
   async function put(ruleId: number, slot: Slot, zone: string, exists: boolean): Promise<void> {
     const cmd = input(ruleId, slot, zone);
     if (exists) {
@@ -86,7 +77,6 @@ export function eventBridgeRuleScheduler(opts: EventBridgeRuleSchedulerOptions):
         await client.send(new UpdateScheduleCommand(cmd));
         return;
       } catch (error) {
-        // Removed since it was listed: create it again.
         if (!(error instanceof ResourceNotFoundException)) throw error;
       }
     }
@@ -107,28 +97,34 @@ export function eventBridgeRuleScheduler(opts: EventBridgeRuleSchedulerOptions):
     }
   }
 
-  /** Puts every wanted slot (so a moved zone reaches the ones that stay) and removes the rest. */
-  async function apply(rules: readonly ScheduledRule[], zone: string, have: string[]): Promise<void> {
+  /**
+   * Puts every wanted slot (so a moved zone reaches the ones that stay) and removes the `had` ones
+   * no longer wanted. `had` is what the caller knows was scheduled; a slot of it that exists no
+   * more is created, one that is already gone is not missed.
+   */
+  async function apply(rules: readonly ScheduledRule[], zone: string, had: readonly string[]): Promise<void> {
     const wanted = new Map<string, { ruleId: number; slot: Slot }>();
     for (const rule of rules) {
       if (!rule.enable) continue;
       for (const slot of slotsOf(rule.times))
         wanted.set(scheduleName(rule.id, slot.weekStamp), { ruleId: rule.id, slot });
     }
-    const present = new Set(have);
+    const present = new Set(had);
     await mapLimit([...wanted.entries()], CALLS_AT_ONCE, ([name, w]) => put(w.ruleId, w.slot, zone, present.has(name)));
     await mapLimit(
-      have.filter((name) => !wanted.has(name)),
+      [...present].filter((name) => !wanted.has(name)),
       CALLS_AT_ONCE,
       remove,
     );
   }
 
   return {
-    syncRule: async (rule, zone) => apply([rule], zone, await existing(rule.id)),
-    removeRule: async (ruleId) => {
-      await mapLimit(await existing(ruleId), CALLS_AT_ONCE, remove);
+    // Without a previous state (a new rule) nothing was scheduled: its slots are created (one
+    // left by a partial failure answers Conflict and is updated instead).
+    syncRule: async (rule, zone, previous) => apply([rule], zone, previous ? slotNames(previous) : []),
+    removeRule: async (rule) => {
+      await mapLimit(slotNames(rule), CALLS_AT_ONCE, remove);
     },
-    resyncAll: async (rules, zone) => apply(rules, zone, await existing(undefined)),
+    resyncAll: async (rules, zone) => apply(rules, zone, rules.flatMap(slotNames)),
   };
 }

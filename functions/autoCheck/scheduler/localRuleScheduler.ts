@@ -52,8 +52,8 @@ export class LocalRuleScheduler implements RuleScheduler {
     });
   }
 
-  async removeRule(ruleId: number): Promise<void> {
-    this.plan.delete(ruleId);
+  async removeRule(rule: ScheduledRule): Promise<void> {
+    this.plan.delete(rule.id);
   }
 
   async resyncAll(rules: readonly ScheduledRule[], zone: string): Promise<void> {

@@ -15,10 +15,14 @@ export interface ScheduledRule {
  * rule again when a slot fires, so a late or stray firing of a changed rule does nothing.
  */
 export interface RuleScheduler {
-  /** Makes a rule's schedules match it (creates, moves and removes slots). */
-  syncRule(rule: ScheduledRule, zone: string): Promise<void>;
-  /** Removes every schedule of a rule (deleted). */
-  removeRule(ruleId: number): Promise<void>;
-  /** Every rule again, e.g. after the configured time zone changed. */
+  /**
+   * Makes a rule's schedules match it: creates and moves its slots, and removes the slots of
+   * `previous` (the rule as it was scheduled before this change) that it no longer has. The
+   * schedules are never listed (the cloud's would need scheduler:ListSchedules on every resource).
+   */
+  syncRule(rule: ScheduledRule, zone: string, previous?: ScheduledRule): Promise<void>;
+  /** Removes every schedule of a rule (deleted), as it was scheduled. */
+  removeRule(rule: ScheduledRule): Promise<void>;
+  /** Every rule again, e.g. after the configured time zone changed; a disabled rule's slots are removed. */
   resyncAll(rules: readonly ScheduledRule[], zone: string): Promise<void>;
 }
