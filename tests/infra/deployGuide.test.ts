@@ -1,0 +1,89 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { TABLE_INDEXES } from '../../functions/lib/db/tableSchema.js';
+import { ALARM_KINDS, OLDEST_MESSAGE_ALARM_S, PRODUCT_ALARMS } from '../../infra/constructs/Alarms.js';
+import { REPO_ROOT } from '../../infra/PatrolStack.js';
+import { STAGE_DEFAULTS } from '../../infra/stageConfig.js';
+import { cdkContext, synthStage } from './synthStack.js';
+import { ofType } from './templateQueries.js';
+
+// docs/deploy.md against the code and a synthesized prod stage: "every claim in it is true of the
+// template", as far as a claim can be read back.
+
+const guide = readFileSync(path.join(REPO_ROOT, 'docs', 'deploy.md'), 'utf8');
+const section = (title: string) => {
+  const start = guide.indexOf(`## ${title}`);
+  expect(start, title).toBeGreaterThanOrEqual(0);
+  const end = guide.indexOf('\n## ', start + 3);
+  return guide.slice(start, end < 0 ? undefined : end);
+};
+/** The cells of the table row whose first cell is `key` in backticks. */
+const row = (text: string, key: string) => {
+  const line = text.split('\n').find((l) => l.startsWith(`| \`${key}\` |`));
+  return line?.split(' | ').map((c) => c.replace(/^\| |\|$/g, '').trim());
+};
+const { main, edge, mainTemplate, edgeTemplate } = synthStage('prod');
+
+describe('docs/deploy.md', () => {
+  it('lists every stage setting with the default and the dev and prod values of cdk.json', () => {
+    const settings = section('Stage settings');
+    const stages = cdkContext.stages as Record<string, Record<string, unknown>>;
+    for (const key of [...Object.keys(STAGE_DEFAULTS), 'alarmEmail', 'domain', 'publicUrl']) {
+      const cells = row(settings, key);
+      expect(cells, key).toBeDefined();
+      const value = (STAGE_DEFAULTS as unknown as Record<string, unknown>)[key];
+      if (typeof value === 'number' || typeof value === 'string') {
+        expect(cells?.[1], `${key} default`).toContain(String(value));
+        for (const [i, stage] of [
+          [2, 'dev'],
+          [3, 'prod'],
+        ] as const) {
+          expect(cells?.[i], `${key} ${stage}`).toContain(String(stages[stage][key] ?? value));
+        }
+      }
+    }
+  });
+
+  it('has a runbook line for every kind of alarm, with the thresholds the alarms use', () => {
+    const runbook = section('Alarms and what to do');
+    for (const kind of ALARM_KINDS) expect(row(runbook, kind), kind).toBeDefined();
+    const age = row(runbook, 'queue-age')?.[1] ?? '';
+    for (const [queue, seconds] of Object.entries(OLDEST_MESSAGE_ALARM_S)) {
+      expect(age).toContain(`${seconds.toLocaleString('en')} s (\`${queue}\`)`);
+    }
+    for (const metric of Object.keys(PRODUCT_ALARMS)) expect(runbook).toContain(`\`${metric}\``);
+  });
+
+  it('names exactly the outputs the stack prints', () => {
+    const paragraph = guide.slice(guide.indexOf('The main stack prints these outputs'));
+    const named = [...paragraph.slice(0, paragraph.indexOf('\n\n')).matchAll(/`(\w+)`/g)].map((m) => m[1]);
+    expect(named.sort()).toEqual(Object.keys(mainTemplate.toJSON().Outputs).sort());
+  });
+
+  it('counts the indexes and the secrets as the template has them', () => {
+    expect(guide).toContain(`${TABLE_INDEXES.length} global secondary indexes`);
+    const [[, table]] = ofType(mainTemplate, 'AWS::DynamoDB::Table');
+    expect(table.Properties?.GlobalSecondaryIndexes).toHaveLength(TABLE_INDEXES.length);
+    const secrets = ofType(mainTemplate, 'AWS::SecretsManager::Secret');
+    expect(secrets).toHaveLength(3);
+    expect(guide).toContain('Three Secrets Manager secrets');
+    expect(guide).not.toMatch(/three GSIs|one secret\b|SSM parameter in us-east-1/);
+  });
+
+  it('says rightly how the main stack reads the edge stack: its outputs, by Fn::GetStackOutput, no SSM', () => {
+    const [[, distribution]] = ofType(mainTemplate, 'AWS::CloudFront::Distribution');
+    expect(distribution.Properties?.DistributionConfig.WebACLId).toEqual({
+      'Fn::GetStackOutput': { StackName: edge.stackName, Region: 'us-east-1', OutputName: expect.any(String) },
+    });
+    const outputName = distribution.Properties?.DistributionConfig.WebACLId['Fn::GetStackOutput'].OutputName;
+    expect(Object.keys(edgeTemplate.toJSON().Outputs)).toContain(outputName);
+    expect(main.region).not.toBe(edge.region);
+    for (const t of [mainTemplate, edgeTemplate]) {
+      expect(Object.values(t.toJSON().Resources).map((r) => (r as { Type: string }).Type)).not.toContainEqual(
+        expect.stringMatching(/^AWS::SSM::|CrossRegion/),
+      );
+    }
+    expect(guide).toContain("the main stack reads with CloudFormation's `Fn::GetStackOutput`");
+  });
+});
