@@ -34,9 +34,11 @@ describe('sendToQueue', () => {
   });
 
   it('holds messages back for delaySeconds', async () => {
-    await sendToQueue('notify', [{ later: true }], { delaySeconds: 2 });
+    // The delay is the margin the first receive has to run in: 4 s, not the 2 s a loaded machine
+    // once needed for a send and a receive.
+    await sendToQueue('notify', [{ later: true }], { delaySeconds: 4 });
     expect(await receiveAll()).toEqual([]);
-    await new Promise((r) => setTimeout(r, 2_200));
+    await new Promise((r) => setTimeout(r, 4_200));
     expect((await receiveAll()).map((m) => m.body)).toEqual([{ later: true }]);
   });
 
