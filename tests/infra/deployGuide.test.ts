@@ -87,3 +87,24 @@ describe('docs/deploy.md', () => {
     expect(guide).toContain("the main stack reads with CloudFormation's `Fn::GetStackOutput`");
   });
 });
+
+describe('docs/costs.md', () => {
+  const costs = readFileSync(path.join(REPO_ROOT, 'docs', 'costs.md'), 'utf8');
+
+  it('prices as many alarm metrics, secrets and custom metrics as the prod stage has', () => {
+    const alarms = [
+      ...ofType(mainTemplate, 'AWS::CloudWatch::Alarm'),
+      ...ofType(edgeTemplate, 'AWS::CloudWatch::Alarm'),
+    ];
+    // CloudWatch bills an alarm per metric it reads: a metric-math alarm counts each of its metrics.
+    const metrics = alarms.reduce(
+      (n, [, a]) =>
+        n +
+        (a.Properties?.Metrics ? a.Properties.Metrics.filter((m: { MetricStat?: unknown }) => m.MetricStat).length : 1),
+      0,
+    );
+    expect(costs).toContain(`| Alarms | $${(metrics * 0.1).toFixed(2)} | — | ${metrics} alarm metrics × $0.10`);
+    expect(costs).toContain(`${ofType(mainTemplate, 'AWS::SecretsManager::Secret').length} secrets × $0.40`);
+    expect(costs).toContain(`${Object.keys(PRODUCT_ALARMS).length} metrics × 1 stage dimension × $0.30`);
+  });
+});
