@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { App } from 'aws-cdk-lib';
-import { nagFindings } from '../infra/nag/nagFindings.js';
+import { type NagFinding, nagFindings } from '../infra/nag/nagFindings.js';
 import { addPatrolStage } from '../infra/patrolStage.js';
 import { stageFromContext } from '../infra/stageFromContext.js';
 import { loadCdkContext } from '../infra/cdkContext.js';
@@ -33,6 +33,13 @@ function parseArgs(argv: string[]): { stage: string; context: Record<string, str
   }
   if (!stage) throw new Error('--stage takes a stage name');
   return { stage, context, all };
+}
+
+/** What the script prints and its exit code: 1 when any finding is an error. */
+export function nagReport(stage: string, all: NagFinding[], withWarnings: boolean): { code: number; json: string } {
+  const findings = all.filter((f) => withWarnings || f.level === 'error');
+  const errors = all.filter((f) => f.level === 'error').length;
+  return { code: errors > 0 ? 1 : 0, json: `${JSON.stringify({ stage, errors, findings }, null, 2)}\n` };
 }
 
 function main(): number {
@@ -61,10 +68,9 @@ function main(): number {
       { account: '123456789012', region: process.env.CDK_DEFAULT_REGION ?? 'eu-central-1' },
       { webDistDir: webDist },
     );
-    const findings = nagFindings(app).filter((f) => args.all || f.level === 'error');
-    const errors = findings.filter((f) => f.level === 'error').length;
-    process.stdout.write(`${JSON.stringify({ stage: args.stage, errors, findings }, null, 2)}\n`);
-    return errors > 0 ? 1 : 0;
+    const { code, json } = nagReport(args.stage, nagFindings(app), args.all);
+    process.stdout.write(json);
+    return code;
   } catch (error) {
     console.error(`nag: ${(error as Error).message}`);
     return 2;
@@ -73,4 +79,4 @@ function main(): number {
   }
 }
 
-process.exitCode = main();
+if (import.meta.url === `file://${process.argv[1]}`) process.exitCode = main();
