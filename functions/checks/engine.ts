@@ -2,6 +2,7 @@ import { NotificationCategory, Process, RunStatus, TaskStatus, TestMode } from '
 import { logger } from '../lib/logger.js';
 import { createNotification } from '../notifications/service.js';
 import { siteRefs } from '../sites/service.js';
+import { recordSubtaskRollup } from './checkRollup.js';
 import { recordEvent } from './events.js';
 import { enqueueSubtasks } from './queue.js';
 import { type StoredOperation, type StoredSubtask, type StoredTask, checkStore } from './store.js';
@@ -51,6 +52,11 @@ export async function claimSubtask(id: number, runId: string): Promise<StoredSub
 export interface SubtaskOutcome {
   success: boolean;
   msg: string;
+  /** What the checker's attempts came to (runSubtask.ts); absent when it never ran one (reaper, missing site). */
+  attempts?: number;
+  flaky?: boolean;
+  degraded?: boolean;
+  duration_ms?: number;
 }
 
 /**
@@ -59,13 +65,18 @@ export interface SubtaskOutcome {
  */
 export async function finishSubtask(sub: StoredSubtask, runId: string, outcome: SubtaskOutcome): Promise<boolean> {
   const status = outcome.success ? Done : Failed;
+  const { success: _s, ...fields } = outcome;
   const finished = await checkStore().subtasks.transition(
     sub.id,
-    { status, msg: outcome.msg, end_at: Date.now() },
+    { status, ...fields, end_at: Date.now() },
     { status: Running, run_id: runId },
   );
   if (!finished) return false;
   if (!outcome.success) recordMetric('SubtasksFailed');
+  // The dashboard's rollups; a lost write is put right by the repair (rebuildCheckRollups).
+  await recordSubtaskRollup(finished).catch((error) =>
+    logger.error('check rollup not written', { subtask_id: finished.id, error: error as Error }),
+  );
   const task = await checkStore().tasks.add(sub.task_id, {
     task_running: -1,
     ...(outcome.success ? { task_done: 1 } : { task_failed: 1 }),
@@ -96,13 +107,16 @@ async function afterSubtaskEnded(sub: StoredSubtask, task: StoredTask): Promise<
       task_id: sub.task_id,
       subtask_id: sub.id,
     }),
-    createNotification({
-      category: NotificationCategory.values.Subtask,
-      title: `${name}: ${label} ${ok ? 'Done' : 'Failed'}`,
-      caption: `Subtask ${sub.id} of operation ${sub.operation_id}`,
-      content: `<p>Site <b>${escapeHtml(name)}</b>, ${escapeHtml(label)}: <b>${ok ? 'Done' : 'Failed'}</b></p><p>${escapeHtml(sub.msg)}</p><p><a href="/operations/${sub.operation_id}">Operation ${sub.operation_id}</a></p>`,
-      link: `/operations/${sub.operation_id}`,
-    }),
+    // A flaky pass is told by its badge and the dashboard's flake rate, not by a message: it
+    // passed, and a message per passing retry would teach operators to ignore them.
+    !sub.flaky &&
+      createNotification({
+        category: NotificationCategory.values.Subtask,
+        title: `${name}: ${label} ${ok ? 'Done' : 'Failed'}`,
+        caption: `Subtask ${sub.id} of operation ${sub.operation_id}`,
+        content: `<p>Site <b>${escapeHtml(name)}</b>, ${escapeHtml(label)}: <b>${ok ? 'Done' : 'Failed'}</b></p><p>${escapeHtml(sub.msg)}</p><p><a href="/operations/${sub.operation_id}">Operation ${sub.operation_id}</a></p>`,
+        link: `/operations/${sub.operation_id}`,
+      }),
   ]);
   await maybeFinishTask(task);
 }

@@ -67,7 +67,15 @@ async function presentSubtasks(rows: StoredSubtask[]): Promise<Subtask[]> {
   const siteInfo = await siteRefs(rows.map((r) => r.site_id));
   return rows.map(({ site_id, run_id: _r, ...r }) => {
     const site = siteInfo.get(site_id);
-    return { ...r, site: site ? { name: site.name } : null };
+    // Rows from before retries have no outcome fields.
+    return {
+      ...r,
+      attempts: r.attempts ?? null,
+      flaky: r.flaky ?? false,
+      degraded: r.degraded ?? false,
+      duration_ms: r.duration_ms ?? null,
+      site: site ? { id: site.id, name: site.name } : null,
+    };
   });
 }
 

@@ -1,11 +1,12 @@
 import { Process } from '../../shared/enums.js';
+import { invocationTimeLeft } from '../lib/invocationDeadline.js';
 import { logger } from '../lib/logger.js';
 import { getSystemConfig } from '../systemConfig/getSystemConfig.js';
 import { putObject } from '../lib/storage/objects.js';
 import { checkerAccount, readAccountSession, saveAccountSession, siteRefs } from '../sites/service.js';
 import { getBrowser } from './browser/browserPool.js';
 import { type CheckSession, runCheck } from './browser/runCheck.js';
-import { claimSubtask, finishSubtask } from './engine.js';
+import { claimSubtask, finishSubtask, type SubtaskOutcome } from './engine.js';
 import type { CheckMessage } from './queue.js';
 import { type StoredSubtask, type StoredTask, checkStore } from './store.js';
 
@@ -55,7 +56,19 @@ export async function runSubtask(message: CheckMessage, runId: string): Promise<
   }
 }
 
+/**
+ * The attempts of one subtask share this much time (from the claim); a retry starts only while a
+ * useful attempt still fits, and all of them end before the reaper (RUNNING_LIMIT_MS, subtask
+ * timeout + 60 s) would take the subtask for lost.
+ */
+export const ATTEMPTS_WINDOW_MS = SUBTASK_TIMEOUT_MS + 30_000;
+/** Kept free at the end of the invocation to store the evidence and close the subtask. */
+const STORE_MARGIN_MS = 15_000;
+/** A retry with less time than this left would only time out again. */
+const MIN_ATTEMPT_MS = 10_000;
+
 async function execute(sub: StoredSubtask, runId: string): Promise<void> {
+  const claimedAt = Date.now();
   const [task, site] = await Promise.all([
     checkStore().tasks.get(sub.task_id),
     siteRefs([sub.site_id]).then((refs) => refs.get(sub.site_id)),
@@ -69,26 +82,76 @@ async function execute(sub: StoredSubtask, runId: string): Promise<void> {
     await finishSubtask(sub, runId, { success: false, msg: 'The site or its account no longer exists' });
     return;
   }
-  // The step timeout is the operators' to tune (super config); read per check, cached for seconds.
+  // The step timeout, retries and budgets are the operators' to tune (super config); read per
+  // check, cached for seconds.
   const { checker } = await getSystemConfig();
-  const run = await runCheck({
-    browser: await getBrowser(),
-    site,
-    account: { user: account.user, pwd: account.pwd },
-    mode: sub.mode,
-    process: sub.process,
-    session,
-    timeoutMs: SUBTASK_TIMEOUT_MS,
-    stepTimeoutMs: checker.step_timeout_seconds * 1000,
-    record: true,
-  });
+  const left = invocationTimeLeft();
+  const deadline = Math.min(
+    claimedAt + ATTEMPTS_WINDOW_MS,
+    left === undefined ? Number.POSITIVE_INFINITY : Date.now() + left - STORE_MARGIN_MS,
+  );
+
+  // Each attempt in a fresh browser context, with its own video, raw log and timings; an
+  // attempt's files are stored while the next one runs, so a retry starts at once.
+  const stored: Promise<void>[] = [];
+  const failures: string[] = [];
+  let run: Awaited<ReturnType<typeof runCheck>>;
+  let attempt = 0;
+  for (;;) {
+    attempt++;
+    run = await runCheck({
+      browser: await getBrowser(),
+      site,
+      account: { user: account.user, pwd: account.pwd },
+      mode: sub.mode,
+      process: sub.process,
+      session,
+      timeoutMs: Math.max(1000, Math.min(SUBTASK_TIMEOUT_MS, deadline - Date.now())),
+      stepTimeoutMs: checker.step_timeout_seconds * 1000,
+      record: true,
+    });
+    stored.push(storeEvidence(sub, runId, account.id, run, attempt));
+    const { outcome } = run;
+    if (outcome.success) break;
+    failures.push(outcome.msg);
+    const retryable = outcome.failureKind !== undefined && checker.retry_on.includes(outcome.failureKind);
+    if (!retryable || attempt > checker.retries || deadline - Date.now() < MIN_ATTEMPT_MS) break;
+    logger.info('retrying subtask', { subtask_id: sub.id, attempt, kind: outcome.failureKind, msg: outcome.msg });
+  }
 
   const { outcome } = run;
   await Promise.all([
-    storeEvidence(sub, runId, account.id, run),
+    ...stored,
     isLogin && outcome.success && outcome.session ? saveSession(task, outcome.session) : undefined,
   ]);
-  await finishSubtask(sub, runId, { success: outcome.success, msg: outcome.msg });
+  await finishSubtask(sub, runId, subtaskOutcome(outcome, attempt, failures, checker.time_budget_ms));
+}
+
+/**
+ * What the subtask ends with: a pass after a failed attempt is flaky (and says what failed first), a
+ * pass slower than its process's budget is degraded; the duration is the deciding attempt's.
+ */
+export function subtaskOutcome(
+  outcome: { success: boolean; msg: string; durationMs: number; process: number },
+  attempts: number,
+  earlierFailures: readonly string[],
+  budgets: Partial<Record<string, number>>,
+): SubtaskOutcome {
+  const flaky = outcome.success && attempts > 1;
+  const budget = budgets[String(outcome.process)];
+  const degraded = outcome.success && budget !== undefined && outcome.durationMs > budget;
+  const notes = [
+    flaky ? `passed on attempt ${attempts} (${earlierFailures.map((m, i) => `attempt ${i + 1}: ${m}`).join('; ')})` : '',
+    degraded ? `slow: ${outcome.durationMs} ms over the ${budget} ms budget` : '',
+  ].filter(Boolean);
+  return {
+    success: outcome.success,
+    msg: notes.length ? `${outcome.msg}; ${notes.join('; ')}` : outcome.msg,
+    attempts,
+    flaky,
+    degraded,
+    duration_ms: outcome.durationMs,
+  };
 }
 
 type Bet = { bet_id: string; number: string; big: number; small: number };
@@ -104,8 +167,9 @@ async function storeEvidence(
   runId: string,
   accountId: number,
   { outcome, video, screenshot }: Awaited<ReturnType<typeof runCheck>>,
+  attempt: number,
 ): Promise<void> {
-  const prefix = `checks/${sub.operation_id}/${sub.task_id}/${sub.id}-${runId.slice(0, 8)}`;
+  const prefix = `checks/${sub.operation_id}/${sub.task_id}/${sub.id}-${runId.slice(0, 8)}-a${attempt}`;
   const videoKey = video ? `${prefix}.${video.contentType.includes('webm') ? 'webm' : 'mp4'}` : null;
   const screenshotKey = screenshot ? `${prefix}.png` : null;
   const [logId, rawId, videoId] = await Promise.all([
@@ -142,6 +206,10 @@ async function storeEvidence(
         result: outcome.result,
         steps: outcome.steps,
         console_errors: outcome.consoleErrors,
+        failed_requests: outcome.failedRequests,
+        failure_kind: outcome.failureKind ?? null,
+        attempt,
+        duration_ms: outcome.durationMs,
         video_id: videoId,
         screenshot_key: screenshotKey,
       },

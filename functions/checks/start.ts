@@ -133,6 +133,10 @@ export async function startCheck(input: StartCheckInput): Promise<StoredOperatio
         start_at: null,
         end_at: null,
         msg: '',
+        attempts: null,
+        flaky: false,
+        degraded: false,
+        duration_ms: null,
       })),
     );
     await enqueueSubtasks(firstWave(created));

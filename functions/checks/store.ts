@@ -53,7 +53,6 @@ export type StoredTask = StoredOf<
 export type StoredSubtask = StoredOf<
   typeof subtaskListFields,
   {
-    site_id: number;
     /** Id of the delivery that claimed it, so a late duplicate cannot finish it twice. */
     run_id?: string;
   }
@@ -94,7 +93,8 @@ export const taskEntity = defineEntity<StoredTask>({
 export const subtaskEntity = defineEntity<StoredSubtask>({
   type: 'subtask',
   fields: subtaskListFields,
-  keys: ['task_id', 'operation_id', 'process', 'mode', 'status'],
+  // site_id took the sixth slot in 2026-11 (the dashboard's cells); the start's repair indexes older rows.
+  keys: ['task_id', 'operation_id', 'process', 'mode', 'status', 'site_id'],
 });
 
 export const checkLogEntity = defineEntity<StoredCheckLog>({

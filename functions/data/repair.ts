@@ -1,14 +1,18 @@
+import { rebuildCheckRollups } from '../checks/checkRollup.js';
 import { createRepository } from '../lib/db/repository.js';
 import { logger } from '../lib/logger.js';
 import { allEntities } from './entities.js';
 
 /**
  * The repair path of the row counters (and of index keys written by an older layout): recounts
- * every entity. Locally it runs at start, so a DATA_DIR from before a layout change lists right.
+ * every entity, then rebuilds the check rollups from the subtasks. Locally it runs at start, so a DATA_DIR from before a layout change lists right.
  */
 export const handler = async () => {
   for (const def of allEntities()) {
     const out = await createRepository(def).repair();
     if (out.reindexed) logger.info('rows re-indexed', { type: def.type, ...out });
   }
+  // The dashboard's rollups, from the rows kept (docs/check-engine.md "Rollups").
+  const rollups = await rebuildCheckRollups();
+  logger.info('check rollups rebuilt', rollups);
 };

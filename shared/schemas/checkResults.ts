@@ -4,6 +4,7 @@
 // half-way (defaults from `emptyResult`, then filled as far as the driver got).
 import { z } from 'zod';
 import { AuthType, type EnumValue, type Process, type TestMode } from '../enums';
+import { FailureKinds } from './systemConfig';
 
 export type ProcessValue = EnumValue<typeof Process>;
 export type TestModeValue = EnumValue<typeof TestMode>;
@@ -251,6 +252,20 @@ export const CheckStep = z.object({
 });
 export type CheckStep = z.infer<typeof CheckStep>;
 
+/** A request of the page that failed (no answer) or was answered 4xx/5xx, kept as failure evidence. */
+export const FailedRequest = z.object({
+  method: z.string(),
+  /** Without credentials, and with the values of secret-looking query parameters replaced by ***. */
+  url: z.string(),
+  /** HTTP status; null when no answer came (connection refused, aborted, DNS). */
+  status: z.number().int().nullable(),
+  /** Chromium's reason when no answer came ('net::ERR_CONNECTION_REFUSED'). */
+  error: z.string().optional(),
+  /** ms from the request leaving the page to its answer or failure. */
+  ms: z.number().int().nonnegative(),
+});
+export type FailedRequest = z.infer<typeof FailedRequest>;
+
 export const CheckOutcome = z.object({
   success: z.boolean(),
   /** Human-readable verdict; on failure the reason ('Account is locked', 'Timed out after ...'). */
@@ -268,6 +283,10 @@ export const CheckOutcome = z.object({
   ]),
   steps: z.array(CheckStep),
   consoleErrors: z.array(z.string()),
+  /** Requests that failed or were answered 4xx/5xx (at most 50). */
+  failedRequests: z.array(FailedRequest),
+  /** Why a failed check failed, as far as a retry cares (shared/schemas/systemConfig FailureKinds); absent on success. */
+  failureKind: z.enum(FailureKinds).optional(),
   /** The session to store for the account when the check signed in (absent when it never got in). */
   session: StoredSession.optional(),
   /** Wall time of the whole check in ms. */

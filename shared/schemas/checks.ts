@@ -11,7 +11,8 @@ import {
 } from '../enums.js';
 import { field, keyOrderFields, type RowOf } from '../listFields.js';
 import type { ListFields } from '../listQuery.js';
-import type { ProcessValue, TestModeValue } from './checkResults.js';
+import type { FailedRequest, ProcessValue, TestModeValue } from './checkResults.js';
+import type { FailureKind } from './systemConfig.js';
 import { Bounds, type UserRef } from './common.js';
 import { ValidatorMessages } from '../validators.js';
 
@@ -85,8 +86,8 @@ export interface Task extends Omit<RowOf<typeof taskListFields>, 'site_id'> {
   subtasks?: ProcessGroup[];
 }
 
-export interface Subtask extends RowOf<typeof subtaskListFields> {
-  site: { name: string } | null;
+export interface Subtask extends Omit<RowOf<typeof subtaskListFields>, 'site_id'> {
+  site: { id: number; name: string } | null;
 }
 
 export interface Video extends RowOf<typeof videoListFields> {
@@ -183,9 +184,19 @@ export const subtaskListFields = {
   mode: field.enum(TestMode, keyFilter),
   process: field.enum(Process, keyFilter),
   status: field.enum(RunStatus, keyFilter),
+  /** The dashboard's cells open the subtasks of one (site, process, mode): the site is a key. */
+  site_id: field.number(keyFilter),
   msg: field.text({ ...bounded, search: true }),
   start_at: field.datetime<number | null>(bounded),
   end_at: field.datetime<number | null>(bounded),
+  /** Attempts the checker made (1 + retries it used); null until it ends. */
+  attempts: field.number<number | null>(bounded),
+  /** Ended Done after a failed attempt (docs/check-engine.md "Retries"). */
+  flaky: field.boolean(bounded),
+  /** Ended Done slower than its process's time budget (checker.time_budget_ms): Slow, not failed. */
+  degraded: field.boolean(bounded),
+  /** ms of the attempt that decided it (the passing one, or the last); null until it ends. */
+  duration_ms: field.number<number | null>(bounded),
 } as const satisfies ListFields;
 
 /** The columns every check log has, whatever its process. */
@@ -237,6 +248,14 @@ export const rawLogListFields = {
   result: field.shown<unknown>(),
   steps: field.shown<StepTiming[]>(),
   console_errors: field.shown<string[]>(),
+  /** Which attempt of its subtask this was (1, 2, 3); null on rows from before retries. */
+  attempt: field.number<number | null>(),
+  /** Why the attempt failed (FailureKinds); null when it passed. */
+  failure_kind: field.shown<FailureKind | null>(),
+  /** Requests that failed or were answered 4xx/5xx, secrets stripped. */
+  failed_requests: field.shown<FailedRequest[]>(),
+  /** ms the attempt took. */
+  duration_ms: field.number<number | null>(),
 } as const satisfies ListFields;
 
 export const videoListFields = {

@@ -1,5 +1,8 @@
 import { z } from 'zod';
+import { Process } from '../enums.js';
 import type { ListFields } from '../listQuery.js';
+
+const PROCESS_NAMES = Process.options.map((o) => o.label);
 
 // The system config of the super area (spec sections 2, 3, 7: '/super/system/config',
 // GET and POST /super/system-config). One typed document; its payload is not shown by the spec,
@@ -13,7 +16,28 @@ export const ConfigBounds = {
   retentionDays: { min: 1, max: 3650 },
   // Spec section 5: monitor interval, integer 5 to 120 seconds.
   monitorInterval: { min: 5, max: 120 },
+  checkerRetries: { min: 0, max: 2 },
+  /** A process's time budget: 100 ms to 10 minutes. */
+  timeBudgetMs: { min: 100, max: 600_000 },
 } as const;
+
+/**
+ * Why a check attempt failed, as far as a retry cares (functions/checks/failureKind.ts decides):
+ * the site did not answer in time, the network did not get there, the site answered 5xx, or the
+ * page itself did something wrong (a refused login, a closed draw, a malformed answer). The first
+ * three are often passing troubles; a page error usually is not, so it is not retried by default.
+ */
+export const FailureKinds = ['timeout', 'network', 'http5xx', 'page_error'] as const;
+export type FailureKind = (typeof FailureKinds)[number];
+export const FailureKindLabels: Record<FailureKind, string> = {
+  timeout: 'Timeout',
+  network: 'Network',
+  http5xx: 'HTTP 5xx',
+  page_error: 'Page error',
+};
+
+/** The processes (1-8) as the keys of a per-process setting. */
+export const ProcessKeys = ['1', '2', '3', '4', '5', '6', '7', '8'] as const;
 
 export const ConfigMessages = {
   timeZone: 'Unknown time zone, use an IANA name such as Asia/Yangon',
@@ -24,6 +48,7 @@ export const ConfigMessages = {
   unknownChannel: 'Not one of the channel codes',
   unknownPackage: 'Not one of the package codes',
   duplicatePair: 'This channel-package pair is listed twice',
+  duplicateKind: 'Each kind may appear only once',
 } as const;
 
 /** True for a zone name Intl knows (IANA names and 'UTC'); Intl throws a RangeError otherwise. */
@@ -124,6 +149,15 @@ export const SystemConfig = z.object({
       concurrency: bounded(ConfigBounds.checkerConcurrency).default(4),
       /** How long one browser step may take before the subtask fails. */
       step_timeout_seconds: bounded(ConfigBounds.stepTimeoutSeconds).default(15),
+      /** Attempts after a failed one, at once and in a fresh page, when its failure kind is in retry_on. */
+      retries: bounded(ConfigBounds.checkerRetries).default(1),
+      retry_on: z
+        .array(z.enum(FailureKinds, { error: `One of ${FailureKinds.join(', ')}` }))
+        .max(FailureKinds.length)
+        .default(['timeout', 'network', 'http5xx'])
+        .refine((kinds) => new Set(kinds).size === kinds.length, ConfigMessages.duplicateKind),
+      /** Per process (1-8), the ms a passing check may take before it counts as degraded (Slow); unset: none. */
+      time_budget_ms: z.partialRecord(z.enum(ProcessKeys), bounded(ConfigBounds.timeBudgetMs)).default({}),
     })
     .prefault({}),
   retention_days: z
@@ -186,7 +220,7 @@ export const systemConfigVersionFields = {
 
 // The form of the Config page is generated from this list (one entry per leaf, in order), so a
 // new setting is one schema line and one entry here.
-export type ConfigFieldKind = 'timeZone' | 'integer' | 'codes' | 'pairs';
+export type ConfigFieldKind = 'timeZone' | 'integer' | 'optionalInteger' | 'choices' | 'codes' | 'pairs';
 export interface ConfigField {
   /** Dotted path into the document, also the key of its error in `extra`. */
   path: string;
@@ -197,6 +231,8 @@ export interface ConfigField {
   help?: string;
   bounds?: { min: number; max: number };
   unit?: string;
+  /** For 'choices': the values offered, with their labels (English keys). */
+  choices?: readonly { value: string; label: string }[];
 }
 
 const retention = (kind: RetentionKind, label: string): ConfigField => ({
@@ -232,6 +268,32 @@ export const systemConfigFields: readonly ConfigField[] = [
     bounds: ConfigBounds.stepTimeoutSeconds,
     unit: 'seconds',
   },
+  {
+    path: 'checker.retries',
+    label: 'Retries',
+    kind: 'integer',
+    section: 'Checker',
+    bounds: ConfigBounds.checkerRetries,
+    help: 'A subtask whose attempt fails with one of the kinds below runs again at once, in a fresh page. A pass after a failed attempt is Flaky and sends no notification.',
+  },
+  {
+    path: 'checker.retry_on',
+    label: 'Retry on',
+    kind: 'choices',
+    section: 'Checker',
+    choices: FailureKinds.map((value) => ({ value, label: FailureKindLabels[value] })),
+  },
+  ...ProcessKeys.map(
+    (key): ConfigField => ({
+      path: `checker.time_budget_ms.${key}`,
+      label: `Time budget: ${PROCESS_NAMES[Number(key) - 1]}`,
+      kind: 'optionalInteger',
+      section: 'Checker',
+      bounds: ConfigBounds.timeBudgetMs,
+      unit: 'ms',
+      help: 'A pass slower than this is Slow (degraded). Empty: no budget.',
+    }),
+  ),
   retention('log_rows', 'Log rows'),
   retention('raw_logs', 'Raw logs'),
   retention('videos', 'Videos'),

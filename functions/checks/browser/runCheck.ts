@@ -1,10 +1,11 @@
 // One check = one subtask: a fresh browser context, a recording, the driver's process bounded by
 // timeouts, and always a verdict. Whatever the site or the browser does, this resolves (never
 // rejects, never hangs) and closes the context, so the engine can always write the subtask's log.
-import type { Browser, Page } from 'puppeteer-core';
+import type { Browser, HTTPRequest, Page } from 'puppeteer-core';
 import {
   type CheckOutcome,
   emptyResult,
+  type FailedRequest,
   type ProcessResult,
   type ProcessValue,
   type StoredSession,
@@ -21,7 +22,10 @@ import type {
   SiteRef,
 } from '../drivers/SiteDriver';
 import { driverForSite } from '../drivers/siteDriverRegistry';
+import type { FailureKind } from '../../../shared/schemas/systemConfig';
+import { failureKindOf } from './failureKind';
 import { type CheckContext, openCheckContext } from './launchBrowser';
+import { evidenceUrl, redactDeep, redactText } from './redactEvidence';
 import { createRecorder, type RecordedVideo, type Recorder, type RecorderKind } from './Recorder';
 
 /** How long the recording keeps running after the check's last step. */
@@ -47,6 +51,8 @@ export interface RunCheckOptions<P extends ProcessValue> {
   viewport?: { width: number; height: number };
   /** Hosts the check may reach although private; default config.allowedPrivateHosts (ALLOWED_PRIVATE_HOSTS). */
   allowedHosts?: readonly string[];
+  /** Values that must never appear in the evidence besides the account's password (which always is one). */
+  secrets?: readonly string[];
 }
 
 /** The session a check returns and accepts; the engine stores it encrypted per account. */
@@ -80,6 +86,8 @@ export async function runCheck<P extends ProcessValue>(opts: RunCheckOptions<P>)
   const result = emptyResult(process);
   const { step, steps } = createStepRecorder(timeoutMs);
   const consoleErrors: string[] = [];
+  const failedRequests: FailedRequest[] = [];
+  let kind: FailureKind | undefined;
   let check: CheckContext | undefined;
   let recorder: Recorder | undefined;
   let verdict: ProcessVerdict;
@@ -92,6 +100,7 @@ export async function runCheck<P extends ProcessValue>(opts: RunCheckOptions<P>)
     );
     const page = check.page;
     watchConsole(page, consoleErrors);
+    watchRequests(page, failedRequests);
     await page.setViewport(opts.viewport ?? { width: 1280, height: 720 });
     page.setDefaultTimeout(timeoutMs);
     if (opts.record !== false) {
@@ -119,8 +128,11 @@ export async function runCheck<P extends ProcessValue>(opts: RunCheckOptions<P>)
       totalTimeoutMs,
       `Check timed out after ${totalTimeoutMs} ms (whole check)`,
     );
+    // A driver's verdict without an exception is the page's own answer (a closed draw, a refused login).
+    if (!verdict.success) kind = 'page_error';
   } catch (err) {
     verdict = { success: false, msg: err instanceof CheckTimeoutError ? err.message : checkErrorMessage(err) };
+    kind = err instanceof CheckTimeoutError ? 'timeout' : failureKindOf(err);
   }
 
   // A site that sends the browser to a private address (a redirect, a subresource, a rebinding
@@ -132,12 +144,16 @@ export async function runCheck<P extends ProcessValue>(opts: RunCheckOptions<P>)
       success: false,
       msg: `Refused to open ${first.target}: ${first.reason}${refused.length > 1 ? ` (and ${refused.length - 1} more)` : ''}`,
     };
+    // Where the site sends the browser is its own doing, and it will send it there again.
+    kind = 'page_error';
   }
 
   // The proxy resolves names for Chromium, which then only sees a failed tunnel: say what happened.
   const siteHost = safeHostname(opts.site.url);
-  if (!verdict.success && refused.length === 0 && siteHost && check?.unresolved().includes(siteHost))
+  if (!verdict.success && refused.length === 0 && siteHost && check?.unresolved().includes(siteHost)) {
     verdict = { ...verdict, msg: `Check failed: the site address ${siteHost} does not resolve` };
+    kind = 'network';
+  }
 
   if (!verdict.success && check) {
     screenshot = await bounded(check.page.screenshot({ type: 'png' }), 5000, 'screenshot').then(
@@ -154,14 +170,26 @@ export async function runCheck<P extends ProcessValue>(opts: RunCheckOptions<P>)
   if (check) await bounded(check.close(), 5000, 'close context').catch(() => {});
 
   fillFailure(result, verdict);
+  // What the check typed or signed in with never goes into what is kept and shown.
+  const secrets = [
+    opts.account.pwd,
+    ...(opts.secrets ?? []),
+    ...[opts.session, verdict.session].flatMap((s) => (s ? [s.token, ...s.cookies.map((c) => c.value)] : [])),
+  ].filter((v): v is string => typeof v === 'string' && v.length > 0);
   const outcome: CheckOutcome<P> = {
     success: verdict.success,
-    msg: verdict.msg,
+    msg: redactText(verdict.msg, secrets),
     process,
     mode,
-    result,
-    steps,
-    consoleErrors,
+    result: redactDeep(result, secrets),
+    steps: steps.map((st) => (st.detail ? { ...st, detail: redactText(st.detail, secrets) } : st)),
+    consoleErrors: consoleErrors.map((text) => redactText(text, secrets)),
+    failedRequests: failedRequests.map((r) => ({
+      ...r,
+      url: evidenceUrl(r.url, secrets),
+      ...(r.error ? { error: redactText(r.error, secrets) } : {}),
+    })),
+    ...(verdict.success ? {} : { failureKind: kind ?? 'page_error' }),
     durationMs: Math.round(performance.now() - started),
     ...(verdict.session ? { session: verdict.session } : {}),
   };
@@ -183,6 +211,22 @@ function fillFailure(result: ProcessResult, verdict: ProcessVerdict): void {
   if ('msg' in result && !result.msg) result.msg = verdict.msg;
   if ('result' in result && result.result && typeof result.result === 'object' && 'message' in result.result)
     if (!result.result.message) result.result.message = verdict.msg;
+}
+
+/** Requests with no answer, or answered 4xx/5xx: the network part of a failure's evidence. */
+function watchRequests(page: Page, into: FailedRequest[]): void {
+  const sentAt = new WeakMap<HTTPRequest, number>();
+  const keep = (req: HTTPRequest, status: number | null, error?: string) => {
+    // A page that retries in a loop must not grow the evidence without bound.
+    if (into.length >= 50) return;
+    const ms = Math.round(performance.now() - (sentAt.get(req) ?? performance.now()));
+    into.push({ method: req.method(), url: req.url(), status, ...(error ? { error } : {}), ms });
+  };
+  page.on('request', (req) => sentAt.set(req, performance.now()));
+  page.on('requestfailed', (req) => keep(req, null, req.failure()?.errorText ?? 'failed'));
+  page.on('response', (res) => {
+    if (res.status() >= 400) keep(res.request(), res.status());
+  });
 }
 
 function watchConsole(page: Page, into: string[]): void {

@@ -103,7 +103,11 @@ const BODIES: Record<string, string> = {
   agents: `<div class="card"><table><thead><tr><th>Agent</th><th>D4</th><th>MG</th><th>TT</th></tr></thead><tbody id="agents-body"></tbody></table></div>`,
 };
 
-/** Browser script shared by all pages; it only renders what the JSON calls answer. */
+/**
+ * Browser script shared by all pages; it only renders what the JSON calls answer. Like many real
+ * portals, its login form logs what was submitted when the sign-in fails (password included): the
+ * checker's evidence must keep that console error without the secret (tests/checker/evidence.test.ts).
+ */
 export const APP_JS = `
 (function(){
   var body=document.body, page=body.dataset.page, mode=body.dataset.mode;
@@ -127,7 +131,7 @@ export const APP_JS = `
     login:function(){var f=$('login-form'); f.onsubmit=function(e){e.preventDefault(); $('login-btn').disabled=true;
       fetch('/api/login',{method:'POST',headers:{'content-type':'application/json'},body:JSON.stringify({username:$('username').value,password:$('password').value})})
       .then(function(r){return r.text().then(function(t){var j=JSON.parse(t); if(j.code!==0) throw new Error(j.msg); localStorage.setItem('token',j.data.token); location.href=f.dataset.next})})
-      .catch(function(e){showError(e.message||'Login failed'); $('login-btn').disabled=false})}},
+      .catch(function(e){console.error('Login failed for '+JSON.stringify({username:$('username').value,password:$('password').value})+': '+(e.message||e)); showError(e.message||'Login failed'); $('login-btn').disabled=false})}},
     home:function(){api('/api/'+mode+'/profile').then(function(d){$('profile-user').textContent=d.user;$('profile-credit').textContent=d.credit.toLocaleString();$('profile-balance').textContent=d.balance.toLocaleString()})},
     bets:function(){api('/api/'+mode+'/draw').then(function(d){$('draw-id').textContent=d.draw_id+' '+d.name; pill($('draw-status'),d.open,d.open?'Open':'Closed'); $('place-bet').disabled=!d.open});
       $('place-bet').onclick=function(){$('place-bet').disabled=true; var nums=$('bet-numbers').value.split(',').map(function(s){return s.trim()}).filter(Boolean);
