@@ -55,8 +55,8 @@ function condition(expect: RollupValues | undefined, names: Record<string, strin
   if (!expect) return undefined;
   return Object.entries(expect)
     .map(([attr, value], i) => {
-      names[`#e${i}`] = attr;
       if (value === undefined) return 'attribute_not_exists(pk)';
+      names[`#e${i}`] = attr;
       values[`:e${i}`] = value;
       return `#e${i} = :e${i}`;
     })
@@ -129,7 +129,7 @@ export async function putRollup(
         TableName: config.tableName,
         Item: { ...itemValues, ...keyOf(key) },
         ConditionExpression: expectAll,
-        ...(expectAll ? { ExpressionAttributeNames: names } : {}),
+        ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
         ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
       }),
     ),
