@@ -1,6 +1,7 @@
 import { Process, RunStatus } from '../../shared/enums.js';
 import type { ListQuery } from '../../shared/listQuery.js';
 import type {
+  AttemptEvidence,
   BetUpload,
   CheckLog,
   CheckResult,
@@ -9,9 +10,13 @@ import type {
   ProcessGroup,
   RawLog,
   Subtask,
+  SubtaskAttempt,
+  SubtaskComparison,
+  SubtaskEvidence,
   Task,
   Video,
 } from '../../shared/schemas/checks.js';
+import { emptyListQuery } from '../../shared/listQuery.js';
 import type { ListOutcome } from '../lib/db/entity.js';
 import { NotFoundError } from '../lib/errors.js';
 import { objectUrl } from '../lib/storage/objects.js';
@@ -222,4 +227,74 @@ export async function listBetUploads(query: ListQuery): Promise<ListOutcome<BetU
 
 export async function listEngineEvents(query: ListQuery): Promise<ListOutcome<EngineEvent>> {
   return checkStore().engineEvents.list(query);
+}
+
+// Attempts, evidence and the compare view (docs/check-engine.md "Retries" and "Evidence").
+
+async function getSubtaskRow(id: number): Promise<StoredSubtask> {
+  const sub = await checkStore().subtasks.get(id);
+  if (!sub) throw new SubtaskNotFoundError(`Subtask ${id} does not exist`);
+  return sub;
+}
+
+/** Every attempt's raw log, oldest first, with its evidence. */
+async function attemptsOf(subtaskId: number): Promise<AttemptEvidence[]> {
+  const rows = await presentRawLogs(await checkStore().rawLogs.all({ scope: { subtask_id: subtaskId } }));
+  return rows
+    .sort((a, b) => (a.attempt ?? 1) - (b.attempt ?? 1) || a.created_at - b.created_at)
+    .map((r, i) => ({
+      // A raw log from before retries is its subtask's one attempt.
+      attempt: r.attempt ?? i + 1,
+      success: r.success,
+      msg: r.remark,
+      failure_kind: r.failure_kind ?? null,
+      duration_ms: r.duration_ms ?? null,
+      created_at: r.created_at,
+      raw_log_id: r.id,
+      steps: r.steps ?? [],
+      video: r.video,
+      screenshot_url: r.screenshot_url,
+      console_errors: r.console_errors ?? [],
+      failed_requests: r.failed_requests ?? [],
+    }));
+}
+
+export async function subtaskAttempts(id: number): Promise<SubtaskAttempt[]> {
+  await getSubtaskRow(id);
+  return (await attemptsOf(id)).map(({ console_errors: _c, failed_requests: _f, ...a }) => a);
+}
+
+export async function subtaskEvidence(id: number): Promise<SubtaskEvidence> {
+  await getSubtaskRow(id);
+  return { subtask_id: id, failures: (await attemptsOf(id)).filter((a) => !a.success) };
+}
+
+/**
+ * A subtask beside the last Done run of the same (site, process, mode) created before it: read
+ * from the site's subtasks newest first within the list engine's budget.
+ */
+export async function compareWithLastPass(id: number): Promise<SubtaskComparison> {
+  const sub = await getSubtaskRow(id);
+  const { result } = await checkStore().subtasks.list(
+    emptyListQuery({
+      page_size: 1,
+      filters: {
+        process: { kind: 'enum', values: [sub.process] },
+        mode: { kind: 'enum', values: [sub.mode] },
+        status: { kind: 'enum', values: [RunStatus.values.Done] },
+        created_at: { kind: 'range', end: sub.created_at - 1 },
+      },
+    }),
+    { scope: { site_id: sub.site_id } },
+  );
+  const [mine, ...passes] = await presentSubtasks([sub, ...result]);
+  const [attempts, passAttempts] = await Promise.all([
+    attemptsOf(sub.id),
+    passes[0] ? attemptsOf(passes[0].id) : Promise.resolve([]),
+  ]);
+  return {
+    subtask: mine,
+    attempt: attempts.at(-1) ?? null,
+    last_pass: passes[0] ? { subtask: passes[0], attempt: passAttempts.at(-1) ?? null } : null,
+  };
 }

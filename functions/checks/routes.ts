@@ -98,6 +98,9 @@ export const checksRouter = new Router()
     list: subtaskListFields,
   })
   .get('/check/subtasks/:id/check-results', (req) => read.subtaskCheckResults(id(req)))
+  .get('/check/subtasks/:id/attempts', (req) => read.subtaskAttempts(id(req)))
+  .get('/check/subtasks/:id/evidence', (req) => read.subtaskEvidence(id(req)))
+  .get('/check/subtasks/:id/compare', (req) => read.compareWithLastPass(id(req)))
   // Check logs of the eight processes, and the bets that place-bet checks uploaded
   .get(
     '/check/results/bet-upload',

@@ -141,7 +141,9 @@ export function subtaskOutcome(
   const budget = budgets[String(outcome.process)];
   const degraded = outcome.success && budget !== undefined && outcome.durationMs > budget;
   const notes = [
-    flaky ? `passed on attempt ${attempts} (${earlierFailures.map((m, i) => `attempt ${i + 1}: ${m}`).join('; ')})` : '',
+    flaky
+      ? `passed on attempt ${attempts} (${earlierFailures.map((m, i) => `attempt ${i + 1}: ${m}`).join('; ')})`
+      : '',
     degraded ? `slow: ${outcome.durationMs} ms over the ${budget} ms budget` : '',
   ].filter(Boolean);
   return {

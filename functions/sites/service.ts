@@ -245,6 +245,15 @@ export async function siteRefs(ids: (number | null)[]): Promise<Map<number, Pick
   return new Map(rows.map((s) => [s.id, { id: s.id, name: s.name, url: s.url }]));
 }
 
+/**
+ * Every live site's id and name, with the read units it cost: one list read of the sites (not a
+ * get per id), for a dashboard that names every site it shows.
+ */
+export async function liveSiteNames(): Promise<{ sites: Map<number, { id: number; name: string }>; rcu: number }> {
+  const page = await siteStore().listSites(emptyListQuery({ page_size: 0 }));
+  return { sites: new Map(page.result.map((s) => [s.id, { id: s.id, name: s.name }])), rcu: page.consumed_rcu };
+}
+
 /** `{id, user}` of each account id, deleted ones included; never the password. */
 export async function accountRefs(ids: (number | null)[]): Promise<Map<number, { id: number; user: string }>> {
   const wanted = ids.filter((i): i is number => typeof i === 'number');

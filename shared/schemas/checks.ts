@@ -295,3 +295,38 @@ export const engineEventListFields = {
   task_id: field.number<number | null>(),
   subtask_id: field.number<number | null>(),
 } as const satisfies ListFields;
+
+/** One attempt of a subtask (GET /check/subtasks/{id}/attempts): its own raw log, video and timings. */
+export interface SubtaskAttempt {
+  /** 1, 2, 3 in the order they ran. */
+  attempt: number;
+  success: boolean;
+  msg: string;
+  failure_kind: FailureKind | null;
+  duration_ms: number | null;
+  created_at: number;
+  raw_log_id: number;
+  steps: StepTiming[];
+  video: Video | null;
+  screenshot_url: string | null;
+}
+
+/** What a failed attempt left (GET /check/subtasks/{id}/evidence). */
+export interface AttemptEvidence extends SubtaskAttempt {
+  console_errors: string[];
+  failed_requests: FailedRequest[];
+}
+
+export interface SubtaskEvidence {
+  subtask_id: number;
+  /** The failed attempts, oldest first; empty for a subtask that passed at once. */
+  failures: AttemptEvidence[];
+}
+
+/** This run beside the same (site, process, mode)'s last Done run before it (the compare view). */
+export interface SubtaskComparison {
+  subtask: Subtask;
+  /** Its deciding attempt (the last one). */
+  attempt: AttemptEvidence | null;
+  last_pass: { subtask: Subtask; attempt: AttemptEvidence | null } | null;
+}

@@ -38,8 +38,7 @@ export function evidenceUrl(url: string, secrets: readonly string[]): string {
   parsed.password = '';
   for (const name of [...new Set(parsed.searchParams.keys())]) {
     const values = parsed.searchParams.getAll(name);
-    if (SECRET_PARAM.test(name) || values.some((v) => secrets.includes(v)))
-      parsed.searchParams.set(name, HIDDEN);
+    if (SECRET_PARAM.test(name) || values.some((v) => secrets.includes(v))) parsed.searchParams.set(name, HIDDEN);
   }
   // URLSearchParams writes * as %2A; keep the placeholder readable.
   return redactText(parsed.toString().replaceAll('%2A%2A%2A', HIDDEN), secrets);

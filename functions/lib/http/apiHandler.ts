@@ -34,6 +34,7 @@ function routeRequest(event: APIGatewayProxyEventV2, context: ApiContext): Reque
     path,
     params: state.params,
     query,
+    queryData: state.queryData,
     headers: (event.headers ?? {}) as Record<string, string>,
     body: state.body,
     user: state.user as AuthUser,

@@ -27,6 +27,8 @@ export interface Request<Body = unknown> {
   path: string;
   params: Record<string, string>;
   query: Record<string, string>;
+  /** What the route's `query` schema made of the query string (defaults, numbers); undefined without one. */
+  queryData: unknown;
   headers: Record<string, string>;
   body: Body;
   /** Set for every user and super route. */
@@ -85,6 +87,8 @@ export interface RouteOptions<S extends z.ZodType | undefined> {
   maxBodyBytes?: number;
   /** A list route's fields: it takes the list protocol's query and answers a page (the API document says so). */
   list?: ListFields;
+  /** Validates the query string (a 400 with the schema's messages); the result is `req.queryData`. */
+  query?: z.ZodType;
 }
 
 export type RouteHandler<Body> = (req: Request<Body>) => unknown | Promise<unknown>;
@@ -98,6 +102,7 @@ export interface Route {
   audit?: RouteAudit | false;
   maxBodyBytes?: number;
   list?: ListFields;
+  query?: z.ZodType;
   /** Raw (still percent-encoded) parameter values, or null if the path is not this route's. */
   match(path: string): Record<string, string> | null;
   handler: RouteHandler<unknown>;
@@ -177,6 +182,7 @@ export class Router {
       ...(options.audit !== undefined ? { audit: options.audit } : {}),
       ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
       ...(options.list ? { list: options.list } : {}),
+      ...(options.query ? { query: options.query } : {}),
       match: compile(pattern),
       handler: handler as RouteHandler<unknown>,
     });

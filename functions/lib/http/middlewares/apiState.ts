@@ -23,6 +23,8 @@ export interface ApiState {
   caller?: ApiKeyCaller;
   /** The parsed, then validated, JSON body; undefined when none was sent. */
   body?: unknown;
+  /** The query string as the route's `query` schema made it. */
+  queryData?: unknown;
 }
 
 export type ApiContext = Context & { api: ApiState };

@@ -1,0 +1,57 @@
+// The check panels of the home dashboard (issue 26 items 5 and 6): the scorecard, the heatmap and
+// one site's timings, from the check rollups (functions/checks/checkRollup.ts) and one read of the
+// sites' names. Never a log row: each answer reads a fixed number of small items whatever the
+// history's size, and reports the read units it cost.
+import type { HeatmapCell, ScorecardDays, ScorecardRow, TimingPoint } from '../../shared/schemas/dashboard.js';
+import { readCheckHeatmap, readCheckScorecard, readCheckTimings } from '../checks/checkRollup.js';
+import { liveSiteNames } from '../sites/service.js';
+
+const rate = (n: number, of: number) => (of > 0 ? Math.round((n / of) * 10_000) / 10_000 : null);
+const round = (rcu: number) => Math.round(rcu * 100) / 100;
+
+export interface Measured<T> {
+  result: T;
+  rcu: number;
+}
+
+/** One row per (site, process, mode) that has run, over the last `days` days; deleted sites are left out. */
+export async function scorecard(days: ScorecardDays, now = Date.now()): Promise<Measured<ScorecardRow[]>> {
+  const [{ cells, rcu }, names] = await Promise.all([readCheckScorecard(days, now), liveSiteNames()]);
+  const rows = cells.flatMap((c): ScorecardRow[] => {
+    const site = names.sites.get(c.site_id);
+    if (!site) return [];
+    return [
+      {
+        site_id: c.site_id,
+        site_name: site.name,
+        process: c.process as ScorecardRow['process'],
+        mode: c.mode as ScorecardRow['mode'],
+        runs: c.runs,
+        passed: c.passed,
+        failed: c.failed,
+        flaky: c.flaky,
+        degraded: c.degraded,
+        pass_rate: rate(c.passed, c.runs),
+        flake_rate: rate(c.flaky, c.runs),
+        p50_ms: c.p50_ms,
+        p95_ms: c.p95_ms,
+        last_status: c.last_status as ScorecardRow['last_status'],
+        last_at: c.last_at,
+      },
+    ];
+  });
+  rows.sort((a, b) => a.site_name.localeCompare(b.site_name) || a.process - b.process || a.mode - b.mode);
+  return { result: rows, rcu: round(rcu + names.rcu) };
+}
+
+/** Per live site and day with runs, over the last `days` days of the configured zone. */
+export async function heatmap(days: number, now = Date.now()): Promise<Measured<HeatmapCell[]>> {
+  const [{ days: cells, rcu }, names] = await Promise.all([readCheckHeatmap(days, now), liveSiteNames()]);
+  return { result: cells.filter((c) => names.sites.has(c.site_id)), rcu: round(rcu + names.rcu) };
+}
+
+/** p50/p95 per process and day of one site. */
+export async function timings(siteId: number, days: number, now = Date.now()): Promise<Measured<TimingPoint[]>> {
+  const { points, rcu } = await readCheckTimings(siteId, days, now);
+  return { result: points as TimingPoint[], rcu: round(rcu) };
+}
