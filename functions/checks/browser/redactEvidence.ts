@@ -15,10 +15,9 @@ export function redactText(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const secret of secrets) {
     if (secret.length < MIN_SECRET) continue;
-    out = out.split(secret).join(HIDDEN);
-    // A URL or a JSON body carries it encoded.
-    const encoded = encodeURIComponent(secret);
-    if (encoded !== secret) out = out.split(encoded).join(HIDDEN);
+    // As typed, and as a URL or a JSON text carries it.
+    for (const form of new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)]))
+      out = out.split(form).join(HIDDEN);
   }
   return out;
 }

@@ -24,6 +24,7 @@ import type {
 import { driverForSite } from '../drivers/siteDriverRegistry';
 import type { FailureKind } from '../../../shared/schemas/systemConfig';
 import { failureKindOf } from './failureKind';
+import { PROXY_ERROR_HEADER } from '../../lib/net/guardedProxy';
 import { type CheckContext, openCheckContext } from './launchBrowser';
 import { evidenceUrl, redactDeep, redactText } from './redactEvidence';
 import { createRecorder, type RecordedVideo, type Recorder, type RecorderKind } from './Recorder';
@@ -88,6 +89,7 @@ export async function runCheck<P extends ProcessValue>(opts: RunCheckOptions<P>)
   const consoleErrors: string[] = [];
   const failedRequests: FailedRequest[] = [];
   let kind: FailureKind | undefined;
+  let network: ReturnType<typeof watchRequests> | undefined;
   let check: CheckContext | undefined;
   let recorder: Recorder | undefined;
   let verdict: ProcessVerdict;
@@ -100,7 +102,7 @@ export async function runCheck<P extends ProcessValue>(opts: RunCheckOptions<P>)
     );
     const page = check.page;
     watchConsole(page, consoleErrors);
-    watchRequests(page, failedRequests);
+    network = watchRequests(page, failedRequests);
     await page.setViewport(opts.viewport ?? { width: 1280, height: 720 });
     page.setDefaultTimeout(timeoutMs);
     if (opts.record !== false) {
@@ -150,6 +152,9 @@ export async function runCheck<P extends ProcessValue>(opts: RunCheckOptions<P>)
 
   // The proxy resolves names for Chromium, which then only sees a failed tunnel: say what happened.
   const siteHost = safeHostname(opts.site.url);
+  // A page that never loaded fails whatever step waited for it: the network is why.
+  if (!verdict.success && refused.length === 0 && kind !== 'http5xx' && network?.navigationUnanswered())
+    kind = 'network';
   if (!verdict.success && refused.length === 0 && siteHost && check?.unresolved().includes(siteHost)) {
     verdict = { ...verdict, msg: `Check failed: the site address ${siteHost} does not resolve` };
     kind = 'network';
@@ -213,20 +218,34 @@ function fillFailure(result: ProcessResult, verdict: ProcessVerdict): void {
     if (!result.result.message) result.result.message = verdict.msg;
 }
 
-/** Requests with no answer, or answered 4xx/5xx: the network part of a failure's evidence. */
-function watchRequests(page: Page, into: FailedRequest[]): void {
+/**
+ * Requests with no answer, or answered 4xx/5xx: the network part of a failure's evidence. Answers
+ * whether a page load (a navigation) got no answer from the site, which makes a failure a network one.
+ */
+function watchRequests(page: Page, into: FailedRequest[]): { navigationUnanswered(): boolean } {
   const sentAt = new WeakMap<HTTPRequest, number>();
+  let unanswered = false;
   const keep = (req: HTTPRequest, status: number | null, error?: string) => {
+    if (status === null && req.isNavigationRequest()) unanswered = true;
     // A page that retries in a loop must not grow the evidence without bound.
     if (into.length >= 50) return;
     const ms = Math.round(performance.now() - (sentAt.get(req) ?? performance.now()));
     into.push({ method: req.method(), url: req.url(), status, ...(error ? { error } : {}), ms });
   };
+  const proxyMade = new WeakSet<HTTPRequest>();
   page.on('request', (req) => sentAt.set(req, performance.now()));
-  page.on('requestfailed', (req) => keep(req, null, req.failure()?.errorText ?? 'failed'));
-  page.on('response', (res) => {
-    if (res.status() >= 400) keep(res.request(), res.status());
+  page.on('requestfailed', (req) => {
+    if (!proxyMade.has(req)) keep(req, null, req.failure()?.errorText ?? 'failed');
   });
+  page.on('response', (res) => {
+    const proxyError = res.headers()[PROXY_ERROR_HEADER];
+    if (proxyError) {
+      // Our guard proxy's 502: the site itself never answered.
+      proxyMade.add(res.request());
+      keep(res.request(), null, `no answer from the site (${proxyError})`);
+    } else if (res.status() >= 400) keep(res.request(), res.status());
+  });
+  return { navigationUnanswered: () => unanswered };
 }
 
 function watchConsole(page: Page, into: string[]): void {

@@ -31,6 +31,9 @@ function refusalPage(reason: string): string {
   return `<!doctype html><title>Refused</title><h1>Refused by Patrol</h1><p>${safe}</p>`;
 }
 
+/** Header on a 502 the proxy made itself because the site could not be reached (its value: the error code). */
+export const PROXY_ERROR_HEADER = 'x-patrol-proxy-error';
+
 export async function startGuardedProxy(opts: OutboundGuardOptions = {}): Promise<GuardedProxy> {
   const refused: RefusedRequest[] = [];
   const unresolved: string[] = [];
@@ -65,8 +68,11 @@ export async function startGuardedProxy(opts: OutboundGuardOptions = {}): Promis
             answer.pipe(res);
           },
         );
-        upstream.on('error', () => {
-          if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+        upstream.on('error', (error: NodeJS.ErrnoException) => {
+          // Marked as the proxy's own answer: the site never answered (refused, reset), which the
+          // checker reports as a network failure rather than as the site's 502.
+          if (!res.headersSent)
+            res.writeHead(502, { 'content-type': 'text/plain', [PROXY_ERROR_HEADER]: error.code ?? 'ERROR' });
           res.end();
         });
         req.pipe(upstream);
