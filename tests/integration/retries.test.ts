@@ -85,6 +85,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await client.post('/api/v1/super/system-config', { token, body: original });
+  // The next file's checks must not run on this file's budgets from the checker's 5 s cache.
+  await new Promise((r) => setTimeout(r, 5_500));
   k.destroy();
 });
 
