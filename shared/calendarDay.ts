@@ -27,3 +27,27 @@ export function daysBetween(from: string, to: string): number {
   };
   return Math.round((ms(to) - ms(from)) / 86_400_000);
 }
+
+/** The instant (epoch ms) `day` begins in `zone`. */
+export function dayStart(day: string, zone: string): number {
+  const [y, m, d] = day.split('-').map(Number);
+  const wall = Date.UTC(y, m - 1, d);
+  // The zone's offset at an instant: its wall clock read as UTC, minus the instant.
+  const offset = (at: number) => {
+    const parts = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    }).formatToParts(at);
+    const n = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+    return Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second')) - at;
+  };
+  // Twice: the offset at the guess can differ from the one at midnight across a DST change.
+  const guess = wall - offset(wall);
+  return wall - offset(guess);
+}

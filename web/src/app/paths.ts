@@ -16,6 +16,8 @@ export const routePaths = {
   autoCheckLogs: { path: '/auto-checks/logs', ready: true },
   tasks: { path: '/tasks', ready: true },
   subtasks: { path: '/tasks/subtasks', ready: true },
+  /** Beyond the spec's routes: a subtask beside the last pass of its (site, process, mode) (issue 26). */
+  subtaskCompare: { path: '/tasks/subtasks/:subtaskID/compare', ready: true },
   logLogin: { path: '/logs/login', ready: true },
   logPlaceBets: { path: '/logs/place-bets', ready: true },
   logDeleteBets: { path: '/logs/delete-bets', ready: true },

@@ -185,6 +185,11 @@ const routeSpecs: readonly RouteSpec[] = [
     screen: lazyScreen(() => import('@/features/checks/SubtasksPage')),
     menu: { group: 'Task', label: 'SubTask' },
   },
+  {
+    name: 'subtaskCompare',
+    title: 'Compare with last pass',
+    screen: lazyScreen(() => import('@/features/checks/SubtaskComparePage')),
+  },
   logRoute('logLogin', 'Log Login', 'Login', 'login'),
   logRoute('logPlaceBets', 'Log Place Bet', 'Place Bet', 'place-bets'),
   logRoute('logDeleteBets', 'Log Delete Bet', 'Delete Bet', 'delete-bet'),

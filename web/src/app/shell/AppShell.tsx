@@ -1,6 +1,6 @@
 import { makeStyles, tokens } from '@fluentui/react-components';
 import type { ReactNode } from 'react';
-import { Outlet } from 'react-router-dom';
+import { Outlet, useLocation, useSearchParams } from 'react-router-dom';
 import { WebPushPoller } from '@/features/notifications/WebPushPoller';
 import { DisplayTimeZone } from '@/features/super/DisplayTimeZone';
 import { type RouteDef, readyRoutes } from '../routes';
@@ -27,13 +27,29 @@ const useStyles = makeStyles({
     overflow: 'auto',
     padding: tokens.spacingHorizontalL,
   },
+  wall: { minHeight: '100vh', padding: tokens.spacingHorizontalXL, backgroundColor: tokens.colorNeutralBackground3 },
 });
+
+/** The home page's wall-screen mode (`/?tv=1`): the page alone, no menus, no tabs. */
+function useWallScreen(): boolean {
+  const { pathname } = useLocation();
+  const [params] = useSearchParams();
+  return pathname === '/' && params.get('tv') === '1';
+}
 
 /** The console frame: app bar, menu drawer, page tabs, content, super drawer. */
 export function AppShell({ routeList = readyRoutes }: { routeList?: readonly RouteDef[] }): ReactNode {
   const styles = useStyles();
   const [leftOpen, setLeftOpen] = usePersistentState(LEFT_DRAWER_KEY, true);
   const [rightOpen, setRightOpen] = usePersistentState(RIGHT_DRAWER_KEY, true);
+  if (useWallScreen())
+    return (
+      <div className={styles.wall}>
+        <DisplayTimeZone>
+          <Outlet />
+        </DisplayTimeZone>
+      </div>
+    );
   return (
     <div className={styles.root}>
       <TopBar menuOpen={leftOpen} onToggleMenu={() => setLeftOpen((o) => !o)} />

@@ -1,5 +1,5 @@
 import { queryKeys } from '@/api/queryKeys';
-import type { CheckResult, Task } from '@shared/schemas/checks';
+import type { CheckResult, SubtaskComparison, Task } from '@shared/schemas/checks';
 import { queryOptions } from '@tanstack/react-query';
 import { request } from '@/api/request';
 
@@ -29,3 +29,15 @@ export function durationMs(start: number | null, end: number | null, now = Date.
   if (!start) return null;
   return Math.max(0, (end ?? now) - start);
 }
+
+/** A subtask beside the last Done run of its (site, process, mode) (the compare view). */
+export const comparisonQuery = (subtaskId: number) =>
+  queryOptions({
+    queryKey: queryKeys.related('subtasks', 'compare', subtaskId),
+    queryFn: ({ signal }) =>
+      request<SubtaskComparison>({
+        url: `/check/subtasks/${subtaskId}/compare`,
+        signal,
+        failureTip: 'Fetch related checks failed.',
+      }),
+  });

@@ -3,8 +3,9 @@ import { type Subtask, subtaskListFields } from '@shared/schemas/checks';
 import { col, defineResource } from '@/components/table';
 import { t } from '@/i18n';
 import { CheckLogsButton } from './CheckResultsDialog';
+import { CompareButton } from './SubtaskComparePage';
 import { LongTextCell } from '@/components/display/LongTextCell';
-import { RunStatusBadge } from '@/components/display/RunStatusBadge';
+import { SubtaskOutcome } from './SubtaskOutcome';
 import { durationColumn, operationColumn } from './runColumns';
 
 export const subtasksResource = defineResource<Subtask>({
@@ -22,7 +23,10 @@ export const subtasksResource = defineResource<Subtask>({
     col.text('site.name', 'Site'),
     col.enum('process', 'Process', Process, { filter: true }),
     col.enum('mode', 'Mode', TestMode, { filter: true }),
-    col.enum('status', 'Status', RunStatus, { filter: true, render: (s) => <RunStatusBadge status={s.status} /> }),
+    col.enum('status', 'Status', RunStatus, { filter: true, render: (s) => <SubtaskOutcome subtask={s} /> }),
+    col.number('attempts', 'Attempts', { filter: true, sortable: true, copyable: false }),
+    col.boolean('flaky', 'Flaky', { filter: true }),
+    col.boolean('degraded', 'Slow', { filter: true }),
     col.text('msg', 'Msg', {
       searchable: true,
       filter: true,
@@ -40,5 +44,8 @@ export const subtasksResource = defineResource<Subtask>({
     durationColumn(),
     col.datetime('created_at', 'Created At', { filter: 'range', sortable: true }),
   ],
-  rowActions: [{ label: 'Logs', render: (s) => <CheckLogsButton subtask={s} /> }],
+  rowActions: [
+    { label: 'Logs', render: (s) => <CheckLogsButton subtask={s} /> },
+    { label: 'Compare', render: (s) => <CompareButton subtask={s} /> },
+  ],
 });

@@ -1,6 +1,17 @@
 // A form generated from a declarative field list (shared/schemas/systemConfig: systemConfigFields):
 // one input per field kind, grouped by section. A new setting needs no new input code.
-import { Button, Dropdown, Field, Input, makeStyles, Option, Text, Textarea, tokens } from '@fluentui/react-components';
+import {
+  Button,
+  Checkbox,
+  Dropdown,
+  Field,
+  Input,
+  makeStyles,
+  Option,
+  Text,
+  Textarea,
+  tokens,
+} from '@fluentui/react-components';
 import { AddRegular, DeleteRegular } from '@fluentui/react-icons';
 import { type ChannelPackagePair, type ConfigField, readConfigPath } from '@shared/schemas/systemConfig';
 import { type ReactNode, useEffect, useId, useState } from 'react';
@@ -81,6 +92,67 @@ function IntegerInput({
       // Anything but a whole number is sent as typed, so the schema can name it.
       onChange={(_, d) => onChange(/^-?\d+$/.test(d.value.trim()) ? Number(d.value) : d.value)}
     />
+  );
+}
+
+/** A number that may be left empty: empty means unset (no budget), anything else is checked by the schema. */
+function OptionalIntegerInput({
+  value,
+  onChange,
+  name,
+  unit,
+}: {
+  value: unknown;
+  onChange(v: unknown): void;
+  name: string;
+  unit?: string;
+}) {
+  const t = useT();
+  return (
+    <Input
+      name={name}
+      type="number"
+      value={value === undefined || value === null ? '' : String(value)}
+      placeholder={t('None')}
+      contentAfter={unit ? <Text size={200}>{t(unit)}</Text> : undefined}
+      onChange={(_, d) => {
+        const text = d.value.trim();
+        onChange(text === '' ? undefined : /^-?\d+$/.test(text) ? Number(text) : d.value);
+      }}
+    />
+  );
+}
+
+/** Several of a fixed list (a list setting such as the failure kinds to retry on). */
+function ChoicesInput({
+  value,
+  onChange,
+  choices,
+  name,
+}: {
+  value: unknown;
+  onChange(v: string[]): void;
+  choices: readonly { value: string; label: string }[];
+  name: string;
+}) {
+  const t = useT();
+  const chosen = Array.isArray(value) ? (value as string[]) : [];
+  return (
+    <div role="group" aria-label={name} style={{ display: 'flex', flexWrap: 'wrap' }}>
+      {choices.map((c) => (
+        <Checkbox
+          key={c.value}
+          label={t(c.label)}
+          checked={chosen.includes(c.value)}
+          onChange={(_, d) =>
+            // Kept in the list's own order, whatever order they were ticked in.
+            onChange(
+              choices.map((x) => x.value).filter((v) => (v === c.value ? d.checked === true : chosen.includes(v))),
+            )
+          }
+        />
+      ))}
+    </div>
   );
 }
 
@@ -202,6 +274,24 @@ export function ConfigForm({ fields, value, onChange, errors }: ConfigFormProps)
         return (
           <IntegerInput name={field.path} value={current} unit={field.unit} onChange={(v) => onChange(field.path, v)} />
         );
+      case 'optionalInteger':
+        return (
+          <OptionalIntegerInput
+            name={field.path}
+            value={current}
+            unit={field.unit}
+            onChange={(v) => onChange(field.path, v)}
+          />
+        );
+      case 'choices':
+        return (
+          <ChoicesInput
+            name={field.path}
+            value={current}
+            choices={field.choices ?? []}
+            onChange={(v) => onChange(field.path, v)}
+          />
+        );
       case 'codes':
         return <CodesInput name={field.path} value={current} onChange={(v) => onChange(field.path, v)} />;
       case 'pairs': {
@@ -236,7 +326,11 @@ export function ConfigForm({ fields, value, onChange, errors }: ConfigFormProps)
               return (
                 <Field
                   key={field.path}
-                  className={field.kind === 'pairs' || field.kind === 'timeZone' ? styles.wide : undefined}
+                  className={
+                    field.kind === 'pairs' || field.kind === 'timeZone' || field.kind === 'choices'
+                      ? styles.wide
+                      : undefined
+                  }
                   label={t(field.label)}
                   hint={hint || undefined}
                   validationMessage={error ? t(error) : undefined}
