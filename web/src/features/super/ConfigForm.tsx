@@ -138,7 +138,7 @@ function ChoicesInput({
   const t = useT();
   const chosen = Array.isArray(value) ? (value as string[]) : [];
   return (
-    <div role="group" aria-label={name} style={{ display: 'flex', flexWrap: 'wrap' }}>
+    <fieldset aria-label={name} style={{ display: 'flex', flexWrap: 'wrap', border: 'none', margin: 0, padding: 0 }}>
       {choices.map((c) => (
         <Checkbox
           key={c.value}
@@ -152,7 +152,7 @@ function ChoicesInput({
           }
         />
       ))}
-    </div>
+    </fieldset>
   );
 }
 
