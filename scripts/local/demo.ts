@@ -29,6 +29,17 @@ export const DEMO_CHECK = {
   ],
 } as const;
 
+/**
+ * The demo's weekly auto-check rule: the live demo sites, twice every day, so the schedule
+ * calendar, the home page's Next runs and, after its first slots, the dashboard show it at work.
+ */
+export const DEMO_RULE = {
+  name: 'Demo weekly check',
+  sites: ['Sandbox Agent A', 'Sandbox Agent B', 'Sandbox Locked Agent'],
+  points: DEMO_CHECK.points,
+  times: [1, 2, 3, 4, 5, 6, 7].map((day) => ({ day, times: ['09:30', '21:30'] })),
+} as const;
+
 const log = (line: string) => {
   if (process.env.LOG_LEVEL !== 'WARN') console.log(`[demo] ${line}`);
 };
@@ -79,6 +90,27 @@ export async function startDemoCheck(siteIds: Map<string, number>): Promise<void
   log(`demo check started (operation ${op.id})`);
 }
 
+/** The demo rule, once: a rule of that name already there (a later start) is left as it is. */
+export async function seedDemoRule(siteIds: Map<string, number>): Promise<void> {
+  const { createRule, listRules } = await import('../../functions/autoCheck/service.js');
+  const { RuleBody } = await import('../../shared/schemas/autoCheck.js');
+  const { emptyListQuery } = await import('../../shared/listQuery.js');
+  const existing = await listRules(emptyListQuery({ page_size: 0 }));
+  if (existing.result.some((r) => r.name === DEMO_RULE.name)) return;
+  const sites = DEMO_RULE.sites.map((name) => siteIds.get(name)).filter((id): id is number => id !== undefined);
+  if (!sites.length) return;
+  const rule = await createRule(
+    RuleBody.parse({
+      name: DEMO_RULE.name,
+      sites,
+      points: DEMO_RULE.points.map((p) => ({ point: p.point, modes: [...p.modes] })),
+      times: DEMO_RULE.times.map((d) => ({ day: d.day, times: [...d.times] })),
+    }),
+    null,
+  );
+  log(`demo rule "${rule.name}" (every day at ${DEMO_RULE.times[0].times.join(' and ')})`);
+}
+
 async function seedSandboxDemo(): Promise<void> {
   const url = process.env.SANDBOX_SITE_URL;
   if (!url) {
@@ -87,6 +119,7 @@ async function seedSandboxDemo(): Promise<void> {
   }
   const ids = await seedDemoSites(url);
   if (process.env.DEMO_CHECK !== '0') await startDemoCheck(ids);
+  await seedDemoRule(ids);
 }
 
 /** The demo bank logins of the sandbox portals (docs/bank-driver.md), polled every 10 s all day. */

@@ -87,6 +87,29 @@ describe('a first start with demo data', () => {
   });
 });
 
+describe('the home dashboard on a first start', () => {
+  it('has the weekly demo rule on the calendar and the demo check on the scorecard and heatmap', async () => {
+    const rules = (await get('/auto-check/rules?page_size=0')).result as Json[];
+    expect(rules.map((r) => r.name)).toEqual(['Demo weekly check']);
+    expect(rules[0].sites).toHaveLength(3);
+    const calendar = await get('/auto-check/calendar');
+    // Twice a day, every day: Next runs always has a slot within 24 hours.
+    expect(calendar.cells).toHaveLength(14);
+
+    // The demo check ended above: its subtasks are on the dashboard.
+    const rows = (await get('/dashboard/scorecard')).result as Json[];
+    const bySite = (name: string) => rows.filter((r) => r.site_name === name);
+    expect(bySite('Sandbox Agent A').map((r) => [r.process, r.last_status])).toEqual([
+      [1, RunStatus.values.Done],
+      [4, RunStatus.values.Done],
+    ]);
+    // The locked site's login ran and failed; its fix-bets check never ran (the login failed first).
+    expect(bySite('Sandbox Locked Agent').map((r) => [r.process, r.last_status])).toEqual([[1, RunStatus.values.Failed]]);
+    const heat = (await get('/dashboard/heatmap')).result as Json[];
+    expect(heat.length).toBe(2);
+  });
+});
+
 describe('the demo bank accounts', () => {
   it('are enabled with their sub-accounts, and a sandbox transaction shows as a statement within one poll', async () => {
     const accounts = (await get('/bank/bank-accounts?page_size=0')).result as Json[];

@@ -1,58 +1,61 @@
-import { Button, makeStyles, Text, tokens } from '@fluentui/react-components';
-import { QuestionCircleRegular, SettingsRegular } from '@fluentui/react-icons';
+// The home page (issue 26 item 6): the spec's welcome and logo as a compact header, then the
+// panels that answer "is everything healthy?": Health, History, Timings, Next runs, Bank,
+// Delivery. `/?tv=1` is the wall screen: no menus (AppShell), large type, a refresh every 30 s,
+// failing cells first.
+import { Button, makeStyles, mergeClasses, Text, tokens } from '@fluentui/react-components';
+import { FullScreenMaximizeRegular, TvRegular } from '@fluentui/react-icons';
 import type { ReactNode } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useAuth } from '@/app/auth';
 import { Logo } from '@/app/Logo';
-import { pathOf } from '@/app/paths';
 import { useT } from '@/i18n';
 import { dashboardWidgets } from './dashboardWidgets';
+import { BankPanel } from './panels/BankPanel';
+import { DeliveryPanel } from './panels/DeliveryPanel';
+import { HealthPanel } from './panels/HealthPanel';
+import { HistoryPanel } from './panels/HistoryPanel';
+import { NextRunsPanel } from './panels/NextRunsPanel';
+import { TimingsPanel } from './panels/TimingsPanel';
+
+/** How often the wall screen reads again. */
+export const WALL_REFRESH_MS = 30_000;
 
 const useStyles = makeStyles({
-  hero: {
-    position: 'relative',
-    overflow: 'hidden',
+  page: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalL },
+  header: {
     display: 'flex',
     alignItems: 'center',
-    gap: tokens.spacingHorizontalXXL,
-    padding: `${tokens.spacingVerticalXXXL} ${tokens.spacingHorizontalXXXL}`,
+    gap: tokens.spacingHorizontalL,
+    padding: `${tokens.spacingVerticalM} ${tokens.spacingHorizontalL}`,
     borderRadius: tokens.borderRadiusXLarge,
     color: '#ffffff',
     backgroundImage: 'linear-gradient(120deg, #0b4f96 0%, #0f6cbd 55%, #2f8cea 100%)',
-    boxShadow: tokens.shadow8,
-    '@media (max-width: 720px)': { flexDirection: 'column', textAlign: 'center' },
+    boxShadow: tokens.shadow4,
   },
-  rings: { position: 'absolute', right: '-60px', top: '-80px', opacity: 0.18, pointerEvents: 'none' },
   mark: {
-    flexShrink: 0,
     display: 'grid',
     placeItems: 'center',
-    width: '112px',
-    height: '112px',
-    borderRadius: '28px',
+    width: '48px',
+    height: '48px',
+    borderRadius: '12px',
     backgroundColor: 'rgba(255,255,255,0.96)',
-    boxShadow: tokens.shadow16,
+    flexShrink: 0,
   },
-  text: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, maxWidth: '640px' },
-  title: {
-    fontSize: tokens.fontSizeHero800,
-    lineHeight: tokens.lineHeightHero800,
-    fontWeight: tokens.fontWeightSemibold,
-  },
-  lead: { fontSize: tokens.fontSizeBase400, lineHeight: tokens.lineHeightBase400, opacity: 0.92 },
-  actions: { display: 'flex', gap: tokens.spacingHorizontalS, marginTop: tokens.spacingVerticalM, flexWrap: 'wrap' },
+  text: { display: 'flex', flexDirection: 'column', flexGrow: 1, minWidth: 0 },
+  title: { margin: 0, fontSize: tokens.fontSizeBase500, fontWeight: tokens.fontWeightSemibold },
+  lead: { opacity: 0.9 },
   ghost: {
     color: '#ffffff',
     backgroundColor: 'rgba(255,255,255,0.12)',
     border: '1px solid rgba(255,255,255,0.45)',
     ':hover': { color: '#ffffff', backgroundColor: 'rgba(255,255,255,0.22)' },
   },
-  figures: {
+  grid: {
     display: 'grid',
-    gridTemplateColumns: 'repeat(auto-fill, minmax(240px, 1fr))',
+    gridTemplateColumns: 'repeat(auto-fit, minmax(420px, 1fr))',
     gap: tokens.spacingHorizontalL,
-    marginTop: tokens.spacingVerticalXL,
   },
+  wall: { fontSize: tokens.fontSizeBase500, '& h2': { fontSize: tokens.fontSizeBase600 } },
 });
 
 export default function DashboardPage(): ReactNode {
@@ -60,45 +63,49 @@ export default function DashboardPage(): ReactNode {
   const t = useT();
   const auth = useAuth();
   const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const wall = params.get('tv') === '1';
+  const refetchInterval = wall ? WALL_REFRESH_MS : undefined;
   return (
-    <>
-      <section className={styles.hero} aria-labelledby="welcome-title">
-        <svg className={styles.rings} width="420" height="420" viewBox="0 0 420 420" aria-hidden>
-          {[60, 110, 160, 210].map((r) => (
-            <circle key={r} cx="210" cy="210" r={r} fill="none" stroke="#fff" strokeWidth="2" />
-          ))}
-          <path d="M210 210 L210 0 A210 210 0 0 1 392 105 Z" fill="#fff" opacity="0.35" />
-        </svg>
+    <div className={mergeClasses(styles.page, wall && styles.wall)}>
+      <header className={styles.header}>
         <div className={styles.mark}>
-          <Logo size={80} />
+          <Logo size={34} />
         </div>
         <div className={styles.text}>
-          <h1 id="welcome-title" className={styles.title} style={{ margin: 0 }}>
+          <h1 className={styles.title}>
             {t('Welcome to Patrol')}
             {auth?.name ? `, ${auth.name}` : ''}
           </h1>
-          <Text className={styles.lead}>
-            {t(
-              'Register sites and their bot accounts, run checks in real browsers with recorded videos, watch bank accounts, and read every result in one place.',
-            )}
+          <Text className={styles.lead} size={200}>
+            {wall ? t('Wall screen: refreshes every 30 s, failing sites first.') : t('Is everything healthy? The checks, banks and deliveries at a glance.')}
           </Text>
-          <div className={styles.actions}>
-            <Button className={styles.ghost} icon={<QuestionCircleRegular />} onClick={() => navigate(pathOf('help'))}>
-              {t('How Patrol works')}
-            </Button>
-            <Button className={styles.ghost} icon={<SettingsRegular />} onClick={() => navigate(pathOf('profile'))}>
-              {t('My account')}
-            </Button>
-          </div>
         </div>
-      </section>
-      {dashboardWidgets.length ? (
-        <section className={styles.figures} aria-label={t('Live figures')}>
-          {dashboardWidgets.map(({ id, component: Widget }) => (
-            <Widget key={id} />
-          ))}
-        </section>
-      ) : null}
-    </>
+        {wall ? (
+          <Button
+            className={styles.ghost}
+            icon={<FullScreenMaximizeRegular />}
+            onClick={() => void document.documentElement.requestFullscreen?.().catch(() => {})}
+          >
+            {t('Full screen')}
+          </Button>
+        ) : (
+          <Button className={styles.ghost} icon={<TvRegular />} onClick={() => navigate('/?tv=1')}>
+            {t('Wall screen')}
+          </Button>
+        )}
+      </header>
+      <HealthPanel wall={wall} refetchInterval={refetchInterval} />
+      <HistoryPanel refetchInterval={refetchInterval} />
+      <div className={styles.grid}>
+        <TimingsPanel refetchInterval={refetchInterval} />
+        <NextRunsPanel refetchInterval={refetchInterval} />
+        <BankPanel refetchInterval={refetchInterval} />
+        <DeliveryPanel refetchInterval={refetchInterval} />
+        {dashboardWidgets.map(({ id, component: Widget }) => (
+          <Widget key={id} />
+        ))}
+      </div>
+    </div>
   );
 }

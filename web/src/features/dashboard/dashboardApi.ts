@@ -1,0 +1,58 @@
+import type {
+  BankDashboard,
+  DeliveryDashboard,
+  HeatmapCell,
+  ScorecardDays,
+  ScorecardRow,
+  TimingPoint,
+} from '@shared/schemas/dashboard';
+import { queryOptions } from '@tanstack/react-query';
+import { request } from '@/api/request';
+
+// The home dashboard's reads (issue 26 item 5). Each panel has its own query, so one that fails
+// or waits does not hold up the others; `refetchInterval` is the wall screen's 30 s.
+
+export const DASHBOARD = 'dashboard';
+const FAILED = 'Loading the dashboard failed.';
+
+const get = <T>(url: string, signal: AbortSignal) =>
+  // A panel shows its own error state: no toast per panel per refresh.
+  request<T>({ url, signal, failureTip: FAILED, silent: true });
+
+export const scorecardQuery = (days: ScorecardDays, refetchInterval?: number) =>
+  queryOptions({
+    queryKey: [DASHBOARD, 'scorecard', days] as const,
+    queryFn: ({ signal }) => get<{ result: ScorecardRow[] }>(`/dashboard/scorecard?days=${days}`, signal),
+    refetchInterval,
+  });
+
+export const heatmapQuery = (refetchInterval?: number) =>
+  queryOptions({
+    queryKey: [DASHBOARD, 'heatmap', 90] as const,
+    queryFn: ({ signal }) => get<{ result: HeatmapCell[] }>('/dashboard/heatmap?days=90', signal),
+    refetchInterval,
+  });
+
+export const timingsQuery = (siteId: number, days: ScorecardDays, refetchInterval?: number) =>
+  queryOptions({
+    queryKey: [DASHBOARD, 'timings', siteId, days] as const,
+    queryFn: ({ signal }) =>
+      get<{ result: TimingPoint[] }>(`/dashboard/timings?site_id=${siteId}&days=${days}`, signal),
+    refetchInterval,
+  });
+
+export const bankQuery = (refetchInterval?: number) =>
+  queryOptions({
+    queryKey: [DASHBOARD, 'bank', 24] as const,
+    queryFn: ({ signal }) => get<BankDashboard>('/dashboard/bank?hours=24', signal),
+    refetchInterval,
+    retry: false,
+  });
+
+export const deliveryQuery = (refetchInterval?: number) =>
+  queryOptions({
+    queryKey: [DASHBOARD, 'delivery', 24] as const,
+    queryFn: ({ signal }) => get<DeliveryDashboard>('/dashboard/delivery?hours=24', signal),
+    refetchInterval,
+    retry: false,
+  });

@@ -1,0 +1,53 @@
+import { Badge, makeStyles, Text, tokens } from '@fluentui/react-components';
+import { nextSlotInstant } from '@shared/autoCheckSchedule';
+import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { formatDateTime } from '@/app/format';
+import { calendarQuery } from '@/features/autoCheck/autoCheckApi';
+import { useT } from '@/i18n';
+import { Panel } from './Panel';
+
+const DAY_MS = 86_400_000;
+
+const useStyles = makeStyles({
+  list: { listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
+  item: { display: 'flex', gap: tokens.spacingHorizontalM, alignItems: 'baseline', flexWrap: 'wrap' },
+  when: { fontVariantNumeric: 'tabular-nums', minWidth: '150px', fontWeight: 600 },
+});
+
+/** The next 24 h of rule slots, from the schedule calendar; a slot with more sites than the checkers run at once is flagged. */
+export function NextRunsPanel({ refetchInterval }: { refetchInterval?: number }): ReactNode {
+  const t = useT();
+  const styles = useStyles();
+  const query = useQuery({ ...calendarQuery, refetchInterval });
+  const now = Date.now();
+  const upcoming = (query.data?.cells ?? [])
+    .map((cell) => ({ cell, at: nextSlotInstant(cell.weekStamp, query.data!.time_zone, now)?.getTime() }))
+    .filter((s): s is { cell: (typeof s)['cell']; at: number } => s.at !== undefined && s.at - now <= DAY_MS)
+    .sort((a, b) => a.at - b.at);
+  return (
+    <Panel
+      title="Next runs"
+      query={{ ...query, data: query.data ? upcoming : undefined }}
+      isEmpty={(d) => d.length === 0}
+      emptyText="No rule runs in the next 24 hours"
+    >
+      {(slots) => (
+        <ul className={styles.list}>
+          {slots.slice(0, 12).map(({ cell, at }) => (
+            <li key={cell.weekStamp} className={styles.item}>
+              <Text className={styles.when}>{formatDateTime(at)}</Text>
+              <Text>{cell.rules.map((r) => r.name).join(', ')}</Text>
+              <Text size={200}>{t('{n} sites', { n: cell.site_cnt })}</Text>
+              {cell.crowd ? (
+                <Badge color="warning" appearance="tint">
+                  {t('Crowded: {n} wait', { n: cell.queued })}
+                </Badge>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </Panel>
+  );
+}
