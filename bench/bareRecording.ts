@@ -10,6 +10,7 @@ import { launchBrowser } from '../functions/checks/browser/launchBrowser.js';
 import { runCheck } from '../functions/checks/browser/runCheck.js';
 import type { StoredSession } from '../shared/schemas/checkResults.js';
 import type { ProcessValue, TestModeValue } from '../shared/schemas/checks.js';
+import { allowedPrivateHostsWith } from '../scripts/local/allowedHosts.js';
 import { SANDBOX_PASSWORD, startSandboxSite } from '../scripts/sandbox/site/server.js';
 
 const SITES = Number(process.env.BENCH_SITES ?? 50);
@@ -41,6 +42,9 @@ interface Job {
 
 const ownSandbox = process.env.SANDBOX_SITE_URL ? undefined : await startSandboxSite({ port: 0 });
 const url = process.env.SANDBOX_SITE_URL ?? (ownSandbox?.url as string);
+// The same allow-list as the engine's checker: the guard refuses loopback addresses unless listed,
+// and the stack lists its own sandbox (until 2026-11-27 every bare run failed "Refused to open").
+process.env.ALLOWED_PRIVATE_HOSTS = allowedPrivateHostsWith([url]);
 
 const started = performance.now();
 const browser = await launchBrowser();

@@ -21,6 +21,7 @@ import { ensureTable, startDynamo } from './engines/dynamo.js';
 import { startS3 } from './engines/s3.js';
 import { startSqs } from './engines/sqs.js';
 import { startupEvent } from '../../functions/lib/startupEvent.js';
+import { allowedPrivateHostsWith } from './allowedHosts.js';
 import { ensureKeyFile } from './keys.js';
 import { lambdaContext } from './lambdaContext.js';
 import { lambdaEnv } from './lambdaEnv.js';
@@ -238,15 +239,12 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       ...(sandboxWebhookUrl ? { SANDBOX_WEBHOOK_URL: sandboxWebhookUrl } : {}),
       ...(telegramApiUrl ? { TELEGRAM_API_URL: telegramApiUrl } : {}),
       // The guard refuses private addresses; the stack's own sandbox targets are the exception.
-      ALLOWED_PRIVATE_HOSTS: [
-        process.env.ALLOWED_PRIVATE_HOSTS,
-        sandboxSiteUrl && new URL(sandboxSiteUrl).host,
-        sandboxBankUrl && new URL(sandboxBankUrl).host,
-        sandboxTelegramUrl && new URL(sandboxTelegramUrl).host,
-        sandboxWebhookUrl && new URL(sandboxWebhookUrl).host,
-      ]
-        .filter(Boolean)
-        .join(','),
+      ALLOWED_PRIVATE_HOSTS: allowedPrivateHostsWith([
+        sandboxSiteUrl,
+        sandboxBankUrl,
+        sandboxTelegramUrl,
+        sandboxWebhookUrl,
+      ]),
     };
     if (!process.env.CHROMIUM_PATH) env.CHROMIUM_PATH = '/usr/bin/chromium';
     // A session token from the developer's shell would be sent with the fake keys.
