@@ -115,7 +115,9 @@ describe('the home page', () => {
     await shows(page.getByText('Wall screen: refreshes every 30 s, failing sites first.'));
     expect(await page.getByRole('navigation', { name: 'Main menu' }).count()).toBe(0);
     // Failing sites first: the locked site's row comes before the others.
-    const rows = await page.getByRole('region', { name: 'Health' }).getByRole('rowheader').allTextContents();
+    const health = page.getByRole('region', { name: 'Health' });
+    await shows(health.getByRole('rowheader', { name: sites.good.name }));
+    const rows = await health.getByRole('rowheader').allTextContents();
     expect(rows.indexOf(sites.locked.name)).toBeLessThan(rows.indexOf(sites.good.name));
     await screenshot(page, 'wall');
   });

@@ -27,6 +27,7 @@ export const insight: Record<string, string> = {
   runs: '次运行',
   failed: '失败',
   Last: '最近',
+  'No runs': '无运行',
   'All passed': '全部通过',
   'Some failed': '部分失败',
   'Mostly failed': '大多失败',

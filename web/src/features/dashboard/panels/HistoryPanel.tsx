@@ -1,6 +1,5 @@
 import { HeatMapChart, type HeatMapChartData } from '@fluentui/react-charts';
-import { tokens } from '@fluentui/react-components';
-import { dayStart } from '@shared/calendarDay';
+import { addDays, dayOf, dayStart } from '@shared/calendarDay';
 import { DEFAULT_SYSTEM_CONFIG } from '@shared/schemas/systemConfig';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
@@ -11,8 +10,11 @@ import { useT } from '@/i18n';
 import { heatmapQuery, scorecardQuery } from '../dashboardApi';
 import { Panel } from './Panel';
 
-/** Buckets of a day's failure share: none, some, many. */
-const LEGENDS = ['All passed', 'Some failed', 'Mostly failed'] as const;
+/** Buckets of a day's failure share: none, some, many; and days without a run. */
+const LEGENDS = ['No runs', 'All passed', 'Some failed', 'Mostly failed'] as const;
+/** Plain colours: the chart interpolates them, which CSS variables (Fluent tokens) cannot be. */
+const COLOURS = ['#e1dfdd', '#54b054', '#f7c948', '#e8743b', '#c50f1f'];
+const DAYS = 90;
 
 /** Sites × the last 90 days, each day coloured by its failure share; a day opens that day's subtasks. */
 export function HistoryPanel({ refetchInterval }: { refetchInterval?: number }): ReactNode {
@@ -26,37 +28,48 @@ export function HistoryPanel({ refetchInterval }: { refetchInterval?: number }):
     <Panel title="History" query={query} wide isEmpty={(d) => d.result.length === 0} emptyText="No checks in 90 days yet">
       {({ result }) => {
         const siteName = new Map((names.data?.result ?? []).map((r) => [r.site_id, r.site_name]));
+        const today = dayOf(Date.now(), zone);
+        const days = Array.from({ length: DAYS }, (_, i) => addDays(today, i - (DAYS - 1)));
+        const byKey = new Map(result.map((c) => [`${c.site_id}#${c.date}`, c]));
+        const siteIds = [...new Set(result.map((c) => c.site_id))].sort((a, b) =>
+          (siteName.get(a) ?? '').localeCompare(siteName.get(b) ?? ''),
+        );
         const groups = new Map<string, HeatMapChartData>(
           LEGENDS.map((legend, i) => [legend, { legend: t(legend), value: i, data: [] }]),
         );
-        for (const cell of result) {
-          const share = cell.runs ? cell.failed / cell.runs : 0;
-          const legend = share === 0 ? LEGENDS[0] : share < 0.5 ? LEGENDS[1] : LEGENDS[2];
-          const start = dayStart(cell.date, zone);
-          groups.get(legend)!.data.push({
-            x: cell.date,
-            y: siteName.get(cell.site_id) ?? `#${cell.site_id}`,
-            value: share,
-            rectText: '',
-            descriptionMessage: `${cell.runs} ${t('runs')}, ${cell.failed} ${t('failed')}, ${cell.flaky} ${t('flaky')}, ${cell.degraded} ${t('slow')}`,
-            onClick: () =>
-              navigate(`${pathOf('subtasks')}?site_id=${cell.site_id}&created_at=${start},${start + 86_400_000 - 1}`),
-          });
+        for (const siteId of siteIds) {
+          const y = siteName.get(siteId) ?? `#${siteId}`;
+          for (const date of days) {
+            const cell = byKey.get(`${siteId}#${date}`);
+            if (!cell) {
+              groups.get(LEGENDS[0])!.data.push({ x: date.slice(5), y, value: -1, rectText: '' });
+              continue;
+            }
+            const share = cell.runs ? cell.failed / cell.runs : 0;
+            const legend = share === 0 ? LEGENDS[1] : share < 0.5 ? LEGENDS[2] : LEGENDS[3];
+            const start = dayStart(cell.date, zone);
+            groups.get(legend)!.data.push({
+              x: date.slice(5),
+              y,
+              value: share,
+              rectText: '',
+              descriptionMessage: `${cell.date}: ${cell.runs} ${t('runs')}, ${cell.failed} ${t('failed')}, ${cell.flaky} ${t('flaky')}, ${cell.degraded} ${t('slow')}`,
+              onClick: () =>
+                navigate(`${pathOf('subtasks')}?site_id=${siteId}&created_at=${start},${start + 86_400_000 - 1}`),
+            });
+          }
         }
-        const sites = new Set(result.map((c) => c.site_id)).size;
         return (
           <HeatMapChart
             chartTitle={t('History')}
             data={[...groups.values()].filter((g) => g.data.length)}
-            domainValuesForColorScale={[0, 0.001, 0.5, 1]}
-            rangeValuesForColorScale={[
-              tokens.colorPaletteGreenBackground3,
-              tokens.colorPaletteYellowBackground3,
-              tokens.colorPaletteDarkOrangeBackground3,
-              tokens.colorPaletteRedBackground3,
-            ]}
-            height={Math.max(160, 40 + sites * 26)}
-            hideLegend={false}
+            domainValuesForColorScale={[-1, 0, 0.001, 0.5, 1]}
+            rangeValuesForColorScale={COLOURS}
+            height={Math.max(160, 60 + siteIds.length * 24)}
+            margins={{ left: 180 }}
+            noOfCharsToTruncate={28}
+            showYAxisLables
+            xAxisTickCount={10}
           />
         );
       }}
