@@ -83,8 +83,8 @@ try {
         ).data as { id: number }
       ).id,
   );
-  // Ten weekly rules of ten sites each, twice a day: the calendar the Next runs panel reads.
-  for (let r = 0; r < 10; r++)
+  // Weekly rules of ten sites each (ten for 100 sites), twice a day: the calendar the Next runs panel reads.
+  for (let r = 0; r < Math.ceil(siteIds.length / 10); r++)
     await call('POST', '/auto-check/rules', token, {
       name: `Rule ${r + 1}`,
       sites: siteIds.slice(r * 10, r * 10 + 10),
@@ -228,7 +228,9 @@ try {
   const rawAfter = await measure('raw 20-item Query (again, last)', rawQuery);
   figures.push({ ...rawAfter, p95_over_raw: rawAfter.p95_ms / raw.p95_ms });
 
-  console.log(`\n${'scenario'.padEnd(46)} ${'median'.padStart(8)} ${'p95'.padStart(8)} ${'÷raw'.padStart(6)} ${'RCU'.padStart(7)} rows`);
+  console.log(
+    `\n${'scenario'.padEnd(46)} ${'median'.padStart(8)} ${'p95'.padStart(8)} ${'÷raw'.padStart(6)} ${'RCU'.padStart(7)} rows`,
+  );
   for (const f of figures)
     console.log(
       `${f.scenario.padEnd(46)} ${f.median_ms.toFixed(1).padStart(8)} ${f.p95_ms.toFixed(1).padStart(8)} ${f.p95_over_raw.toFixed(2).padStart(6)} ${f.rcu.toFixed(1).padStart(7)} ${f.rows}`,
@@ -243,7 +245,15 @@ try {
   writeFileSync(
     join(out, 'dashboard.json'),
     JSON.stringify(
-      { at: new Date().toISOString(), sites: siteIds.length, subtasks: seeded, reps: REPS, seed_s: seedS, page_rcu: pageRcu, figures },
+      {
+        at: new Date().toISOString(),
+        sites: siteIds.length,
+        subtasks: seeded,
+        reps: REPS,
+        seed_s: seedS,
+        page_rcu: pageRcu,
+        figures,
+      },
       null,
       2,
     ),

@@ -7,7 +7,8 @@ import { RunStatus } from '../../shared/enums.js';
 import { api, login as apiLogin } from '../helpers/api.js';
 import { uniqueName } from '../helpers/authKit.js';
 import { until } from '../helpers/until.js';
-import { browserSession, screenshot, shows } from './helpers.js';
+import { join } from 'node:path';
+import { browserSession, SCREENSHOT_DIR, screenshot, shows } from './helpers.js';
 
 const stack = inject('stack');
 const SANDBOX = stack.env.SANDBOX_SITE_URL;
@@ -78,14 +79,16 @@ describe('the home page', () => {
     const health = page.getByRole('region', { name: 'Health' });
     await shows(health.getByRole('button', { name: `${sites.locked.name} · Login Account (D4)` }));
     await expect.poll(() => health.getByText('0%').count()).toBeGreaterThan(0);
-    await shows(page.getByRole('region', { name: 'Next runs' }).getByText(/1 sites/));
+    await shows(page.getByRole('region', { name: 'Next runs' }).getByText('Sites: 1'));
     await screenshot(page, 'home-en');
+    // The whole page too: every panel below the fold.
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'home-en-full.png'), fullPage: true });
 
     await page.evaluate(() => localStorage.setItem('patrol.locale', 'zh'));
     await page.reload();
     for (const name of ['健康状况', '历史', '耗时', '即将运行', '银行', '推送'])
       await shows(page.getByRole('region', { name }));
-    await screenshot(page, 'home-zh');
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'home-zh-full.png'), fullPage: true });
   });
 
   it('opens the subtasks of a Health cell', async () => {

@@ -104,7 +104,9 @@ describe('the home dashboard on a first start', () => {
       [4, RunStatus.values.Done],
     ]);
     // The locked site's login ran and failed; its fix-bets check never ran (the login failed first).
-    expect(bySite('Sandbox Locked Agent').map((r) => [r.process, r.last_status])).toEqual([[1, RunStatus.values.Failed]]);
+    expect(bySite('Sandbox Locked Agent').map((r) => [r.process, r.last_status])).toEqual([
+      [1, RunStatus.values.Failed],
+    ]);
     const heat = (await get('/dashboard/heatmap')).result as Json[];
     expect(heat.length).toBe(2);
   });

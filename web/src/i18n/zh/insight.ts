@@ -31,7 +31,7 @@ export const insight: Record<string, string> = {
   'All passed': '全部通过',
   'Some failed': '部分失败',
   'Mostly failed': '大多失败',
-  '{n} sites': '{n} 个站点',
+  'Sites: {n}': '站点：{n}',
   'Crowded: {n} wait': '拥挤：{n} 个等待',
   'Stale accounts': '过期账户',
   'Poll lag p95': '轮询延迟 p95',

@@ -86,7 +86,9 @@ export function HealthPanel({ wall, refetchInterval }: { wall?: boolean; refetch
         }
         const failing = (s: { cells: Map<string, ScorecardRow> }) =>
           [...s.cells.values()].filter((c) => c.last_status === RunStatus.values.Failed).length;
-        const rows = [...sites].sort(([, a], [, b]) => (wall ? failing(b) - failing(a) : 0) || a.name.localeCompare(b.name));
+        const rows = [...sites].sort(
+          ([, a], [, b]) => (wall ? failing(b) - failing(a) : 0) || a.name.localeCompare(b.name),
+        );
         return (
           <div className={styles.scroll}>
             <table className={mergeClasses(styles.grid, wall && styles.tv)}>
@@ -122,9 +124,7 @@ export function HealthPanel({ wall, refetchInterval }: { wall?: boolean; refetch
                               type="button"
                               aria-label={label}
                               className={mergeClasses(styles.cell, styles[tone(row)])}
-                              onClick={() =>
-                                navigate(`${pathOf('subtasks')}?site_id=${siteId}&process=${p}&mode=${m}`)
-                              }
+                              onClick={() => navigate(`${pathOf('subtasks')}?site_id=${siteId}&process=${p}&mode=${m}`)}
                             >
                               <Text className={styles.rate}>{percent(row.pass_rate)}</Text>
                               <Text className={styles.flake}>

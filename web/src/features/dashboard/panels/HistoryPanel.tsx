@@ -25,7 +25,13 @@ export function HistoryPanel({ refetchInterval }: { refetchInterval?: number }):
   const names = useQuery(scorecardQuery(7, refetchInterval));
   const zone = displayTimeZone() ?? DEFAULT_SYSTEM_CONFIG.time_zone;
   return (
-    <Panel title="History" query={query} wide isEmpty={(d) => d.result.length === 0} emptyText="No checks in 90 days yet">
+    <Panel
+      title="History"
+      query={query}
+      wide
+      isEmpty={(d) => d.result.length === 0}
+      emptyText="No checks in 90 days yet"
+    >
       {({ result }) => {
         const siteName = new Map((names.data?.result ?? []).map((r) => [r.site_id, r.site_name]));
         const today = dayOf(Date.now(), zone);

@@ -10,7 +10,14 @@ import { Panel } from './Panel';
 const DAY_MS = 86_400_000;
 
 const useStyles = makeStyles({
-  list: { listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
+  list: {
+    listStyle: 'none',
+    margin: 0,
+    padding: 0,
+    display: 'flex',
+    flexDirection: 'column',
+    gap: tokens.spacingVerticalS,
+  },
   item: { display: 'flex', gap: tokens.spacingHorizontalM, alignItems: 'baseline', flexWrap: 'wrap' },
   when: { fontVariantNumeric: 'tabular-nums', minWidth: '150px', fontWeight: 600 },
 });
@@ -38,7 +45,7 @@ export function NextRunsPanel({ refetchInterval }: { refetchInterval?: number })
             <li key={cell.weekStamp} className={styles.item}>
               <Text className={styles.when}>{formatDateTime(at)}</Text>
               <Text>{cell.rules.map((r) => r.name).join(', ')}</Text>
-              <Text size={200}>{t('{n} sites', { n: cell.site_cnt })}</Text>
+              <Text size={200}>{t('Sites: {n}', { n: cell.site_cnt })}</Text>
               {cell.crowd ? (
                 <Badge color="warning" appearance="tint">
                   {t('Crowded: {n} wait', { n: cell.queued })}

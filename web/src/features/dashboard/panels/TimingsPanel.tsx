@@ -39,7 +39,11 @@ export function TimingsPanel({ refetchInterval }: { refetchInterval?: number }):
         <Tab value="p50_ms">p50</Tab>
         <Tab value="p95_ms">p95</Tab>
       </TabList>
-      <TabList size="small" selectedValue={String(days)} onTabSelect={(_, d) => setDays(Number(d.value) as ScorecardDays)}>
+      <TabList
+        size="small"
+        selectedValue={String(days)}
+        onTabSelect={(_, d) => setDays(Number(d.value) as ScorecardDays)}
+      >
         {SCORECARD_DAYS.map((d) => (
           <Tab key={d} value={String(d)}>
             {t('{n} days', { n: d })}
