@@ -24,6 +24,12 @@ window.matchMedia ??= ((query: string) => ({
   dispatchEvent: () => false,
 })) as unknown as typeof window.matchMedia;
 
+// jsdom has no layout for SVG either; the dashboard's charts (@fluentui/react-charts) measure their
+// axis labels to truncate them.
+const svgProto = (globalThis.SVGElement?.prototype ?? {}) as Record<string, unknown>;
+svgProto.getComputedTextLength ??= () => 0;
+svgProto.getBBox ??= () => ({ x: 0, y: 0, width: 0, height: 0 });
+
 // Lazily loaded screens are transformed on first import; with every web test file running at once
 // on two cores that took up to 8 s, far past the 1 s default, and a dialog holding a table up to
 // 15 s while the other lanes ran. Only failing waits get slower.

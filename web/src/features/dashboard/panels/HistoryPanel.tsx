@@ -12,6 +12,8 @@ import { Panel } from './Panel';
 
 /** Buckets of a day's failure share: none, some, many; and days without a run. */
 const LEGENDS = ['No runs', 'All passed', 'Some failed', 'Mostly failed'] as const;
+/** Each legend's swatch takes the colour of this value on the scale below. */
+const LEGEND_VALUES = [-1, 0, 0.25, 0.75];
 /** Plain colours: the chart interpolates them, which CSS variables (Fluent tokens) cannot be. */
 const COLOURS = ['#e1dfdd', '#54b054', '#f7c948', '#e8743b', '#c50f1f'];
 const DAYS = 90;
@@ -41,7 +43,7 @@ export function HistoryPanel({ refetchInterval }: { refetchInterval?: number }):
           (siteName.get(a) ?? '').localeCompare(siteName.get(b) ?? ''),
         );
         const groups = new Map<string, HeatMapChartData>(
-          LEGENDS.map((legend, i) => [legend, { legend: t(legend), value: i, data: [] }]),
+          LEGENDS.map((legend, i) => [legend, { legend: t(legend), value: LEGEND_VALUES[i], data: [] }]),
         );
         for (const siteId of siteIds) {
           const y = siteName.get(siteId) ?? `#${siteId}`;

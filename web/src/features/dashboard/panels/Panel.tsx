@@ -9,7 +9,7 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import type { UseQueryResult } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { Component, type ReactNode } from 'react';
 import { useT } from '@/i18n';
 
 const useStyles = makeStyles({
@@ -19,6 +19,17 @@ const useStyles = makeStyles({
   wide: { gridColumn: '1 / -1' },
   empty: { color: tokens.colorNeutralForeground3, padding: `${tokens.spacingVerticalL} 0` },
 });
+
+/** A chart that throws (a browser without some SVG measure) costs its panel, never the page. */
+class PanelBoundary extends Component<{ fallback: ReactNode; children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  override render() {
+    return this.state.failed ? this.props.fallback : this.props.children;
+  }
+}
 
 /**
  * A dashboard panel: its title and tools, then the loading, error, empty or data state of the one
@@ -43,6 +54,11 @@ export function Panel<T>({
 }): ReactNode {
   const t = useT();
   const styles = useStyles();
+  const failed = (
+    <MessageBar intent="error">
+      <MessageBarBody>{t('Could not load this panel.')}</MessageBarBody>
+    </MessageBar>
+  );
   let body: ReactNode;
   if (query.isPending)
     body = (
@@ -52,14 +68,9 @@ export function Panel<T>({
         <SkeletonItem size={16} />
       </Skeleton>
     );
-  else if (query.isError || query.data === undefined)
-    body = (
-      <MessageBar intent="error">
-        <MessageBarBody>{t('Could not load this panel.')}</MessageBarBody>
-      </MessageBar>
-    );
+  else if (query.isError || query.data === undefined) body = failed;
   else if (isEmpty(query.data)) body = <Text className={styles.empty}>{t(emptyText)}</Text>;
-  else body = children(query.data);
+  else body = <PanelBoundary fallback={failed}>{children(query.data)}</PanelBoundary>;
   return (
     <Card className={wide ? `${styles.card} ${styles.wide}` : styles.card} aria-label={t(title)} role="region">
       <div className={styles.head}>

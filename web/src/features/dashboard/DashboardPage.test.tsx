@@ -1,0 +1,147 @@
+import type { BankDashboard, DeliveryDashboard, ScorecardRow } from '@shared/schemas/dashboard';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { i18n } from '@/i18n';
+import { jsonResponse } from '@/test/renderApp';
+import { operator, renderRoutes } from '@/test/renderApp';
+import { stubApi } from '@/test/stubApi';
+import DashboardPage from './DashboardPage';
+
+vi.setConfig({ testTimeout: 60_000 });
+afterEach(() => {
+  vi.unstubAllGlobals();
+  void i18n.changeLanguage('en');
+});
+
+const row = (over: Partial<ScorecardRow>): ScorecardRow => ({
+  site_id: 1,
+  site_name: 'Lucky 4D',
+  process: 1,
+  mode: 1,
+  runs: 10,
+  passed: 10,
+  failed: 0,
+  flaky: 0,
+  degraded: 0,
+  pass_rate: 1,
+  flake_rate: 0,
+  p50_ms: 1200,
+  p95_ms: 2400,
+  last_status: 100,
+  last_at: Date.UTC(2026, 10, 27, 4),
+  ...over,
+});
+
+const SCORECARD = [
+  row({}),
+  row({ site_id: 2, site_name: 'Mega Agent', runs: 4, passed: 1, failed: 3, pass_rate: 0.25, last_status: 99 }),
+  row({ site_id: 3, site_name: 'Zen Agent', runs: 8, passed: 8, flaky: 2, flake_rate: 0.25 }),
+];
+
+const BANK: BankDashboard = {
+  accounts_by_status: { '1': 3, '9': 1 },
+  stale: [7],
+  unreconciled: { count: 2, latest: { account_id: 7, amount: '5000.00', at: Date.UTC(2026, 10, 27, 3) } },
+  poll_lag_p95_ms: 1800,
+  statements: [{ hour: Date.UTC(2026, 10, 27, 3), count: 12 }],
+  last_statement_at: [{ account_id: 7, at: Date.UTC(2026, 10, 27, 3) }],
+};
+
+const DELIVERY: DeliveryDashboard = {
+  webhooks: { sent: 97, failed: 3, success_rate: 0.97, paused_endpoints: [4] },
+  telegram: { sent: 40, failed: 2 },
+};
+
+function renderHome(routes: Record<string, () => unknown>, path = '/') {
+  const api = stubApi({
+    'GET /dashboard/heatmap': () => ({ result: [] }),
+    'GET /dashboard/timings': () => ({ result: [] }),
+    'GET /auto-check/calendar': () => ({ time_zone: 'Asia/Yangon', concurrency: 4, cells: [] }),
+    ...routes,
+  });
+  const view = renderRoutes(
+    [
+      { path: '/', element: <DashboardPage /> },
+      { path: '/tasks/subtasks', element: <p>Sub tasks page</p> },
+    ],
+    path,
+    operator,
+  );
+  return { ...view, api };
+}
+
+const panel = (name: string) => screen.findByRole('region', { name }, { timeout: 15_000 });
+
+describe('Home dashboard', () => {
+  it('colours each health cell by its last result with its pass and flake rates, and opens its subtasks', async () => {
+    const { api } = renderHome({
+      'GET /dashboard/scorecard': () => ({ result: SCORECARD }),
+      'GET /dashboard/bank': () => BANK,
+      'GET /dashboard/delivery': () => DELIVERY,
+    });
+    const health = await panel('Health');
+    const failing = await within(health).findByRole('button', { name: 'Mega Agent · Login Account (D4)' });
+    expect(failing).toHaveTextContent('25%');
+    expect(within(health).getByRole('button', { name: 'Zen Agent · Login Account (D4)' })).toHaveTextContent(
+      'flaky 25%',
+    );
+    expect(api.callsTo('GET', '/dashboard/scorecard')[0].params.get('days')).toBe('7');
+
+    await userEvent.click(within(health).getByRole('tab', { name: '30 days' }));
+    await vi.waitFor(() =>
+      expect(api.callsTo('GET', '/dashboard/scorecard').map((c) => c.params.get('days'))).toContain('30'),
+    );
+
+    // The 30-day answer replaced the cells: the one to click is the new one.
+    await userEvent.click(await within(health).findByRole('button', { name: 'Mega Agent · Login Account (D4)' }));
+    expect(await screen.findByText('Sub tasks page')).toBeInTheDocument();
+  });
+
+  it('shows the bank and delivery figures from their routes', async () => {
+    renderHome({
+      'GET /dashboard/scorecard': () => ({ result: SCORECARD }),
+      'GET /dashboard/bank': () => BANK,
+      'GET /dashboard/delivery': () => DELIVERY,
+    });
+    const bank = await panel('Bank');
+    expect(await within(bank).findByText('Stale accounts')).toBeInTheDocument();
+    expect(within(bank).getByText('1,800 ms')).toBeInTheDocument();
+    const delivery = await panel('Delivery');
+    expect(await within(delivery).findByText('97%')).toBeInTheDocument();
+    expect(within(delivery).getByText('Paused: #4')).toBeInTheDocument();
+  });
+
+  it('says when a panel has nothing yet and when it could not load, each on its own', async () => {
+    renderHome({
+      'GET /dashboard/scorecard': () => ({ result: [] }),
+      'GET /dashboard/bank': () => jsonResponse({ code: 5000, msg: 'Server error, try later.', request_id: 'r' }, 500),
+      // No delivery route at all (the bank monitor serves it): a 404 is that panel's error only.
+    });
+    expect(await within(await panel('Health')).findByText('No checks in this period yet')).toBeInTheDocument();
+    expect(await within(await panel('History')).findByText('No checks in 90 days yet')).toBeInTheDocument();
+    expect(await within(await panel('Next runs')).findByText('No rule runs in the next 24 hours')).toBeInTheDocument();
+    expect(await within(await panel('Bank')).findByText('Could not load this panel.')).toBeInTheDocument();
+    expect(await within(await panel('Delivery')).findByText('Could not load this panel.')).toBeInTheDocument();
+  });
+
+  it('follows the language switch', async () => {
+    await i18n.changeLanguage('zh');
+    renderHome({ 'GET /dashboard/scorecard': () => ({ result: SCORECARD }) });
+    const health = await panel('健康状况');
+    expect(await within(health).findByRole('tab', { name: '7 天' })).toBeInTheDocument();
+    expect(await panel('即将运行')).toBeInTheDocument();
+  });
+
+  it('puts failing sites first on the wall screen', async () => {
+    renderHome({ 'GET /dashboard/scorecard': () => ({ result: SCORECARD }) }, '/?tv=1');
+    const health = await panel('Health');
+    await within(health).findByRole('button', { name: 'Mega Agent · Login Account (D4)' });
+    expect(
+      within(health)
+        .getAllByRole('rowheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Mega Agent', 'Lucky 4D', 'Zen Agent']);
+    expect(screen.getByText('Wall screen: refreshes every 30 s, failing sites first.')).toBeInTheDocument();
+  });
+});
