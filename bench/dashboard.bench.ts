@@ -232,10 +232,13 @@ try {
     // The services alone, in this process, as the list bench times repo.list against the same raw Query.
     ['in-process scorecard(7)', inProcess(() => scorecard(7))],
     ['  of which: window items (readCheckScorecard)', inProcess(() => readCheckScorecard(7))],
-    ['  of which: site names (liveSiteNames)', async () => {
-      const n = await liveSiteNames();
-      return { rcu: n.rcu, rows: n.sites.size };
-    }],
+    [
+      '  of which: site names (liveSiteNames)',
+      async () => {
+        const n = await liveSiteNames();
+        return { rcu: n.rcu, rows: n.sites.size };
+      },
+    ],
     ['in-process heatmap(90)', inProcess(() => heatmap(90))],
     ['in-process timings(site, 30)', inProcess(() => timings(timingsSite, 30))],
     ['rules Query of the calendar (its read units)', rulesQuery],

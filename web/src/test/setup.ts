@@ -26,7 +26,7 @@ window.matchMedia ??= ((query: string) => ({
 
 // jsdom has no layout for SVG either; the dashboard's charts (@fluentui/react-charts) measure their
 // axis labels to truncate them.
-const svgProto = (globalThis.SVGElement?.prototype ?? {}) as Record<string, unknown>;
+const svgProto = (globalThis.SVGElement?.prototype ?? {}) as unknown as Record<string, unknown>;
 svgProto.getComputedTextLength ??= () => 0;
 svgProto.getBBox ??= () => ({ x: 0, y: 0, width: 0, height: 0 });
 
