@@ -1,3 +1,4 @@
+import { MemoryRouter } from 'react-router-dom';
 import type { CheckResult, RawLog } from '@shared/schemas/checks';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -36,7 +37,10 @@ function rawLog(over: Partial<RawLog>): RawLog {
 const open = () =>
   render(
     <Providers>
-      <CheckResultsDialog subtask={subtask} onClose={() => {}} />
+      {/* The dialog links to the compare view: it always opens inside the app's router. */}
+      <MemoryRouter>
+        <CheckResultsDialog subtask={subtask} onClose={() => {}} />
+      </MemoryRouter>
     </Providers>,
   );
 

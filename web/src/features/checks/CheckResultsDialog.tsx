@@ -5,6 +5,8 @@ import type { CheckResult, Subtask } from '@shared/schemas/checks';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { formatDateTime } from '@/app/format';
+import { pathOf } from '@/app/paths';
+import { RouteLink } from '@/components/display/RouteLink';
 import { OkDialog } from '@/components/dialog';
 import { RawLogView } from '@/features/browser/RawLogView';
 import { VideoPlayer } from '@/features/browser/VideoPlayer';
@@ -84,7 +86,7 @@ function CheckResultTabs({ results }: { results: CheckResult[] }): ReactNode {
   );
 }
 
-/** The checks one subtask ran: a tab per check, each with its raw log and video. */
+/** The checks one subtask ran: a tab per check (one per attempt), each with its raw log and video; a link to the compare view. */
 export function CheckResultsDialog({ subtask, onClose }: { subtask: CheckedSubtask; onClose(): void }): ReactNode {
   const t = useT();
   const styles = useStyles();
@@ -113,7 +115,8 @@ export function CheckResultsDialog({ subtask, onClose }: { subtask: CheckedSubta
       subtitle={
         <>
           {t('SubTask')} #{subtask.id} · {t(Process.label(subtask.process))} · {TestMode.label(subtask.mode)}
-          {subtask.site?.name ? ` · ${subtask.site.name}` : ''}
+          {subtask.site?.name ? ` · ${subtask.site.name}` : ''} ·{' '}
+          <RouteLink to={pathOf('subtaskCompare', { subtaskID: subtask.id })}>{t('Compare with last pass')}</RouteLink>
         </>
       }
       size="80vw"

@@ -18,7 +18,8 @@ import { useT } from '@/i18n';
 import { CheckLogsButton } from './CheckResultsDialog';
 import { durationMs } from './checksApi';
 import { LongTextCell } from '@/components/display/LongTextCell';
-import { RunStatusBadge } from '@/components/display/RunStatusBadge';
+import { EMPTY_TEXT } from '@/app/constants';
+import { SubtaskOutcome } from './SubtaskOutcome';
 
 const useStyles = makeStyles({
   groups: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalL },
@@ -80,7 +81,8 @@ export function SubtaskGroups({ groups, siteName }: { groups: ProcessGroup[]; si
                 <TableRow>
                   <TableHeaderCell style={{ width: 72 }}>{t('ID')}</TableHeaderCell>
                   <TableHeaderCell style={{ width: 64 }}>{t('Mode')}</TableHeaderCell>
-                  <TableHeaderCell style={{ width: 96 }}>{t('Status')}</TableHeaderCell>
+                  <TableHeaderCell style={{ width: 140 }}>{t('Status')}</TableHeaderCell>
+                  <TableHeaderCell style={{ width: 72 }}>{t('Attempts')}</TableHeaderCell>
                   <TableHeaderCell>{t('Msg')}</TableHeaderCell>
                   <TableHeaderCell style={{ width: 176 }}>{t('Start At')}</TableHeaderCell>
                   <TableHeaderCell style={{ width: 96 }}>{t('Duration')}</TableHeaderCell>
@@ -95,8 +97,9 @@ export function SubtaskGroups({ groups, siteName }: { groups: ProcessGroup[]; si
                     <TableCell className={styles.num}>{s.id}</TableCell>
                     <TableCell>{TestMode.label(s.mode)}</TableCell>
                     <TableCell>
-                      <RunStatusBadge status={s.status} size="small" />
+                      <SubtaskOutcome subtask={s} />
                     </TableCell>
+                    <TableCell className={styles.num}>{s.attempts ?? EMPTY_TEXT}</TableCell>
                     <TableCell>
                       <LongTextCell
                         title={`${t('SubTask')} #${s.id} · ${label}`}
