@@ -4,7 +4,7 @@
 // each laid out for the one screen that reads it:
 //   - `check`, partition `s=<site>`, sort `<day>#<process><mode>`: the day of one (site, process,
 //     mode): runs r, passed p, failed f, flaky k, degraded g, a duration sketch d<bucket> of the
-//     passes, the last status s and time t. Timings read one site's days; rolls and repairs read them.
+//     passes, and `l` = '<status>:<time>' of the last one (a string: numbers are sums, lib/db/rollups). Timings read one site's days; rolls and repairs read them.
 //   - `checkheat`, partition `all`, sort `<day>`: every site's r/f/k/g of one day (`r12`...): the
 //     90-day heatmap is 90 small items.
 //   - `checkwin`, partition `7|30|90`, sort `<site>`: one site's whole window ending on `through`,
@@ -59,6 +59,13 @@ export function countsInRollups<T extends Ended>(sub: T): sub is T & { end_at: n
 }
 
 const cellOf = (sub: Pick<Ended, 'process' | 'mode'>) => `${sub.process}${sub.mode}`;
+/** The last status and its time as one set value: '<status>:<epoch ms>'. */
+const lastOf = (status: number, at: number) => `${status}:${at}`;
+const parseLast = (value: unknown): { status: number; at: number } | undefined => {
+  if (typeof value !== 'string') return undefined;
+  const [status, at] = value.split(':').map(Number);
+  return Number.isFinite(status) && Number.isFinite(at) ? { status, at } : undefined;
+};
 const prefixed = <V>(prefix: string, values: Record<string, V>): Record<string, V> =>
   Object.fromEntries(Object.entries(values).map(([k, v]) => [`${prefix}${k}`, v]));
 
@@ -94,7 +101,7 @@ export function subtaskRollup(sub: Ended, zone: string): SubtaskRollup | null {
   if (!countsInRollups(sub)) return null;
   const day = dayOf(sub.end_at, zone);
   const add = cellAdd(sub);
-  const last = { s: sub.status, t: sub.end_at };
+  const last = { l: lastOf(sub.status, sub.end_at) };
   const cell = `c${cellOf(sub)}`;
   const site = sub.site_id;
   return {
@@ -167,15 +174,15 @@ async function rollWindow(n: RollupWindow, site: number, day: string): Promise<'
 /** A window item's values from day items (`<day>#<cell>`): every cell's sums and its latest status. */
 function windowValues(dayItems: RollupItem[], through: string): RollupValues {
   const values: RollupValues = { through };
+  const latest = new Map<string, number>();
   for (const { sort, values: v } of dayItems) {
     const prefix = `c${sort.split('#')[1]}`;
-    for (const [attr, n] of Object.entries(v)) {
-      if (attr === 's' || attr === 't' || typeof n !== 'number') continue;
-      values[prefix + attr] = ((values[prefix + attr] as number | undefined) ?? 0) + n;
-    }
-    if (typeof v.t === 'number' && v.t >= ((values[`${prefix}t`] as number | undefined) ?? 0)) {
-      values[`${prefix}s`] = v.s;
-      values[`${prefix}t`] = v.t;
+    for (const [attr, n] of Object.entries(v))
+      if (typeof n === 'number') values[prefix + attr] = ((values[prefix + attr] as number | undefined) ?? 0) + n;
+    const last = parseLast(v.l);
+    if (last && last.at >= (latest.get(prefix) ?? 0)) {
+      latest.set(prefix, last.at);
+      values[`${prefix}l`] = v.l;
     }
   }
   return values;
@@ -202,7 +209,10 @@ export interface CellStats {
 const CELL_ATTR = /^c(\d)(\d)([a-z])(\d*)$/;
 
 function cellsOf(site: number, values: RollupValues, minus: RollupValues = {}): CellStats[] {
-  const cells = new Map<string, { num: Record<string, number>; sketch: Map<number, number>; s?: number; t?: number }>();
+  const cells = new Map<
+    string,
+    { num: Record<string, number>; sketch: Map<number, number>; last?: { status: number; at: number } }
+  >();
   const cell = (key: string) => {
     let c = cells.get(key);
     if (!c) {
@@ -213,12 +223,15 @@ function cellsOf(site: number, values: RollupValues, minus: RollupValues = {}): 
   };
   for (const [attr, value] of Object.entries(values)) {
     const m = CELL_ATTR.exec(attr);
-    if (!m || typeof value !== 'number') continue;
+    if (!m) continue;
     const c = cell(m[1] + m[2]);
+    if (m[3] === 'l') {
+      c.last = parseLast(value);
+      continue;
+    }
+    if (typeof value !== 'number') continue;
     const n = value - (typeof minus[attr] === 'number' ? (minus[attr] as number) : 0);
     if (m[3] === SKETCH) c.sketch.set(Number(m[4]), Math.max(0, n));
-    else if (m[3] === 's') c.s = value;
-    else if (m[3] === 't') c.t = value;
     else c.num[m[3]] = Math.max(0, n);
   }
   return [...cells].map(([key, c]) => ({
@@ -232,8 +245,8 @@ function cellsOf(site: number, values: RollupValues, minus: RollupValues = {}): 
     degraded: c.num.g ?? 0,
     p50_ms: sketchQuantile(c.sketch, 0.5),
     p95_ms: sketchQuantile(c.sketch, 0.95),
-    last_status: c.s ?? null,
-    last_at: c.t ?? null,
+    last_status: c.last?.status ?? null,
+    last_at: c.last?.at ?? null,
   }));
 }
 
@@ -269,7 +282,7 @@ export async function readCheckScorecard(
 
 /** A window whose days have all left it: only each cell's last status stays. */
 function keepLast(values: RollupValues): RollupValues {
-  return Object.fromEntries(Object.entries(values).filter(([attr]) => /^c\d\d[st]$/.test(attr)));
+  return Object.fromEntries(Object.entries(values).filter(([attr]) => /^c\d\dl$/.test(attr)));
 }
 
 export interface HeatmapDay {

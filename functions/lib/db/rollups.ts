@@ -7,6 +7,14 @@
 // so a feature lays items out by what one screen reads together. Rollup items sit in no index and
 // have no counters: the lists never see them. The feature's repair path rebuilds them whole
 // (`putRollup`, `deleteRollup`, `scanRollups`) from the rows it keeps.
+//
+// Packing. Numbers are sums, so an item may hold part of them as loose attributes and the rest in
+// one `packed` JSON string: a reader sums both (`strip`). A whole write (`putRollup`) packs every
+// number; an ADD that leaves an item with more than LOOSE_LIMIT loose numbers packs them, as a
+// write conditioned on the item's version `_v` (every ADD moves it), so a concurrent ADD is never
+// lost: it lands loose and is summed. A heatmap day holding 100 sites × 4 numbers is then one
+// string instead of 400 attributes, which is what a reader's time goes on (dynalite above all).
+// Only numbers are summed: a value set rather than added (a last status) must be a string.
 
 import {
   DeleteCommand,
@@ -23,6 +31,11 @@ import { ConditionFailedError } from './entity.js';
 import { conditional } from './repository.js';
 
 export const ROLLUP_PREFIX = 'rollup#';
+
+/** Loose numbers an item may hold before an ADD packs them. */
+export const LOOSE_LIMIT = 48;
+const PACKED = 'packed';
+const VERSION = '_v';
 
 export interface RollupKey {
   /** The feature's kind of rollup, e.g. `check`. No `#`. */
@@ -73,20 +86,15 @@ export async function addToRollup(change: RollupAdd, options: { expect?: RollupV
   const adds = Object.entries(change.add).filter(([, n]) => n !== 0);
   const sets = Object.entries(change.set ?? {});
   if (!adds.length && !sets.length) return;
-  const names: Record<string, string> = {};
-  const values: RollupValues = {};
-  const clauses: string[] = [];
-  if (adds.length) {
-    clauses.push(
-      `ADD ${adds
-        .map(([attr, n], i) => {
-          names[`#a${i}`] = attr;
-          values[`:a${i}`] = n;
-          return `#a${i} :a${i}`;
-        })
-        .join(', ')}`,
-    );
+  const names: Record<string, string> = { '#v': VERSION };
+  const values: RollupValues = { ':one': 1 };
+  const addClauses = ['#v :one'];
+  for (const [i, [attr, n]] of adds.entries()) {
+    names[`#a${i}`] = attr;
+    values[`:a${i}`] = n;
+    addClauses.push(`#a${i} :a${i}`);
   }
+  const clauses = [`ADD ${addClauses.join(', ')}`];
   if (sets.length) {
     clauses.push(
       `SET ${sets
@@ -99,7 +107,7 @@ export async function addToRollup(change: RollupAdd, options: { expect?: RollupV
     );
   }
   const expectAll = condition(options.expect, names, values);
-  await conditional(
+  const out = await conditional(
     dynamoClient().send(
       new UpdateCommand({
         TableName: config.tableName,
@@ -108,13 +116,62 @@ export async function addToRollup(change: RollupAdd, options: { expect?: RollupV
         ConditionExpression: expectAll,
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
       }),
     ),
     failed,
   );
+  const item = out.Attributes ?? {};
+  if (looseNumbers(item).length > LOOSE_LIMIT) await pack(change, item);
 }
 
-/** Writes an item whole (a rebuild); with `expect`, only while it holds those values. */
+/** The numbers an item holds as attributes of their own. */
+const looseNumbers = (item: RollupValues) =>
+  Object.entries(item).filter(([attr, v]) => typeof v === 'number' && attr !== VERSION);
+
+/**
+ * Moves an item's loose numbers into its packed string, while it is still the version read: an
+ * ADD in between wins, and its numbers are packed by a later one.
+ */
+async function pack(key: RollupKey, item: RollupValues): Promise<void> {
+  const loose = looseNumbers(item);
+  const names: Record<string, string> = { '#p': PACKED, '#v': VERSION };
+  const remove = loose.map(([attr], i) => {
+    names[`#r${i}`] = attr;
+    return `#r${i}`;
+  });
+  await dynamoClient()
+    .send(
+      new UpdateCommand({
+        TableName: config.tableName,
+        Key: keyOf(key),
+        UpdateExpression: `SET #p = :packed ADD #v :one REMOVE ${remove.join(', ')}`,
+        ConditionExpression: '#v = :version',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: {
+          ':packed': JSON.stringify(numbersOf(item)),
+          ':one': 1,
+          ':version': item[VERSION],
+        },
+      }),
+    )
+    .catch((error) => {
+      // Another writer moved the item meanwhile: its numbers stay loose, summed, until a later pack.
+      if (!(error instanceof Error && error.name === 'ConditionalCheckFailedException')) throw error;
+    });
+}
+
+/** Every number of an item, packed and loose summed. */
+function numbersOf(item: RollupValues): Record<string, number> {
+  const sums: Record<string, number> = {};
+  if (typeof item[PACKED] === 'string')
+    for (const [attr, n] of Object.entries(JSON.parse(item[PACKED] as string) as Record<string, number>))
+      sums[attr] = n;
+  for (const [attr, n] of looseNumbers(item)) sums[attr] = (sums[attr] ?? 0) + (n as number);
+  return sums;
+}
+
+/** Writes an item whole (a rebuild, a window's roll); with `expect`, only while it holds those values. Strings stay as they are, numbers are packed. */
 export async function putRollup(
   key: RollupKey,
   itemValues: RollupValues,
@@ -123,11 +180,14 @@ export async function putRollup(
   const names: Record<string, string> = {};
   const values: RollupValues = {};
   const expectAll = condition(options.expect, names, values);
+  // Written whole, its numbers packed: the sums are read as one string.
+  const numbers = Object.fromEntries(Object.entries(itemValues).filter(([, v]) => typeof v === 'number' && v !== 0));
+  const others = Object.fromEntries(Object.entries(itemValues).filter(([, v]) => typeof v !== 'number'));
   await conditional(
     dynamoClient().send(
       new PutCommand({
         TableName: config.tableName,
-        Item: { ...itemValues, ...keyOf(key) },
+        Item: { ...others, [PACKED]: JSON.stringify(numbers), [VERSION]: 0, ...keyOf(key) },
         ConditionExpression: expectAll,
         ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
         ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
@@ -141,8 +201,11 @@ export async function deleteRollup(key: RollupKey): Promise<void> {
   await dynamoClient().send(new DeleteCommand({ TableName: config.tableName, Key: keyOf(key) }));
 }
 
+/** What a reader sees: the feature's values, packed and loose numbers summed, no storage attributes. */
 const strip = (item: RollupValues): RollupItem => {
-  const { pk: _pk, sk, ...values } = item;
+  const { pk: _pk, sk, [PACKED]: _p, [VERSION]: _v, ...rest } = item;
+  const values: RollupValues = Object.fromEntries(Object.entries(rest).filter(([, v]) => typeof v !== 'number'));
+  Object.assign(values, numbersOf(item));
   return { sort: sk as string, values };
 };
 
