@@ -127,10 +127,10 @@ function operation(route: Route, params: Record<string, z.ZodType>): ZodOpenApiO
   const responses: ZodOpenApiResponsesObject = {
     '200': {
       description: route.list ? 'One page of the list' : 'Success',
-      ...(route.list
+      ...(route.list || route.query
         ? {
             headers: {
-              [HEADERS.consumedCapacity]: { description: 'Read units the list consumed', schema: { type: 'string' } },
+              [HEADERS.consumedCapacity]: { description: 'Read units the call consumed', schema: { type: 'string' } },
             },
           }
         : {}),
@@ -139,7 +139,7 @@ function operation(route: Route, params: Record<string, z.ZodType>): ZodOpenApiO
       },
     },
   };
-  if (route.body || route.list || Object.keys(params).length)
+  if (route.body || route.list || route.query || Object.keys(params).length)
     responses['400'] = failure('A refused field, named in `extra`');
   if (access !== 'public') responses['401'] = failure('Missing, wrong or expired credentials');
   if (access === 'super') responses['403'] = failure('Not the super role');
@@ -157,6 +157,7 @@ function operation(route: Route, params: Record<string, z.ZodType>): ZodOpenApiO
     requestParams: {
       ...(Object.keys(params).length ? { path: z.object(params) } : {}),
       ...(route.list ? { query: z.object(listQuery(route.list)), header: listHeaders } : {}),
+      ...(route.query ? { query: route.query as z.ZodObject } : {}),
     },
     ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
     responses,
