@@ -206,8 +206,6 @@ export interface CellStats {
   last_at: number | null;
 }
 
-const CELL_ATTR = /^c(\d)(\d)([a-z])(\d*)$/;
-
 function cellsOf(site: number, values: RollupValues, minus: RollupValues = {}): CellStats[] {
   const cells = new Map<
     string,
@@ -221,18 +219,21 @@ function cellsOf(site: number, values: RollupValues, minus: RollupValues = {}): 
     }
     return c;
   };
-  for (const [attr, value] of Object.entries(values)) {
-    const m = CELL_ATTR.exec(attr);
-    if (!m) continue;
-    const c = cell(m[1] + m[2]);
-    if (m[3] === 'l') {
+  // `c13r`, `c13d40`, `c13l`: parsed by hand, ~270 attributes a site.
+  for (const attr in values) {
+    if (attr.length < 4 || attr[0] !== 'c') continue;
+    const key = attr.slice(1, 3);
+    const kind = attr[3];
+    const value = values[attr];
+    const c = cell(key);
+    if (kind === 'l') {
       c.last = parseLast(value);
       continue;
     }
     if (typeof value !== 'number') continue;
     const n = value - (typeof minus[attr] === 'number' ? (minus[attr] as number) : 0);
-    if (m[3] === SKETCH) c.sketch.set(Number(m[4]), Math.max(0, n));
-    else c.num[m[3]] = Math.max(0, n);
+    if (kind === SKETCH) c.sketch.set(Number(attr.slice(4)), Math.max(0, n));
+    else c.num[kind] = Math.max(0, n);
   }
   return [...cells].map(([key, c]) => ({
     site_id: site,
@@ -300,20 +301,26 @@ export async function readCheckHeatmap(days: number, now = Date.now()): Promise<
   const today = dayOf(now, time_zone);
   const { items, rcu } = await queryRollups(HEAT_KIND, 'all', { from: addDays(today, -(days - 1)), to: today });
   const out: HeatmapDay[] = [];
+  const fields = { r: 'runs', f: 'failed', k: 'flaky', g: 'degraded' } as const;
   for (const { sort, values } of items) {
+    // `r12`, `f12`...: parsed by hand, 400 attributes a day, 90 days.
     const sites = new Map<number, HeatmapDay>();
-    for (const [attr, n] of Object.entries(values)) {
-      const m = /^([rfkg])(\d+)$/.exec(attr);
-      if (!m || typeof n !== 'number') continue;
-      const site = Number(m[2]);
-      const row = sites.get(site) ?? { site_id: site, date: sort, runs: 0, failed: 0, flaky: 0, degraded: 0 };
-      const field = ({ r: 'runs', f: 'failed', k: 'flaky', g: 'degraded' } as const)[m[1] as 'r' | 'f' | 'k' | 'g'];
+    for (const attr in values) {
+      const field = fields[attr[0] as keyof typeof fields];
+      const n = values[attr];
+      const site = Number(attr.slice(1));
+      if (!field || typeof n !== 'number' || !Number.isInteger(site)) continue;
+      let row = sites.get(site);
+      if (!row) {
+        row = { site_id: site, date: sort, runs: 0, failed: 0, flaky: 0, degraded: 0 };
+        sites.set(site, row);
+      }
       row[field] = n;
-      sites.set(site, row);
     }
-    out.push(...[...sites.values()].filter((r) => r.runs > 0));
+    for (const row of sites.values()) if (row.runs > 0) out.push(row);
   }
-  return { days: out.sort((a, b) => a.site_id - b.site_id || a.date.localeCompare(b.date)), rcu };
+  // Items come oldest day first, and the sort is stable: by site, each site's days in order.
+  return { days: out.sort((a, b) => a.site_id - b.site_id), rcu };
 }
 
 export interface TimingPoint {

@@ -163,11 +163,12 @@ async function pack(key: RollupKey, item: RollupValues): Promise<void> {
 
 /** Every number of an item, packed and loose summed. */
 function numbersOf(item: RollupValues): Record<string, number> {
-  const sums: Record<string, number> = {};
-  if (typeof item[PACKED] === 'string')
-    for (const [attr, n] of Object.entries(JSON.parse(item[PACKED] as string) as Record<string, number>))
-      sums[attr] = n;
-  for (const [attr, n] of looseNumbers(item)) sums[attr] = (sums[attr] ?? 0) + (n as number);
+  const sums: Record<string, number> =
+    typeof item[PACKED] === 'string' ? (JSON.parse(item[PACKED] as string) as Record<string, number>) : {};
+  for (const attr in item) {
+    const n = item[attr];
+    if (typeof n === 'number' && attr !== VERSION) sums[attr] = (sums[attr] ?? 0) + n;
+  }
   return sums;
 }
 
@@ -203,10 +204,11 @@ export async function deleteRollup(key: RollupKey): Promise<void> {
 
 /** What a reader sees: the feature's values, packed and loose numbers summed, no storage attributes. */
 const strip = (item: RollupValues): RollupItem => {
-  const { pk: _pk, sk, [PACKED]: _p, [VERSION]: _v, ...rest } = item;
-  const values: RollupValues = Object.fromEntries(Object.entries(rest).filter(([, v]) => typeof v !== 'number'));
-  Object.assign(values, numbersOf(item));
-  return { sort: sk as string, values };
+  // The sums first (a packed item's parsed object, no copy), then the strings beside them.
+  const values: RollupValues = numbersOf(item);
+  for (const attr in item)
+    if (typeof item[attr] === 'string' && attr !== 'pk' && attr !== 'sk' && attr !== PACKED) values[attr] = item[attr];
+  return { sort: item.sk as string, values };
 };
 
 /** One item, read consistently (a writer deciding from it). */
