@@ -55,8 +55,9 @@ const useStyles = makeStyles({
     gridTemplateColumns: 'repeat(auto-fit, minmax(420px, 1fr))',
     gap: tokens.spacingHorizontalL,
   },
-  // Read from across a room: larger type everywhere, panel titles larger still.
-  wall: { zoom: 1.25, '& h2': { fontSize: tokens.fontSizeHero700 } },
+  // Read from across a room: larger panel titles and health cells (HealthPanel's own wall style);
+  // no CSS zoom, which the charts' size measuring does not follow.
+  wall: { '& h2': { fontSize: tokens.fontSizeHero700, lineHeight: tokens.lineHeightHero700 } },
 });
 
 export default function DashboardPage(): ReactNode {

@@ -13,7 +13,7 @@ import { Panel, percent } from './Panel';
 const useStyles = makeStyles({
   scroll: { overflowX: 'auto' },
   grid: { borderCollapse: 'separate', borderSpacing: '3px', fontSize: tokens.fontSizeBase200 },
-  tv: { fontSize: tokens.fontSizeBase400 },
+  tv: { fontSize: tokens.fontSizeBase500, '& button': { minWidth: '110px', padding: '8px 10px' } },
   siteName: { textAlign: 'left', paddingRight: tokens.spacingHorizontalM, whiteSpace: 'nowrap', fontWeight: 600 },
   head: { fontWeight: 400, color: tokens.colorNeutralForeground3, whiteSpace: 'nowrap', padding: '0 4px' },
   cell: {
