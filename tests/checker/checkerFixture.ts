@@ -34,8 +34,10 @@ export async function startCheckerFixture(siteOpts: { slowMs?: number } = {}): P
         account: { user, pwd: SANDBOX_PASSWORD },
         mode: 1 as TestModeValue,
         process,
-        timeoutMs: 20_000,
-        stepTimeoutMs: 5000,
+        // Margins for a loaded machine: a passing step takes well under a second alone, but typing
+        // took over 5 s when other suites kept the load at 25 on 2 cores. Tests of a timeout set their own.
+        timeoutMs: 60_000,
+        stepTimeoutMs: 20_000,
         record: false,
         // The sandbox listens on loopback: allowed the way ALLOWED_PRIVATE_HOSTS allows it in the stack.
         allowedHosts: [new URL(site.url).host],
