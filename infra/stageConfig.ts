@@ -1,4 +1,5 @@
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { DEFAULT_SYSTEM_CONFIG } from '../shared/schemas/systemConfig.js';
 
 // Per-stage settings live in cdk.json context (`stages.<name>`); everything a stage leaves out
 // falls back to the cheap, disposable defaults of a development stage. docs/deploy.md lists every
@@ -69,7 +70,7 @@ export const STAGE_DEFAULTS: Omit<StageConfig, 'name'> = {
   logRetentionDays: 14,
   logLevel: 'INFO',
   apiThrottle: { rateLimit: 50, burstLimit: 100 },
-  videoExpiryDays: 90,
+  videoExpiryDays: 365,
   alarms: false,
   secretRotationDays: 30,
   accessLogExpiryDays: 90,
@@ -110,7 +111,14 @@ export function resolveStageConfig(stages: unknown, name: string, overrides: Sta
   if (!LOG_LEVELS.includes(config.logLevel)) {
     throw new Error(`Stage '${name}': logLevel must be one of ${LOG_LEVELS.join(', ')}`);
   }
-  if (!(config.videoExpiryDays >= 1)) throw new Error(`Stage '${name}': videoExpiryDays must be at least 1`);
+  // The bucket's expiry is a backstop behind the console's own retention: below the default video
+  // retention, a fresh stage would lose videos its rows still link to.
+  const videoRetention = DEFAULT_SYSTEM_CONFIG.retention_days.videos;
+  if (!(config.videoExpiryDays > videoRetention)) {
+    throw new Error(
+      `Stage '${name}': videoExpiryDays must be above the console's default video retention (${videoRetention} days)`,
+    );
+  }
   if (!(config.accessLogExpiryDays >= 1)) throw new Error(`Stage '${name}': accessLogExpiryDays must be at least 1`);
   // Secrets Manager rotates every 1 to 1000 days; a JWT key must outlive the longest session (12 h).
   if (

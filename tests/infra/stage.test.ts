@@ -15,6 +15,13 @@ describe('Stages', () => {
     expect(() => resolveStageConfig({ qa: { logRetentionDays: 10 } }, 'qa')).toThrow(/logRetentionDays 10/);
   });
 
+  it('refuses a video bucket that would expire videos before the console's default retention', () => {
+    expect(() => resolveStageConfig({ qa: { videoExpiryDays: 90 } }, 'qa')).toThrow(
+      /videoExpiryDays must be above the console's default video retention \(180 days\)/,
+    );
+    expect(resolveStageConfig({ qa: { videoExpiryDays: 181 } }, 'qa').videoExpiryDays).toBe(181);
+  });
+
   it('fills what a stage leaves out with the development defaults', () => {
     expect(resolveStageConfig({ qa: { apiThrottle: { rateLimit: 5 } } }, 'qa')).toMatchObject({
       name: 'qa',
