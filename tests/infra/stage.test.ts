@@ -15,7 +15,7 @@ describe('Stages', () => {
     expect(() => resolveStageConfig({ qa: { logRetentionDays: 10 } }, 'qa')).toThrow(/logRetentionDays 10/);
   });
 
-  it('refuses a video bucket that would expire videos before the console's default retention', () => {
+  it("refuses a video bucket that would expire videos before the console's default retention", () => {
     expect(() => resolveStageConfig({ qa: { videoExpiryDays: 90 } }, 'qa')).toThrow(
       /videoExpiryDays must be above the console's default video retention \(180 days\)/,
     );
