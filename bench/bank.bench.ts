@@ -5,11 +5,20 @@
 // the read and write units per poll (every DynamoDB call of the process, with
 // ReturnConsumedCapacity). The raw baseline is GetItem throughput on the same dynalite in the same
 // run. Everything (API, dispatcher, poller, sandbox banks, dynalite, fauxqs) shares this machine.
+//
+// Besides the averages over every poll, two costs measured apart (issue 24 item 1): `idle_poll`, the
+// mean of the polls that ran and wrote no statement or balance stat (each poll is its own scope,
+// bench/measuredPoller.ts), and `per_statement`, the mean of one stored statement with its
+// notification (the bank store's statement-recording call in a scope of its own; delivery is the
+// notifier's and not counted). The JSON is also written to bench/results/bank.json.
 
-import { mkdtempSync } from 'node:fs';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { LAMBDAS } from '../functions/registry.js';
 import { startLocalStack } from '../scripts/local/stack.js';
 import { isReadCommand } from './readCommand.js';
 
@@ -26,7 +35,15 @@ const load = () =>
     .join(' / ');
 
 const dataDir = mkdtempSync(join(tmpdir(), 'patrol-bench-bank-'));
-const stack = await startLocalStack({ dataDir, port: 0, demo: false, quiet: true, adminPassword: 'bench-admin-1' });
+const stack = await startLocalStack({
+  dataDir,
+  port: 0,
+  demo: false,
+  quiet: true,
+  adminPassword: 'bench-admin-1',
+  // The registry's Lambdas, the poller's entry wrapped to measure each poll (same handler).
+  lambdas: LAMBDAS.map((l) => (l.name === 'bankPoller' ? { ...l, entry: 'bench/measuredPoller.ts' } : l)),
+});
 try {
   const sandbox = stack.sandboxBankUrl;
   if (!sandbox) throw new Error('the sandbox banks did not start');
@@ -35,6 +52,41 @@ try {
   const { config } = await import('../functions/lib/config.js');
   const service = await import('../functions/bank/service.js');
   const { pollLagObservers } = await import('../functions/bank/pollDue.js');
+  const storeModule = await import('../functions/bank/store.js');
+  const { measuring, newTally, pollScope, polls: pollTallies } = await import('./measuredPoller.js');
+  type Tally = ReturnType<typeof newTally>;
+
+  // One stored statement with its notification: the store's call that records it runs in a scope
+  // of its own (recordStatement; before issue 24 the id of its notification, then createStatement).
+  const statementScope = new AsyncLocalStorage<Tally>();
+  const statementTallies: Tally[] = [];
+  const opening = new Map<Tally | undefined, Tally>();
+  const STATEMENT_CALLS: Record<string, 'open' | 'whole'> = {
+    recordStatement: 'whole',
+    newNotificationId: 'open',
+    createStatement: 'whole',
+  };
+  const inner = storeModule.bankStore() as unknown as Record<string, unknown>;
+  const metered = new Proxy(inner, {
+    get(target, name) {
+      const value = target[name as string];
+      const step = typeof name === 'string' ? STATEMENT_CALLS[name] : undefined;
+      if (typeof value !== 'function' || !step) return value;
+      return async (...args: unknown[]) => {
+        const poll = pollScope.getStore();
+        const tally = opening.get(poll) ?? newTally();
+        if (step === 'open') opening.set(poll, tally);
+        else opening.delete(poll);
+        const out = await statementScope.run(tally, () => (value as (...a: unknown[]) => unknown).apply(target, args));
+        // A statement stored (not a duplicate): recordStatement answers with the row or an outcome naming it.
+        const stored = out !== undefined && (out as { stored?: boolean }).stored !== false;
+        if (step === 'whole' && stored && measuring.on) statementTallies.push(tally);
+        return out;
+      };
+    },
+  });
+  const { useBankStore: pointBankStoreAt } = storeModule;
+  pointBankStoreAt(metered as unknown as ReturnType<typeof storeModule.bankStore>);
 
   // Raw baseline: GetItem on the same engine, 20 at a time, for 3 s.
   let gets = 0;
@@ -89,10 +141,17 @@ try {
       type Capacity = { CapacityUnits?: number; Table?: { CapacityUnits?: number } };
       const list = (Array.isArray(consumed) ? consumed : consumed ? [consumed] : []) as Capacity[];
       const sum = list.reduce((s, c) => s + (c.CapacityUnits ?? 0), 0);
+      const pk = String(input.Key?.pk ?? input.Item?.pk ?? '');
+      for (const tally of [pollScope.getStore(), statementScope.getStore()]) {
+        if (!tally) continue;
+        tally.calls++;
+        if (isReadCommand(context.commandName)) tally.rcu += sum;
+        else tally.wcu += sum;
+        if (/^PutItem|^Put/.test(context.commandName ?? '') && /^bank_(statement|balance_stat)#/.test(pk)) tally.rows++;
+      }
       if (isReadCommand(context.commandName)) units.read += sum;
       else {
         units.write += sum;
-        const pk = String(input.Key?.pk ?? input.Item?.pk ?? '');
         const kind = `${context.commandName} ${pk ? pk.split('#')[0] : '(batch/transact)'}`;
         const row = writesBy.get(kind) ?? { calls: 0, table: 0, indexes: 0 };
         const table = list.reduce((s, c) => s + (c.Table?.CapacityUnits ?? c.CapacityUnits ?? 0), 0);
@@ -107,6 +166,7 @@ try {
   );
 
   const started = Date.now();
+  measuring.on = true;
   const txns: { account: (typeof accounts)[number]; amount: number; at: number }[] = [];
   const txnTimer = setInterval(
     async () => {
@@ -124,6 +184,7 @@ try {
   );
   await new Promise((r) => setTimeout(r, SECONDS * 1000));
   clearInterval(txnTimer);
+  measuring.on = false;
   const elapsed = (Date.now() - started) / 1000;
   const polls = lags.length;
   const measuredUnits = { ...units };
@@ -145,6 +206,22 @@ try {
     else missing++;
   }
   lags.sort((a, b) => a - b);
+  const mean = (tallies: Tally[]) => {
+    const n = Math.max(1, tallies.length);
+    const sum = tallies.reduce((s, t) => ({ calls: s.calls + t.calls, rcu: s.rcu + t.rcu, wcu: s.wcu + t.wcu }), {
+      calls: 0,
+      rcu: 0,
+      wcu: 0,
+    });
+    return {
+      calls: +(sum.calls / n).toFixed(2),
+      rcu: +(sum.rcu / n).toFixed(2),
+      wcu: +(sum.wcu / n).toFixed(2),
+      max_wcu: Math.max(0, ...tallies.map((t) => t.wcu)),
+      of: tallies.length,
+    };
+  };
+  const idle = pollTallies.filter((t) => t.ran && t.rows === 0);
   toStatement.sort((a, b) => a - b);
   const due = (ACCOUNTS * elapsed) / INTERVAL;
   const figures = {
@@ -162,6 +239,8 @@ try {
       missing,
       of: txns.length,
     },
+    idle_poll: mean(idle),
+    per_statement: mean(statementTallies),
     rcu_per_poll: +(measuredUnits.read / Math.max(1, polls)).toFixed(2),
     wcu_per_poll: +(measuredUnits.write / Math.max(1, polls)).toFixed(2),
     baseline_get_items_per_s: Math.round(baselineGets),
@@ -183,6 +262,9 @@ try {
     ),
   };
   console.log(JSON.stringify(figures, null, 2));
+  const results = join(dirname(fileURLToPath(import.meta.url)), 'results');
+  mkdirSync(results, { recursive: true });
+  writeFileSync(join(results, 'bank.json'), `${JSON.stringify(figures, null, 2)}\n`);
 } finally {
   await stack.stop();
 }
