@@ -42,6 +42,11 @@ export interface EntityDef<T extends { id: number; created_at: number }> {
    * Each slot keeps a row counter, so equality lists on these fields count in one read.
    */
   keys?: readonly (keyof T & string)[];
+  /**
+   * How new rows get their id: 'counter' (default: 1, 2, 3... from one counter item per type) or
+   * 'time' (timeOrderedId: ordered by created_at, no counter round trip) for high-volume rows.
+   */
+  ids?: 'counter' | 'time';
   /** Soft-deleted rows are stored with `deleted: 1` and never listed or read through the repository. */
   softDelete?: boolean;
   /** Seconds a row lives (sets `expires_at`), fixed. */
