@@ -6,10 +6,9 @@
 // the environment.
 
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { systemClock } from '../functions/bank/clock.js';
 import { runDuePoll } from '../functions/bank/pollDue.js';
 import { PollMessage } from '../functions/bank/pollMessage.js';
-import { bankStore } from '../functions/bank/store.js';
+import { bankRuntime } from '../functions/bank/runtime.js';
 import { sqsRecordHandler } from '../functions/lib/queue/sqsRecordHandler.js';
 
 /** What one poll or one stored statement cost: DynamoDB calls and units, and what it wrote. */
@@ -36,7 +35,7 @@ export const handler = sqsRecordHandler(
   PollMessage,
   async (message) => {
     const tally = newTally();
-    const outcome = await pollScope.run(tally, () => runDuePoll({ store: bankStore(), clock: systemClock }, message));
+    const outcome = await pollScope.run(tally, () => runDuePoll(bankRuntime(), message));
     tally.ran = outcome?.polled === true;
     if (measuring.on) polls.push(tally);
   },

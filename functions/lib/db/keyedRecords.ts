@@ -7,9 +7,11 @@
 //   one per id     pk = `${kind}#${id}`            sk = options.sk ?? 'record'
 //   singleton      pk = kind                       sk = options.sk ?? 'record'      (id '')
 //   grouped        pk = `${kind}#g${group(id)}`    sk = String(id)
+//   compound       pk = `${kind}#${part}`          sk = rest                        (id `${part}/${rest}`)
 //
 // Grouped records share a few partitions, so every record of the kind is read with one Query per
 // group (the size of the records, not a read per record), yet no partition takes all the writes.
+// Compound ids name their partition (a day's rollups of every account), read with allIn(part).
 
 import {
   BatchGetCommand,
@@ -35,6 +37,8 @@ export interface RecordLayout {
   sk?: string;
   /** Records spread over this many partitions by id (numeric ids), each read with one Query. */
   groups?: number;
+  /** Ids are `${partition}/${sort}`: records of one partition are read together (allIn). */
+  compound?: boolean;
   /** Seconds a record lives after its last write that sets it (`expires_at`); the cloud's TTL drops it. */
   ttlSeconds?: number;
 }
@@ -101,6 +105,8 @@ export interface KeyedRecords<T extends object> {
   getMany(ids: RecordId[], options?: { consistent?: boolean }): Promise<Map<string, T>>;
   /** Every record of a grouped kind: one Query per group. `rcu`: what the reads consumed. */
   all(): Promise<{ records: Map<string, T>; rcu: number }>;
+  /** Every record of one partition of a compound kind, by the rest of its id. */
+  allIn(partition: string): Promise<{ records: Map<string, T>; rcu: number }>;
   /** Writes the whole record; with `ifAbsent`, false when one exists. */
   put(id: RecordId, data: T, options?: { ifAbsent?: boolean }): Promise<boolean>;
   /** Changes attributes in one unconditional write, creating the record when absent. */
@@ -116,9 +122,38 @@ export function keyedRecords<T extends object>(kind: string, layout: RecordLayou
   const groups = layout.groups ?? 0;
   const keyOf = (id: RecordId) => {
     if (groups > 0) return { pk: `${kind}#g${Math.abs(Number(id)) % groups}`, sk: String(id) };
+    if (layout.compound) {
+      const [part, ...rest] = String(id).split('/');
+      return { pk: `${kind}#${part}`, sk: rest.join('/') };
+    }
     return { pk: id === '' ? kind : `${kind}#${id}`, sk: layout.sk ?? 'record' };
   };
-  const idOf = (item: Attrs): string => (groups > 0 ? String(item.sk) : String(item.pk).slice(kind.length + 1));
+  const idOf = (item: Attrs): string =>
+    groups > 0
+      ? String(item.sk)
+      : layout.compound
+        ? `${String(item.pk).slice(kind.length + 1)}/${item.sk}`
+        : String(item.pk).slice(kind.length + 1);
+  /** Every record under one partition key, by its sort key. */
+  async function queryPartition(pk: string, records: Map<string, T>): Promise<number> {
+    let rcu = 0;
+    let start: Attrs | undefined;
+    do {
+      const out = await dynamoClient().send(
+        new QueryCommand({
+          TableName: config.tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': pk },
+          ReturnConsumedCapacity: 'TOTAL',
+          ExclusiveStartKey: start,
+        }),
+      );
+      rcu += out.ConsumedCapacity?.CapacityUnits ?? 0;
+      for (const item of out.Items ?? []) records.set(String(item.sk), recordData<T>(item) as T);
+      start = out.LastEvaluatedKey;
+    } while (start);
+    return rcu;
+  }
   const expiry = () => (layout.ttlSeconds ? Math.floor(Date.now() / 1000) + layout.ttlSeconds : undefined);
 
   return {
@@ -151,26 +186,15 @@ export function keyedRecords<T extends object>(kind: string, layout: RecordLayou
     async all() {
       if (groups <= 0) throw new Error(`${kind}: all() reads grouped records only`);
       const records = new Map<string, T>();
-      let rcu = 0;
-      await Promise.all(
-        Array.from({ length: groups }, async (_, g) => {
-          let start: Attrs | undefined;
-          do {
-            const out = await dynamoClient().send(
-              new QueryCommand({
-                TableName: config.tableName,
-                KeyConditionExpression: 'pk = :pk',
-                ExpressionAttributeValues: { ':pk': `${kind}#g${g}` },
-                ReturnConsumedCapacity: 'TOTAL',
-                ExclusiveStartKey: start,
-              }),
-            );
-            rcu += out.ConsumedCapacity?.CapacityUnits ?? 0;
-            for (const item of out.Items ?? []) records.set(idOf(item), recordData<T>(item) as T);
-            start = out.LastEvaluatedKey;
-          } while (start);
-        }),
+      const units = await Promise.all(
+        Array.from({ length: groups }, (_, g) => queryPartition(`${kind}#g${g}`, records)),
       );
+      return { records, rcu: units.reduce((a, b) => a + b, 0) };
+    },
+    async allIn(partition) {
+      if (!layout.compound) throw new Error(`${kind}: allIn() reads compound records only`);
+      const records = new Map<string, T>();
+      const rcu = await queryPartition(`${kind}#${partition}`, records);
       return { records, rcu };
     },
     async put(id, data, options) {
