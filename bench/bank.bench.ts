@@ -9,8 +9,9 @@
 // Besides the averages over every poll, two costs measured apart (issue 24 item 1): `idle_poll`, the
 // mean of the polls that ran and wrote no statement or balance stat (each poll is its own scope,
 // bench/measuredPoller.ts), and `per_statement`, the mean of one stored statement with its
-// notification (the bank store's statement-recording call in a scope of its own; delivery is the
-// notifier's and not counted). The JSON is also written to bench/results/bank.json.
+// notification (the bank store's statement-recording call in a scope of its own, plus its share of
+// the kept counts its poll moved at the end for all the rows it wrote; delivery is the notifier's
+// and not counted). The JSON is also written to bench/results/bank.json.
 
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -61,11 +62,13 @@ try {
   const statementScope = new AsyncLocalStorage<Tally>();
   const statementTallies: Tally[] = [];
   const opening = new Map<Tally | undefined, Tally>();
-  const STATEMENT_CALLS: Record<string, 'open' | 'whole'> = {
+  const STATEMENT_CALLS: Record<string, 'open' | 'whole' | 'flush'> = {
     recordStatement: 'whole',
     newNotificationId: 'open',
     createStatement: 'whole',
+    flushCounts: 'flush',
   };
+  const flushScope = new AsyncLocalStorage<Tally>();
   const inner = storeModule.bankStore() as unknown as Record<string, unknown>;
   const metered = new Proxy(inner, {
     get(target, name) {
@@ -74,10 +77,12 @@ try {
       if (typeof value !== 'function' || !step) return value;
       return async (...args: unknown[]) => {
         const poll = pollScope.getStore();
-        const tally = opening.get(poll) ?? newTally();
+        const call = () => (value as (...a: unknown[]) => unknown).apply(target, args);
+        if (step === 'flush') return poll ? flushScope.run(poll, call) : call();
+        const tally = opening.get(poll) ?? { ...newTally(), poll };
         if (step === 'open') opening.set(poll, tally);
         else opening.delete(poll);
-        const out = await statementScope.run(tally, () => (value as (...a: unknown[]) => unknown).apply(target, args));
+        const out = await statementScope.run(tally, call);
         // A statement stored (not a duplicate): recordStatement answers with the row or an outcome naming it.
         const stored = out !== undefined && (out as { stored?: boolean }).stored !== false;
         if (step === 'whole' && stored && measuring.on) statementTallies.push(tally);
@@ -148,6 +153,11 @@ try {
         if (isReadCommand(context.commandName)) tally.rcu += sum;
         else tally.wcu += sum;
         if (/^PutItem|^Put/.test(context.commandName ?? '') && /^bank_(statement|balance_stat)#/.test(pk)) tally.rows++;
+      }
+      const flushing = flushScope.getStore();
+      if (flushing && !isReadCommand(context.commandName)) {
+        flushing.flushCalls++;
+        flushing.flushWcu += sum;
       }
       if (isReadCommand(context.commandName)) units.read += sum;
       else {
@@ -240,7 +250,17 @@ try {
       of: txns.length,
     },
     idle_poll: mean(idle),
-    per_statement: mean(statementTallies),
+    // Each statement with its share of its poll's counts (the poll's rows share them evenly).
+    per_statement: mean(
+      statementTallies.map((t) => {
+        const rows = Math.max(1, t.poll?.rows ?? 1);
+        return {
+          ...t,
+          calls: t.calls + (t.poll?.flushCalls ?? 0) / rows,
+          wcu: t.wcu + (t.poll?.flushWcu ?? 0) / rows,
+        };
+      }),
+    ),
     rcu_per_poll: +(measuredUnits.read / Math.max(1, polls)).toFixed(2),
     wcu_per_poll: +(measuredUnits.write / Math.max(1, polls)).toFixed(2),
     baseline_get_items_per_s: Math.round(baselineGets),

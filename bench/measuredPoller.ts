@@ -18,11 +18,16 @@ export interface Tally {
   wcu: number;
   /** Rows written of the statement and balance stat entities (the poll found something). */
   rows: number;
+  /** Calls and write units of the kept counts the poll moved at its end, for all its rows at once. */
+  flushCalls: number;
+  flushWcu: number;
+  /** The poll a statement's tally belongs to (its share of the poll's counts). */
+  poll?: Tally;
   /** Set by runDuePoll's outcome: the poll ran (not dropped as late, disabled or leased). */
   ran?: boolean;
 }
 
-export const newTally = (): Tally => ({ calls: 0, rcu: 0, wcu: 0, rows: 0 });
+export const newTally = (): Tally => ({ calls: 0, rcu: 0, wcu: 0, rows: 0, flushCalls: 0, flushWcu: 0 });
 
 /** The poll a DynamoDB call belongs to. */
 export const pollScope = new AsyncLocalStorage<Tally>();
