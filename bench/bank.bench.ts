@@ -83,8 +83,9 @@ try {
         if (step === 'open') opening.set(poll, tally);
         else opening.delete(poll);
         const out = await statementScope.run(tally, call);
-        // A statement stored (not a duplicate): recordStatement answers with the row or an outcome naming it.
-        const stored = out !== undefined && (out as { stored?: boolean }).stored !== false;
+        // A statement stored (not a duplicate), with its notification: a baseline's history lines
+        // (the first read of a sub-account) are stored without one, and are not what this measures.
+        const stored = out !== undefined && args[1] !== undefined;
         if (step === 'whole' && stored && measuring.on) statementTallies.push(tally);
         return out;
       };
