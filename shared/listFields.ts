@@ -56,7 +56,10 @@ export type StoredOf<D, Extra extends object = Record<never, never>> = RowOf<D> 
  * (ciphertexts, keys, internal state) is left out without naming it, so a new declared field
  * reaches the reply with no copy to add.
  */
-export function declaredRow<D extends object>(fields: D, stored: RowOf<D> & { updated_at?: number }): RowOf<D> & {
+export function declaredRow<D extends object>(
+  fields: D,
+  stored: RowOf<D> & { updated_at?: number },
+): RowOf<D> & {
   updated_at?: number;
 } {
   const row: Record<string, unknown> = { updated_at: stored.updated_at };

@@ -11,7 +11,14 @@ import { bankDriverContext, bankPortalFor as portalFor } from './drivers/bankPor
 import { driverForBank } from './drivers/bankDriverRegistry.js';
 import { accountStatusFor, BankSubAccountUnusableError, bankErrorMessage } from './drivers/errors.js';
 import { withBankSession } from './drivers/withBankSession.js';
-import { bankSecretContext, type DayFigures, type PollStateData, SNAP_READ, SNAP_USABLE, type SubSnapshot } from './entities.js';
+import {
+  bankSecretContext,
+  type DayFigures,
+  type PollStateData,
+  SNAP_READ,
+  SNAP_USABLE,
+  type SubSnapshot,
+} from './entities.js';
 import { notifyTargets } from './notify.js';
 import {
   emptyReading,
@@ -143,7 +150,10 @@ export async function pollAccount(deps: PollDeps, req: PollRequest): Promise<Pol
     if (next !== undefined && next !== account.status && account.status !== BankAccountStatus.values.Disable)
       patch.status = next;
     if (outcome.session)
-      patch.session_enc = await encryptSecret(JSON.stringify(outcome.session), bankSecretContext(account.id, 'session'));
+      patch.session_enc = await encryptSecret(
+        JSON.stringify(outcome.session),
+        bankSecretContext(account.id, 'session'),
+      );
     if (Object.keys(patch).length) await store.updateAccount(account.id, patch);
     if (ok && account.stale) await recoverIfStale(deps, { ...account, ...patch }, finished);
     return {
@@ -173,10 +183,9 @@ export async function addDayFigures(
   figures: DayFigures,
   change: RecordChange,
 ): Promise<void> {
-  const adds = Object.fromEntries(Object.entries(figures).filter(([, v]) => typeof v === 'number' && v !== 0)) as Record<
-    string,
-    number
-  >;
+  const adds = Object.fromEntries(
+    Object.entries(figures).filter(([, v]) => typeof v === 'number' && v !== 0),
+  ) as Record<string, number>;
   if (state.day === today) {
     change.add = { ...change.add, ...adds };
     return;

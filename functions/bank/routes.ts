@@ -15,7 +15,6 @@ import { REVEAL_LIMIT, revealAudit, revealBankSecret } from './revealSecret.js';
 import { bankStore } from './store.js';
 import * as service from './service.js';
 
-
 export const bankRouter = new Router()
   .get(
     '/bank/bank-accounts',

@@ -73,7 +73,13 @@ export async function markIfStale(
       business_id: account.id,
       sub: null,
       created_at: now,
-      context: { kind: 'stale', bank: account.bank_name, user: account.user, since, interval: account.monitor_interval },
+      context: {
+        kind: 'stale',
+        bank: account.bank_name,
+        user: account.user,
+        since,
+        interval: account.monitor_interval,
+      },
     }),
   );
   await enqueueDeliveries([n]);

@@ -115,7 +115,11 @@ export interface BankStore {
    * Throws SubAccountNotFoundError. A change made outside a poll (`byOperator`) also marks the
    * account's sub-account snapshot out of date, so the next poll reads the sub-accounts again.
    */
-  updateSub(id: number, patch: Partial<StoredSubAccount>, options?: { byOperator?: boolean }): Promise<StoredSubAccount>;
+  updateSub(
+    id: number,
+    patch: Partial<StoredSubAccount>,
+    options?: { byOperator?: boolean },
+  ): Promise<StoredSubAccount>;
   /** Where each sub-account's statements were read to (a sub-account never read has none). */
   readings(subs: StoredSubAccount[]): Promise<Map<number, SubReading>>;
   saveReading(subId: number, reading: SubReading): Promise<void>;
@@ -185,7 +189,11 @@ export interface BankStore {
    * Claims the delivery of a statement to its account's webhook for a notification; the owner when
    * another notification holds or completed it (Duplication).
    */
-  claimDelivery(statementId: number, notificationId: number, now: number): Promise<{ claimed: boolean; owner?: number }>;
+  claimDelivery(
+    statementId: number,
+    notificationId: number,
+    now: number,
+  ): Promise<{ claimed: boolean; owner?: number }>;
   /** The statement was delivered: the claim is kept for good. */
   completeDelivery(statementId: number, notificationId: number): Promise<void>;
   /** Nothing was delivered: another notification of the statement may deliver it. */
@@ -195,6 +203,14 @@ export interface BankStore {
   /** Adds to an account's figures of a day (deliveries, the days a poll rolls over). */
   addDayFigures(day: string, accountId: number, figures: DayFigures): Promise<void>;
   dayFigures(day: string): Promise<{ figures: Map<number, DayFigures>; rcu: number }>;
+  /** Sets an account's figures of a day as counted again from the rows (the rollups' repair). */
+  setDayFigures(day: string, accountId: number, figures: DayFigures): Promise<void>;
+  /** Every statement, balance stat and bank notification still kept (the rollups' repair reads them all). */
+  keptRows(): Promise<{
+    statements: StoredStatement[];
+    stats: StoredBalanceStat[];
+    notifications: StoredBankNotification[];
+  }>;
 
   // ---- The dispatcher's window ----
   /** Takes the window's lease: the end of the last window sent, or taken: false while another dispatcher works. */
@@ -330,9 +346,10 @@ export function dynamoBankStore(
       };
     },
     async staleAccounts() {
-      const out = await accounts.list(
-        { ...emptyListQuery({ page_size: 0 }), filters: { stale: { kind: 'boolean', value: true } } },
-      );
+      const out = await accounts.list({
+        ...emptyListQuery({ page_size: 0 }),
+        filters: { stale: { kind: 'boolean', value: true } },
+      });
       return { ids: out.result.map((a) => a.id), rcu: out.consumed_rcu };
     },
 
@@ -495,6 +512,18 @@ export function dynamoBankStore(
     async dayFigures(day) {
       const { records, rcu } = await dayRollups.allIn(day);
       return { figures: new Map([...records].map(([k, v]) => [Number(k.split('/')[1]), v])), rcu };
+    },
+
+    async setDayFigures(day, accountId, figures) {
+      await dayRollups.update(`${day}/${accountId}`, { set: figures as Record<string, number> });
+    },
+    async keptRows() {
+      const [kept, keptStats, keptNotifications] = await Promise.all([
+        statements.all(),
+        stats.all(),
+        notifications.all(),
+      ]);
+      return { statements: kept, stats: keptStats, notifications: keptNotifications };
     },
 
     async takeDispatchWindow(holder, now, ms) {

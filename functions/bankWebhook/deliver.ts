@@ -89,16 +89,14 @@ async function deliverWebhook(
 ): Promise<void> {
   const now = (deps.now ?? Date.now)();
   const channel = PushChannel.values.WebHook;
-  const history = (
-    row: {
-      callback_url: string | null;
-      params: unknown;
-      content: unknown;
-      code: number | null;
-      resp: string | null;
-      remark: string;
-    },
-  ): Promise<StoredHistory> =>
+  const history = (row: {
+    callback_url: string | null;
+    params: unknown;
+    content: unknown;
+    code: number | null;
+    resp: string | null;
+    remark: string;
+  }): Promise<StoredHistory> =>
     store.addHistory({ notification_id: n.id, channel, created_at: (deps.now ?? Date.now)(), ...row });
   // A receiver that answered 2xx never gets the same notification again, replay or not.
   if (n.status_webhook === P.Pushed) return;

@@ -10,7 +10,6 @@ import { toBankNotificationRow } from './rows.js';
 import { replayNotifications } from './replay.js';
 import { revealWebhookSecret, rotateWebhookSecret } from './webhookSecret.js';
 
-
 async function knownAccount(accountId: number): Promise<void> {
   if (!(await bankStore().getAccount(accountId))) throw new BankAccountNotFoundError(accountId);
 }
@@ -32,8 +31,7 @@ export const bankWebhookRouter = new Router()
   )
   .get(
     '/notifications-bank/history',
-    async (req) =>
-      listReply(req, await bankStore().listHistory(listQueryOf(req, bankNotificationHistoryListFields))),
+    async (req) => listReply(req, await bankStore().listHistory(listQueryOf(req, bankNotificationHistoryListFields))),
     { list: bankNotificationHistoryListFields },
   )
   .post('/notifications-bank/replay', (req) => replayNotifications(bankStore(), req.body), {

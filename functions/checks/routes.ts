@@ -22,7 +22,6 @@ import * as engine from './engine.js';
 import * as read from './read.js';
 import { startCheck } from './start.js';
 
-
 export const checksRouter = new Router()
   // Starting checks
   .post(

@@ -15,7 +15,6 @@ import { Router } from '../lib/http/router.js';
 import { REVEAL_AUDIT, REVEAL_LIMIT, revealAccountPassword } from './revealPassword.js';
 import * as service from './service.js';
 
-
 export const sitesRouter = new Router()
   .get('/sites', async (req) => listReply(req, await service.listSites(listQueryOf(req, siteListFields))), {
     list: siteListFields,
@@ -42,8 +41,12 @@ export const sitesRouter = new Router()
     audit: { target: 'site_account' },
   })
   .get('/sites/:id', (req) => service.getSite(req.params.id))
-  .put('/sites/:id', (req) => service.updateSite(req.params.id, req.body, { id: req.user.id, client_ip: clientIp(req) }), {
-    body: UpdateSiteBody,
-  })
+  .put(
+    '/sites/:id',
+    (req) => service.updateSite(req.params.id, req.body, { id: req.user.id, client_ip: clientIp(req) }),
+    {
+      body: UpdateSiteBody,
+    },
+  )
   .get('/sites/:id/accounts', (req) => service.listSiteAccounts(req.params.id))
   .post('/sites/:id/accounts', (req) => service.addAccounts(req.params.id, req.body), { body: AddAccountsBody });

@@ -67,7 +67,10 @@ export const BalanceContent = z
     // Spec section 1: every balance field is a numeric string, bank included; a number is taken too.
     bank: z
       .union(
-        [bank, z.enum(['1', '2'], { error: 'bank must be 1 (KBZ) or 2 (AYA)' }).transform((v) => Number(v) as BankValue)],
+        [
+          bank,
+          z.enum(['1', '2'], { error: 'bank must be 1 (KBZ) or 2 (AYA)' }).transform((v) => Number(v) as BankValue),
+        ],
         {
           error: 'bank must be 1 (KBZ) or 2 (AYA)',
         },

@@ -66,11 +66,7 @@ export async function recordInbound(
   if (!state) throw new AccountBusyError('The account is being polled right now; send it again in a few seconds');
   const change: RecordChange = {};
   try {
-    const [subs, chatOn, timeZone] = await Promise.all([
-      store.getSubs([found.sub.id]),
-      deps.chatOn(),
-      deps.timeZone(),
-    ]);
+    const [subs, chatOn, timeZone] = await Promise.all([store.getSubs([found.sub.id]), deps.chatOn(), deps.timeZone()]);
     const sub = subs[0] ?? found.sub;
     const reading = (await store.readings([sub])).get(sub.id) ?? emptyReading();
     const rec: RecordedSub = { id: sub.id, no: sub.no, available_balance: sub.available_balance, reading };
@@ -79,7 +75,9 @@ export async function recordInbound(
     let reply: InboundBankWebhookReply;
     try {
       reply =
-        body.type === 1 ? await recordPushedStatement(scope, rec, body.content) : await recordPushedBalance(scope, rec, body.content);
+        body.type === 1
+          ? await recordPushedStatement(scope, rec, body.content)
+          : await recordPushedBalance(scope, rec, body.content);
     } finally {
       await finishRecording(scope);
     }
