@@ -37,6 +37,7 @@ export const BankMessages = {
   webhook: 'Please enter webhook url',
   webhookInvalid: 'Please give the full address including http(s)://',
   apiKey: 'Please enter API key',
+  apiKeyShort: 'A key this short is easy to guess; use 16 characters or more',
   status: 'Status must be 1 (Enable) or 99 (Disable)',
   nothingToChange:
     'Give at least one of interval, range, user, pwd, remark, mobile, holder, status, webhook and api_key',
@@ -49,6 +50,18 @@ export const BankMessages = {
  * (GET /bank/bank-account/{id}/pwd and /api-key).
  */
 export const SECRET_MASK = '******';
+
+/**
+ * API keys shorter than this are accepted (the spec asks only for a non-empty key) but warned
+ * about: the inbound webhook takes statements from whoever holds the key.
+ */
+export const API_KEY_ADVISED_LENGTH = 16;
+
+/** The warning for an API key about to be saved, or undefined when none is due. */
+export function apiKeyWarning(key: string): string | undefined {
+  const length = key.trim().length;
+  return length > 0 && length < API_KEY_ADVISED_LENGTH ? BankMessages.apiKeyShort : undefined;
+}
 
 /** Seconds in a day: a monitor range ends at most here (24:00:00 = the end of the day). */
 export const DAY_SECONDS = 86_400;
