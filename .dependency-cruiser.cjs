@@ -68,7 +68,7 @@ function featureImports() {
   return edges;
 }
 
-const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const literal = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const known = new Set(KNOWN_TWO_WAY.flatMap(([a, b]) => [`${a}>${b}`, `${b}>${a}`]));
 
 function twoWayRules() {
@@ -81,8 +81,8 @@ function twoWayRules() {
         name: 'no-two-way-features',
         severity: 'error',
         comment: `${from} and ${to} import each other: keep one direction (see the comment at the top of .dependency-cruiser.cjs).`,
-        from: { path: `^${escape(from)}/` },
-        to: { path: `^${escape(to)}/` },
+        from: { path: `^${literal(from)}/` },
+        to: { path: `^${literal(to)}/` },
       });
     }
   }
