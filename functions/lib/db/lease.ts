@@ -28,6 +28,7 @@ import {
 } from './keyedRecords.js';
 import { ExpressionBuilder } from './listEngine.js';
 import { isConditionFailure } from './repository.js';
+import { TTL_ATTRIBUTE } from './tableSchema.js';
 
 export const LeaseStatus = {
   InProgress: 'in_progress',
@@ -106,6 +107,9 @@ export function leaseStatusOf(item: Record<string, unknown>, reusable: boolean, 
 
 export function leaseKind<D extends object>(kind: string, options: LeaseKindOptions): LeaseKind<D> {
   const records: KeyedRecords<Record<string, NativeAttributeValue>> = keyedRecords(kind, options);
+  /** With `ttlSeconds`, a take and a completion push the record's end (`expires_at`) that far out. */
+  const expiry = (now: number) =>
+    options.ttlSeconds ? { [TTL_ATTRIBUTE]: Math.floor(now / 1000) + options.ttlSeconds } : {};
   const toRecord = (
     item: Record<string, NativeAttributeValue> | undefined,
     now: number,
@@ -161,7 +165,7 @@ export function leaseKind<D extends object>(kind: string, options: LeaseKindOpti
       if (reentrant) clauses.push(`(${status} = ${inProgress} AND ${b.name(A.holder)} = ${b.value(holder)})`);
       const condition = clauses.join(' OR ');
       const expression = changeExpression(b, {
-        set: { [A.status]: LeaseStatus.InProgress, [A.holder]: holder, [A.until]: now + ms },
+        set: { [A.status]: LeaseStatus.InProgress, [A.holder]: holder, [A.until]: now + ms, ...expiry(now) },
         remove: [A.keep],
       });
       try {
