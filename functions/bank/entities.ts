@@ -54,7 +54,14 @@ export type StoredStatement = StoredOf<
   }
 >;
 
-export type StoredBalanceStat = StoredOf<typeof balanceStatListFields, { sub_no: string }>;
+export type StoredBalanceStat = StoredOf<
+  typeof balanceStatListFields,
+  {
+    sub_no: string;
+    /** Its notification's id, chosen before the row is written: writing it again after a failure finds it. */
+    notification_id?: number;
+  }
+>;
 
 export type StoredBankNotification = StoredOf<
   typeof bankNotificationListFields,
@@ -91,9 +98,9 @@ export const statementEntity = defineEntity<StoredStatement>({
   keys: ['sub_account_id', 'account_id', 'bank_name'],
   hidden: ['key'],
   // The largest tables of the product: day buckets, so no partition takes the type's writes; ids
-  // ordered by time, so storing a statement makes no round trip to an id counter.
+  // from a block per process, so storing a statement makes no round trip to an id counter.
   partitioning: { bucket: 'day' },
-  ids: 'time',
+  ids: 'blocks',
 });
 
 export const balanceStatEntity = defineEntity<StoredBalanceStat>({
@@ -101,7 +108,7 @@ export const balanceStatEntity = defineEntity<StoredBalanceStat>({
   fields: balanceStatListFields,
   keys: ['sub_account_id', 'account_id', 'bank_name', 'reconciled'],
   partitioning: { bucket: 'day' },
-  ids: 'time',
+  ids: 'blocks',
 });
 
 export const bankNotificationEntity = defineEntity<StoredBankNotification>({
@@ -110,14 +117,14 @@ export const bankNotificationEntity = defineEntity<StoredBankNotification>({
   // notify_webhook: Replay Failed reads the Failed ones by key; an operator filters them the same way.
   keys: ['account_id', 'category', 'status_tg', 'status_webhook', 'notify_webhook'],
   partitioning: { bucket: 'day' },
-  ids: 'time',
+  ids: 'blocks',
 });
 
 export const bankNotificationHistoryEntity = defineEntity<StoredHistory>({
   type: 'bank_notification_history',
   fields: bankNotificationHistoryListFields,
   keys: ['notification_id', 'channel'],
-  ids: 'time',
+  ids: 'blocks',
 });
 
 // ---- Records beside the rows ---------------------------------------------------------------

@@ -3,7 +3,7 @@ import { emptyListQuery, type ListQuery } from '../../shared/listQuery.js';
 import type { BankAccountStatusValue, NotifyStatusValue } from '../../shared/schemas/bank.js';
 import { CounterBatch, readCounter } from '../lib/db/counters.js';
 import { ConditionFailedError, type ListOutcome } from '../lib/db/entity.js';
-import { nextId, timeOrderedId } from '../lib/db/ids.js';
+import { idFromBlock, nextId } from '../lib/db/ids.js';
 import type { RecordChange } from '../lib/db/keyedRecords.js';
 import type { LeaseRecord, LeaseTake } from '../lib/db/lease.js';
 import { parentKey } from '../lib/db/listEngine.js';
@@ -129,10 +129,9 @@ export interface BankStore {
   newCountBatch(): CountBatch;
   flushCounts(batch: CountBatch): Promise<void>;
   /**
-   * Stores a statement once per key, with its notification: the key claimed for the statement's id,
-   * the row, then the notification (its id the statement's, so writing it again after a failure
-   * finds it written; none for a line of the baseline history). Undefined when the key was stored
-   * before (by any writer): a duplicate.
+   * Stores a statement once per key, with its notification: the key claimed for the statement's id
+   * (the claim also names the notification's id), the row, then the notification (none for a line
+   * of the baseline history). Undefined when the key was stored before (by any writer): a duplicate.
    */
   recordStatement(
     statement: New<StoredStatement>,
@@ -141,13 +140,13 @@ export interface BankStore {
   ): Promise<{ statement: StoredStatement; notification?: StoredBankNotification } | undefined>;
   /** The id of the statement stored under `key`, if any. */
   statementIdOf(key: string): Promise<number | undefined>;
-  /** A balance stat with its notification (its id the stat's). */
+  /** A balance stat with its notification (the stat names the notification's id, chosen before either is written). */
   recordBalanceStat(
     stat: New<StoredBalanceStat>,
     notification: (stored: StoredBalanceStat) => New<StoredBankNotification>,
     options?: { batch?: CountBatch },
   ): Promise<{ stat: StoredBalanceStat; notification: StoredBankNotification }>;
-  /** A notification of its own (a monitor notice, a repeated statement): a time-ordered id. */
+  /** A notification of its own (a monitor notice, a repeated statement). */
   createNotification(n: New<StoredBankNotification>, options?: { batch?: CountBatch }): Promise<StoredBankNotification>;
   listStatements(query: ListQuery): Promise<ListOutcome<StoredStatement>>;
   listBalanceStats(query: ListQuery): Promise<ListOutcome<StoredBalanceStat>>;
@@ -253,26 +252,6 @@ export function dynamoBankStore(
     } catch (error) {
       if (error instanceof UniqueTakenError) throw new BankAccountExistsError(user);
       throw error;
-    }
-  }
-
-  /**
-   * A notification whose id is that of the row it is about: written again after a failure, it is
-   * found written. Another notification that took the id first (a clash of time-ordered ids) makes
-   * this one take a fresh id.
-   */
-  async function notificationFor(
-    id: number,
-    data: New<StoredBankNotification>,
-    batch: CountBatch | undefined,
-  ): Promise<StoredBankNotification> {
-    try {
-      return await notifications.create(data, { id, counts: batch });
-    } catch (error) {
-      if (!(error instanceof ConditionFailedError)) throw error;
-      const existing = await notifications.get(id);
-      if (existing && existing.category === data.category && existing.business_id === data.business_id) return existing;
-      return notifications.create(data, { counts: batch });
     }
   }
 
@@ -411,9 +390,13 @@ export function dynamoBankStore(
     newCountBatch: () => new CounterBatch(),
     flushCounts: (batch) => batch.flush(),
     async recordStatement(data, notify, options = {}) {
-      const id = options.id ?? timeOrderedId(data.created_at ?? Date.now());
+      // Both ids first, named by the claim: a writer that finds the claim knows what the row and its
+      // notification are (or are to be), so finishing a statement after a failure writes the same ones.
+      const id = options.id ?? (await idFromBlock(statementEntity.type));
+      const notificationId = notify ? await idFromBlock(bankNotificationEntity.type) : undefined;
+      const also: Record<string, number> = notificationId === undefined ? {} : { notification: notificationId };
       // The key names its statement: a later writer of the same line finds it taken and stores nothing.
-      if (!(await claimIfFree(STATEMENT_KEY.type, STATEMENT_KEY.field, data.key, id))) return undefined;
+      if (!(await claimIfFree(STATEMENT_KEY.type, STATEMENT_KEY.field, data.key, id, also))) return undefined;
       let statement: StoredStatement;
       try {
         statement = await statements.create(data, { id, counts: options.batch });
@@ -423,12 +406,14 @@ export function dynamoBankStore(
         throw error;
       }
       if (!notify) return { statement };
-      return { statement, notification: await notificationFor(statement.id, notify(statement), options.batch) };
+      const notification = await notifications.create(notify(statement), { id: notificationId, counts: options.batch });
+      return { statement, notification };
     },
     statementIdOf: (key) => findUniqueOwner(STATEMENT_KEY.type, STATEMENT_KEY.field, key),
     async recordBalanceStat(data, notify, options = {}) {
-      const stat = await stats.create(data, { counts: options.batch });
-      const notification = await notificationFor(stat.id, notify(stat), options.batch);
+      const notificationId = await idFromBlock(bankNotificationEntity.type);
+      const stat = await stats.create({ ...data, notification_id: notificationId }, { counts: options.batch });
+      const notification = await notifications.create(notify(stat), { id: notificationId, counts: options.batch });
       return { stat, notification };
     },
     createNotification: (data, options) => notifications.create(data, { counts: options?.batch }),

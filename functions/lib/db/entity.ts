@@ -43,10 +43,10 @@ export interface EntityDef<T extends { id: number; created_at: number }> {
    */
   keys?: readonly (keyof T & string)[];
   /**
-   * How new rows get their id: 'counter' (default: 1, 2, 3... from one counter item per type) or
-   * 'time' (timeOrderedId: ordered by created_at, no counter round trip) for high-volume rows.
+   * How new rows get their id: 'counter' (default: 1, 2, 3... one ADD on the type's counter per
+   * row) or 'blocks' (ids.ts idFromBlock: a hundred at a time per process) for high-volume rows.
    */
-  ids?: 'counter' | 'time';
+  ids?: 'counter' | 'blocks';
   /** Soft-deleted rows are stored with `deleted: 1` and never listed or read through the repository. */
   softDelete?: boolean;
   /** Seconds a row lives (sets `expires_at`), fixed. */

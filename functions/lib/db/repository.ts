@@ -47,7 +47,7 @@ import {
   searchableFields,
   type UpdateOptions,
 } from './entity.js';
-import { nextId, nextIds, timeOrderedId } from './ids.js';
+import { idFromBlock, nextId, nextIds } from './ids.js';
 import { ttlSecondsOf } from './retention.js';
 import { mapLimit } from '../mapLimit.js';
 import {
@@ -231,35 +231,18 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
 
     async create(data, options) {
       for (const field of Object.keys(data)) assertWritable(field);
+      const id = options?.id ?? (def.ids === 'blocks' ? await idFromBlock(def.type) : await nextId(def.type));
       const now = Date.now();
       const created_at = (data as Partial<Row>).created_at ?? now;
-      const ttl = await ttlSecondsOf(def);
-      const timeIds = def.ids === 'time' && options?.id === undefined;
-      let row: Record<string, unknown> | undefined;
-      let item: Item | undefined;
-      // A time-ordered id another writer took in the same millisecond: the put says so, another is tried.
-      for (let attempt = 0; !item; attempt++) {
-        const id = options?.id ?? (timeIds ? timeOrderedId(created_at) : await nextId(def.type));
-        const candidate = { updated_at: created_at, ...data, id, created_at } as Record<string, unknown>;
-        const candidateItem = toItem(candidate, ttl);
-        try {
-          await conditional(
-            dynamoClient().send(
-              new PutCommand({
-                TableName: config.tableName,
-                Item: candidateItem,
-                ConditionExpression: 'attribute_not_exists(pk)',
-              }),
-            ),
-            (cause) => new ConditionFailedError(`${def.type} ${id} already exists`, { cause }),
-          );
-          row = candidate;
-          item = candidateItem;
-        } catch (error) {
-          if (!(timeIds && error instanceof ConditionFailedError && attempt < 4)) throw error;
-        }
-      }
-      const created = toRow(row as Record<string, unknown>);
+      const row = { updated_at: created_at, ...data, id, created_at } as Record<string, unknown>;
+      const item = toItem(row, await ttlSecondsOf(def));
+      await conditional(
+        dynamoClient().send(
+          new PutCommand({ TableName: config.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }),
+        ),
+        (cause) => new ConditionFailedError(`${def.type} ${id} already exists`, { cause }),
+      );
+      const created = toRow(row);
       if (options?.counts) {
         options.counts.add(partitionsOf(item));
         await options.alongside?.(created);
@@ -276,8 +259,6 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
 
     async createMany(list) {
       for (const data of list) for (const field of Object.keys(data)) assertWritable(field);
-      // BatchWrite takes no condition: time-ordered ids, which another writer may pick, go one by one.
-      if (def.ids === 'time') return mapLimit(list, 8, (data) => api.create(data));
       const ids = await nextIds(def.type, list.length);
       const now = Date.now();
       const rows = list.map((data, i) => {
