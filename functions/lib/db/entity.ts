@@ -57,7 +57,7 @@ export interface EntityDef<T extends { id: number; created_at: number }> {
    */
   retention?: RetentionKind;
   /** Fields never returned by list/get (e.g. encrypted secrets are returned only by explicit reads). */
-  hidden?: readonly string[];
+  hidden?: readonly (keyof T & string)[];
   /** Rows a bounded list (filter/search/sort no index serves) reads at most; default READ_BUDGET. */
   readBudget?: number;
   /**
