@@ -74,6 +74,8 @@ export interface PollRequest {
   isDue?: (account: StoredBankAccount) => boolean;
   /** How late the poll started after its due second (ms), added to the day's lag sketch. */
   lagMs?: number;
+  /** The configured time zone when the caller read it already (a scheduled poll's due check). */
+  timeZone?: string;
 }
 
 const defaultDriver = (account: StoredBankAccount) => driverForBank(account.bank_name, portalFor(account.bank_name));
@@ -118,7 +120,7 @@ export async function pollAccount(deps: PollDeps, req: PollRequest): Promise<Pol
     if (!account) return skipped(BankAccountStatus.values.Disable);
     if (req.requireEnabled && account.status !== BankAccountStatus.values.Enable) return skipped(account.status);
 
-    const timeZone = await deps.timeZone();
+    const timeZone = req.timeZone ?? (await deps.timeZone());
     const state = lease.record.data;
     const scope = recordScope(store, account, notifyTargets(account, await deps.chatOn()), started, timeZone);
     const outcome = await runPoll(deps, account, state, req, scope);

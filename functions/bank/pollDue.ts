@@ -33,6 +33,7 @@ export async function runDuePoll(deps: DuePollDeps, message: PollMessage): Promi
     mode: 'poll',
     requireEnabled: true,
     lagMs: lag,
+    timeZone,
     isDue: (account) => {
       if (!isDueInstant(account, message.due, timeZone)) return false;
       deps.onLag?.(lag, message);
