@@ -80,11 +80,16 @@ export interface PollRequest {
 
 const defaultDriver = (account: StoredBankAccount) => driverForBank(account.bank_name, portalFor(account.bank_name));
 
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** The day (YYYY-MM-DD) of an instant in the configured zone. */
 export function dayOf(ms: number, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
-    new Date(ms),
-  );
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dayFormats.set(timeZone, format);
+  }
+  return format.format(new Date(ms));
 }
 
 /** A poll's outcome; `due: false` when a scheduled poll was no longer due (dropped, nothing written). */
