@@ -5,11 +5,21 @@
 // the read and write units per poll (every DynamoDB call of the process, with
 // ReturnConsumedCapacity). The raw baseline is GetItem throughput on the same dynalite in the same
 // run. Everything (API, dispatcher, poller, sandbox banks, dynalite, fauxqs) shares this machine.
+//
+// Besides the averages over every poll, two costs measured apart (issue 24 item 1): `idle_poll`, the
+// mean of the polls that ran and wrote no statement or balance stat (each poll is its own scope,
+// bench/measuredPoller.ts), and `per_statement`, the mean of one stored statement with its
+// notification (the bank store's statement-recording call in a scope of its own, plus its share of
+// the kept counts its poll moved at the end for all the rows it wrote; delivery is the notifier's
+// and not counted). The JSON is also written to bench/results/bank.json.
 
-import { mkdtempSync } from 'node:fs';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { LAMBDAS } from '../functions/registry.js';
 import { startLocalStack } from '../scripts/local/stack.js';
 import { isReadCommand } from './readCommand.js';
 
@@ -17,6 +27,11 @@ const ACCOUNTS = Number(process.env.BENCH_BANK_ACCOUNTS ?? 1000);
 const SECONDS = Number(process.env.BENCH_BANK_SECONDS ?? 120);
 const TRANSACTIONS = Number(process.env.BENCH_BANK_TRANSACTIONS ?? 100);
 const INTERVAL = 5;
+/**
+ * Seconds before measuring: the first poll of each sub-account stores its history (a baseline), far
+ * more writes than a steady poll; on two shared cores 500 accounts take well over 20 s to get there.
+ */
+const WARMUP_S = Number(process.env.BENCH_BANK_WARMUP_S ?? Math.max(20, ACCOUNTS / 10));
 
 const quantile = (sorted: number[], q: number) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] : Number.NaN;
@@ -26,7 +41,15 @@ const load = () =>
     .join(' / ');
 
 const dataDir = mkdtempSync(join(tmpdir(), 'patrol-bench-bank-'));
-const stack = await startLocalStack({ dataDir, port: 0, demo: false, quiet: true, adminPassword: 'bench-admin-1' });
+const stack = await startLocalStack({
+  dataDir,
+  port: 0,
+  demo: false,
+  quiet: true,
+  adminPassword: 'bench-admin-1',
+  // The registry's Lambdas, the poller's entry wrapped to measure each poll (same handler).
+  lambdas: LAMBDAS.map((l) => (l.name === 'bankPoller' ? { ...l, entry: 'bench/measuredPoller.ts' } : l)),
+});
 try {
   const sandbox = stack.sandboxBankUrl;
   if (!sandbox) throw new Error('the sandbox banks did not start');
@@ -35,6 +58,46 @@ try {
   const { config } = await import('../functions/lib/config.js');
   const service = await import('../functions/bank/service.js');
   const { pollLagObservers } = await import('../functions/bank/pollDue.js');
+  const storeModule = await import('../functions/bank/store.js');
+  const { measuring, newTally, pollScope, polls: pollTallies } = await import('./measuredPoller.js');
+  type Tally = ReturnType<typeof newTally>;
+
+  // One stored statement with its notification: the store's call that records it runs in a scope
+  // of its own (recordStatement; before issue 24 the id of its notification, then createStatement).
+  const statementScope = new AsyncLocalStorage<Tally>();
+  const statementTallies: Tally[] = [];
+  const opening = new Map<Tally | undefined, Tally>();
+  const STATEMENT_CALLS: Record<string, 'open' | 'whole' | 'flush'> = {
+    recordStatement: 'whole',
+    newNotificationId: 'open',
+    createStatement: 'whole',
+    flushCounts: 'flush',
+  };
+  const flushScope = new AsyncLocalStorage<Tally>();
+  const inner = storeModule.bankStore() as unknown as Record<string, unknown>;
+  const metered = new Proxy(inner, {
+    get(target, name) {
+      const value = target[name as string];
+      const step = typeof name === 'string' ? STATEMENT_CALLS[name] : undefined;
+      if (typeof value !== 'function' || !step) return value;
+      return async (...args: unknown[]) => {
+        const poll = pollScope.getStore();
+        const call = () => (value as (...a: unknown[]) => unknown).apply(target, args);
+        if (step === 'flush') return poll ? flushScope.run(poll, call) : call();
+        const tally = opening.get(poll) ?? { ...newTally(), poll };
+        if (step === 'open') opening.set(poll, tally);
+        else opening.delete(poll);
+        const out = await statementScope.run(tally, call);
+        // A statement stored (not a duplicate), with its notification: a baseline's history lines
+        // (the first read of a sub-account) are stored without one, and are not what this measures.
+        const stored = out !== undefined && args[1] !== undefined;
+        if (step === 'whole' && stored && measuring.on) statementTallies.push(tally);
+        return out;
+      };
+    },
+  });
+  const { useBankStore: pointBankStoreAt } = storeModule;
+  pointBankStoreAt(metered as unknown as ReturnType<typeof storeModule.bankStore>);
 
   // Raw baseline: GetItem on the same engine, 20 at a time, for 3 s.
   let gets = 0;
@@ -66,9 +129,9 @@ try {
     }),
   );
   console.log(
-    `loaded in ${((Date.now() - loadStarted) / 1000).toFixed(1)} s; warming up 20 s (first polls are baselines)`,
+    `loaded in ${((Date.now() - loadStarted) / 1000).toFixed(1)} s; warming up ${WARMUP_S} s (first polls are baselines)`,
   );
-  await new Promise((r) => setTimeout(r, 20_000));
+  await new Promise((r) => setTimeout(r, WARMUP_S * 1000));
 
   // Measure: lag per poll, capacity of every DynamoDB call, transactions to statements.
   const lags: number[] = [];
@@ -89,10 +152,22 @@ try {
       type Capacity = { CapacityUnits?: number; Table?: { CapacityUnits?: number } };
       const list = (Array.isArray(consumed) ? consumed : consumed ? [consumed] : []) as Capacity[];
       const sum = list.reduce((s, c) => s + (c.CapacityUnits ?? 0), 0);
+      const pk = String(input.Key?.pk ?? input.Item?.pk ?? '');
+      for (const tally of [pollScope.getStore(), statementScope.getStore()]) {
+        if (!tally) continue;
+        tally.calls++;
+        if (isReadCommand(context.commandName)) tally.rcu += sum;
+        else tally.wcu += sum;
+        if (/^PutItem|^Put/.test(context.commandName ?? '') && /^bank_(statement|balance_stat)#/.test(pk)) tally.rows++;
+      }
+      const flushing = flushScope.getStore();
+      if (flushing && !isReadCommand(context.commandName)) {
+        flushing.flushCalls++;
+        flushing.flushWcu += sum;
+      }
       if (isReadCommand(context.commandName)) units.read += sum;
       else {
         units.write += sum;
-        const pk = String(input.Key?.pk ?? input.Item?.pk ?? '');
         const kind = `${context.commandName} ${pk ? pk.split('#')[0] : '(batch/transact)'}`;
         const row = writesBy.get(kind) ?? { calls: 0, table: 0, indexes: 0 };
         const table = list.reduce((s, c) => s + (c.Table?.CapacityUnits ?? c.CapacityUnits ?? 0), 0);
@@ -107,6 +182,7 @@ try {
   );
 
   const started = Date.now();
+  measuring.on = true;
   const txns: { account: (typeof accounts)[number]; amount: number; at: number }[] = [];
   const txnTimer = setInterval(
     async () => {
@@ -124,6 +200,7 @@ try {
   );
   await new Promise((r) => setTimeout(r, SECONDS * 1000));
   clearInterval(txnTimer);
+  measuring.on = false;
   const elapsed = (Date.now() - started) / 1000;
   const polls = lags.length;
   const measuredUnits = { ...units };
@@ -145,11 +222,28 @@ try {
     else missing++;
   }
   lags.sort((a, b) => a - b);
+  const mean = (tallies: Tally[]) => {
+    const n = Math.max(1, tallies.length);
+    const sum = tallies.reduce((s, t) => ({ calls: s.calls + t.calls, rcu: s.rcu + t.rcu, wcu: s.wcu + t.wcu }), {
+      calls: 0,
+      rcu: 0,
+      wcu: 0,
+    });
+    return {
+      calls: +(sum.calls / n).toFixed(2),
+      rcu: +(sum.rcu / n).toFixed(2),
+      wcu: +(sum.wcu / n).toFixed(2),
+      max_wcu: Math.max(0, ...tallies.map((t) => t.wcu)),
+      of: tallies.length,
+    };
+  };
+  const idle = pollTallies.filter((t) => t.ran && t.rows === 0);
   toStatement.sort((a, b) => a - b);
   const due = (ACCOUNTS * elapsed) / INTERVAL;
   const figures = {
     accounts: ACCOUNTS,
     interval_s: INTERVAL,
+    warmup_s: WARMUP_S,
     seconds: Math.round(elapsed),
     polls_due: Math.round(due),
     polls_run: polls,
@@ -162,6 +256,18 @@ try {
       missing,
       of: txns.length,
     },
+    idle_poll: mean(idle),
+    // Each statement with its share of its poll's counts (the poll's rows share them evenly).
+    per_statement: mean(
+      statementTallies.map((t) => {
+        const rows = Math.max(1, t.poll?.rows ?? 1);
+        return {
+          ...t,
+          calls: t.calls + (t.poll?.flushCalls ?? 0) / rows,
+          wcu: t.wcu + (t.poll?.flushWcu ?? 0) / rows,
+        };
+      }),
+    ),
     rcu_per_poll: +(measuredUnits.read / Math.max(1, polls)).toFixed(2),
     wcu_per_poll: +(measuredUnits.write / Math.max(1, polls)).toFixed(2),
     baseline_get_items_per_s: Math.round(baselineGets),
@@ -183,6 +289,9 @@ try {
     ),
   };
   console.log(JSON.stringify(figures, null, 2));
+  const results = join(dirname(fileURLToPath(import.meta.url)), 'results');
+  mkdirSync(results, { recursive: true });
+  writeFileSync(join(results, 'bank.json'), `${JSON.stringify(figures, null, 2)}\n`);
 } finally {
   await stack.stop();
 }

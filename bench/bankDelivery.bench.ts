@@ -106,8 +106,7 @@ try {
   const { dynamoClient, sqsClient } = await import('../functions/lib/aws/clients.js');
   const service = await import('../functions/bank/service.js');
   const { createRepository } = await import('../functions/lib/db/repository.js');
-  const { bankNotificationEntity } = await import('../functions/bank/store.js');
-  const { bankNotificationHistoryEntity } = await import('../functions/bankWebhook/store.js');
+  const { bankNotificationEntity, bankNotificationHistoryEntity } = await import('../functions/bank/entities.js');
   const { NotifyStatus, PushStatus } = await import('../shared/enums.js');
   const { delivering, settledAt } = await import('./measuredNotifier.js');
 

@@ -1,4 +1,4 @@
-// The notifier Lambda exactly as the local stack runs it (functions/notifications/notifier.ts),
+// The notifier Lambda exactly as the local stack runs it (functions/notifier.ts),
 // wrapped for bench/bankDelivery.bench.ts, which gives the stack this entry in its place:
 // - its invocations run inside `delivering`, so the bench tells the DynamoDB calls of a delivery
 //   from those of the inbound webhook that records the statements (both run in one process);
@@ -8,7 +8,7 @@
 
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Context, SQSEvent } from 'aws-lambda';
-import { handler as notifier } from '../functions/notifications/notifier.js';
+import { handler as notifier } from '../functions/notifier.js';
 
 export const delivering = new AsyncLocalStorage<true>();
 

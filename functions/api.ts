@@ -8,6 +8,7 @@ import { bankRouter } from './bank/routes.js';
 import { bankWebhookRouter } from './bankWebhook/routes.js';
 import { inboundBankWebhookRouter } from './bankWebhook/inbound/routes.js';
 import { checksRouter } from './checks/routes.js';
+import { bankDashboardRouter } from './dashboard/bankRoutes.js';
 import { checkDashboardRouter } from './dashboard/checkRoutes.js';
 import { healthRouter } from './health/routes.js';
 import { API_PREFIX, createApiHandler } from './lib/http/apiHandler.js';
@@ -36,6 +37,7 @@ export const router = new Router().include(
   autoCheckRouter,
   bankRouter,
   bankWebhookRouter,
+  bankDashboardRouter,
   openApiRouter(() => ({ api: router, root: rootRouter })),
 );
 

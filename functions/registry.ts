@@ -228,7 +228,7 @@ export const LAMBDAS: readonly LambdaDef[] = [
     // Delivers notifications (docs/notifications.md): check notifications to the Telegram check
     // chat. One consumer for the queue; each message kind names its sender (notifier.ts).
     name: 'notifier',
-    entry: 'functions/notifications/notifier.ts',
+    entry: 'functions/notifier.ts',
     // Ten messages per invocation: the webhook deliveries of a batch go out at once, its Telegram
     // messages one after another (notifier.ts), so at most four reach Telegram at a time (its
     // limit is ~30 a second; a flood wait is honoured). Four at once keep deliveries level with

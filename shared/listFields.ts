@@ -50,3 +50,19 @@ export const keyOrderFields = {
  *   export type StoredSiteAccount = StoredOf<typeof siteAccountListFields, { pwd_enc: string }>;
  */
 export type StoredOf<D, Extra extends object = Record<never, never>> = RowOf<D> & Extra & { updated_at?: number };
+
+/**
+ * The declared fields of a stored record, as the row a reply shows: what only storage keeps
+ * (ciphertexts, keys, internal state) is left out without naming it, so a new declared field
+ * reaches the reply with no copy to add.
+ */
+export function declaredRow<D extends object>(
+  fields: D,
+  stored: RowOf<D> & { updated_at?: number },
+): RowOf<D> & {
+  updated_at?: number;
+} {
+  const row: Record<string, unknown> = { updated_at: stored.updated_at };
+  for (const key of Object.keys(fields)) row[key] = (stored as Record<string, unknown>)[key];
+  return row as RowOf<D> & { updated_at?: number };
+}

@@ -4,6 +4,7 @@ import svgCaptcha from 'svg-captcha';
 import type { Captcha } from '../../shared/schemas/auth.js';
 import { dynamoClient } from '../lib/aws/clients.js';
 import { config } from '../lib/config.js';
+import { keyedRecords } from '../lib/db/keyedRecords.js';
 import { jwtKeyRing } from './jwtKeys.js';
 
 // Captchas shown after repeated failed logins. The answer is stored only as a keyed hash
@@ -15,8 +16,8 @@ export const CAPTCHA_TTL_MS = 5 * 60_000;
 export const CAPTCHA_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
 export const CAPTCHA_LENGTH = 4;
 
-const SK = 'captcha';
-const pkOf = (id: string) => `captcha#${id}`;
+/** One record per captcha (its key as it was written before lib/db named record keys). */
+const captchas = keyedRecords('captcha', { sk: 'captcha' });
 
 /**
  * The stored form of an answer: bound to the captcha id and to the server's key (the JWT signing
@@ -42,8 +43,7 @@ export async function createCaptcha(now = Date.now()): Promise<Captcha> {
     new PutCommand({
       TableName: config.tableName,
       Item: {
-        pk: pkOf(id),
-        sk: SK,
+        ...captchas.keyOf(id),
         answer_hash: captchaAnswerHash(id, text, (await jwtKeyRing()).signing.secret),
         valid_until: now + CAPTCHA_TTL_MS,
         expires_at: Math.ceil((now + CAPTCHA_TTL_MS) / 1000),
@@ -59,7 +59,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export async function consumeCaptcha(id: string, answer: string, now = Date.now()): Promise<boolean> {
   if (!UUID.test(id) || !answer.trim()) return false;
   const out = await dynamoClient().send(
-    new DeleteCommand({ TableName: config.tableName, Key: { pk: pkOf(id), sk: SK }, ReturnValues: 'ALL_OLD' }),
+    new DeleteCommand({ TableName: config.tableName, Key: captchas.keyOf(id), ReturnValues: 'ALL_OLD' }),
   );
   const item = out.Attributes;
   if (!item || Number(item.valid_until) < now) return false;

@@ -2,6 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoClient } from '../lib/aws/clients.js';
 import { config } from '../lib/config.js';
+import { keyedRecords } from '../lib/db/keyedRecords.js';
 import { type FailureCounter, THROTTLE } from './throttlePolicy.js';
 
 // Attempt counters live in the main table as single items, `throttle#user#{username}` and
@@ -15,8 +16,9 @@ export type ThrottleKey = `throttle#user#${string}` | `throttle#ip#${string}`;
 export const userThrottleKey = (username: string): ThrottleKey => `throttle#user#${username.toLowerCase()}`;
 export const ipThrottleKey = (ip: string): ThrottleKey => `throttle#ip#${ip}`;
 
-const SK = 'throttle';
-const key = (pk: ThrottleKey) => ({ pk, sk: SK });
+/** The counters, keyed by `user#…` / `ip#…` under `throttle#` (the keys written before lib/db named record keys). */
+const counters = keyedRecords('throttle', { sk: 'throttle' });
+const key = (pk: ThrottleKey) => counters.keyOf(pk.slice('throttle#'.length));
 
 /** Reserves one attempt and returns the counter after it: this attempt's place in the window. */
 export async function reserveAttempt(pk: ThrottleKey, now = Date.now()): Promise<FailureCounter> {

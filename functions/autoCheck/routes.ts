@@ -1,10 +1,9 @@
 import { listQueryOf } from '../lib/http/listQueryOf.js';
 import { autoLogListFields, RuleBody, ruleListFields, UpdateRuleBody } from '../../shared/schemas/autoCheck.js';
 import { listReply } from '../lib/http/listReply.js';
-import { type Request, Router } from '../lib/http/router.js';
+import { Router } from '../lib/http/router.js';
 import * as service from './service.js';
 
-const id = (req: Request) => Number(req.params.id);
 const RULE_AUDIT = { target: 'auto_rule' };
 
 export const autoCheckRouter = new Router()
@@ -19,15 +18,15 @@ export const autoCheckRouter = new Router()
     { list: autoLogListFields },
   )
   .get('/auto-check/calendar', () => service.ruleCalendar())
-  .get('/auto-check/rules/:id', (req) => service.getRule(id(req)))
-  .put('/auto-check/rules/:id', (req) => service.updateRule(id(req), req.body), {
+  .get('/auto-check/rules/:id', (req) => service.getRule(req.params.id))
+  .put('/auto-check/rules/:id', (req) => service.updateRule(req.params.id, req.body), {
     body: UpdateRuleBody,
     audit: RULE_AUDIT,
   })
-  .post('/auto-check/rules/:id/check', (req) => service.checkRuleNow(id(req), req.user.id), { audit: RULE_AUDIT })
-  .get('/auto-check/rules/:id/items', async (req) => listReply(req, await service.ruleItems(id(req))))
+  .post('/auto-check/rules/:id/check', (req) => service.checkRuleNow(req.params.id, req.user.id), { audit: RULE_AUDIT })
+  .get('/auto-check/rules/:id/items', async (req) => listReply(req, await service.ruleItems(req.params.id)))
   .get(
     '/auto-check/rules/:id/logs',
-    async (req) => listReply(req, await service.listLogs(listQueryOf(req, autoLogListFields), id(req))),
+    async (req) => listReply(req, await service.listLogs(listQueryOf(req, autoLogListFields), req.params.id)),
     { list: autoLogListFields },
   );

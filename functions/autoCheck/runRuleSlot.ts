@@ -5,7 +5,7 @@ import { ValidationError } from '../lib/errors.js';
 import { logger } from '../lib/logger.js';
 import { getSystemConfig } from '../systemConfig/getSystemConfig.js';
 import { partitionSites, skippedText, startRuleCheck } from './service.js';
-import { ruleStore } from './store.js';
+import { ruleStore, type SlotKey } from './store.js';
 
 /** A slot that fires this late (the local stack was down) is logged as missed instead of run. */
 export const MISSED_AFTER_MS = 10 * 60_000;
@@ -43,9 +43,28 @@ export async function runRuleSlot(event: AutoCheckEvent, now = Date.now()): Prom
   if (slotAt < rule.schedule_since - 60_000) return { status: 'ignored', reason: 'slot before the rule' };
 
   const key = { ruleId: rule.id, week: weekOf(slotAt, zone), weekStamp: event.weekStamp };
-  if (!(await ruleStore().claimSlot(key, now))) return { status: 'duplicate' };
+  // Held for as long as a slot may still start a check: a runner that died holding it leaves it to
+  // a later delivery, which finds the slot too late and logs it missed instead of checking twice.
+  const holder = await ruleStore().claimSlot(key, now, MISSED_AFTER_MS);
+  if (!holder) return { status: 'duplicate' };
 
-  const base = { rule_id: rule.id, week_stamp: event.weekStamp, slot_at: slotAt };
+  const outcome = await runClaimed(rule, key, holder, slotAt, event.weekStamp, now);
+  // The run left its log row: the claim is kept for good (a failure here leaves it to expire).
+  await ruleStore()
+    .completeSlot(key, holder)
+    .catch((error: unknown) => logger.warn('auto-check slot claim not completed', { ...key, error: error as Error }));
+  return outcome;
+}
+
+async function runClaimed(
+  rule: NonNullable<Awaited<ReturnType<ReturnType<typeof ruleStore>['getRule']>>>,
+  key: SlotKey,
+  holder: string,
+  slotAt: number,
+  weekStamp: number,
+  now: number,
+): Promise<SlotOutcome> {
+  const base = { rule_id: rule.id, week_stamp: weekStamp, slot_at: slotAt };
   try {
     if (now - slotAt >= MISSED_AFTER_MS) {
       const log = await ruleStore().addLog({
@@ -85,7 +104,7 @@ export async function runRuleSlot(event: AutoCheckEvent, now = Date.now()): Prom
     }
   } catch (error) {
     // Nothing was logged: give the slot back so the scheduler's retry runs it.
-    await ruleStore().releaseSlot(key);
+    await ruleStore().releaseSlot(key, holder);
     logger.error('auto-check slot failed', { ...key, error });
     throw error;
   }

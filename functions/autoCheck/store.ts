@@ -1,11 +1,10 @@
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
 import type { ListQuery } from '../../shared/listQuery.js';
 import type { Checkpoints } from '../../shared/schemas/checks.js';
 import { type AutoLog, autoLogListFields, type RuleTimes, ruleListFields } from '../../shared/schemas/autoCheck.js';
-import { dynamoClient } from '../lib/aws/clients.js';
-import { config } from '../lib/config.js';
 import { defineEntity, type ListOutcome } from '../lib/db/entity.js';
-import { createRepository, type DynamoRepository, isConditionFailure } from '../lib/db/repository.js';
+import { leaseKind, LeaseStatus } from '../lib/db/lease.js';
+import { createRepository, type DynamoRepository } from '../lib/db/repository.js';
 import { onConditionFailure } from '../lib/onConditionFailure.js';
 import { RuleNotFoundError } from './errors.js';
 
@@ -55,12 +54,15 @@ export interface RuleStore {
   listLogs(query: ListQuery, ruleId?: number): Promise<ListOutcome<StoredAutoLog>>;
 
   /**
-   * Takes the one claim of a slot firing: true for the first caller, false for every later one
-   * (a second delivery, a retry after success, the local catch-up after the cloud-like timer).
+   * Takes the one claim of a slot firing: its holder's token for the first caller, undefined for
+   * every later one (a second delivery, a retry after success, the local catch-up after the
+   * cloud-like timer). A runner that dies holding it leaves it to a delivery after `ms`.
    */
-  claimSlot(key: SlotKey, now: number): Promise<boolean>;
+  claimSlot(key: SlotKey, now: number, ms: number): Promise<string | undefined>;
+  /** The run left its trace (a log row): the claim is kept, no delivery runs the slot again. */
+  completeSlot(key: SlotKey, holder: string): Promise<void>;
   /** Gives a claim back when the run failed before it left a trace, so a retry may run it. */
-  releaseSlot(key: SlotKey): Promise<void>;
+  releaseSlot(key: SlotKey, holder: string): Promise<void>;
   /** Whether a slot firing was claimed (ran, was logged missed, or is running). */
   slotClaimed(key: SlotKey): Promise<boolean>;
 }
@@ -81,7 +83,13 @@ export const autoLogEntity = defineEntity<StoredAutoLog>({
 
 /** Claims outlive the catch-up window (a week) with room; the cloud's TTL removes them after. */
 const CLAIM_TTL_S = 30 * 86_400;
-const claimKey = (k: SlotKey) => ({ pk: `autoslot#${k.ruleId}#${k.week}#${k.weekStamp}`, sk: 'slot' });
+/** The slot claims, on the one lease protocol (lib/db/lease.ts); the key of the claims written before it. */
+const slotClaims = leaseKind<Record<string, never>>('autoslot', {
+  reusable: false,
+  sk: 'slot',
+  ttlSeconds: CLAIM_TTL_S,
+});
+const claimId = (k: SlotKey) => `${k.ruleId}#${k.week}#${k.weekStamp}`;
 
 export function dynamoRuleStore(
   rules: DynamoRepository<StoredRule> = createRepository(ruleEntity),
@@ -100,29 +108,20 @@ export function dynamoRuleStore(
     addLog: (log) => logs.create(log),
     listLogs: (query, ruleId) => logs.list(query, ruleId === undefined ? undefined : { scope: { rule_id: ruleId } }),
 
-    async claimSlot(key, now) {
-      try {
-        await dynamoClient().send(
-          new PutCommand({
-            TableName: config.tableName,
-            Item: { ...claimKey(key), claimed_at: now, expires_at: Math.floor(now / 1000) + CLAIM_TTL_S },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          }),
-        );
-        return true;
-      } catch (error) {
-        if (isConditionFailure(error)) return false;
-        throw error;
-      }
+    async claimSlot(key, now, ms) {
+      const holder = randomUUID();
+      const out = await slotClaims.take(claimId(key), { holder, now, ms });
+      return out.taken ? holder : undefined;
     },
-    async releaseSlot(key) {
-      await dynamoClient().send(new DeleteCommand({ TableName: config.tableName, Key: claimKey(key) }));
+    async completeSlot(key, holder) {
+      await slotClaims.complete(claimId(key), holder);
+    },
+    async releaseSlot(key, holder) {
+      await slotClaims.abandon(claimId(key), holder);
     },
     async slotClaimed(key) {
-      const out = await dynamoClient().send(
-        new GetCommand({ TableName: config.tableName, Key: claimKey(key), ConsistentRead: true }),
-      );
-      return Boolean(out.Item);
+      const record = await slotClaims.read(claimId(key));
+      return record?.status === LeaseStatus.InProgress || record?.status === LeaseStatus.Completed;
     },
   };
 }

@@ -1,6 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { logger } from '../lib/logger.js';
 import { sendToQueue } from '../lib/queue/sendToQueue.js';
-import { getSystemConfig } from '../systemConfig/getSystemConfig.js';
 import type { Clock } from './clock.js';
 import { duePolls } from './monitorSchedule.js';
 import { delayFor, type PollMessage } from './pollMessage.js';
@@ -11,8 +11,8 @@ import type { BankStore } from './store.js';
 // The minute tick (EventBridge Scheduler fires at most once a minute; locally the same handler on
 // the local timer): for every enabled account, the polls due before the next tick are put on the
 // bank queue, each delayed to its second. Windows follow each other without gap or overlap: the
-// end of the last one is kept in the table and moved with a conditional write, so a repeated or
-// doubled tick sends nothing twice.
+// end of the last one is kept on the window's lease record (lib/db/lease.ts), which a tick holds
+// while it sends, so a repeated or doubled tick sends nothing twice.
 
 /** A window reaches past the next tick by this much, so a late tick finds its first seconds sent. */
 export const WINDOW_MS = 60_000;
@@ -21,10 +21,12 @@ export const WINDOW_SLACK_MS = 5_000;
 export interface DispatchDeps {
   store: BankStore;
   clock: Clock;
+  /** The configured time zone (system config time_zone). */
+  timeZone: () => Promise<string>;
+  /** Whether the bank chat channel is on, for the staleness notices. */
+  chatOn: () => Promise<boolean>;
   /** Sends the polls; the default puts them on the bank queue with their DelaySeconds. */
   enqueue?: (polls: PollMessage[], now: number) => Promise<void>;
-  timeZone?: () => Promise<string>;
-  chatOn?: () => Promise<boolean>;
 }
 
 export interface DispatchOutcome {
@@ -33,8 +35,10 @@ export interface DispatchOutcome {
   accounts: number;
   polls: number;
   stale: number;
-  leasesFreed: number;
 }
+
+/** How long a tick may hold the window before another may take it over (a tick that died). */
+export const WINDOW_LEASE_MS = 50_000;
 
 /** Puts polls on the bank queue, grouped by their delay (one SendMessageBatch per 10). */
 export async function enqueuePolls(polls: PollMessage[], now: number): Promise<void> {
@@ -51,28 +55,37 @@ export async function enqueuePolls(polls: PollMessage[], now: number): Promise<v
 export async function dispatchPolls(deps: DispatchDeps): Promise<DispatchOutcome> {
   const { store, clock } = deps;
   const now = clock.now();
-  const prev = await store.dispatchedUntil();
-  const from = Math.max(prev, now);
+  const holder = randomUUID();
   const to = now + WINDOW_MS + WINDOW_SLACK_MS;
-  const outcome: DispatchOutcome = { from, to, accounts: 0, polls: 0, stale: 0, leasesFreed: 0 };
-  if (to <= from || !(await store.advanceDispatch(prev, to))) return outcome;
-
-  const timeZone = await (deps.timeZone ?? (async () => (await getSystemConfig()).time_zone))();
-  const accounts = await store.enabledAccounts();
-  outcome.accounts = accounts.length;
-  const polls: PollMessage[] = [];
-  for (const account of accounts) {
-    // A lease past its expiry was left by a poller that died: freed here, so the flag the tables
-    // show does not stay on (the next poll would take it over anyway).
-    if (account.processing && account.lease_token && (account.lease_until ?? 0) <= now) {
-      if (await store.releaseLease(account.id, account.lease_token)) outcome.leasesFreed++;
-    }
-    if (await markIfStale(store, account, now, timeZone, deps.chatOn)) outcome.stale++;
-    for (const due of duePolls(account, from, to, timeZone)) polls.push({ account_id: account.id, due });
+  // The window's lease: a tick running (or a doubled one) leaves the other with nothing to send.
+  const window = await store.takeDispatchWindow(holder, now, WINDOW_LEASE_MS);
+  const from = Math.max(window.until, now);
+  const outcome: DispatchOutcome = { from, to, accounts: 0, polls: 0, stale: 0 };
+  if (!window.taken) return outcome;
+  if (to <= from) {
+    await store.advanceDispatchWindow(holder, window.until);
+    return outcome;
   }
-  polls.sort((a, b) => a.due - b.due);
-  await (deps.enqueue ?? pollSender(enqueuePolls))(polls, now);
-  outcome.polls = polls.length;
+  try {
+    const timeZone = await deps.timeZone();
+    const [accounts, { states }] = await Promise.all([store.enabledAccounts(), store.allPollStates(now)]);
+    outcome.accounts = accounts.length;
+    const polls: PollMessage[] = [];
+    for (const account of accounts) {
+      const poll = states.get(account.id)?.data ?? {};
+      if (await markIfStale(deps, account, poll, now, timeZone)) outcome.stale++;
+      for (const due of duePolls(account, from, to, timeZone)) polls.push({ account_id: account.id, due });
+    }
+    polls.sort((a, b) => a.due - b.due);
+    await (deps.enqueue ?? pollSender(enqueuePolls))(polls, now);
+    outcome.polls = polls.length;
+    // The window moves once its polls are sent: a tick that dies before leaves it for the next one
+    // to send again (a poll sent twice finds the first one's lease), never a gap.
+    await store.advanceDispatchWindow(holder, to);
+  } catch (error) {
+    await store.advanceDispatchWindow(holder, window.until).catch(() => undefined);
+    throw error;
+  }
   logger.info('bank polls dispatched', { ...outcome });
   return outcome;
 }

@@ -1,12 +1,12 @@
 import { BankNotificationCategory, NotifyStatus } from '../../shared/enums.js';
 import type { BankNotificationContext, NotifyStatusValue } from '../../shared/schemas/bank.js';
-import { newChannelFields, overallNotifyStatus } from '../bankWebhook/channelStatus.js';
-import { enqueueBankDelivery } from '../bankWebhook/enqueueDelivery.js';
-import type { BankStore, StoredBankAccount, StoredBankNotification } from './store.js';
+import { newChannelFields, overallNotifyStatus } from './channelStatus.js';
+import type { BankStatementLine } from './drivers/bankDriver.js';
+import type { StoredBankAccount, StoredBankNotification } from './store.js';
 
 /**
  * Where a new bank notification is to go, as notify statuses: each channel Pending (0) when it is
- * set up, else No Need (-1); its push status follows (Pending, or NoNeed), bankWebhook/channelStatus.ts.
+ * set up, else No Need (-1); its push status follows (Pending, or NoNeed), channelStatus.ts.
  */
 export interface NotifyTargets {
   webhook: NotifyStatusValue;
@@ -22,9 +22,12 @@ export function notifyTargets(account: Pick<StoredBankAccount, 'webhook'>, chatO
   return { webhook, tg, row: overallNotifyStatus(webhook, tg) };
 }
 
-/** Writes one bank notification and queues its deliveries. */
-export async function createBankNotification(
-  store: BankStore,
+export const Category = BankNotificationCategory.values;
+
+type NewNotification = Omit<StoredBankNotification, 'id' | 'created_at' | 'updated_at'> & { created_at: number };
+
+/** A bank notification about `business_id`, to the account's channels. */
+export function bankNotification(
   account: Pick<StoredBankAccount, 'id' | 'bank_name' | 'user'>,
   targets: NotifyTargets,
   data: {
@@ -34,26 +37,45 @@ export async function createBankNotification(
     context: BankNotificationContext;
     created_at: number;
   },
-  /** Allocated beforehand, beside other work (BankStore.newNotificationId); else at the write. */
-  id?: number,
-): Promise<StoredBankNotification> {
-  // Its deliveries (webhook, chat) through the notify queue (functions/bankWebhook), queued as
-  // soon as the row is stored, beside its kept counts.
-  return store.createNotification(
-    {
-      business_id: data.business_id,
-      account_id: account.id,
-      sub_account_id: data.sub?.id ?? null,
-      category: data.category,
-      ...newChannelFields(targets),
-      context: data.context,
-      bank_name: account.bank_name,
-      account_user: account.user,
-      sub_no: data.sub?.no ?? null,
-      created_at: data.created_at,
-    },
-    { id, alongside: enqueueBankDelivery },
-  );
+): NewNotification {
+  return {
+    business_id: data.business_id,
+    account_id: account.id,
+    sub_account_id: data.sub?.id ?? null,
+    category: data.category,
+    ...newChannelFields(targets),
+    context: data.context,
+    bank_name: account.bank_name,
+    account_user: account.user,
+    sub_no: data.sub?.no ?? null,
+    created_at: data.created_at,
+  };
 }
 
-export const Category = BankNotificationCategory.values;
+/** The notification of a statement (stored now, or found stored before). */
+export function statementNotification(
+  account: Pick<StoredBankAccount, 'id' | 'bank_name' | 'user'>,
+  targets: NotifyTargets,
+  sub: { id: number; no: string },
+  line: BankStatementLine,
+  statementId: number,
+  now: number,
+): NewNotification {
+  return bankNotification(account, targets, {
+    category: Category.Statement,
+    business_id: statementId,
+    sub: { id: sub.id, no: sub.no },
+    created_at: now,
+    context: {
+      kind: 'statement',
+      bank: account.bank_name,
+      account: sub.no,
+      sender: line.name,
+      remark: line.remark,
+      send_date: line.date,
+      send_time: line.time,
+      amount: line.amount.toFixed(2),
+      inflow: line.inflow,
+    },
+  });
+}

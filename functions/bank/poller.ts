@@ -1,8 +1,7 @@
 import { sqsRecordHandler } from '../lib/queue/sqsRecordHandler.js';
-import { systemClock } from './clock.js';
 import { runDuePoll } from './pollDue.js';
 import { PollMessage } from './pollMessage.js';
-import { bankStore } from './store.js';
+import { bankRuntime } from './runtime.js';
 
 /**
  * Consumer of the bank queue: one poll per message, the batch's polls at once (they wait on the
@@ -12,7 +11,7 @@ import { bankStore } from './store.js';
 export const handler = sqsRecordHandler(
   PollMessage,
   async (message) => {
-    await runDuePoll({ store: bankStore(), clock: systemClock }, message);
+    await runDuePoll(bankRuntime(), message);
   },
   { parallel: true },
 );

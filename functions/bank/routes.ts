@@ -10,11 +10,10 @@ import {
   UpdateSubAccountBody,
 } from '../../shared/schemas/bank.js';
 import { listReply } from '../lib/http/listReply.js';
-import { type Request, Router } from '../lib/http/router.js';
-import { revealAudit, revealBankSecret } from './revealSecret.js';
+import { Router } from '../lib/http/router.js';
+import { REVEAL_LIMIT, revealAudit, revealBankSecret } from './revealSecret.js';
+import { bankStore } from './store.js';
 import * as service from './service.js';
-
-const id = (req: Request) => Number(req.params.id);
 
 export const bankRouter = new Router()
   .get(
@@ -22,24 +21,28 @@ export const bankRouter = new Router()
     async (req) => listReply(req, await service.listAccounts(listQueryOf(req, bankAccountListFields))),
     { list: bankAccountListFields },
   )
-  .get('/bank/bank-accounts/:id', (req) => service.getAccountDetail(id(req)))
+  .get('/bank/bank-accounts/:id', (req) => service.getAccountDetail(req.params.id))
   .post('/bank/bank-accounts', (req) => service.createAccount(req.body), {
     body: NewBankAccountBody,
     audit: { target: 'bank_account' },
   })
-  .put('/bank/bank-account/:id', (req) => service.updateAccount(id(req), req.body), {
+  .put('/bank/bank-account/:id', (req) => service.updateAccount(req.params.id, req.body), {
     body: UpdateBankAccountBody,
     audit: { target: 'bank_account' },
   })
-  .get('/bank/bank-account/:id/pwd', (req) => revealBankSecret(req, id(req), 'pwd'), { audit: revealAudit('pwd') })
-  .get('/bank/bank-account/:id/api-key', (req) => revealBankSecret(req, id(req), 'api_key'), {
-    audit: revealAudit('api_key'),
+  .get('/bank/bank-account/:id/pwd', (req) => revealBankSecret(bankStore(), req.params.id, 'pwd'), {
+    audit: revealAudit('pwd'),
+    rateLimit: REVEAL_LIMIT,
   })
-  .post('/bank/bank-account/:id/refresh', (req) => service.refreshAccount(id(req)), {
+  .get('/bank/bank-account/:id/api-key', (req) => revealBankSecret(bankStore(), req.params.id, 'api_key'), {
+    audit: revealAudit('api_key'),
+    rateLimit: REVEAL_LIMIT,
+  })
+  .post('/bank/bank-account/:id/refresh', (req) => service.refreshAccount(req.params.id), {
     audit: { target: 'bank_account' },
   })
-  .get('/bank/bank-account/:id/sub', (req) => service.accountSubs(id(req)))
-  .post('/bank/bank-account/:id/refresh-sts', (req) => service.refreshAccountStatements(id(req)), {
+  .get('/bank/bank-account/:id/sub', (req) => service.accountSubs(req.params.id))
+  .post('/bank/bank-account/:id/refresh-sts', (req) => service.refreshAccountStatements(req.params.id), {
     audit: { target: 'bank_account' },
   })
   .get(
@@ -51,10 +54,10 @@ export const bankRouter = new Router()
     body: BatchSubAccountsBody,
     audit: { target: 'bank_sub_account' },
   })
-  .post('/bank/sub-accounts/:id/refresh-sts', (req) => service.refreshSubStatements(id(req)), {
+  .post('/bank/sub-accounts/:id/refresh-sts', (req) => service.refreshSubStatements(req.params.id), {
     audit: { target: 'bank_sub_account' },
   })
-  .put('/bank/sub-accounts/:id', (req) => service.updateSub(id(req), req.body), {
+  .put('/bank/sub-accounts/:id', (req) => service.updateSub(req.params.id, req.body), {
     body: UpdateSubAccountBody,
     audit: { target: 'bank_sub_account' },
   })

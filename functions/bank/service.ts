@@ -1,4 +1,5 @@
 import { BankAccountStatus, SubAccountStatus } from '../../shared/enums.js';
+import { declaredRow } from '../../shared/listFields.js';
 import type { ListQuery } from '../../shared/listQuery.js';
 import {
   type BalanceStat,
@@ -6,100 +7,78 @@ import {
   type BankAccountDetail,
   type BankPollOutcome,
   type BatchSubAccountsBody,
+  balanceStatListFields,
+  bankAccountListFields,
   DEFAULT_MONITOR_RANGE,
   type NewBankAccountBody,
   SECRET_MASK,
   type Statement,
   type SubAccount,
+  statementListFields,
+  subAccountListFields,
   type UpdateBankAccountBody,
   type UpdateSubAccountBody,
 } from '../../shared/schemas/bank.js';
 import { config } from '../lib/config.js';
 import type { ListOutcome } from '../lib/db/entity.js';
+import type { LeaseRecord } from '../lib/db/lease.js';
 import { assertOutboundUrl } from '../lib/net/outboundUrlGuard.js';
 import { encryptSecret } from '../lib/secrets/index.js';
 import { getSystemConfig } from '../systemConfig/getSystemConfig.js';
-import { type Clock, systemClock } from './clock.js';
+import { apiKeyHash } from './apiKeyHash.js';
 import { enqueuePolls } from './dispatch.js';
+import { bankSecretContext, type PollStateData } from './entities.js';
 import { BankAccountNotFoundError, BankUnavailableError, SubAccountNotFoundError } from './errors.js';
 import { duePolls } from './monitorSchedule.js';
-import { apiKeyHash } from '../bankWebhook/apiKeyHash.js';
 import { type PollMode, pollAccount } from './poll.js';
 import { pollSender } from './pollSender.js';
-import {
-  bankStore,
-  type StoredBalanceStat,
-  type StoredBankAccount,
-  type StoredStatement,
-  type StoredSubAccount,
-} from './store.js';
+import { bankRuntime } from './runtime.js';
+import type { StoredBalanceStat, StoredBankAccount, StoredStatement, StoredSubAccount } from './store.js';
 
 // The bank API (issue 13 item 1). Rows never carry a secret: pwd and api_key show as SECRET_MASK
-// and are revealed one at a time by revealSecret.ts.
+// and are revealed one at a time by revealSecret.ts. Every row is its declaration's fields
+// (declaredRow) plus what the reply adds (shared/schemas/bank.ts `…ReplyFields`).
 
-let clock: Clock = systemClock;
-/** Tests move time; production reads the system clock. */
-export function useBankClock(next: Clock | undefined): void {
-  clock = next ?? systemClock;
-}
+export { useBankClock } from './runtime.js';
 
-export function toAccountRow(a: StoredBankAccount): BankAccount {
+const store = () => bankRuntime().store;
+const now = () => bankRuntime().clock.now();
+
+/** An account's row: its stored fields, the secrets as masks, the poller's state from its poll record. */
+export function toAccountRow(a: StoredBankAccount, poll: LeaseRecord<PollStateData> | undefined): BankAccount {
   return {
-    id: a.id,
-    created_at: a.created_at,
-    updated_at: a.updated_at,
-    bank_name: a.bank_name,
-    user: a.user,
+    ...declaredRow(bankAccountListFields, a),
     pwd: SECRET_MASK,
-    holder: a.holder,
-    mobile: a.mobile,
-    remark: a.remark,
-    monitor_interval: a.monitor_interval,
-    monitor_range: a.monitor_range,
-    status: a.status,
-    webhook: a.webhook,
     api_key: a.has_api_key ? SECRET_MASK : null,
-    processing: a.processing,
-    last_refresh: a.last_refresh,
-    last_success: a.last_success,
-    last_error: a.last_error,
-    stale: a.stale,
-    stale_since: a.stale_since,
+    processing: poll?.status === 'in_progress',
+    last_refresh: poll?.data.last_refresh ?? null,
+    last_success: poll?.data.last_success ?? null,
+    last_error: poll?.data.last_error ?? null,
   };
 }
 
 function toSubRow(s: StoredSubAccount, users: Map<number, string>): SubAccount {
   const user = users.get(s.account_id);
-  return {
-    id: s.id,
-    created_at: s.created_at,
-    updated_at: s.updated_at,
-    bank_name: s.bank_name,
-    account_id: s.account_id,
-    account: user === undefined ? null : { user },
-    no: s.no,
-    available_balance: s.available_balance,
-    status: s.status,
-    processing: s.processing,
-    last_refresh: s.last_refresh,
-    detail: s.detail,
-  };
+  return { ...declaredRow(subAccountListFields, s), account: user === undefined ? null : { user } };
 }
 
-const toStatementRow = ({ key: _k, sub_no, send_date: _d, send_time: _t, ...s }: StoredStatement): Statement => ({
-  ...s,
-  sub_account: { no: sub_no },
+const toStatementRow = (s: StoredStatement): Statement => ({
+  ...declaredRow(statementListFields, s),
+  sub_account: { no: s.sub_no },
 });
-const toStatRow = ({ sub_no, ...s }: StoredBalanceStat): BalanceStat => ({ ...s, sub_account: { no: sub_no } });
+const toStatRow = (s: StoredBalanceStat): BalanceStat => ({
+  ...declaredRow(balanceStatListFields, s),
+  sub_account: { no: s.sub_no },
+});
 
 async function accountRecord(id: number): Promise<StoredBankAccount> {
-  const account = await bankStore().getAccount(id);
+  const account = await store().getAccount(id);
   if (!account) throw new BankAccountNotFoundError(id);
   return account;
 }
 
 async function usersOf(subs: StoredSubAccount[]): Promise<Map<number, string>> {
-  const accounts = await bankStore().getAccounts(subs.map((s) => s.account_id));
+  const accounts = await store().getAccounts(subs.map((s) => s.account_id));
   return new Map(accounts.map((a) => [a.id, a.user]));
 }
 
@@ -109,35 +88,43 @@ const mapList = <S, T>(outcome: ListOutcome<S>, map: (row: S) => T): ListOutcome
 });
 
 export async function listAccounts(query: ListQuery): Promise<ListOutcome<BankAccount>> {
-  return mapList(await bankStore().listAccounts(query), toAccountRow);
+  const page = await store().listAccounts(query);
+  const polls = await store().pollStatesOf(
+    page.result.map((a) => a.id),
+    now(),
+  );
+  return mapList(page, (a) => toAccountRow(a, polls.get(a.id)));
 }
 
 export async function getAccountDetail(id: number): Promise<BankAccountDetail> {
   const account = await accountRecord(id);
-  const subs = await bankStore().subsOf(id);
+  const [subs, polls, config] = await Promise.all([
+    store().subsOf(id),
+    store().pollStatesOf([id], now()),
+    getSystemConfig(),
+  ]);
   const users = new Map([[account.id, account.user]]);
   return {
-    ...toAccountRow(account),
+    ...toAccountRow(account, polls.get(id)),
     subs: subs.map((s) => toSubRow(s, users)),
-    time_zone: (await getSystemConfig()).time_zone,
+    time_zone: config.time_zone,
   };
 }
 
 export async function accountSubs(id: number): Promise<SubAccount[]> {
   const account = await accountRecord(id);
   const users = new Map([[account.id, account.user]]);
-  return (await bankStore().subsOf(id)).map((s) => toSubRow(s, users));
+  return (await store().subsOf(id)).map((s) => toSubRow(s, users));
 }
 
 export async function createAccount(body: NewBankAccountBody): Promise<BankAccount> {
-  const store = bankStore();
-  const id = await store.newAccountId();
-  const now = clock.now();
-  const account = await store.createAccount({
+  const id = await store().newAccountId();
+  const at = now();
+  const account = await store().createAccount({
     id,
     bank_name: body.bank_name,
     user: body.user,
-    pwd_enc: await encryptSecret(body.pwd, { entity: 'bank_account', id, field: 'pwd' }),
+    pwd_enc: await encryptSecret(body.pwd, bankSecretContext(id, 'pwd')),
     api_key_enc: null,
     has_api_key: false,
     holder: '',
@@ -147,24 +134,20 @@ export async function createAccount(body: NewBankAccountBody): Promise<BankAccou
     monitor_range: DEFAULT_MONITOR_RANGE,
     status: BankAccountStatus.values.Enable,
     webhook: null,
-    processing: false,
-    last_refresh: null,
-    last_success: null,
-    last_error: null,
     stale: false,
     stale_since: null,
-    enabled_at: now,
-    created_at: now,
+    enabled_at: at,
+    created_at: at,
   });
-  await pollSoon(account, now);
-  return toAccountRow(account);
+  await pollSoon(account, at);
+  return toAccountRow(account, undefined);
 }
 
 export async function updateAccount(id: number, body: UpdateBankAccountBody): Promise<BankAccount> {
   const current = await accountRecord(id);
   if (body.webhook)
     await assertOutboundUrl(body.webhook, { field: 'webhook', allowedHosts: config.allowedPrivateHosts });
-  const now = clock.now();
+  const at = now();
   const patch: Partial<StoredBankAccount> = {};
   if (body.interval !== undefined) patch.monitor_interval = body.interval;
   if (body.range !== undefined) patch.monitor_range = body.range;
@@ -174,12 +157,12 @@ export async function updateAccount(id: number, body: UpdateBankAccountBody): Pr
   if (body.holder !== undefined) patch.holder = body.holder;
   if (body.webhook !== undefined) patch.webhook = body.webhook;
   if (body.pwd !== undefined) {
-    patch.pwd_enc = await encryptSecret(body.pwd, { entity: 'bank_account', id, field: 'pwd' });
+    patch.pwd_enc = await encryptSecret(body.pwd, bankSecretContext(id, 'pwd'));
     // A new password makes the kept session worthless (and it may belong to the old one).
     patch.session_enc = undefined;
   }
   if (body.api_key !== undefined) {
-    patch.api_key_enc = await encryptSecret(body.api_key, { entity: 'bank_account', id, field: 'api_key' });
+    patch.api_key_enc = await encryptSecret(body.api_key, bankSecretContext(id, 'api_key'));
     patch.has_api_key = true;
     patch.api_key_hash = apiKeyHash(body.api_key);
   }
@@ -187,18 +170,20 @@ export async function updateAccount(id: number, body: UpdateBankAccountBody): Pr
   if (body.status !== undefined && body.status !== current.status) {
     patch.status = body.status;
     if (body.status === BankAccountStatus.values.Enable) {
-      patch.enabled_at = now;
+      patch.enabled_at = at;
     } else {
       // Disabled accounts are not monitored, so they are not stale either.
       patch.stale = false;
       patch.stale_since = null;
     }
   }
-  const updated = await bankStore().updateAccount(id, patch);
+  const updated = await store().updateAccount(id, patch);
   const restarts =
-    patch.status === BankAccountStatus.values.Enable || (updated.status === 1 && (body.interval || body.range));
-  if (restarts) await pollSoon(updated, now);
-  return toAccountRow(updated);
+    patch.status === BankAccountStatus.values.Enable ||
+    (updated.status === BankAccountStatus.values.Enable && (body.interval || body.range));
+  if (restarts) await pollSoon(updated, at);
+  const polls = await store().pollStatesOf([id], at);
+  return toAccountRow(updated, polls.get(id));
 }
 
 /**
@@ -206,19 +191,19 @@ export async function updateAccount(id: number, body: UpdateBankAccountBody): Pr
  * its window without this account, or with its old interval), so enabling or re-timing takes
  * effect at once instead of at the next minute.
  */
-async function pollSoon(account: StoredBankAccount, now: number): Promise<void> {
+async function pollSoon(account: StoredBankAccount, at: number): Promise<void> {
   if (account.status !== BankAccountStatus.values.Enable) return;
-  const until = await bankStore().dispatchedUntil();
-  if (until <= now) return;
+  const until = await store().dispatchedUntil();
+  if (until <= at) return;
   const timeZone = (await getSystemConfig()).time_zone;
-  const polls = duePolls(account, now, until, timeZone).map((due) => ({ account_id: account.id, due }));
-  if (polls.length) await pollSender(enqueuePolls)(polls, now);
+  const polls = duePolls(account, at, until, timeZone).map((due) => ({ account_id: account.id, due }));
+  if (polls.length) await pollSender(enqueuePolls)(polls, at);
 }
 
 /** Runs a poll now, in this request: the operator sees the outcome (and its sub-accounts) at once. */
 async function pollNow(accountId: number, mode: PollMode, subId?: number): Promise<BankPollOutcome> {
   await accountRecord(accountId);
-  const outcome = await pollAccount({ store: bankStore(), clock }, { accountId, mode, subId });
+  const outcome = await pollAccount(bankRuntime(), { accountId, mode, subId });
   if (outcome.polled && outcome.error && outcome.status === BankAccountStatus.values.Enable) {
     // Neither credentials nor data were wrong: the bank did not answer.
     throw new BankUnavailableError(outcome.error);
@@ -230,45 +215,45 @@ export const refreshAccount = (id: number) => pollNow(id, 'init');
 export const refreshAccountStatements = (id: number) => pollNow(id, 'statements');
 
 export async function refreshSubStatements(subId: number): Promise<BankPollOutcome> {
-  const sub = await bankStore().getSub(subId);
+  const sub = await store().getSub(subId);
   if (!sub) throw new SubAccountNotFoundError(subId);
   return pollNow(sub.account_id, 'statements', subId);
 }
 
 export async function listSubs(query: ListQuery): Promise<ListOutcome<SubAccount>> {
-  const page = await bankStore().listSubs(query);
+  const page = await store().listSubs(query);
   const users = await usersOf(page.result);
   return mapList(page, (s) => toSubRow(s, users));
 }
 
 export async function updateSub(id: number, body: UpdateSubAccountBody): Promise<SubAccount> {
-  const sub = await bankStore().getSub(id);
+  const sub = await store().getSub(id);
   if (!sub) throw new SubAccountNotFoundError(id);
-  const updated = await bankStore().updateSub(id, { status: body.status });
+  const updated = await store().updateSub(id, { status: body.status }, { byOperator: true });
   return toSubRow(updated, await usersOf([updated]));
 }
 
 /** All or nothing: unknown ids are refused before any is changed. */
 export async function batchSubs(body: BatchSubAccountsBody): Promise<{ updated: number; status: number }> {
   const ids = [...new Set(body.sub_account_ids)];
-  const found = await bankStore().getSubs(ids);
+  const found = await store().getSubs(ids);
   const missing = ids.filter((id) => !found.some((s) => s.id === id));
   if (missing.length) throw new SubAccountNotFoundError(missing);
   let updated = 0;
   for (const sub of found) {
     if (sub.status === body.status) continue;
-    await bankStore().updateSub(sub.id, { status: body.status });
+    await store().updateSub(sub.id, { status: body.status }, { byOperator: true });
     updated++;
   }
   return { updated, status: body.status };
 }
 
 export async function listStatements(query: ListQuery): Promise<ListOutcome<Statement>> {
-  return mapList(await bankStore().listStatements(query), toStatementRow);
+  return mapList(await store().listStatements(query), toStatementRow);
 }
 
 export async function listBalanceStats(query: ListQuery): Promise<ListOutcome<BalanceStat>> {
-  return mapList(await bankStore().listBalanceStats(query), toStatRow);
+  return mapList(await store().listBalanceStats(query), toStatRow);
 }
 
 export const SubStatus = SubAccountStatus.values;

@@ -1,10 +1,11 @@
 import { BankAccountStatus } from '../../shared/enums.js';
 import { ConditionFailedError } from '../lib/db/entity.js';
-import { isBankChatOn } from './bankChat.js';
-import { rangeEnteredAt } from './monitorSchedule.js';
-import { Category, createBankNotification, notifyTargets } from './notify.js';
-import type { BankStore, StoredBankAccount } from './store.js';
 import { recordMetric } from '../lib/metrics.js';
+import { enqueueDeliveries } from './deliveryMessages.js';
+import { BankAccountNotFoundError } from './errors.js';
+import { rangeEnteredAt } from './monitorSchedule.js';
+import { bankNotification, Category, notifyTargets } from './notify.js';
+import type { BankStore, PollStateData, StoredBankAccount } from './store.js';
 
 // An enabled account inside its range with no successful poll for STALE_INTERVALS intervals, whose
 // polls ran and failed, is stale: flagged on the account (tables, detail header) with one
@@ -17,79 +18,92 @@ import { recordMetric } from '../lib/metrics.js';
 
 export const STALE_INTERVALS = 3;
 
+export interface StalenessDeps {
+  store: BankStore;
+  chatOn: () => Promise<boolean>;
+}
+
+/** What staleness reads of the poll record: the last poll's end and the last success. */
+export type PollTimes = Pick<PollStateData, 'last_refresh' | 'last_success'>;
+
 /**
  * When the account's polls should have started succeeding (the latest of its last success, range
  * start and enabling), if it is stale now: that long ago, and a poll has failed since.
  */
-export function staleSince(account: StoredBankAccount, now: number, timeZone: string): number | undefined {
+export function staleSince(
+  account: StoredBankAccount,
+  poll: PollTimes,
+  now: number,
+  timeZone: string,
+): number | undefined {
   if (account.status !== BankAccountStatus.values.Enable) return undefined;
   const entered = rangeEnteredAt(account.monitor_range, now, timeZone);
   if (entered === undefined) return undefined;
-  const since = Math.max(account.last_success ?? 0, entered, account.enabled_at ?? 0);
-  const failedSince = (account.last_refresh ?? 0) > since;
+  const since = Math.max(poll.last_success ?? 0, entered, account.enabled_at ?? 0);
+  const failedSince = (poll.last_refresh ?? 0) > since;
   return failedSince && now - since > STALE_INTERVALS * account.monitor_interval * 1000 ? since : undefined;
+}
+
+/** Flips the stale flag (conditional on its old value); false when another writer flipped it first. */
+async function flip(store: BankStore, id: number, stale: boolean, since: number | null): Promise<boolean> {
+  try {
+    await store.updateAccount(id, { stale, stale_since: since }, { stale: !stale });
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionFailedError || error instanceof BankAccountNotFoundError) return false;
+    throw error;
+  }
 }
 
 /** Marks the account stale when it is; true when this call started the episode. */
 export async function markIfStale(
-  store: BankStore,
+  deps: StalenessDeps,
   account: StoredBankAccount,
+  poll: PollTimes,
   now: number,
   timeZone: string,
-  chatOn: () => Promise<boolean> = isBankChatOn,
 ): Promise<boolean> {
   if (account.stale) return false;
-  const since = staleSince(account, now, timeZone);
-  if (since === undefined) return false;
-  try {
-    await store.updateAccount(account.id, { stale: true, stale_since: now }, { stale: false });
-  } catch (error) {
-    if (error instanceof ConditionFailedError || (error as Error).name === 'BankAccountNotFoundError') return false;
-    throw error;
-  }
+  const since = staleSince(account, poll, now, timeZone);
+  if (since === undefined || !(await flip(deps.store, account.id, true, now))) return false;
   recordMetric('BankAccountsStale');
-  await createBankNotification(store, account, notifyTargets(account, await chatOn()), {
-    category: Category.Monitor,
-    business_id: account.id,
-    sub: null,
-    created_at: now,
-    context: {
-      kind: 'stale',
-      bank: account.bank_name,
-      user: account.user,
-      since,
-      interval: account.monitor_interval,
-    },
-  });
+  const n = await deps.store.createNotification(
+    bankNotification(account, notifyTargets(account, await deps.chatOn()), {
+      category: Category.Monitor,
+      business_id: account.id,
+      sub: null,
+      created_at: now,
+      context: {
+        kind: 'stale',
+        bank: account.bank_name,
+        user: account.user,
+        since,
+        interval: account.monitor_interval,
+      },
+    }),
+  );
+  await enqueueDeliveries([n]);
   return true;
 }
 
 /** Ends a stale episode after a successful poll; true when this call ended it. */
-export async function recoverIfStale(
-  store: BankStore,
-  account: StoredBankAccount,
-  now: number,
-  chatOn: () => Promise<boolean> = isBankChatOn,
-): Promise<boolean> {
-  if (!account.stale) return false;
-  try {
-    await store.updateAccount(account.id, { stale: false, stale_since: null }, { stale: true });
-  } catch (error) {
-    if (error instanceof ConditionFailedError || (error as Error).name === 'BankAccountNotFoundError') return false;
-    throw error;
-  }
-  await createBankNotification(store, account, notifyTargets(account, await chatOn()), {
-    category: Category.Monitor,
-    business_id: account.id,
-    sub: null,
-    created_at: now,
-    context: {
-      kind: 'recovered',
-      bank: account.bank_name,
-      user: account.user,
-      stale_since: account.stale_since ?? now,
-      recovered_at: now,
-    },
-  });
+export async function recoverIfStale(deps: StalenessDeps, account: StoredBankAccount, now: number): Promise<boolean> {
+  if (!account.stale || !(await flip(deps.store, account.id, false, null))) return false;
+  const n = await deps.store.createNotification(
+    bankNotification(account, notifyTargets(account, await deps.chatOn()), {
+      category: Category.Monitor,
+      business_id: account.id,
+      sub: null,
+      created_at: now,
+      context: {
+        kind: 'recovered',
+        bank: account.bank_name,
+        user: account.user,
+        stale_since: account.stale_since ?? now,
+        recovered_at: now,
+      },
+    }),
+  );
+  await enqueueDeliveries([n]);
   return true;
 }

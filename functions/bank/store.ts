@@ -1,196 +1,239 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BankAccountStatus, BankNotificationCategory, NotifyStatus } from '../../shared/enums.js';
 import { emptyListQuery, type ListQuery } from '../../shared/listQuery.js';
-import {
-  type BalanceStat,
-  type BankAccount,
-  type BankNotification,
-  balanceStatListFields,
-  bankAccountListFields,
-  bankNotificationListFields,
-  type Statement,
-  type SubAccount,
-  statementListFields,
-  subAccountListFields,
-} from '../../shared/schemas/bank.js';
-import { dynamoClient } from '../lib/aws/clients.js';
-import { config } from '../lib/config.js';
-import { ConditionFailedError, defineEntity, type ListOutcome } from '../lib/db/entity.js';
-import { nextId } from '../lib/db/ids.js';
-import {
-  type CreateOptions,
-  createRepository,
-  type DynamoRepository,
-  isConditionFailure,
-} from '../lib/db/repository.js';
-import { claimIfFree, claimUnique, releaseUnique, UniqueTakenError } from '../lib/db/unique.js';
+import type { BankAccountStatusValue, NotifyStatusValue } from '../../shared/schemas/bank.js';
+import { CounterBatch, readCounter } from '../lib/db/counters.js';
+import { ConditionFailedError, type ListOutcome } from '../lib/db/entity.js';
+import { idFromBlock, nextId } from '../lib/db/ids.js';
+import type { RecordChange } from '../lib/db/keyedRecords.js';
+import type { LeaseRecord, LeaseTake } from '../lib/db/lease.js';
+import { parentKey } from '../lib/db/listEngine.js';
+import { createRepository, type DynamoRepository } from '../lib/db/repository.js';
+import { claimIfFree, claimUnique, findUniqueOwner, releaseUnique, UniqueTakenError } from '../lib/db/unique.js';
 import { onConditionFailure } from '../lib/onConditionFailure.js';
+import {
+  balanceStatEntity,
+  bankAccountEntity,
+  bankNotificationEntity,
+  bankNotificationHistoryEntity,
+  type DayFigures,
+  dayRollups,
+  deliveredStatements,
+  dispatchWindow,
+  type PollStateData,
+  pausedWebhooks,
+  pollStates,
+  type StoredBalanceStat,
+  type StoredBankAccount,
+  type StoredBankNotification,
+  type StoredHistory,
+  type StoredStatement,
+  type StoredSubAccount,
+  statementEntity,
+  type SubReading,
+  subAccountEntity,
+  subReadings,
+  type WebhookHealth,
+  webhookHealth,
+} from './entities.js';
 import { BankAccountExistsError, BankAccountNotFoundError, SubAccountNotFoundError } from './errors.js';
 
-/** A bank account as stored: secrets only as ciphertexts, plus the poller's lease and session. */
-export interface StoredBankAccount extends Omit<BankAccount, 'pwd' | 'api_key' | 'updated_at'> {
-  updated_at?: number;
-  pwd_enc: string;
-  api_key_enc: string | null;
-  /** The portal session kept between polls (JSON of BankSession), encrypted: it is a credential. */
-  session_enc?: string;
-  /** Who holds the lease, and until when (ms); absent when free. */
-  lease_token?: string;
-  lease_until?: number;
-  /** When the account was last enabled (ms): staleness counts from here at the earliest. */
-  enabled_at: number;
-  /** Whether an API key is stored (the ciphertext itself is hidden from lists). */
-  has_api_key: boolean;
-  /** SHA-256 of the API key (functions/bankWebhook/apiKeyHash.ts): the inbound webhook finds the account by it. */
-  api_key_hash?: string;
-  /** The Standard Webhooks signing secret (`whsec_...`), encrypted; made at the first delivery or reveal. */
-  webhook_secret_enc?: string;
+export type {
+  PollStateData,
+  StoredBalanceStat,
+  StoredBankAccount,
+  StoredBankNotification,
+  StoredHistory,
+  StoredStatement,
+  StoredSubAccount,
+  SubReading,
+} from './entities.js';
+
+type New<T> = Omit<T, 'id' | 'created_at' | 'updated_at'> & { created_at?: number };
+
+/** Counts of rows written over one piece of work, moved once at its end (flushCounts). */
+export type CountBatch = CounterBatch;
+
+/** The delivery health of an account's webhook, as delivery and the API see it. */
+export interface WebhookStateRecord {
+  paused_at: number | null;
+  consecutive_failures: number;
+  failing_since: number | null;
 }
-
-export interface StoredSubAccount extends Omit<SubAccount, 'account' | 'updated_at'> {
-  updated_at?: number;
-  /** Statement cursor the driver gave last (opaque). */
-  cursor: string | null;
-  /** Keys of the newest statements seen: a poll re-reading them costs no write. */
-  recent_keys: string[];
-  /** Signed sum (minor units) and count of statements stored since the last balance change. */
-  pending_sum_cents: number;
-  pending_count: number;
-}
-
-export interface StoredStatement extends Omit<Statement, 'sub_account'> {
-  sub_no: string;
-  key: string;
-  send_date: string;
-  send_time: string;
-}
-
-export interface StoredBalanceStat extends Omit<BalanceStat, 'sub_account'> {
-  sub_no: string;
-}
-
-export interface StoredBankNotification extends Omit<BankNotification, 'account' | 'sub'> {
-  /** Stamped by every write (the repository): when a channel last moved. */
-  updated_at?: number;
-  bank_name: 1 | 2;
-  account_user: string;
-  sub_no: string | null;
-}
-
-export const bankAccountEntity = defineEntity<StoredBankAccount>({
-  type: 'bank_account',
-  fields: bankAccountListFields,
-  keys: ['status', 'bank_name', 'stale', 'api_key_hash'],
-  hidden: ['pwd_enc', 'api_key_enc', 'session_enc', 'lease_token', 'api_key_hash', 'webhook_secret_enc'],
-});
-
-export const subAccountEntity = defineEntity<StoredSubAccount>({
-  type: 'bank_sub_account',
-  fields: subAccountListFields,
-  keys: ['account_id', 'status', 'bank_name'],
-  hidden: ['cursor', 'recent_keys', 'pending_sum_cents', 'pending_count'],
-});
-
-export const statementEntity = defineEntity<StoredStatement>({
-  type: 'bank_statement',
-  fields: statementListFields,
-  keys: ['sub_account_id', 'account_id', 'bank_name'],
-  hidden: ['key'],
-  // The largest tables of the product: day buckets, so no partition takes the type's writes.
-  partitioning: { bucket: 'day' },
-});
-
-export const balanceStatEntity = defineEntity<StoredBalanceStat>({
-  type: 'bank_balance_stat',
-  fields: balanceStatListFields,
-  keys: ['sub_account_id', 'account_id', 'bank_name', 'reconciled'],
-  // The largest tables of the product: day buckets, so no partition takes the type's writes.
-  partitioning: { bucket: 'day' },
-});
-
-export const bankNotificationEntity = defineEntity<StoredBankNotification>({
-  type: 'bank_notification',
-  fields: bankNotificationListFields,
-  // notify_webhook: Replay Failed reads the Failed ones by key; an operator filters them the same way.
-  keys: ['account_id', 'sub_account_id', 'category', 'status_tg', 'status_webhook', 'notify_webhook'],
-  // The largest tables of the product: day buckets, so no partition takes the type's writes.
-  partitioning: { bucket: 'day' },
-});
-
-type New<T> = Omit<T, 'id' | 'created_at'> & { created_at?: number };
 
 /**
- * Where bank accounts, sub-accounts, statements, balance stats and bank notifications live; the
- * bank service and the poller depend on this port. An account is unique per bank and user; a
- * sub-account per account and number; a statement per key (statementKey.ts).
+ * The one port over every stored shape of the bank feature (entities.ts): accounts, sub-accounts,
+ * statements, balance stats, bank notifications and their delivery history, and the small records
+ * beside them (the poll state and lease, reading positions, rollups, the webhook's health, the
+ * claims). The poller, the inbound webhook and the delivery all reach them through it, and take it
+ * as a dependency (passed in by their entry points), as Powertools' idempotency takes its
+ * persistence store. An account is unique per bank and user; a sub-account per account and number;
+ * a statement per key (statementKey.ts).
  */
 export interface BankStore {
+  // ---- Accounts ----
+  newAccountId(): Promise<number>;
   /** Throws BankAccountExistsError. `id` from newAccountId() (secrets are encrypted for it first). */
   createAccount(account: New<StoredBankAccount> & { id: number }): Promise<StoredBankAccount>;
-  newAccountId(): Promise<number>;
   getAccount(id: number): Promise<StoredBankAccount | undefined>;
-  /** With the ciphertexts and the lease (the poller and the reveal). */
-  getAccountWithSecrets(id: number): Promise<StoredBankAccount | undefined>;
+  /** With the ciphertexts (the poller, the reveals, the delivery). Eventually consistent unless asked. */
+  getAccountWithSecrets(id: number, options?: { consistent?: boolean }): Promise<StoredBankAccount | undefined>;
   getAccounts(ids: number[]): Promise<StoredBankAccount[]>;
   listAccounts(query: ListQuery): Promise<ListOutcome<StoredBankAccount>>;
-  /** Every account with status 1, with the lease fields (the dispatcher's read). */
+  /** Every account with status 1 (the dispatcher's read). */
   enabledAccounts(): Promise<StoredBankAccount[]>;
+  /** Every account with status 1 whose API key has this digest, with its secrets. */
+  enabledAccountsByKeyHash(hash: string): Promise<StoredBankAccount[]>;
   /** Throws BankAccountNotFoundError; BankAccountExistsError when a new user is taken. `expect` as the repository's. */
   updateAccount(
     id: number,
     patch: Partial<StoredBankAccount>,
     expect?: Record<string, unknown>,
   ): Promise<StoredBankAccount>;
+  /** Sets the signing secret; with `onlyIfNone`, false when one was set meanwhile. */
+  setWebhookSecret(id: number, enc: string, onlyIfNone: boolean): Promise<boolean>;
+  /** Accounts per status, from the kept counts (one small read per status). */
+  accountsByStatus(): Promise<{ counts: { status: BankAccountStatusValue; count: number }[]; rcu: number }>;
+  /** Ids of the accounts flagged stale. */
+  staleAccounts(): Promise<{ ids: number[]; rcu: number }>;
 
-  /**
-   * Takes the account's poll lease: one conditional write that succeeds when no lease is held, or
-   * (a second write, conditional on the old holder) when the held one has passed its expiry.
-   * Returns the account with its secrets, or undefined when someone else holds a live lease.
-   */
-  takeLease(id: number, token: string, now: number, until: number): Promise<StoredBankAccount | undefined>;
-  /** Frees the lease if `token` still holds it, writing `patch` with it; false when it was lost. */
-  releaseLease(id: number, token: string, patch?: Partial<StoredBankAccount>): Promise<boolean>;
+  // ---- The poll state: the account's lease and what polls keep ----
+  /** Takes the account's poll lease; the state comes back with it (no read of its own). */
+  takePollLease(accountId: number, holder: string, now: number, ms: number): Promise<LeaseTake<PollStateData>>;
+  /** Releases it with the poll's outcome written in the same write; false when the lease was lost. */
+  releasePollLease(accountId: number, holder: string, change: RecordChange): Promise<boolean>;
+  pollStatesOf(accountIds: number[], now: number): Promise<Map<number, LeaseRecord<PollStateData>>>;
+  allPollStates(now: number): Promise<{ states: Map<number, LeaseRecord<PollStateData>>; rcu: number }>;
 
+  // ---- Sub-accounts ----
   subsOf(accountId: number): Promise<StoredSubAccount[]>;
   getSub(id: number): Promise<StoredSubAccount | undefined>;
   getSubs(ids: number[]): Promise<StoredSubAccount[]>;
   listSubs(query: ListQuery): Promise<ListOutcome<StoredSubAccount>>;
   /** A new sub-account; undefined when the account already has this number. */
   createSub(sub: New<StoredSubAccount>): Promise<StoredSubAccount | undefined>;
-  /** Throws SubAccountNotFoundError. */
-  updateSub(id: number, patch: Partial<StoredSubAccount>): Promise<StoredSubAccount>;
-
   /**
-   * Stores a statement once per key: undefined when its key was stored before (by any writer).
-   * `alongside`: what follows from a stored statement (its notification), run beside its counts.
+   * Throws SubAccountNotFoundError. A change made outside a poll (`byOperator`) also marks the
+   * account's sub-account snapshot out of date, so the next poll reads the sub-accounts again.
    */
-  createStatement(
+  updateSub(
+    id: number,
+    patch: Partial<StoredSubAccount>,
+    options?: { byOperator?: boolean },
+  ): Promise<StoredSubAccount>;
+  /** Where each sub-account's statements were read to (a sub-account never read has none). */
+  readings(subs: StoredSubAccount[]): Promise<Map<number, SubReading>>;
+  saveReading(subId: number, reading: SubReading): Promise<void>;
+
+  // ---- Statements, balance stats, notifications ----
+  /** Counts of the rows written by one poll or push, moved together at its end. */
+  newCountBatch(): CountBatch;
+  flushCounts(batch: CountBatch): Promise<void>;
+  /**
+   * Stores a statement once per key, with its notification: the key claimed for the statement's id
+   * (the claim also names the notification's id), the row, then the notification (none for a line
+   * of the baseline history). Undefined when the key was stored before (by any writer): a duplicate.
+   */
+  recordStatement(
     statement: New<StoredStatement>,
-    alongside?: (stored: StoredStatement) => Promise<unknown>,
-    id?: number,
-  ): Promise<StoredStatement | undefined>;
-  /** An id for a statement about to be stored: allocated beside other work (createStatement's `id`). */
-  newStatementId(): Promise<number>;
+    notification: ((stored: StoredStatement) => New<StoredBankNotification>) | undefined,
+    options?: { batch?: CountBatch; id?: number },
+  ): Promise<{ statement: StoredStatement; notification?: StoredBankNotification } | undefined>;
+  /** The id of the statement stored under `key`, if any. */
+  statementIdOf(key: string): Promise<number | undefined>;
+  /** A balance stat with its notification (the stat names the notification's id, chosen before either is written). */
+  recordBalanceStat(
+    stat: New<StoredBalanceStat>,
+    notification: (stored: StoredBalanceStat) => New<StoredBankNotification>,
+    options?: { batch?: CountBatch },
+  ): Promise<{ stat: StoredBalanceStat; notification: StoredBankNotification }>;
+  /** A notification of its own (a monitor notice, a repeated statement). */
+  createNotification(n: New<StoredBankNotification>, options?: { batch?: CountBatch }): Promise<StoredBankNotification>;
   listStatements(query: ListQuery): Promise<ListOutcome<StoredStatement>>;
-  createBalanceStat(stat: New<StoredBalanceStat>): Promise<StoredBalanceStat>;
   listBalanceStats(query: ListQuery): Promise<ListOutcome<StoredBalanceStat>>;
-  /** An id for a notification about to be written: allocated beside other work (create's `id`). */
-  newNotificationId(): Promise<number>;
-  /** `alongside`: what needs the notification stored (its delivery queued), run beside its counts. */
-  createNotification(
-    n: New<StoredBankNotification>,
-    options?: CreateOptions<StoredBankNotification>,
+  /** The newest balance stat that did not match its statements. */
+  latestUnreconciled(): Promise<{ stat: StoredBalanceStat | undefined; rcu: number }>;
+
+  // ---- Delivery ----
+  getNotification(id: number): Promise<StoredBankNotification | undefined>;
+  getNotifications(ids: number[]): Promise<StoredBankNotification[]>;
+  /**
+   * `expect`: fields that must still hold these values (undefined: absent); else ConditionFailedError.
+   * `basis`: the notification as last read, which spares the read that moving its slots takes.
+   */
+  updateNotification(
+    id: number,
+    patch: Partial<StoredBankNotification>,
+    expect?: Partial<StoredBankNotification>,
+    basis?: StoredBankNotification,
   ): Promise<StoredBankNotification>;
   listNotifications(query: ListQuery): Promise<ListOutcome<StoredBankNotification>>;
+  /** Every notification whose webhook channel ended Failed (of one account when given). */
+  failedNotifications(accountId?: number): Promise<StoredBankNotification[]>;
+  /** The notify status of the statement (category 1) or balance stat (category 2) it is about. */
+  setBusinessStatus(
+    category: number,
+    id: number,
+    patch: { notify_status: NotifyStatusValue; notified_at: number | null },
+  ): Promise<void>;
+  addHistory(row: New<StoredHistory>): Promise<StoredHistory>;
+  listHistory(query: ListQuery): Promise<ListOutcome<StoredHistory>>;
+  historyOf(notificationId: number): Promise<StoredHistory[]>;
+  webhookState(accountId: number): Promise<WebhookStateRecord>;
+  /** One failed attempt: counts it (atomically) and returns the state after it. */
+  recordFailure(accountId: number, now: number): Promise<WebhookStateRecord>;
+  recordSuccess(accountId: number): Promise<void>;
+  setPaused(accountId: number, pausedAt: number | null): Promise<void>;
+  pausedAccounts(): Promise<number[]>;
+  /**
+   * Claims the delivery of a statement to its account's webhook for a notification; the owner when
+   * another notification holds or completed it (Duplication).
+   */
+  claimDelivery(
+    statementId: number,
+    notificationId: number,
+    now: number,
+  ): Promise<{ claimed: boolean; owner?: number }>;
+  /** The statement was delivered: the claim is kept for good. */
+  completeDelivery(statementId: number, notificationId: number): Promise<void>;
+  /** Nothing was delivered: another notification of the statement may deliver it. */
+  releaseDelivery(statementId: number, notificationId: number): Promise<void>;
 
-  /** The end of the last dispatched window (ms), 0 before the first. */
+  // ---- Rollups ----
+  /** Adds to an account's figures of a day (deliveries, the days a poll rolls over). */
+  addDayFigures(day: string, accountId: number, figures: DayFigures): Promise<void>;
+  dayFigures(day: string): Promise<{ figures: Map<number, DayFigures>; rcu: number }>;
+  /** Sets an account's figures of a day as counted again from the rows (the rollups' repair). */
+  setDayFigures(day: string, accountId: number, figures: DayFigures): Promise<void>;
+  /** Every statement, balance stat and bank notification still kept (the rollups' repair reads them all). */
+  keptRows(): Promise<{
+    statements: StoredStatement[];
+    stats: StoredBalanceStat[];
+    notifications: StoredBankNotification[];
+  }>;
+
+  // ---- The dispatcher's window ----
+  /** Takes the window's lease: the end of the last window sent, or taken: false while another dispatcher works. */
+  takeDispatchWindow(holder: string, now: number, ms: number): Promise<{ taken: boolean; until: number }>;
+  /** Moves the end of the window (and frees the lease); false when the lease was lost meanwhile. */
+  advanceDispatchWindow(holder: string, until: number): Promise<boolean>;
+  /** The end of the last window sent (ms), 0 before the first. */
   dispatchedUntil(): Promise<number>;
-  /** Moves it from `from` to `to`; false when another dispatcher moved it first. */
-  advanceDispatch(from: number, to: number): Promise<boolean>;
 }
 
 const accountKey = (bank: number, user: string) => `${bank}#${user}`;
 const subKey = (accountId: number, no: string) => `${accountId}#${no}`;
-const DISPATCH_KEY = { pk: 'bank_dispatch', sk: 'state' };
+/** A claimed statement key's owner: the statement's id. */
+const STATEMENT_KEY = { type: statementEntity.type, field: 'key' } as const;
+/** How long a delivery may hold a statement's claim before another may take it (the attempt's timeout, with room). */
+const DELIVERY_CLAIM_MS = 5 * 60_000;
+
+function toState(h: WebhookHealth | undefined): WebhookStateRecord {
+  return {
+    paused_at: h?.paused_at ?? null,
+    consecutive_failures: h?.failures ?? 0,
+    failing_since: h?.failing_since ?? null,
+  };
+}
 
 export function dynamoBankStore(
   accounts: DynamoRepository<StoredBankAccount> = createRepository(bankAccountEntity),
@@ -198,6 +241,7 @@ export function dynamoBankStore(
   statements: DynamoRepository<StoredStatement> = createRepository(statementEntity),
   stats: DynamoRepository<StoredBalanceStat> = createRepository(balanceStatEntity),
   notifications: DynamoRepository<StoredBankNotification> = createRepository(bankNotificationEntity),
+  history: DynamoRepository<StoredHistory> = createRepository(bankNotificationHistoryEntity),
 ): BankStore {
   const onAccount = <R>(id: number, write: Promise<R>) =>
     onConditionFailure(write, () => new BankAccountNotFoundError(id));
@@ -211,7 +255,7 @@ export function dynamoBankStore(
     }
   }
 
-  return {
+  const store: BankStore = {
     newAccountId: () => nextId(bankAccountEntity.type),
     async createAccount({ id, ...data }) {
       await claimAccount(data.bank_name, data.user, id);
@@ -226,7 +270,13 @@ export function dynamoBankStore(
     getAccountWithSecrets: (id) => accounts.getWithHidden(id),
     getAccounts: (ids) => accounts.getMany([...new Set(ids)]),
     listAccounts: (query) => accounts.list(query),
-    enabledAccounts: () => accounts.allWithHidden({ scope: { status: 1 } }),
+    enabledAccounts: () => accounts.all({ scope: { status: BankAccountStatus.values.Enable } }),
+    async enabledAccountsByKeyHash(hash) {
+      // The same index read for a key that no account holds and for one only a disabled account
+      // holds: a refused key answers alike, in the same time.
+      const found = await accounts.allWithHidden({ scope: { api_key_hash: hash } });
+      return found.filter((a) => a.status === BankAccountStatus.values.Enable);
+    },
 
     async updateAccount(id, patch, expect) {
       if (patch.user !== undefined) {
@@ -249,44 +299,48 @@ export function dynamoBankStore(
       }
       return onAccount(id, accounts.update(id, patch, expect ? { expect } : undefined));
     },
-
-    async takeLease(id, token, now, until) {
-      const lease = { processing: true, lease_token: token, lease_until: until };
-      try {
-        await accounts.update(id, lease, { expect: { processing: false } });
-        return await accounts.getWithHidden(id);
-      } catch (error) {
-        if (!(error instanceof ConditionFailedError)) throw error;
-      }
-      const held = await accounts.getWithHidden(id);
-      if (!held) return undefined;
-      // A lease past its expiry belongs to a poller that died: taken over, conditional on that
-      // holder, so of two pollers finding it expired one wins.
-      const expired = held.processing && (held.lease_until ?? 0) <= now;
-      if (!expired && held.processing) return undefined;
-      try {
-        await accounts.update(id, lease, {
-          expect: held.processing ? { lease_token: held.lease_token } : { processing: false },
-        });
-        return await accounts.getWithHidden(id);
-      } catch (error) {
-        if (error instanceof ConditionFailedError) return undefined;
-        throw error;
-      }
-    },
-
-    async releaseLease(id, token, patch = {}) {
+    async setWebhookSecret(id, enc, onlyIfNone) {
       try {
         await accounts.update(
           id,
-          { ...patch, processing: false, lease_token: undefined, lease_until: undefined },
-          { expect: { lease_token: token } },
+          { webhook_secret_enc: enc },
+          onlyIfNone ? { expect: { webhook_secret_enc: undefined } } : undefined,
         );
         return true;
       } catch (error) {
-        if (error instanceof ConditionFailedError) return false;
+        if (onlyIfNone && error instanceof ConditionFailedError) return false;
         throw error;
       }
+    },
+    async accountsByStatus() {
+      const reads = await Promise.all(
+        BankAccountStatus.options.map(async ({ value }) => ({
+          status: value,
+          ...(await readCounter(parentKey(bankAccountEntity.type, 'status', String(value)))),
+        })),
+      );
+      return {
+        counts: reads.map(({ status, count }) => ({ status, count })),
+        rcu: reads.reduce((a, r) => a + r.rcu, 0),
+      };
+    },
+    async staleAccounts() {
+      const out = await accounts.list({
+        ...emptyListQuery({ page_size: 0 }),
+        filters: { stale: { kind: 'boolean', value: true } },
+      });
+      return { ids: out.result.map((a) => a.id), rcu: out.consumed_rcu };
+    },
+
+    takePollLease: (accountId, holder, now, ms) => pollStates.take(accountId, { holder, now, ms }),
+    releasePollLease: (accountId, holder, change) => pollStates.release(accountId, holder, change),
+    async pollStatesOf(ids, now) {
+      const found = await pollStates.readMany(ids, { now });
+      return new Map([...found].map(([k, v]) => [Number(k), v]));
+    },
+    async allPollStates(now) {
+      const { records, rcu } = await pollStates.all({ now });
+      return { states: new Map([...records].map(([k, v]) => [Number(k), v])), rcu };
     },
 
     subsOf: (accountId) => subs.allWithHidden({ scope: { account_id: accountId } }),
@@ -298,71 +352,185 @@ export function dynamoBankStore(
       if (!(await claimIfFree(subAccountEntity.type, 'no', subKey(data.account_id, data.no), id))) return undefined;
       return subs.create(data, { id });
     },
-    updateSub: (id, patch) => onConditionFailure(subs.update(id, patch), () => new SubAccountNotFoundError(id)),
-
-    newStatementId: () => nextId(statementEntity.type),
-    async createStatement(data, alongside, given) {
-      const id = given ?? (await nextId(statementEntity.type));
-      if (!(await claimIfFree(statementEntity.type, 'key', data.key, id))) return undefined;
-      // The key is given back only when the row was not written: once it is, a failure after it
-      // (its counts, its notification) must not let the same statement be stored twice.
-      let stored = false;
-      const afterPut = async (row: StoredStatement) => {
-        stored = true;
-        await alongside?.(row);
-      };
-      try {
-        return await statements.create(data, { id, alongside: afterPut });
-      } catch (error) {
-        if (!stored) await releaseUnique(statementEntity.type, 'key', data.key, id);
-        throw error;
-      }
+    async updateSub(id, patch, options) {
+      const updated = await onConditionFailure(subs.update(id, patch), () => new SubAccountNotFoundError(id));
+      if (options?.byOperator) await pollStates.touch(updated.account_id, { add: { subs_version: 1 } });
+      return updated;
     },
-    listStatements: (query) => statements.list(query),
-    createBalanceStat: (data) => stats.create(data),
-    listBalanceStats: (query) => stats.list(query),
-    newNotificationId: () => nextId(bankNotificationEntity.type),
-    createNotification: (data, options) => notifications.create(data, options),
-    listNotifications: (query) => notifications.list(query),
-
-    async dispatchedUntil() {
-      const out = await dynamoClient().send(
-        new GetCommand({ TableName: config.tableName, Key: DISPATCH_KEY, ConsistentRead: true }),
+    async readings(list) {
+      const found = await subReadings.getMany(
+        list.map((s) => s.id),
+        { consistent: true },
       );
-      return (out.Item?.until as number | undefined) ?? 0;
+      const out = new Map<number, SubReading>();
+      for (const sub of list) {
+        const kept = found.get(String(sub.id));
+        // A sub-account read before issue 24 kept its reading on its own row (hidden fields).
+        const legacy = sub as unknown as Partial<{
+          cursor: string | null;
+          recent_keys: string[];
+          pending_sum_cents: number;
+          pending_count: number;
+        }>;
+        if (kept) out.set(sub.id, kept);
+        else if (legacy.cursor !== undefined)
+          out.set(sub.id, {
+            cursor: legacy.cursor ?? null,
+            recent: legacy.recent_keys ?? [],
+            pending_cents: legacy.pending_sum_cents ?? 0,
+            pending_count: legacy.pending_count ?? 0,
+          });
+      }
+      return out;
     },
-    async advanceDispatch(from, to) {
+    saveReading: async (subId, reading) => {
+      await subReadings.put(subId, reading);
+    },
+
+    newCountBatch: () => new CounterBatch(),
+    flushCounts: (batch) => batch.flush(),
+    async recordStatement(data, notify, options = {}) {
+      // Both ids first, named by the claim: a writer that finds the claim knows what the row and its
+      // notification are (or are to be), so finishing a statement after a failure writes the same ones.
+      const id = options.id ?? (await idFromBlock(statementEntity.type));
+      const notificationId = notify ? await idFromBlock(bankNotificationEntity.type) : undefined;
+      const also: Record<string, number> = notificationId === undefined ? {} : { notification: notificationId };
+      // The key names its statement: a later writer of the same line finds it taken and stores nothing.
+      if (!(await claimIfFree(STATEMENT_KEY.type, STATEMENT_KEY.field, data.key, id, also))) return undefined;
+      let statement: StoredStatement;
       try {
-        await dynamoClient().send(
-          new UpdateCommand({
-            TableName: config.tableName,
-            Key: DISPATCH_KEY,
-            UpdateExpression: 'SET #until = :to',
-            ConditionExpression: from === 0 ? 'attribute_not_exists(#until)' : '#until = :from',
-            ExpressionAttributeNames: { '#until': 'until' },
-            ExpressionAttributeValues: from === 0 ? { ':to': to } : { ':to': to, ':from': from },
-          }),
-        );
-        return true;
+        statement = await statements.create(data, { id, counts: options.batch });
       } catch (error) {
-        if (isConditionFailure(error)) return false;
+        // Given back only when the row was not written: a written one keeps its key for good.
+        await releaseUnique(STATEMENT_KEY.type, STATEMENT_KEY.field, data.key, id);
         throw error;
       }
+      if (!notify) return { statement };
+      const notification = await notifications.create(notify(statement), { id: notificationId, counts: options.batch });
+      return { statement, notification };
+    },
+    statementIdOf: (key) => findUniqueOwner(STATEMENT_KEY.type, STATEMENT_KEY.field, key),
+    async recordBalanceStat(data, notify, options = {}) {
+      const notificationId = await idFromBlock(bankNotificationEntity.type);
+      const stat = await stats.create({ ...data, notification_id: notificationId }, { counts: options.batch });
+      const notification = await notifications.create(notify(stat), { id: notificationId, counts: options.batch });
+      return { stat, notification };
+    },
+    createNotification: (data, options) => notifications.create(data, { counts: options?.batch }),
+    listStatements: (query) => statements.list(query),
+    listBalanceStats: (query) => stats.list(query),
+    async latestUnreconciled() {
+      const out = await stats.list({
+        ...emptyListQuery({ page_size: 1 }),
+        filters: { reconciled: { kind: 'boolean', value: false } },
+      });
+      return { stat: out.result[0], rcu: out.consumed_rcu };
+    },
+
+    getNotification: (id) => notifications.get(id),
+    getNotifications: (ids) => notifications.getMany([...new Set(ids)]),
+    updateNotification: (id, patch, expect, basis) =>
+      notifications.update(id, patch, { ...(expect ? { expect } : {}), ...(basis ? { basis } : {}) }),
+    listNotifications: (query) => notifications.list(query),
+    failedNotifications: (accountId) =>
+      notifications.all({
+        scope: { notify_webhook: NotifyStatus.values.Failed, ...(accountId ? { account_id: accountId } : {}) },
+      }),
+    async setBusinessStatus(category, id, patch) {
+      const { Statement, Balance } = BankNotificationCategory.values;
+      if (category === Statement) await statements.update(id, patch);
+      else if (category === Balance) await stats.update(id, patch);
+    },
+    addHistory: (row) => history.create(row),
+    listHistory: (query) => history.list(query),
+    historyOf: (notificationId) => history.all({ scope: { notification_id: notificationId } }),
+    async webhookState(accountId) {
+      return toState(await webhookHealth.get(accountId, { consistent: true }));
+    },
+    async recordFailure(accountId, now) {
+      return toState(
+        await webhookHealth.update(
+          accountId,
+          { add: { failures: 1 }, setIfAbsent: { failing_since: now } },
+          { returnNew: true },
+        ),
+      );
+    },
+    async recordSuccess(accountId) {
+      await webhookHealth.update(accountId, { set: { failures: 0 }, remove: ['failing_since'] });
+    },
+    async setPaused(accountId, pausedAt) {
+      if (pausedAt === null) {
+        await webhookHealth.update(accountId, { set: { failures: 0 }, remove: ['paused_at', 'failing_since'] });
+        await pausedWebhooks.update('', { deleteFromSet: { ids: [accountId] } });
+      } else {
+        await webhookHealth.update(accountId, { set: { paused_at: pausedAt } });
+        await pausedWebhooks.update('', { addToSet: { ids: [accountId] } });
+      }
+    },
+    async pausedAccounts() {
+      return ((await pausedWebhooks.get('', { consistent: false }))?.ids ?? []).map(Number).sort((a, b) => a - b);
+    },
+    async claimDelivery(statementId, notificationId, now) {
+      const out = await deliveredStatements.take(statementId, {
+        holder: String(notificationId),
+        now,
+        ms: DELIVERY_CLAIM_MS,
+        // A delivery of the same notification sent again (a redelivered message) holds it already.
+        reentrant: true,
+      });
+      if (out.taken) return { claimed: true };
+      const owner = Number(out.record?.holder ?? out.record?.data.owner);
+      return { claimed: false, ...(Number.isFinite(owner) ? { owner } : {}) };
+    },
+    async completeDelivery(statementId, notificationId) {
+      await deliveredStatements.complete(statementId, String(notificationId));
+    },
+    async releaseDelivery(statementId, notificationId) {
+      await deliveredStatements.abandon(statementId, String(notificationId));
+    },
+
+    async addDayFigures(day, accountId, figures) {
+      const add = Object.fromEntries(Object.entries(figures).filter(([, v]) => typeof v === 'number' && v !== 0));
+      if (Object.keys(add).length) await dayRollups.update(`${day}/${accountId}`, { add });
+    },
+    async dayFigures(day) {
+      const { records, rcu } = await dayRollups.allIn(day);
+      return { figures: new Map([...records].map(([k, v]) => [Number(k.split('/')[1]), v])), rcu };
+    },
+
+    async setDayFigures(day, accountId, figures) {
+      await dayRollups.update(`${day}/${accountId}`, { set: figures as Record<string, number> });
+    },
+    async keptRows() {
+      const [kept, keptStats, keptNotifications] = await Promise.all([
+        statements.all(),
+        stats.all(),
+        notifications.all(),
+      ]);
+      return { statements: kept, stats: keptStats, notifications: keptNotifications };
+    },
+
+    async takeDispatchWindow(holder, now, ms) {
+      const out = await dispatchWindow.take('', { holder, now, ms });
+      return { taken: out.taken, until: Number(out.record?.data.until ?? 0) };
+    },
+    advanceDispatchWindow: (holder, until) => dispatchWindow.release('', holder, { set: { until } }),
+    async dispatchedUntil() {
+      return Number((await dispatchWindow.read(''))?.data.until ?? 0);
     },
   };
+  return store;
 }
 
-/** The sub-accounts of an account as a list answer (its read units count in the call). */
-export const allRows = () => emptyListQuery({ page_size: 0 });
-
-let store: BankStore | undefined;
-/** The process-wide store. */
+let current: BankStore | undefined;
+/** The process-wide store: entry points pass it to the feature's functions. */
 export function bankStore(): BankStore {
-  store ??= dynamoBankStore();
-  return store;
+  current ??= dynamoBankStore();
+  return current;
 }
 
 /** Points the bank feature at another store; undefined restores DynamoDB. */
 export function useBankStore(next: BankStore | undefined): void {
-  store = next;
+  current = next;
 }

@@ -1,13 +1,20 @@
-import type { WebhookState } from '../../shared/schemas/bankWebhook.js';
-import type { StoredBankAccount } from '../bank/store.js';
-import { createNotification } from '../notifications/service.js';
+import type { StoredBankAccount, WebhookStateRecord } from '../bank/store.js';
 
-/** Tells the operators that an account's webhook was paused (a notification, and its chat message when on). */
-export async function notifyPaused(
+/** A console notification (functions/notifications createNotification's input). */
+export interface PausedNotice {
+  category: 3;
+  title: string;
+  caption: string;
+  content: string;
+  link: string;
+}
+
+/** What tells the operators that an account's webhook was paused (a notification, and its chat message when on). */
+export function pausedNotice(
   account: Pick<StoredBankAccount, 'id' | 'user' | 'webhook'>,
-  state: WebhookState,
-): Promise<void> {
-  await createNotification({
+  state: WebhookStateRecord,
+): PausedNotice {
+  return {
     category: 3,
     title: 'Bank webhook paused',
     caption: `Account ${account.user}`,
@@ -16,5 +23,5 @@ export async function notifyPaused(
       `${new Date(state.failing_since ?? Date.now()).toISOString()}. Deliveries are paused (Channel Closed) ` +
       'until an operator resumes the webhook (POST /bank/bank-account/{id}/webhook-resume), then replays the failed ones.',
     link: `/bank/account?id=${account.id}`,
-  });
+  };
 }

@@ -1,9 +1,9 @@
 import { NotifyStatus, PushStatus } from '../../shared/enums.js';
 import type { ReplayBody, ReplayOutcome } from '../../shared/schemas/bankWebhook.js';
-import { settleChannel } from './channelStatus.js';
-import { sendDeliveries } from './enqueueDelivery.js';
+import { settleChannel } from '../bank/channelStatus.js';
+import { sendDeliveries } from '../bank/deliveryMessages.js';
+import type { BankStore } from '../bank/store.js';
 import { attemptGapMs } from './retryPolicy.js';
-import { type DeliveryStore, deliveryStore } from './store.js';
 
 const S = NotifyStatus.values;
 
@@ -15,10 +15,7 @@ const S = NotifyStatus.values;
  * attempts are still under way (Pending, written within attemptGapMs); a Pending one left longer
  * lost its message, and a Replay is how it goes again.
  */
-export async function replayNotifications(
-  body: ReplayBody,
-  store: DeliveryStore = deliveryStore(),
-): Promise<ReplayOutcome> {
+export async function replayNotifications(store: BankStore, body: ReplayBody): Promise<ReplayOutcome> {
   const chosen = body.ids?.length
     ? await store.getNotifications(body.ids)
     : await store.failedNotifications(body.account_id);

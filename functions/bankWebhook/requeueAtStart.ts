@@ -1,10 +1,9 @@
 import { PushStatus } from '../../shared/enums.js';
 import { emptyListQuery } from '../../shared/listQuery.js';
-import type { StoredBankNotification } from '../bank/store.js';
+import { firstDeliveries, sendDeliveries } from '../bank/deliveryMessages.js';
+import { bankStore, type StoredBankNotification } from '../bank/store.js';
 import { logger } from '../lib/logger.js';
 import { createdBeforeStart, type StartupEvent } from '../lib/startupEvent.js';
-import { firstDeliveries, sendDeliveries } from './enqueueDelivery.js';
-import { deliveryStore } from './store.js';
 
 /**
  * At start (local runner): the local queue keeps nothing across a restart, so bank notifications
@@ -19,7 +18,7 @@ export const handler = async (event?: StartupEvent): Promise<{ requeued: number 
   const pending = PushStatus.values.Pending;
   const seen = new Map<number, StoredBankNotification>();
   for (const field of ['status_webhook', 'status_tg'] as const) {
-    const out = await deliveryStore().listNotifications({
+    const out = await bankStore().listNotifications({
       ...emptyListQuery({ page_size: 0 }),
       filters: {
         created_at,

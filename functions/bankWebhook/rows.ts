@@ -1,8 +1,12 @@
-import type { BankNotification } from '../../shared/schemas/bank.js';
+import { declaredRow } from '../../shared/listFields.js';
+import { type BankNotification, bankNotificationListFields } from '../../shared/schemas/bank.js';
 import type { StoredBankNotification } from '../bank/store.js';
 
-/** A stored bank notification in the spec's shape: account {bank_name, user}, sub {no}. */
+/** A stored bank notification in the spec's shape: its declared fields, account {bank_name, user}, sub {no}. */
 export function toBankNotificationRow(n: StoredBankNotification): BankNotification {
-  const { bank_name, account_user, sub_no, ...rest } = n;
-  return { ...rest, account: { bank_name, user: account_user }, sub: sub_no === null ? null : { no: sub_no } };
+  return {
+    ...declaredRow(bankNotificationListFields, n),
+    account: { bank_name: n.bank_name, user: n.account_user },
+    sub: n.sub_no === null ? null : { no: n.sub_no },
+  };
 }

@@ -17,12 +17,10 @@ import {
 } from '../../shared/schemas/checks.js';
 import { NotFoundError } from '../lib/errors.js';
 import { listReply } from '../lib/http/listReply.js';
-import { type Request, Router } from '../lib/http/router.js';
+import { Router } from '../lib/http/router.js';
 import * as engine from './engine.js';
 import * as read from './read.js';
 import { startCheck } from './start.js';
-
-const id = (req: Request, name = 'id') => Number(req.params[name]);
 
 export const checksRouter = new Router()
   // Starting checks
@@ -32,7 +30,7 @@ export const checksRouter = new Router()
       read.getOperation(
         (
           await startCheck({
-            siteIds: [id(req)],
+            siteIds: [req.params.id],
             points: req.body.points,
             name: OperationName.values.SingleSite,
             operatorId: req.user.id,
@@ -65,12 +63,12 @@ export const checksRouter = new Router()
     async (req) => listReply(req, await read.listEngineEvents(listQueryOf(req, engineEventListFields))),
     { list: engineEventListFields },
   )
-  .get('/operations/:id', (req) => read.getOperation(id(req)))
-  .get('/operations/:id/tasks', (req) => read.operationTasks(id(req)))
+  .get('/operations/:id', (req) => read.getOperation(req.params.id))
+  .get('/operations/:id/tasks', (req) => read.operationTasks(req.params.id))
   .post(
     '/operations/:id/action',
     async (req) => {
-      const op = await read.getOperationRow(id(req));
+      const op = await read.getOperationRow(req.params.id);
       const changed =
         req.body.action === OperationAction.values.Pause
           ? await engine.pauseOperation(op)
@@ -83,11 +81,11 @@ export const checksRouter = new Router()
   .get('/check/tasks', async (req) => listReply(req, await read.listTasks(listQueryOf(req, taskListFields))), {
     list: taskListFields,
   })
-  .get('/check/tasks/:id', (req) => read.getTask(id(req)))
+  .get('/check/tasks/:id', (req) => read.getTask(req.params.id))
   .post(
     '/check/tasks/:id/action',
     async (req) => {
-      const task = await read.getTaskRow(id(req));
+      const task = await read.getTaskRow(req.params.id);
       const changed =
         req.body.action === OperationAction.values.Pause ? await engine.pauseTask(task) : await engine.resumeTask(task);
       return { task: await read.getTask(task.id), changed };
@@ -97,10 +95,10 @@ export const checksRouter = new Router()
   .get('/check/subtasks', async (req) => listReply(req, await read.listSubtasks(listQueryOf(req, subtaskListFields))), {
     list: subtaskListFields,
   })
-  .get('/check/subtasks/:id/check-results', (req) => read.subtaskCheckResults(id(req)))
-  .get('/check/subtasks/:id/attempts', (req) => read.subtaskAttempts(id(req)))
-  .get('/check/subtasks/:id/evidence', (req) => read.subtaskEvidence(id(req)))
-  .get('/check/subtasks/:id/compare', (req) => read.compareWithLastPass(id(req)))
+  .get('/check/subtasks/:id/check-results', (req) => read.subtaskCheckResults(req.params.id))
+  .get('/check/subtasks/:id/attempts', (req) => read.subtaskAttempts(req.params.id))
+  .get('/check/subtasks/:id/evidence', (req) => read.subtaskEvidence(req.params.id))
+  .get('/check/subtasks/:id/compare', (req) => read.compareWithLastPass(req.params.id))
   // Check logs of the eight processes, and the bets that place-bet checks uploaded
   .get(
     '/check/results/bet-upload',
@@ -120,8 +118,8 @@ export const checksRouter = new Router()
   .get('/raw/logs', async (req) => listReply(req, await read.listRawLogs(listQueryOf(req, rawLogListFields))), {
     list: rawLogListFields,
   })
-  .get('/raw/logs/business/:id', (req) => read.rawLogByBusiness(id(req)))
-  .get('/raw/logs/:id', (req) => read.getRawLog(id(req)))
+  .get('/raw/logs/business/:id', (req) => read.rawLogByBusiness(req.params.id))
+  .get('/raw/logs/:id', (req) => read.getRawLog(req.params.id))
   .get('/raw/videos', async (req) => listReply(req, await read.listVideos(listQueryOf(req, videoListFields))), {
     list: videoListFields,
   });

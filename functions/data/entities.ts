@@ -6,8 +6,7 @@
 
 import '../audit/store.js';
 import '../autoCheck/store.js';
-import '../bank/store.js';
-import '../bankWebhook/store.js';
+import '../bank/entities.js';
 import '../checks/store.js';
 import '../notifications/store.js';
 import '../notifications/telegram/settingsStore.js';

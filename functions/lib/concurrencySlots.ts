@@ -1,6 +1,7 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoClient } from './aws/clients.js';
 import { config } from './config.js';
+import { keyedRecords } from './db/keyedRecords.js';
 import { isConditionFailure } from './db/repository.js';
 
 // A counting semaphore on the main table: `limit` numbered slot items per pool, each taken with
@@ -15,7 +16,8 @@ export interface SlotLease {
   holder: string;
 }
 
-const slotKey = (pool: string, slot: number) => ({ pk: `slot#${pool}`, sk: String(slot) });
+/** A pool's numbered slots: one partition per pool, a record per slot (the keys written before lib/db named record keys). */
+const slotKey = (pool: string, slot: number) => keyedRecords('slot', { compound: true }).keyOf(`${pool}/${slot}`);
 
 /**
  * Takes a free slot of `pool` among the first `limit`, or answers undefined when all are held.

@@ -19,8 +19,18 @@ function errorData(error: Error): Record<string, unknown> {
   };
 }
 
-/** A copy of `value` with every secret-keyed field replaced, in nested objects, arrays and errors. */
+/** The user and password of an address (`https://user:pass@host/…`). */
+const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^/\s@]*@/gi;
+
+/** A text with the credentials of every address in it replaced. */
+export const withoutUrlCredentials = (text: string): string => text.replace(URL_CREDENTIALS, `$1${REDACTED}@`);
+
+/**
+ * A copy of `value` with every secret-keyed field replaced, in nested objects, arrays and errors,
+ * and every address's user and password taken out of its texts.
+ */
 export function redact(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return withoutUrlCredentials(value);
   if (depth > 8 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
   const source = value instanceof Error ? errorData(value) : (value as Record<string, unknown>);
@@ -35,6 +45,7 @@ export function redact(value: unknown, depth = 0): unknown {
  */
 function redactingReplacer(key: string, value: unknown): unknown {
   if (key && SECRET_KEY.test(key)) return REDACTED;
+  if (typeof value === 'string') return withoutUrlCredentials(value);
   // Errors are turned into data here so their own fields pass through this replacer too.
   return value instanceof Error ? errorData(value) : value;
 }

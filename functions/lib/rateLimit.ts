@@ -1,8 +1,6 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamoClient } from './aws/clients.js';
-import { config } from './config.js';
+import { keyedRecords } from './db/keyedRecords.js';
 
-// A fixed-window rate limiter on the main table. Each (rule, key, window) is one item whose
+// A fixed-window rate limiter on the main table. Each (rule, key, window) is one record whose
 // counter is bumped by a single atomic `ADD` before the caller does the limited work, so a
 // burst of parallel calls reserves its slots in order and can never exceed the limit (a read,
 // then a later write, would let every parallel call see the same old count).
@@ -24,25 +22,39 @@ export interface RateLimitOutcome {
   retryAfterSeconds: number;
 }
 
+/** One window of one rule and key (the key layout of the items written before keyed records: `rate#…`, sk 'rate'). */
+const windows = keyedRecords<{ count?: number }>('rate', { sk: 'rate' });
+
+function windowOf(rule: RateLimitRule, now: number) {
+  const windowMs = rule.windowSeconds * 1000;
+  const start = Math.floor(now / windowMs) * windowMs;
+  return { start, end: start + windowMs };
+}
+
+const retryAfter = (end: number, now: number) => Math.max(1, Math.ceil((end - now) / 1000));
+
 /** Counts one call of `key` against `rule` and says whether it is within the limit. */
 export async function hitRateLimit(rule: RateLimitRule, key: string, now = Date.now()): Promise<RateLimitOutcome> {
-  const windowMs = rule.windowSeconds * 1000;
-  const windowStart = Math.floor(now / windowMs) * windowMs;
-  const windowEnd = windowStart + windowMs;
-  const out = await dynamoClient().send(
-    new UpdateCommand({
-      TableName: config.tableName,
-      Key: { pk: `rate#${rule.name}#${key}#${windowStart}`, sk: 'rate' },
-      UpdateExpression: 'ADD #count :one SET expires_at = if_not_exists(expires_at, :expires)',
-      ExpressionAttributeNames: { '#count': 'count' },
-      ExpressionAttributeValues: { ':one': 1, ':expires': Math.ceil(windowEnd / 1000) },
-      ReturnValues: 'UPDATED_NEW',
-    }),
+  const { start, end } = windowOf(rule, now);
+  const out = await windows.update(
+    `${rule.name}#${key}#${start}`,
+    { add: { count: 1 }, setIfAbsent: { expires_at: Math.ceil(end / 1000) } },
+    { returnNew: true },
   );
-  const count = Number(out.Attributes?.count ?? 1);
-  return {
-    allowed: count <= rule.limit,
-    count,
-    retryAfterSeconds: Math.max(1, Math.ceil((windowEnd - now) / 1000)),
-  };
+  const count = Number(out?.count ?? 1);
+  return { allowed: count <= rule.limit, count, retryAfterSeconds: retryAfter(end, now) };
+}
+
+/**
+ * Whether `key` has used up `rule` in this window, without counting a call (a read): for limits
+ * counted only on failure, checked before the work.
+ */
+export async function rateLimitReached(
+  rule: RateLimitRule,
+  key: string,
+  now = Date.now(),
+): Promise<{ reached: boolean; retryAfterSeconds: number }> {
+  const { start, end } = windowOf(rule, now);
+  const count = Number((await windows.get(`${rule.name}#${key}#${start}`))?.count ?? 0);
+  return { reached: count >= rule.limit, retryAfterSeconds: retryAfter(end, now) };
 }

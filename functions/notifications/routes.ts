@@ -17,9 +17,9 @@ export const notificationsRouter = new Router()
     if (!Number.isFinite(since)) throw new BadRequestError('since must be a millisecond stamp');
     return service.webNotifications(since);
   })
-  .get('/notifications/:id', (req) => service.getNotification(Number(req.params.id)))
-  .put('/notifications/:id', (req) => service.markRead(Number(req.params.id)))
+  .get('/notifications/:id', (req) => service.getNotification(req.params.id))
+  .put('/notifications/:id', (req) => service.markRead(req.params.id))
   // SendTG (spec sections 2, 7): channel 2 is the chat channel.
-  .post('/notifications/:id/notify', (req) => service.sendNotificationToTelegram(Number(req.params.id)), {
+  .post('/notifications/:id/notify', (req) => service.sendNotificationToTelegram(req.params.id), {
     body: NotifyInput,
   });

@@ -11,11 +11,9 @@ import {
 } from '../../shared/schemas/sites.js';
 import { clientIp } from '../auth/clientIp.js';
 import { listReply } from '../lib/http/listReply.js';
-import { type Request, Router } from '../lib/http/router.js';
-import { REVEAL_AUDIT, revealAccountPassword } from './revealPassword.js';
+import { Router } from '../lib/http/router.js';
+import { REVEAL_AUDIT, REVEAL_LIMIT, revealAccountPassword } from './revealPassword.js';
 import * as service from './service.js';
-
-const id = (req: Request, name = 'id') => Number(req.params[name]);
 
 export const sitesRouter = new Router()
   .get('/sites', async (req) => listReply(req, await service.listSites(listQueryOf(req, siteListFields))), {
@@ -34,14 +32,21 @@ export const sitesRouter = new Router()
     async (req) => listReply(req, await service.listTokens(listQueryOf(req, siteTokenListFields))),
     { list: siteTokenListFields },
   )
-  .get('/sites/accounts/:id/pwd', (req) => revealAccountPassword(req, id(req)), { audit: REVEAL_AUDIT })
-  .put('/sites/accounts/:id', (req) => service.updateAccount(id(req), req.body), {
+  .get('/sites/accounts/:id/pwd', (req) => revealAccountPassword(req.params.id), {
+    audit: REVEAL_AUDIT,
+    rateLimit: REVEAL_LIMIT,
+  })
+  .put('/sites/accounts/:id', (req) => service.updateAccount(req.params.id, req.body), {
     body: UpdateAccountBody,
     audit: { target: 'site_account' },
   })
-  .get('/sites/:id', (req) => service.getSite(id(req)))
-  .put('/sites/:id', (req) => service.updateSite(id(req), req.body, { id: req.user.id, client_ip: clientIp(req) }), {
-    body: UpdateSiteBody,
-  })
-  .get('/sites/:id/accounts', (req) => service.listSiteAccounts(id(req)))
-  .post('/sites/:id/accounts', (req) => service.addAccounts(id(req), req.body), { body: AddAccountsBody });
+  .get('/sites/:id', (req) => service.getSite(req.params.id))
+  .put(
+    '/sites/:id',
+    (req) => service.updateSite(req.params.id, req.body, { id: req.user.id, client_ip: clientIp(req) }),
+    {
+      body: UpdateSiteBody,
+    },
+  )
+  .get('/sites/:id/accounts', (req) => service.listSiteAccounts(req.params.id))
+  .post('/sites/:id/accounts', (req) => service.addAccounts(req.params.id, req.body), { body: AddAccountsBody });

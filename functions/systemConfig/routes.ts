@@ -24,11 +24,11 @@ export const systemConfigRouter = new Router()
     async (req) => listReply(req, await listSystemConfigVersions(listQueryOf(req, systemConfigVersionFields))),
     { list: systemConfigVersionFields, access: 'super' },
   )
-  .get('/super/system-config/versions/:id', ({ params }) => getSystemConfigVersion(Number(params.id)), {
+  .get('/super/system-config/versions/:id', ({ params }) => getSystemConfigVersion(params.id), {
     access: 'super',
   })
   .post(
     '/super/system-config/versions/:id/restore',
-    ({ user, params }) => restoreSystemConfigVersion(user, Number(params.id)),
+    ({ user, params }) => restoreSystemConfigVersion(user, params.id),
     { access: 'super' },
   );

@@ -12,13 +12,13 @@ export const superUsersRouter = new Router()
     access: 'super',
   })
   .post('/super/users', ({ body }) => createUser(body), { access: 'super', body: NewUserBody })
-  .put('/super/users/:id', ({ user, params, body }) => updateUser(user, Number(params.id), body), {
+  .put('/super/users/:id', ({ user, params, body }) => updateUser(user, params.id, body), {
     access: 'super',
     body: UpdateUserBody,
   })
   .put(
     '/super/users/:id/pwd',
-    (req) => setUserPassword(Number(req.params.id), req.body.pwd, { id: req.user.id, client_ip: clientIp(req) }),
+    (req) => setUserPassword(req.params.id, req.body.pwd, { id: req.user.id, client_ip: clientIp(req) }),
     {
       access: 'super',
       body: SetPasswordBody,

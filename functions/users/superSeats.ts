@@ -12,8 +12,10 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoClient } from '../lib/aws/clients.js';
 import { config } from '../lib/config.js';
 import { isConditionFailure } from '../lib/db/repository.js';
+import { keyedRecords } from '../lib/db/keyedRecords.js';
 
-const KEY = { pk: 'roster#user#enabled-super', sk: 'roster' };
+/** The one counter item (its key as it was written before lib/db named record keys). */
+const KEY = keyedRecords('roster#user', { sk: 'roster' }).keyOf('enabled-super');
 
 export interface SuperSeats {
   /** Creates the counter from the rows once; call before any write that changes a user's seat. */

@@ -13,9 +13,10 @@ export async function followSandboxWebhook(dataDir: string, receiverUrl: string)
   let moved = 0;
   try {
     if (previous && previous !== receiverUrl) {
-      const { bankStore, allRows } = await import('../../functions/bank/store.js');
+      const { bankStore } = await import('../../functions/bank/store.js');
+      const { emptyListQuery } = await import('../../shared/listQuery.js');
       const store = bankStore();
-      for (const account of (await store.listAccounts(allRows())).result) {
+      for (const account of (await store.listAccounts(emptyListQuery({ page_size: 0 }))).result) {
         if (!account.webhook?.startsWith(`${previous}/`)) continue;
         await store.updateAccount(account.id, { webhook: receiverUrl + account.webhook.slice(previous.length) });
         moved++;

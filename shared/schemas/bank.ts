@@ -37,6 +37,7 @@ export const BankMessages = {
   webhook: 'Please enter webhook url',
   webhookInvalid: 'Please give the full address including http(s)://',
   apiKey: 'Please enter API key',
+  apiKeyShort: 'A key this short is easy to guess; use 16 characters or more',
   status: 'Status must be 1 (Enable) or 99 (Disable)',
   nothingToChange:
     'Give at least one of interval, range, user, pwd, remark, mobile, holder, status, webhook and api_key',
@@ -50,6 +51,18 @@ export const BankMessages = {
  */
 export const SECRET_MASK = '******';
 
+/**
+ * API keys shorter than this are accepted (the spec asks only for a non-empty key) but warned
+ * about: the inbound webhook takes statements from whoever holds the key.
+ */
+export const API_KEY_ADVISED_LENGTH = 16;
+
+/** The warning for an API key about to be saved, or undefined when none is due. */
+export function apiKeyWarning(key: string): string | undefined {
+  const length = key.trim().length;
+  return length > 0 && length < API_KEY_ADVISED_LENGTH ? BankMessages.apiKeyShort : undefined;
+}
+
 /** Seconds in a day: a monitor range ends at most here (24:00:00 = the end of the day). */
 export const DAY_SECONDS = 86_400;
 
@@ -59,8 +72,14 @@ export const DEFAULT_MONITOR_RANGE: [number, number][] = [[0, 86_400]];
 /** Ranges one account may have. */
 export const MAX_MONITOR_RANGES = 24;
 
+/** A bank chosen by its value (1 KBZ, 2 AYA), as the enum declares them. */
+export const bankValue = (message: string) =>
+  z.literal(Bank.options.map((o) => o.value) as [BankValue, ...BankValue[]], { error: message });
+
 /** The statuses an operator sets (spec section 4); the others (2, 3, 9) come from the poller. */
-export const SwitchStatus = z.union([z.literal(1), z.literal(99)], { error: BankMessages.status });
+export const SwitchStatus = z.literal([1, 99] as const satisfies readonly BankAccountStatusValue[], {
+  error: BankMessages.status,
+});
 export type SwitchStatus = z.infer<typeof SwitchStatus>;
 
 const secondOfDay = z
@@ -107,7 +126,7 @@ const bankPwd = requiredText(BankMessages.pwd).max(Bounds.secret, `max length is
  * password shows as Incorrect at its first poll.
  */
 export const NewBankAccountBody = z.object({
-  bank_name: z.union([z.literal(1), z.literal(2)], { error: BankMessages.bank }).default(Bank.values.KBZ),
+  bank_name: bankValue(BankMessages.bank).default(Bank.values.KBZ),
   user: bankUser,
   pwd: bankPwd,
 });
@@ -150,6 +169,9 @@ export const UpdateSubAccountBody = z.object({ status: SwitchStatus });
 export type UpdateSubAccountBody = z.infer<typeof UpdateSubAccountBody>;
 
 // ---- Lists: one declaration each; the row types derive from them (shared/listFields.ts). ----
+// A list declaration holds what the row stores and a list shows (with what a list may do with it);
+// the `…ReplyFields` beside some hold what a reply adds at read time (masks, joined names, the
+// poller's state), so both the API row and the stored shape derive from declarations.
 
 export const bankAccountListFields = {
   ...keyOrderFields,
@@ -159,30 +181,39 @@ export const bankAccountListFields = {
   mobile: field.text<string>({ sort: 'bounded', filter: 'bounded', search: true }),
   remark: field.text<string>({ filter: 'bounded', search: true }),
   monitor_interval: field.number({ sort: 'bounded', filter: 'bounded' }),
+  /** [start, end] seconds of the day in the configured time zone. */
+  monitor_range: field.shown<MonitorRange>(),
   status: field.enum(BankAccountStatus, { sort: 'bounded', filter: 'key' }),
-  /** A poll holds the account's lease right now. */
-  processing: field.boolean({ filter: 'bounded' }),
-  /** End of the last poll, successful or not (ms); null before the first. */
-  last_refresh: field.datetime<number | null>({ sort: 'bounded', filter: 'bounded' }),
+  webhook: field.shown<string | null>(),
   /** Enabled, inside a range, and no successful poll for 3 intervals (docs/bank-monitor.md). */
   stale: field.boolean({ filter: 'key' }),
+  /** When the current stale episode began (ms); null when not stale. */
+  stale_since: field.shown<number | null>(),
 } as const satisfies ListFields;
 
-export interface BankAccount extends RowOf<typeof bankAccountListFields> {
-  updated_at?: number;
+/**
+ * What a bank account reply adds to the stored row: the secrets as masks, and the poller's state
+ * (kept on the account's small poll record, docs/bank-monitor.md "One poll"), so shown but never
+ * sorted or filtered by.
+ */
+export const bankAccountReplyFields = {
   /** SECRET_MASK; GET /bank/bank-account/{id}/pwd reveals it. */
-  pwd: string;
+  pwd: field.shown<string>(),
   /** SECRET_MASK when one is set, else null; GET /bank/bank-account/{id}/api-key reveals it. */
-  api_key: string | null;
-  webhook: string | null;
-  monitor_range: MonitorRange;
+  api_key: field.shown<string | null>(),
+  /** A poll holds the account's lease right now. */
+  processing: field.shown<boolean>(),
+  /** End of the last poll, successful or not (ms); null before the first. */
+  last_refresh: field.shown<number | null>(),
   /** End of the last successful poll (ms). */
-  last_success: number | null;
-  /** When the current stale episode began (ms); null when not stale. */
-  stale_since: number | null;
+  last_success: field.shown<number | null>(),
   /** Why the last poll failed (the driver's text), null after a success. */
-  last_error: string | null;
-}
+  last_error: field.shown<string | null>(),
+} as const;
+
+export type BankAccount = RowOf<typeof bankAccountListFields & typeof bankAccountReplyFields> & {
+  updated_at?: number;
+};
 
 /** GET /bank/bank-accounts/{id}: the account, its sub-accounts, and the zone its ranges are in. */
 export interface BankAccountDetail extends BankAccount {
@@ -233,14 +264,21 @@ export const subAccountListFields = {
   status: field.enum(SubAccountStatus, { sort: 'bounded', filter: 'key' }),
   processing: field.boolean({ filter: 'bounded' }),
   last_refresh: field.datetime<number | null>({ sort: 'bounded', filter: 'bounded' }),
+  /** KbzSubDetail for bank 1, AyaSubDetail for bank 2; null before the bank gave one. */
+  detail: field.shown<SubAccountDetail | null>(),
 } as const satisfies ListFields;
 
-export interface SubAccount extends RowOf<typeof subAccountListFields> {
-  updated_at?: number;
-  account: { user: string } | null;
-  /** KbzSubDetail for bank 1, AyaSubDetail for bank 2; null before the bank gave one. */
-  detail: SubAccountDetail | null;
-}
+/** What a sub-account reply adds: its account's user, joined in. */
+export const subAccountReplyFields = {
+  account: field.shown<{ user: string } | null>(),
+} as const;
+
+export type SubAccount = RowOf<typeof subAccountListFields & typeof subAccountReplyFields> & { updated_at?: number };
+
+/** What a statement or balance stat reply adds: its sub-account's number, from the stored `sub_no`. */
+export const subNumberReplyFields = {
+  sub_account: field.shown<{ no: string } | null>(),
+} as const;
 
 export const statementListFields = {
   ...keyOrderFields,
@@ -256,16 +294,14 @@ export const statementListFields = {
   amount: field.number({ sort: 'bounded', filter: 'bounded' }),
   notify_status: field.enum(NotifyStatus, { sort: 'bounded', filter: 'bounded' }),
   notified_at: field.datetime<number | null>({ sort: 'bounded', filter: 'bounded' }),
+  remark: field.shown<string>(),
+  /** The bank's own reference, when it gives one; the store key comes from it (or from the fields). */
+  ref: field.shown<string | null>(),
+  /** Balance after this statement, when the bank gives it. */
+  balance: field.shown<number | null>(),
 } as const satisfies ListFields;
 
-export interface Statement extends RowOf<typeof statementListFields> {
-  sub_account: { no: string } | null;
-  remark: string;
-  /** The bank's own reference, when it gives one; the store key comes from it (or from the fields). */
-  ref: string | null;
-  /** Balance after this statement, when the bank gives it. */
-  balance: number | null;
-}
+export type Statement = RowOf<typeof statementListFields & typeof subNumberReplyFields> & { updated_at?: number };
 
 export const balanceStatListFields = {
   ...keyOrderFields,
@@ -282,21 +318,21 @@ export const balanceStatListFields = {
   difference: field.number({ sort: 'bounded', filter: 'bounded' }),
   notify_status: field.enum(NotifyStatus, { sort: 'bounded', filter: 'bounded' }),
   notified_at: field.datetime<number | null>({ sort: 'bounded', filter: 'bounded' }),
+  /** Signed sum of the statements recorded between the two balances, and how many. */
+  statements_sum: field.shown<number>(),
+  statements_count: field.shown<number>(),
 } as const satisfies ListFields;
 
-export interface BalanceStat extends RowOf<typeof balanceStatListFields> {
-  sub_account: { no: string } | null;
-  /** Signed sum of the statements recorded between the two balances, and how many. */
-  statements_sum: number;
-  statements_count: number;
-}
+export type BalanceStat = RowOf<typeof balanceStatListFields & typeof subNumberReplyFields> & { updated_at?: number };
 
 export const bankNotificationListFields = {
   ...keyOrderFields,
   /** The statement (category 1) or balance stat (category 2) it is about; the account for category 3. */
   business_id: field.number({ sort: 'bounded', filter: 'bounded' }),
   account_id: field.number({ sort: 'bounded', filter: 'key' }),
-  sub_account_id: field.number<number | null>({ sort: 'bounded', filter: 'key' }),
+  // Filtered within the rows read, not by an index: no screen filters by it, and a slot would cost
+  // every notification one more kept-count write (docs/bank-monitor.md "Cost").
+  sub_account_id: field.number<number | null>({ sort: 'bounded', filter: 'bounded' }),
   category: field.enum(BankNotificationCategory, { sort: 'bounded', filter: 'key' }),
   // Per channel (spec section 3, issue 15): the push status (0 NoNeed, 1 Pending, 2 Pushed) with the
   // time it was pushed, and the notify status of its attempts, which says why a channel did not push
@@ -309,6 +345,7 @@ export const bankNotificationListFields = {
   notify_webhook: field.enum(NotifyStatus, { sort: 'bounded', filter: 'key' }),
   /** Of the whole notification; the statement's or balance stat's notify_status holds the same value. */
   notify_status: field.enum(NotifyStatus, { sort: 'bounded', filter: 'bounded' }),
+  context: field.shown<BankNotificationContext>(),
 } as const satisfies ListFields;
 
 /** What a bank notification says, by kind (the delivery issue renders and sends it). */
@@ -338,11 +375,15 @@ export type BankNotificationContext =
   | { kind: 'stale'; bank: BankValue; user: string; since: number; interval: number }
   | { kind: 'recovered'; bank: BankValue; user: string; stale_since: number; recovered_at: number };
 
-export interface BankNotification extends RowOf<typeof bankNotificationListFields> {
-  account: { bank_name: BankValue; user: string } | null;
-  sub: { no: string } | null;
-  context: BankNotificationContext;
-}
+/** What a bank notification reply adds: its account and sub-account, from the names stored with it. */
+export const bankNotificationReplyFields = {
+  account: field.shown<{ bank_name: BankValue; user: string } | null>(),
+  sub: field.shown<{ no: string } | null>(),
+} as const;
+
+export type BankNotification = RowOf<typeof bankNotificationListFields & typeof bankNotificationReplyFields> & {
+  updated_at?: number;
+};
 
 export const bankNotificationHistoryListFields = {
   ...keyOrderFields,
@@ -352,15 +393,14 @@ export const bankNotificationHistoryListFields = {
   /** The HTTP status (webhook) or the chat API's code. */
   code: field.number<number | null>({ sort: 'bounded', filter: 'bounded' }),
   remark: field.text<string | null>({ filter: 'bounded', search: true }),
+  /** What was sent (query or headers without secrets), and the body. */
+  params: field.shown<unknown>(),
+  content: field.shown<unknown>(),
+  /** The answer, cut to a bounded length. */
+  resp: field.shown<string | null>(),
 } as const satisfies ListFields;
 
-export interface BankNotificationHistory extends RowOf<typeof bankNotificationHistoryListFields> {
-  /** What was sent (query or headers without secrets), and the body. */
-  params: unknown;
-  content: unknown;
-  /** The answer, cut to a bounded length. */
-  resp: string | null;
-}
+export type BankNotificationHistory = RowOf<typeof bankNotificationHistoryListFields> & { updated_at?: number };
 
 /** GET /bank/bank-account/{id}/pwd and /api-key: one secret, rate limited and audited. */
 export interface RevealedBankSecret {

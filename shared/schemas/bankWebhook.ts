@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type BankValue, bankValue } from './bank.js';
 
 // The bank notification webhook body (spec section 1), one definition for both directions: what
 // Patrol POSTs to an account's webhook, and what `POST /webhook/bank` accepts from a bank-side
@@ -28,7 +29,7 @@ const numeric = (field: string) =>
     .regex(NUMERIC, `${field} must be a numeric string like "1200.50"`);
 const text = (field: string, max: number) =>
   z.string({ error: `${field} must be a string` }).max(max, `${field} is longer than ${max} characters`);
-const bank = z.union([z.literal(1), z.literal(2)], { error: 'bank must be 1 (KBZ) or 2 (AYA)' });
+const bank = bankValue('bank must be 1 (KBZ) or 2 (AYA)');
 const account = text('account', 64).trim().min(1, 'account (the sub-account number) is required');
 
 // The `.meta({ description })` texts travel into the API document (functions/openapi), and the Help
@@ -66,7 +67,10 @@ export const BalanceContent = z
     // Spec section 1: every balance field is a numeric string, bank included; a number is taken too.
     bank: z
       .union(
-        [bank, z.enum(['1', '2'], { error: 'bank must be 1 (KBZ) or 2 (AYA)' }).transform((v) => Number(v) as 1 | 2)],
+        [
+          bank,
+          z.enum(['1', '2'], { error: 'bank must be 1 (KBZ) or 2 (AYA)' }).transform((v) => Number(v) as BankValue),
+        ],
         {
           error: 'bank must be 1 (KBZ) or 2 (AYA)',
         },

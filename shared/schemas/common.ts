@@ -13,7 +13,16 @@ export const requiredText = required;
 /** A user password: trimmed, required, 6 to 40 characters (spec section 5). */
 export const password = (requiredMessage: string) => lengthBetween(PASSWORD_MIN, PASSWORD_MAX, requiredMessage);
 
-/** An http(s) address. */
+/** Said of an address that carries a user or password (`http://user:pass@host`): it would be shown and kept in clear. */
+export const URL_CREDENTIALS_MESSAGE = 'The address must not contain a user name or password';
+
+/** Whether a URL names a user or password before its host. */
+export const hasUrlCredentials = (u: URL) => u.username !== '' || u.password !== '';
+
+/**
+ * An http(s) address, the rule every address Patrol calls or opens passes (with the outbound guard,
+ * functions/lib/net): no user or password in it, which lists, exports and audit rows would show.
+ */
 export const httpUrl = (
   requiredMessage: string,
   invalidMessage = 'Please give the full address including http(s)://',
@@ -27,7 +36,8 @@ export const httpUrl = (
       } catch {
         return false;
       }
-    }, invalidMessage);
+    }, invalidMessage)
+    .refine((v) => !URL.canParse(v) || !hasUrlCredentials(new URL(v)), URL_CREDENTIALS_MESSAGE);
 
 export const id = z.coerce.number().int().positive();
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { EnumValue, Process, RunStatus, TestMode } from '../enums.js';
+import type { BalanceStat, BankAccountStatusValue } from './bank.js';
 
 // The home dashboard's API (issue 26 item 5): one definition of every answer for the routes in
 // functions/dashboard/ and the panels of web/src/features/dashboard/. Each answer is read from kept
@@ -8,7 +9,7 @@ import type { EnumValue, Process, RunStatus, TestMode } from '../enums.js';
 export const DashboardMessages = {
   days: 'days must be 7, 30 or 90',
   heatmapDays: 'days must be a whole number from 1 to 90',
-  hours: 'hours must be a whole number from 1 to 168',
+  hours: 'hours must be a whole number from 1 to 720',
   site: 'site_id must be a site id',
 } as const;
 
@@ -54,9 +55,6 @@ export const TimingsQuery = z.object({
 });
 export type TimingsQuery = z.infer<typeof TimingsQuery>;
 
-/** GET /dashboard/bank?hours= and /dashboard/delivery?hours= (default 24). */
-export const HoursQuery = z.object({ hours: wholeNumber(DashboardMessages.hours, 1, 168, 24) });
-
 /** One (site, process, mode) over the chosen days. */
 export interface ScorecardRow {
   site_id: number;
@@ -99,41 +97,54 @@ export interface TimingPoint {
   p95_ms: number | null;
 }
 
-// The bank and delivery panels (their routes belong to the bank monitor; issue 26 item 5).
+// GET /dashboard/bank and /dashboard/delivery (issue 26 items 4, 5): the bank monitor's and the
+// bank deliveries' figures over the last `hours`, read from the daily rollups per account
+// (docs/bank-monitor.md "Rollups"), never from log rows. Day figures cover the whole days (in the
+// configured time zone) the window touches; statements also come per hour.
 
-export const BankDashboard = z.object({
-  /** Bank account status value ('1' Enable, '2' Incorrect, ...) -> number of accounts. */
-  accounts_by_status: z.record(z.string(), z.number().int().nonnegative()),
-  /** Ids of accounts whose statements are overdue (monitoring stale). */
-  stale: z.array(z.number().int()),
-  /** Balance changes no statement explains. */
-  unreconciled: z.object({
-    count: z.number().int().nonnegative(),
-    /** The newest one; null when there is none. */
-    latest: z
-      .object({ account_id: z.number().int(), amount: z.string(), at: z.number().int() })
-      .passthrough()
-      .nullable(),
-  }),
-  poll_lag_p95_ms: z.number().nullable(),
-  /** Statements per hour of the window, oldest first ('hour' is the epoch ms of its start). */
-  statements: z.array(z.object({ hour: z.number().int(), count: z.number().int().nonnegative() })),
-  last_statement_at: z.array(z.object({ account_id: z.number().int(), at: z.number().int().nullable() })),
-});
-export type BankDashboard = z.infer<typeof BankDashboard>;
+export const DASHBOARD_HOURS_MAX = 24 * 30;
 
-export const DeliveryDashboard = z.object({
-  webhooks: z.object({
-    sent: z.number().int().nonnegative(),
-    failed: z.number().int().nonnegative(),
-    /** sent ÷ (sent + failed), 0..1; null without deliveries. */
-    success_rate: z.number().nullable(),
-    /** Ids of the webhook endpoints (bank accounts) whose delivery is paused. */
-    paused_endpoints: z.array(z.number().int()),
-  }),
-  telegram: z.object({
-    sent: z.number().int().nonnegative(),
-    failed: z.number().int().nonnegative(),
-  }),
+/** `?hours=24`: 1 to 720 whole hours; 24 when absent. */
+export const DashboardHoursQuery = z.object({
+  hours: wholeNumber(DashboardMessages.hours, 1, DASHBOARD_HOURS_MAX, 24),
 });
-export type DeliveryDashboard = z.infer<typeof DeliveryDashboard>;
+export type DashboardHoursQuery = z.infer<typeof DashboardHoursQuery>;
+
+interface DashboardWindow {
+  hours: number;
+  /** The window asked for (ms). */
+  from: number;
+  to: number;
+  /** The days (YYYY-MM-DD, configured zone) whose figures are counted. */
+  days: string[];
+}
+
+/** GET /dashboard/bank?hours=24. */
+export interface BankDashboard extends DashboardWindow {
+  accounts_by_status: { status: BankAccountStatusValue; count: number }[];
+  /** Ids of the accounts flagged stale now. */
+  stale: number[];
+  /** Balance changes that did not match their statements: how many in the days counted, and the newest in the window. */
+  unreconciled: { count: number; latest: BalanceStat | null };
+  /** p95 of how late polls started after their due second (ms), from the days' lag sketches; null without polls. */
+  poll_lag_p95_ms: number | null;
+  polls: number;
+  polls_failed: number;
+  /** Statements stored in the window, and per hour of the configured zone (for the bar chart). */
+  statements: { total: number; per_hour: { day: string; hour: number; count: number }[] };
+  /** When each account's newest statement was stored (ms), accounts with one. */
+  last_statement_at: { account_id: number; at: number }[];
+}
+
+/** GET /dashboard/delivery?hours=24: final outcomes of deliveries (retries are not counted apart). */
+export interface DeliveryDashboard extends DashboardWindow {
+  webhook: {
+    sent: number;
+    failed: number;
+    /** sent ÷ (sent + failed); null when none ended. */
+    success_rate: number | null;
+    /** Accounts whose webhook is paused after repeated failures. */
+    paused_endpoints: number[];
+  };
+  telegram: { sent: number; failed: number };
+}

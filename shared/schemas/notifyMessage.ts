@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 // The notify queue's message: one delivery to do, told apart by `kind`. One consumer (the notifier,
-// functions/notifications/notifier.ts) reads the queue and hands each kind to its sender, so a
+// functions/notifier.ts) reads the queue and hands each kind to its sender, so a
 // second delivery kind (bank notifications to their webhook and chat) is one more member here and
 // one more entry in the notifier's table, never a second consumer competing for the same queue.
 

@@ -15,7 +15,7 @@ import { setupBankTest } from './setup.js';
 const at = (hms: string) => Date.parse(`2026-11-23T${hms}+06:30`); // Asia/Yangon, the default zone
 const { bank, clock, sent } = setupBankTest(at('09:58:30'));
 const timeZone = async () => 'Asia/Yangon';
-const deps = () => ({ store: bankStore(), clock, timeZone });
+const deps = () => ({ store: bankStore(), clock, timeZone, chatOn: async () => false });
 const sod = (hms: string) => {
   const [h, m, s] = hms.split(':').map(Number);
   return (h as number) * 3600 + (m as number) * 60 + (s as number);
@@ -135,7 +135,7 @@ describe('scheduled polls', () => {
     const { id } = await newAccount();
     clock.set(at('12:00:00'));
     // A poller took the lease and died: nothing will release it.
-    expect(await bankStore().takeLease(id, 'dead-poller', clock.now(), clock.now() + LEASE_MS)).toBeDefined();
+    expect((await bankStore().takePollLease(id, 'dead-poller', clock.now(), LEASE_MS)).taken).toBe(true);
     expect((await service.getAccountDetail(id)).processing).toBe(true);
 
     clock.set(at('12:00:10'));
@@ -148,7 +148,7 @@ describe('scheduled polls', () => {
     expect((await pollAccount(deps(), { accountId: id, mode: 'poll' })).polled).toBe(true);
 
     // Or a poller finding an expired lease takes it over itself.
-    await bankStore().takeLease(id, 'dead-again', clock.now(), clock.now() + LEASE_MS);
+    await bankStore().takePollLease(id, 'dead-again', clock.now(), LEASE_MS);
     clock.set(clock.now() + LEASE_MS + 1);
     expect((await pollAccount(deps(), { accountId: id, mode: 'poll' })).polled).toBe(true);
     expect((await service.getAccountDetail(id)).processing).toBe(false);

@@ -1,4 +1,4 @@
-// Storing a statement once per key (functions/bank/store.ts createStatement) against the real
+// Storing a statement once per key (functions/bank/store.ts recordStatement) against the real
 // local engine: what follows a stored statement (its notification) may fail, and the key must stay
 // claimed, or the next poll or push would store the same statement again.
 import { describe, expect, it } from 'vitest';
@@ -32,21 +32,21 @@ const statement = (key: string): Omit<StoredStatement, 'id'> => ({
 describe('storing a statement', () => {
   it('keeps its key when what follows the stored row fails, so the statement is never stored twice', async () => {
     const store = dynamoBankStore();
-    const failing = store.createStatement(statement('kbz-1'), async () => {
+    const failing = store.recordStatement(statement('kbz-1'), () => {
       throw new Error('notification write failed');
     });
     await expect(failing).rejects.toThrow('notification write failed');
-    expect(await store.createStatement(statement('kbz-1'))).toBeUndefined();
+    expect(await store.recordStatement(statement('kbz-1'), undefined)).toBeUndefined();
     expect((await store.listStatements(emptyListQuery({ page_size: 0 }))).total_count).toBe(1);
   });
 
   it('gives its key back when the row itself was not written', async () => {
     const store = dynamoBankStore();
     // An id that is taken: the conditional write fails before anything follows it.
-    const first = await store.createStatement(statement('kbz-2'));
-    const clash = store.createStatement(statement('kbz-3'), undefined, first?.id);
+    const first = (await store.recordStatement(statement('kbz-2'), undefined))?.statement;
+    const clash = store.recordStatement(statement('kbz-3'), undefined, { id: first?.id });
     await expect(clash).rejects.toThrow();
-    const again = await store.createStatement(statement('kbz-3'));
+    const again = (await store.recordStatement(statement('kbz-3'), undefined))?.statement;
     expect(again?.id).toBeGreaterThan(first?.id as number);
   });
 });

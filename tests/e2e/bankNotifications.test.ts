@@ -31,7 +31,8 @@ describe('Notifications Bank', () => {
     const updated = await api('put', `/bank/bank-account/${id}`, {
       webhook: `${hooks}/hooks/${hook}`,
       api_key: apiKey,
-      status: 99,
+      // Enabled (only an enabled account's key may push), and not polled: its range is the day's first second.
+      range: [[0, 1]],
     });
     expect(updated.status, JSON.stringify(updated.body)).toBe(200);
     const subs = (await api('get', `/bank/bank-account/${id}/sub`)).body.data as { no: string }[];

@@ -31,7 +31,11 @@ const behave = (hook: string, behaviour: unknown) =>
 const statements = async (accountId: number) =>
   (await get(`/bank/statements?account_id=%3D-${accountId}&page_size=100`)).body.data;
 
-/** An account (KBZ unless told) on the sandbox bank, initialised (its sub-accounts known), not polled (disabled), with a webhook on its own hook. */
+/**
+ * An account (KBZ unless told) on the sandbox bank, initialised (its sub-accounts known), with a
+ * webhook on its own hook, enabled (only an enabled account's key may push) and not polled: its
+ * range is the first second of the day.
+ */
 async function hookedAccount(bank: 1 | 2 = 1) {
   const hook = uniqueName('hook').toLowerCase();
   const created = await post('/bank/bank-accounts', {
@@ -43,7 +47,11 @@ async function hookedAccount(bank: 1 | 2 = 1) {
   const id = created.body.data.id as number;
   await post(`/bank/bank-account/${id}/refresh`);
   const apiKey = `key-${uniqueName('k')}`;
-  const upd = await put(`/bank/bank-account/${id}`, { webhook: `${hooks}/hooks/${hook}`, api_key: apiKey, status: 99 });
+  const upd = await put(`/bank/bank-account/${id}`, {
+    webhook: `${hooks}/hooks/${hook}`,
+    api_key: apiKey,
+    range: [[0, 1]],
+  });
   expect(upd.status, JSON.stringify(upd.body)).toBe(200);
   const subs = (await get(`/bank/bank-account/${id}/sub`)).body.data as { id: number; no: string }[];
   // The init stored the sub-account's history as No Notify (-2) statements: the baseline.

@@ -69,34 +69,37 @@ describe('a start of the stack', () => {
 
   it('sends again a bank webhook delivery still Pending from before it began, not one from since', async () => {
     const { bankStore } = await import('../../functions/bank/store.js');
-    const { createBankNotification } = await import('../../functions/bank/notify.js');
+    const { bankNotification } = await import('../../functions/bank/notify.js');
+    const { enqueueDeliveries } = await import('../../functions/bank/deliveryMessages.js');
     const requeue = await import('../../functions/bankWebhook/requeueAtStart.js');
     const before = Date.now() - 1;
     const { Pending, NoNeed } = NotifyStatus.values;
     // An account of its own (no such account exists): no other test lists its notifications.
     const accountId = 900_000_000 + Math.floor(Math.random() * 1_000_000);
-    const created = await createBankNotification(
-      bankStore(),
-      { id: accountId, bank_name: Bank.values.KBZ, user: 'startup-requeue' },
-      { webhook: Pending, tg: NoNeed, row: Pending },
-      {
-        category: BankNotificationCategory.values.Statement,
-        business_id: accountId,
-        sub: null,
-        context: {
-          kind: 'statement',
-          bank: Bank.values.KBZ,
-          account: '0000111122223333',
-          sender: 'U Ba',
-          remark: 'startup requeue test',
-          send_date: '2026-11-26',
-          send_time: '',
-          amount: '1000',
-          inflow: true,
+    const created = await bankStore().createNotification(
+      bankNotification(
+        { id: accountId, bank_name: Bank.values.KBZ, user: 'startup-requeue' },
+        { webhook: Pending, tg: NoNeed, row: Pending },
+        {
+          category: BankNotificationCategory.values.Statement,
+          business_id: accountId,
+          sub: null,
+          context: {
+            kind: 'statement',
+            bank: Bank.values.KBZ,
+            account: '0000111122223333',
+            sender: 'U Ba',
+            remark: 'startup requeue test',
+            send_date: '2026-11-26',
+            send_time: '',
+            amount: '1000',
+            inflow: true,
+          },
+          created_at: Date.now(),
         },
-        created_at: Date.now(),
-      },
+      ),
     );
+    await enqueueDeliveries([created]);
     // The delivery it was created with.
     const first = await sentFor(created.id);
     expect(first).toEqual([expect.objectContaining({ kind: 'bank_notification', notification_id: created.id })]);

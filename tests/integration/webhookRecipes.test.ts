@@ -28,7 +28,10 @@ const get = (path: string) => client.get(`/api/v1${path}`, { token });
 
 const received = (hook: string) => receivedBy(hooks, hook);
 
-/** A KBZ account on the sandbox bank with its sub-accounts known, not polled, delivering to a hook of its own. */
+/**
+ * A KBZ account on the sandbox bank with its sub-accounts known, delivering to a hook of its own;
+ * enabled (only an enabled account's key may push) and not polled (its range is the day's first second).
+ */
 async function hookedAccount() {
   const hook = uniqueName('recipe').toLowerCase();
   const created = await client.post('/api/v1/bank/bank-accounts', {
@@ -41,7 +44,7 @@ async function hookedAccount() {
   const apiKey = `key-${uniqueName('rk')}`;
   const upd = await client.put(`/api/v1/bank/bank-account/${id}`, {
     token,
-    body: { webhook: `${hooks}/hooks/${hook}`, api_key: apiKey, status: 99 },
+    body: { webhook: `${hooks}/hooks/${hook}`, api_key: apiKey, range: [[0, 1]] },
   });
   expect(upd.status, JSON.stringify(upd.body)).toBe(200);
   const subs = (await get(`/bank/bank-account/${id}/sub`)).body.data as { no: string }[];

@@ -1,25 +1,26 @@
 import { randomUUID } from 'node:crypto';
-import { SubAccountStatus } from '../../../shared/enums.js';
+import { Bank, SubAccountStatus } from '../../../shared/enums.js';
 import type { BankWebhookBody, InboundBankWebhookReply } from '../../../shared/schemas/bankWebhook.js';
-import { ConflictError, ValidationError } from '../../lib/errors.js';
-import { findUniqueOwner } from '../../lib/db/unique.js';
-import { isBankChatOn } from '../../bank/bankChat.js';
-import { systemClock } from '../../bank/clock.js';
 import type { BankStatementLine } from '../../bank/drivers/bankDriver.js';
 import { notifyTargets } from '../../bank/notify.js';
+import { addDayFigures, dayOf, LEASE_MS, snapshotEntry } from '../../bank/poll.js';
 import {
-  allocateStatementIds,
-  LEASE_MS,
-  notifyStatement,
-  type RecordContext,
-  type StatementIds,
-  storeStatement,
-  writeBalanceStat,
-} from '../../bank/poll.js';
-import { cents, statementKey } from '../../bank/statementKey.js';
-import { type BankStore, bankStore, type StoredBankAccount, type StoredSubAccount } from '../../bank/store.js';
+  emptyReading,
+  finishRecording,
+  type RecordedSub,
+  type RecordScope,
+  recordBalance,
+  recordRepeat,
+  recordScope,
+  recordStatement,
+  tallyFigures,
+} from '../../bank/record.js';
+import type { BankRuntime } from '../../bank/runtime.js';
+import { statementKey } from '../../bank/statementKey.js';
+import type { PollStateData, StoredBankAccount, StoredSubAccount } from '../../bank/store.js';
+import type { RecordChange } from '../../lib/db/keyedRecords.js';
+import { ConflictError, ValidationError } from '../../lib/errors.js';
 
-const RECENT_KEYS = 200;
 const LEASE_TRIES = 20;
 const LEASE_WAIT_MS = 100;
 
@@ -28,18 +29,19 @@ export class AccountBusyError extends ConflictError {
 }
 
 /**
- * Records what a bank-side pusher sent, exactly as a poll would (functions/bank/poll.ts): the
- * statement stored once by its key (the same key the poller computes, so a statement seen by both
- * is stored once), counted towards the sub-account's next balance reconciliation, its bank
- * notification created and its delivery enqueued; a balance change written as a balance stat
- * reconciled against the statements since the last one. Under the account's poll lease, so a
- * running poll and a push never overwrite each other's sub-account state.
+ * Records what a bank-side pusher sent exactly as a poll would, through the bank's one recording
+ * module (functions/bank/record.ts): the statement stored once by its key (the same key the poller
+ * computes, so a statement seen by both is stored once), counted towards the sub-account's next
+ * reconciliation, its notification created and its delivery enqueued; a balance change written as
+ * a balance stat reconciled against the statements since the last one. Under the account's poll
+ * lease, so a running poll and a push never overwrite each other's sub-account state.
  */
 export async function recordInbound(
+  deps: BankRuntime,
   accounts: StoredBankAccount[],
   body: BankWebhookBody,
-  store: BankStore = bankStore(),
 ): Promise<InboundBankWebhookReply> {
+  const { store, clock } = deps;
   const no = body.content.account;
   let found: { account: StoredBankAccount; sub: StoredSubAccount } | undefined;
   for (const account of accounts.filter((a) => a.bank_name === body.bank)) {
@@ -49,45 +51,55 @@ export async function recordInbound(
   }
   if (!found)
     throw new ValidationError({
-      'content.account': `No sub-account ${no} of a ${body.bank === 1 ? 'KBZ' : 'AYA'} account with this API key`,
+      'content.account': `No sub-account ${no} of a ${Bank.label(body.bank)} account with this API key`,
     });
   if (found.sub.status === SubAccountStatus.values.Disable)
     throw new ValidationError({ 'content.account': `Sub-account ${no} is disabled` });
 
-  // What needs no lease is read or allocated while the lease is taken: the chat setting and a
-  // statement's ids (left unused when the statement turns out stored before).
-  const chatOn = isBankChatOn();
-  const ids = body.type === 1 ? allocateStatementIds(store) : undefined;
-  for (const early of [chatOn, ids]) early?.catch(() => undefined); // awaited below, once leased
-  const token = randomUUID();
-  let leased: StoredBankAccount | undefined;
-  for (let i = 0; i < LEASE_TRIES && !leased; i++) {
-    const now = Date.now();
-    leased = await store.takeLease(found.account.id, token, now, now + LEASE_MS);
-    if (!leased) await systemClock.sleep(LEASE_WAIT_MS);
+  const holder = randomUUID();
+  let state: PollStateData | undefined;
+  for (let i = 0; i < LEASE_TRIES && !state; i++) {
+    const take = await store.takePollLease(found.account.id, holder, clock.now(), LEASE_MS);
+    if (take.taken) state = take.record.data;
+    else await clock.sleep(LEASE_WAIT_MS);
   }
-  if (!leased) throw new AccountBusyError('The account is being polled right now; send it again in a few seconds');
+  if (!state) throw new AccountBusyError('The account is being polled right now; send it again in a few seconds');
+  const change: RecordChange = {};
   try {
-    const sub = (await store.getSub(found.sub.id)) as StoredSubAccount;
-    const c: RecordContext = {
-      store,
-      clock: systemClock,
-      account: leased,
-      targets: notifyTargets(leased, await chatOn),
-    };
-    return body.type === 1
-      ? await recordStatement(c, sub, body.content, await (ids as Promise<StatementIds>))
-      : await recordBalance(c, sub, body.content);
+    const [subs, chatOn, timeZone] = await Promise.all([store.getSubs([found.sub.id]), deps.chatOn(), deps.timeZone()]);
+    const sub = subs[0] ?? found.sub;
+    const reading = (await store.readings([sub])).get(sub.id) ?? emptyReading();
+    const rec: RecordedSub = { id: sub.id, no: sub.no, available_balance: sub.available_balance, reading };
+    const now = clock.now();
+    const scope = recordScope(store, found.account, notifyTargets(found.account, chatOn), now, timeZone);
+    let reply: InboundBankWebhookReply;
+    try {
+      reply =
+        body.type === 1
+          ? await recordPushedStatement(scope, rec, body.content)
+          : await recordPushedBalance(scope, rec, body.content);
+    } finally {
+      await finishRecording(scope);
+    }
+    if (reply.recorded) {
+      const written = await store.updateSub(sub.id, { available_balance: rec.available_balance, last_refresh: now });
+      await store.saveReading(sub.id, rec.reading);
+      // The poll record's snapshot of this sub-account follows, so the next poll reads its new statements.
+      const fresh = state.subs !== undefined && state.subs_built === (state.subs_version ?? 0);
+      if (fresh) change.set = { subs: { ...state.subs, [sub.no]: snapshotEntry(written, rec.reading) } };
+      if (scope.tally.lastStatementAt) change.set = { ...change.set, last_statement_at: scope.tally.lastStatementAt };
+      await addDayFigures(store, found.account.id, state, dayOf(now, timeZone), tallyFigures(scope.tally), change);
+    }
+    return reply;
   } finally {
-    await store.releaseLease(found.account.id, token);
+    await store.releasePollLease(found.account.id, holder, change);
   }
 }
 
-async function recordStatement(
-  c: RecordContext,
-  sub: StoredSubAccount,
+async function recordPushedStatement(
+  scope: RecordScope,
+  sub: RecordedSub,
   content: Extract<BankWebhookBody, { type: 1 }>['content'],
-  ids: StatementIds,
 ): Promise<InboundBankWebhookReply> {
   const amount = Number(content.amount);
   const line: BankStatementLine = {
@@ -99,43 +111,26 @@ async function recordStatement(
     date: content.send_date,
     time: content.send_time,
   };
-  const key = statementKey(c.account.bank_name, line);
-  const stored = await storeStatement(c, sub, line, key, false, ids);
-  if (!stored) {
-    // Already recorded (by a poll or an earlier push): a notification that ends Duplication, so the
-    // operator sees the repeat, and the receiver does not get the statement twice.
-    const existing = await findUniqueOwner('bank_statement', 'key', key);
-    if (existing !== undefined) await notifyStatement(c, sub, line, existing, c.clock.now(), ids.notification);
-    return { recorded: false, duplicate: true };
-  }
-  await c.store.updateSub(sub.id, {
-    recent_keys: [...sub.recent_keys, key].slice(-RECENT_KEYS),
-    pending_sum_cents: sub.pending_sum_cents + (line.inflow ? cents(line.amount) : -cents(line.amount)),
-    pending_count: sub.pending_count + 1,
-  });
-  return { recorded: true, duplicate: false };
+  const key = statementKey(scope.account.bank_name, line);
+  if ((await recordStatement(scope, sub, line, key)) === 'stored') return { recorded: true, duplicate: false };
+  // Already recorded (by a poll or an earlier push): a notification that ends Duplication, so the
+  // operator sees the repeat, and the receiver does not get the statement twice.
+  const existing = await scope.store.statementIdOf(key);
+  if (existing !== undefined) await recordRepeat(scope, sub, line, existing);
+  return { recorded: false, duplicate: true };
 }
 
-async function recordBalance(
-  c: RecordContext,
-  sub: StoredSubAccount,
+async function recordPushedBalance(
+  scope: RecordScope,
+  sub: RecordedSub,
   content: Extract<BankWebhookBody, { type: 2 }>['content'],
 ): Promise<InboundBankWebhookReply> {
   const cur = Number(content.cur_bal);
-  const now = c.clock.now();
   if (sub.available_balance === null) {
     // The first balance of a sub-account is its baseline, as for a poll.
-    await c.store.updateSub(sub.id, { available_balance: cur, last_refresh: now });
+    sub.available_balance = cur;
     return { recorded: true, duplicate: false };
   }
-  const amount = cents(cur) - cents(sub.available_balance);
-  if (amount === 0) return { recorded: false, duplicate: true };
-  await writeBalanceStat(c, sub, cur, amount, { pendingCents: sub.pending_sum_cents, pendingCount: sub.pending_count });
-  await c.store.updateSub(sub.id, {
-    available_balance: cur,
-    pending_sum_cents: 0,
-    pending_count: 0,
-    last_refresh: now,
-  });
-  return { recorded: true, duplicate: false };
+  const stat = await recordBalance(scope, sub, cur);
+  return stat ? { recorded: true, duplicate: false } : { recorded: false, duplicate: true };
 }

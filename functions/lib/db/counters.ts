@@ -34,6 +34,30 @@ export function moveCounters(partitions: Iterable<string>, delta = 1): Promise<v
   return addToCounters(deltas);
 }
 
+/**
+ * Counts collected over several writes and moved at the end with one ADD per counter item: a
+ * bank poll's statements, balance stats and notifications share their day and account counters,
+ * so a poll moves each once however many rows it wrote (repository `create({ counts })`).
+ */
+export class CounterBatch {
+  private deltas = new Map<string, number>();
+
+  add(partitions: Iterable<string>, delta = 1): void {
+    for (const p of partitions) this.deltas.set(p, (this.deltas.get(p) ?? 0) + delta);
+  }
+
+  get size(): number {
+    return this.deltas.size;
+  }
+
+  /** Moves what was collected (one ADD per counter item) and starts empty again. */
+  async flush(): Promise<void> {
+    const deltas = this.deltas;
+    this.deltas = new Map();
+    await addToCounters(deltas);
+  }
+}
+
 /** Moves counters from the partitions an item was in to the ones it is in now (an update of a slot field). */
 export function moveBetween(before: string[], after: string[]): Promise<void> {
   const deltas = new Map<string, number>();

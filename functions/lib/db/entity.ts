@@ -42,6 +42,11 @@ export interface EntityDef<T extends { id: number; created_at: number }> {
    * Each slot keeps a row counter, so equality lists on these fields count in one read.
    */
   keys?: readonly (keyof T & string)[];
+  /**
+   * How new rows get their id: 'counter' (default: 1, 2, 3... one ADD on the type's counter per
+   * row) or 'blocks' (ids.ts idFromBlock: a hundred at a time per process) for high-volume rows.
+   */
+  ids?: 'counter' | 'blocks';
   /** Soft-deleted rows are stored with `deleted: 1` and never listed or read through the repository. */
   softDelete?: boolean;
   /** Seconds a row lives (sets `expires_at`), fixed. */
@@ -52,7 +57,7 @@ export interface EntityDef<T extends { id: number; created_at: number }> {
    */
   retention?: RetentionKind;
   /** Fields never returned by list/get (e.g. encrypted secrets are returned only by explicit reads). */
-  hidden?: readonly string[];
+  hidden?: readonly (keyof T & string)[];
   /** Rows a bounded list (filter/search/sort no index serves) reads at most; default READ_BUDGET. */
   readBudget?: number;
   /**

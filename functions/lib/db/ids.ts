@@ -1,5 +1,8 @@
 // Numeric ids from one counter item per type: a single atomic ADD, so parallel creates never
 // share an id. A crash between allocating and writing the row only leaves a gap, never a clash.
+//
+// High-volume rows (statements, bank notifications) take their ids from a block each process
+// reserves (EntityDef `ids: 'blocks'`): one round trip to the counter per hundred rows.
 
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoClient } from '../aws/clients.js';
@@ -29,4 +32,28 @@ export async function nextIds(type: string, count: number): Promise<number[]> {
   );
   const last = out.Attributes?.seq as number;
   return Array.from({ length: count }, (_, i) => last - count + 1 + i);
+}
+
+/** Ids a process takes from a type's counter at once (`ids: 'blocks'`). */
+export const ID_BLOCK = 100;
+const blocks = new Map<string, Promise<{ next: number; end: number }>>();
+
+/**
+ * The next id of `type` from this process's block: one ADD of ID_BLOCK on the type's counter, then
+ * ids handed out without a call until the block is used up. Ids stay small and unique (the ADD is
+ * atomic); a process that ends leaves the rest of its block unused (a gap), and ids of two
+ * processes interleave in creation order (lists order by created_at, which the key carries).
+ */
+export async function idFromBlock(type: string): Promise<number> {
+  for (;;) {
+    let block = blocks.get(type);
+    if (!block) {
+      block = nextIds(type, ID_BLOCK).then((ids) => ({ next: ids[0] as number, end: (ids.at(-1) as number) + 1 }));
+      blocks.set(type, block);
+      block.catch(() => blocks.delete(type));
+    }
+    const current = await block;
+    if (current.next < current.end) return current.next++;
+    if (blocks.get(type) === block) blocks.delete(type);
+  }
 }

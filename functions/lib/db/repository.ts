@@ -23,6 +23,7 @@ import { config } from '../config.js';
 import {
   addToCounters,
   byCounterItem,
+  type CounterBatch,
   COUNT_PREFIX,
   counterItemId,
   moveBetween,
@@ -46,7 +47,7 @@ import {
   searchableFields,
   type UpdateOptions,
 } from './entity.js';
-import { nextId, nextIds } from './ids.js';
+import { idFromBlock, nextId, nextIds } from './ids.js';
 import { ttlSecondsOf } from './retention.js';
 import { mapLimit } from '../mapLimit.js';
 import {
@@ -68,6 +69,8 @@ type Row = { id: number; created_at: number };
 export interface CreateOptions<T> {
   id?: number;
   alongside?: (row: T) => Promise<unknown>;
+  /** Collect the row's counts here instead of moving them now; the caller flushes the batch once. */
+  counts?: CounterBatch;
 }
 
 /** The repository plus the few calls that need more than the generic contract. */
@@ -223,12 +226,12 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
     return live(out.Item);
   }
 
-  return {
+  const api: DynamoRepository<T> = {
     def,
 
     async create(data, options) {
       for (const field of Object.keys(data)) assertWritable(field);
-      const id = options?.id ?? (await nextId(def.type));
+      const id = options?.id ?? (def.ids === 'blocks' ? await idFromBlock(def.type) : await nextId(def.type));
       const now = Date.now();
       const created_at = (data as Partial<Row>).created_at ?? now;
       const row = { updated_at: created_at, ...data, id, created_at } as Record<string, unknown>;
@@ -240,6 +243,11 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
         (cause) => new ConditionFailedError(`${def.type} ${id} already exists`, { cause }),
       );
       const created = toRow(row);
+      if (options?.counts) {
+        options.counts.add(partitionsOf(item));
+        await options.alongside?.(created);
+        return created;
+      }
       // Both run to the end before create answers: a failed `alongside` never leaves counters in flight.
       const [counted, beside] = await Promise.allSettled([
         moveCounters(partitionsOf(item)),
@@ -535,4 +543,5 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
     all: (options) => readAll(options, false),
     allWithHidden: (options) => readAll(options, true),
   };
+  return api;
 }

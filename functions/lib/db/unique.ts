@@ -27,14 +27,21 @@ export function uniqueKey(type: string, field: string, value: string): { pk: str
 
 /**
  * Claims `value` for `ownerId`. Claiming again for the same owner succeeds (safe to retry);
- * another owner's claim throws UniqueTakenError.
+ * another owner's claim throws UniqueTakenError. `also`: more ids the claim names (what the owner's
+ * writes after it will be, so a later writer finding the claim can finish them).
  */
-export async function claimUnique(type: string, field: string, value: string, ownerId: number): Promise<void> {
+export async function claimUnique(
+  type: string,
+  field: string,
+  value: string,
+  ownerId: number,
+  also: Record<string, number> = {},
+): Promise<void> {
   await conditional(
     dynamoClient().send(
       new PutCommand({
         TableName: config.tableName,
-        Item: { ...uniqueKey(type, field, value), owner: ownerId, value, claimed_at: Date.now() },
+        Item: { ...also, ...uniqueKey(type, field, value), owner: ownerId, value, claimed_at: Date.now() },
         ConditionExpression: 'attribute_not_exists(pk) OR #owner = :owner',
         ExpressionAttributeNames: { '#owner': 'owner' },
         ExpressionAttributeValues: { ':owner': ownerId },
@@ -45,9 +52,15 @@ export async function claimUnique(type: string, field: string, value: string, ow
 }
 
 /** claimUnique for a caller to whom a taken value is an answer, not an error: false when another owner holds it. */
-export async function claimIfFree(type: string, field: string, value: string, ownerId: number): Promise<boolean> {
+export async function claimIfFree(
+  type: string,
+  field: string,
+  value: string,
+  ownerId: number,
+  also: Record<string, number> = {},
+): Promise<boolean> {
   try {
-    await claimUnique(type, field, value, ownerId);
+    await claimUnique(type, field, value, ownerId, also);
     return true;
   } catch (error) {
     if (error instanceof UniqueTakenError) return false;

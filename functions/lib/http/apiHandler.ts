@@ -9,6 +9,7 @@ import { envelope } from './middlewares/envelope.js';
 import { jsonBody } from './middlewares/jsonBody.js';
 import { loggingContext } from './middlewares/loggingContext.js';
 import { type EdgeCheck, originGate } from './middlewares/originGate.js';
+import { rateLimit } from './middlewares/rateLimit.js';
 import { routing } from './middlewares/routing.js';
 import { validation } from './middlewares/validation.js';
 import type { AuthUser, Request, Router } from './router.js';
@@ -52,8 +53,10 @@ function routeRequest(event: APIGatewayProxyEventV2, context: ApiContext): Reque
 /**
  * The one Lambda handler behind API Gateway (HTTP API, payload v2), as a middy chain of small
  * steps, each its own module: lower-case headers, open the logging context, put results and
- * errors in the envelope, refuse what did not come through CloudFront (cloud only), find the route, check access, audit the call once it has ended (its
- * after/onError run before the envelope's), check the body's size and type, parse it, validate it. Each step only throws; the envelope turns that into the answer. The order
+ * errors in the envelope, refuse what did not come through CloudFront (cloud only), find the route (and parse
+ * its ids), check access, audit the call once it has ended (its after/onError run before the envelope's), count
+ * the route's per-user budget, check the body's size and type, parse it, validate it. Each step only throws; the
+ * envelope turns that into the answer. The order
  * is the wire's: 404/405 before 401/403, which come before anything about the body.
  * Route handlers stay thin. The local server calls this very function.
  */
@@ -71,6 +74,7 @@ export function createApiHandler(
     .use(routing(router))
     .use(access(authenticate))
     .use(audit(recordAudit))
+    .use(rateLimit())
     .use(bodyLimits())
     .use(jsonBody())
     .use(validation())

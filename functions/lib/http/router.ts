@@ -21,11 +21,25 @@ export interface ApiKeyCaller {
   id: string;
 }
 
-export interface Request<Body = unknown> {
+/** The path segments of a route pattern. */
+type Segments<P extends string> = P extends `${infer Head}/${infer Rest}` ? Head | Segments<Rest> : P;
+type IdName<S> = S extends `:${infer N}` ? N : never;
+type AnyName<S> = S extends `*${infer N}` ? N : never;
+
+/**
+ * A route's path parameters, from its pattern: `:id` is an id, parsed and checked by the router (a
+ * positive integer, else 400), `*name` any one segment, decoded: `'/sites/:id/accounts'` gives
+ * `{ id: number }`, so no handler parses a path parameter itself.
+ */
+export type ParamsOf<P extends string> = { [K in IdName<Segments<P>>]: number } & {
+  [K in AnyName<Segments<P>>]: string;
+};
+
+export interface Request<Body = unknown, Params = Record<string, string | number>> {
   method: string;
   /** Path below /api/v1, e.g. /sites/12 */
   path: string;
-  params: Record<string, string>;
+  params: Params;
   query: Record<string, string>;
   /** What the route's `query` schema made of the query string (defaults, numbers); undefined without one. */
   queryData: unknown;
@@ -51,13 +65,31 @@ export interface ApiKeyAccess {
   kind: 'api-key';
   verify: (key: string) => Promise<ApiKeyCaller | undefined>;
   rateLimit: RateLimitRule;
+  /**
+   * Refused keys counted per client address (`clientOf`, the address the API trusts): once the rule
+   * is used up every call from that address answers 429 with Retry-After until its window ends, a
+   * right key too, as logins are throttled. Guessing keys then costs the guesser the window.
+   */
+  failedAttempts?: { rule: RateLimitRule; clientOf: (req: Pick<Request, 'sourceIp' | 'headers'>) => string };
 }
 
 export function apiKeyAccess(
   verify: (key: string) => Promise<ApiKeyCaller | undefined>,
   rateLimit: RateLimitRule,
+  failedAttempts?: ApiKeyAccess['failedAttempts'],
 ): ApiKeyAccess {
-  return { kind: 'api-key', verify, rateLimit };
+  return { kind: 'api-key', verify, rateLimit, ...(failedAttempts ? { failedAttempts } : {}) };
+}
+
+/**
+ * A per-user budget of a route (secret reveals, test messages): counted before the handler runs,
+ * a call past it answers 429 `Too many {what}; try again in N s` with Retry-After, and is audited
+ * like any refusal. Several routes that name the same rule share one budget.
+ */
+export interface RouteRateLimit {
+  rule: RateLimitRule;
+  /** What is counted, for the refusal: 'secret reveals'. */
+  what: string;
 }
 
 /**
@@ -89,9 +121,13 @@ export interface RouteOptions<S extends z.ZodType | undefined> {
   list?: ListFields;
   /** Validates the query string (a 400 with the schema's messages); the result is `req.queryData`. */
   query?: z.ZodType;
+  /** A per-user budget, applied by the pipeline's rate-limit step (middlewares/rateLimit.ts). */
+  rateLimit?: RouteRateLimit;
 }
 
-export type RouteHandler<Body> = (req: Request<Body>) => unknown | Promise<unknown>;
+export type RouteHandler<Body, Params = Record<string, string | number>> = (
+  req: Request<Body, Params>,
+) => unknown | Promise<unknown>;
 
 export interface Route {
   method: string;
@@ -103,6 +139,9 @@ export interface Route {
   maxBodyBytes?: number;
   list?: ListFields;
   query?: z.ZodType;
+  rateLimit?: RouteRateLimit;
+  /** The `:name` parameters: ids, parsed to numbers by the router. */
+  ids: string[];
   /** Raw (still percent-encoded) parameter values, or null if the path is not this route's. */
   match(path: string): Record<string, string> | null;
   handler: RouteHandler<unknown>;
@@ -159,6 +198,13 @@ function bySpecificity(a: Route, b: Route): number {
   return 0;
 }
 
+/** The id parameters of a pattern (`:id`). */
+const idsOf = (pattern: string) =>
+  pattern
+    .split('/')
+    .filter((seg) => seg.startsWith(':'))
+    .map((seg) => seg.slice(1));
+
 function joinPath(prefix: string, pattern: string): string {
   const p = prefix.replace(/\/+$/, '');
   return pattern === '/' && p ? p : `${p}${pattern}`;
@@ -168,10 +214,10 @@ function joinPath(prefix: string, pattern: string): string {
 export class Router {
   readonly routes: Route[] = [];
 
-  private add<S extends z.ZodType | undefined>(
+  private add<P extends string, S extends z.ZodType | undefined>(
     method: string,
-    pattern: string,
-    handler: RouteHandler<S extends z.ZodType ? z.output<S> : unknown>,
+    pattern: P,
+    handler: RouteHandler<S extends z.ZodType ? z.output<S> : unknown, ParamsOf<P>>,
     options: RouteOptions<S> = {},
   ): this {
     return this.push({
@@ -183,6 +229,8 @@ export class Router {
       ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
       ...(options.list ? { list: options.list } : {}),
       ...(options.query ? { query: options.query } : {}),
+      ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
+      ids: idsOf(pattern),
       match: compile(pattern),
       handler: handler as RouteHandler<unknown>,
     });
@@ -195,30 +243,30 @@ export class Router {
     return this;
   }
 
-  get<S extends z.ZodType | undefined = undefined>(
-    p: string,
-    h: RouteHandler<S extends z.ZodType ? z.output<S> : unknown>,
+  get<P extends string, S extends z.ZodType | undefined = undefined>(
+    p: P,
+    h: RouteHandler<S extends z.ZodType ? z.output<S> : unknown, ParamsOf<P>>,
     o?: RouteOptions<S>,
   ) {
     return this.add('GET', p, h, o);
   }
-  post<S extends z.ZodType | undefined = undefined>(
-    p: string,
-    h: RouteHandler<S extends z.ZodType ? z.output<S> : unknown>,
+  post<P extends string, S extends z.ZodType | undefined = undefined>(
+    p: P,
+    h: RouteHandler<S extends z.ZodType ? z.output<S> : unknown, ParamsOf<P>>,
     o?: RouteOptions<S>,
   ) {
     return this.add('POST', p, h, o);
   }
-  put<S extends z.ZodType | undefined = undefined>(
-    p: string,
-    h: RouteHandler<S extends z.ZodType ? z.output<S> : unknown>,
+  put<P extends string, S extends z.ZodType | undefined = undefined>(
+    p: P,
+    h: RouteHandler<S extends z.ZodType ? z.output<S> : unknown, ParamsOf<P>>,
     o?: RouteOptions<S>,
   ) {
     return this.add('PUT', p, h, o);
   }
-  delete<S extends z.ZodType | undefined = undefined>(
-    p: string,
-    h: RouteHandler<S extends z.ZodType ? z.output<S> : unknown>,
+  delete<P extends string, S extends z.ZodType | undefined = undefined>(
+    p: P,
+    h: RouteHandler<S extends z.ZodType ? z.output<S> : unknown, ParamsOf<P>>,
     o?: RouteOptions<S>,
   ) {
     return this.add('DELETE', p, h, o);
@@ -229,7 +277,7 @@ export class Router {
     for (const r of routers) {
       for (const route of r.routes) {
         const pattern = joinPath(prefix, route.pattern);
-        this.push({ ...route, pattern, match: compile(pattern) });
+        this.push({ ...route, pattern, ids: idsOf(pattern), match: compile(pattern) });
       }
     }
     return this;

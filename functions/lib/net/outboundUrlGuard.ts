@@ -10,6 +10,7 @@
 //     so a caller that connects to exactly that address cannot be redirected or rebound elsewhere.
 import { lookup as dnsLookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
+import { hasUrlCredentials } from '../../../shared/schemas/common.js';
 import { ValidationError } from '../errors.js';
 
 /** Resolves a host name to all its addresses (node's dns.lookup with `all: true`). */
@@ -114,6 +115,8 @@ function blockedNameReason(host: string): string | undefined {
 function parseHttpUrl(raw: string | URL): URL {
   const url = typeof raw === 'string' ? new URL(raw) : raw;
   if (!['http:', 'https:', 'ws:', 'wss:'].includes(url.protocol)) throw new OutboundUrlRefusedError('not http(s)');
+  // Credentials in an address travel in clear to every list, export and audit row that shows it.
+  if (hasUrlCredentials(url)) throw new OutboundUrlRefusedError('it contains a user name or password');
   return url;
 }
 

@@ -1,6 +1,6 @@
 import { HEADERS } from '../../../../shared/envelope.js';
 import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../errors.js';
-import { hitRateLimit } from '../../rateLimit.js';
+import { hitRateLimit, rateLimitReached } from '../../rateLimit.js';
 import type { ApiKeyAccess, AuthUser } from '../router.js';
 import { type ApiMiddleware, type ApiState, apiState, matchedRoute } from './apiState.js';
 
@@ -11,10 +11,35 @@ export function bearerToken(headers: Record<string, string | undefined>): string
   return /^Bearer\s+(.+)$/i.exec(headers.authorization ?? '')?.[1];
 }
 
-async function checkApiKey(access: ApiKeyAccess, key: string | undefined, state: ApiState): Promise<void> {
+const tooManyFailures = (retryAfterSeconds: number) =>
+  new TooManyRequestsError(
+    `Too many refused API keys from this address, try again in ${retryAfterSeconds} s`,
+    retryAfterSeconds,
+  );
+
+async function checkApiKey(
+  access: ApiKeyAccess,
+  key: string | undefined,
+  state: ApiState,
+  client: { sourceIp: string; headers: Record<string, string> },
+): Promise<void> {
   if (!key) throw new UnauthorizedError(`This API needs an API key in the ${HEADERS.apiKey} header`);
-  const caller = await access.verify(key);
-  if (!caller) throw new UnauthorizedError('Invalid API key');
+  const failures = access.failedAttempts;
+  const address = failures?.clientOf(client);
+  // Whether the address is refusing already is read beside the key's check, not after it.
+  const [blocked, caller] = await Promise.all([
+    failures && address !== undefined ? rateLimitReached(failures.rule, address) : undefined,
+    access.verify(key),
+  ]);
+  if (blocked?.reached) throw tooManyFailures(blocked.retryAfterSeconds);
+  if (!caller) {
+    // Every refused key answers alike: unknown, or held only by an account that may not push.
+    if (failures && address !== undefined) {
+      const counted = await hitRateLimit(failures.rule, address);
+      if (!counted.allowed) throw tooManyFailures(counted.retryAfterSeconds);
+    }
+    throw new UnauthorizedError('Invalid API key');
+  }
   // Counted per caller, after the key is known good: unknown keys cannot use up a real caller's budget.
   const outcome = await hitRateLimit(access.rateLimit, caller.id);
   if (!outcome.allowed) {
@@ -39,7 +64,11 @@ export function access(authenticate: Authenticate): ApiMiddleware {
       const rule = matchedRoute(request).access;
       if (rule === 'public') return;
       const headers = request.event.headers ?? {};
-      if (typeof rule === 'object') return checkApiKey(rule, headers[HEADERS.apiKey], state);
+      if (typeof rule === 'object')
+        return checkApiKey(rule, headers[HEADERS.apiKey], state, {
+          sourceIp: request.event.requestContext?.http?.sourceIp ?? '',
+          headers: headers as Record<string, string>,
+        });
       const token = bearerToken(headers);
       if (!token) throw new UnauthorizedError('Please log in first');
       const user = await authenticate(token);

@@ -18,7 +18,7 @@ export interface ApiState {
   /** The path that was called, for log lines. */
   path: string;
   route?: Route;
-  params: Record<string, string>;
+  params: Record<string, string | number>;
   user?: AuthUser;
   caller?: ApiKeyCaller;
   /** The parsed, then validated, JSON body; undefined when none was sent. */

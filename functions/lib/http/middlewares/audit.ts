@@ -24,7 +24,7 @@ function audited(route: Route, method: string): boolean {
 }
 
 /** `/api/v1/sites/:id/accounts` -> type 'sites.accounts' and the `:id` value; the route may name its own. */
-function targetOf(route: Route, params: Record<string, string>, data: unknown): { type: string; id?: number } {
+function targetOf(route: Route, params: Record<string, string | number>, data: unknown): { type: string; id?: number } {
   const segments = route.pattern.slice(route.pattern.startsWith(API_PREFIX) ? API_PREFIX.length : 0).split('/');
   const lastParam = segments.findLastIndex((s) => s.startsWith(':'));
   const literals = (lastParam >= 0 ? segments.slice(0, lastParam) : segments).filter(

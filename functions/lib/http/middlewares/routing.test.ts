@@ -28,9 +28,17 @@ describe('routing', () => {
     expect((await call({ path: '/api/v1/items/special' })).body.data.pattern).toBe('/api/v1/items/special');
   });
 
-  it('reads :id as a number only', async () => {
-    expect((await call({ path: '/api/v1/items/12/parts' })).body.data.params).toEqual({ id: '12' });
+  it('reads :id as a number, parsed for the handler', async () => {
+    expect((await call({ path: '/api/v1/items/12/parts' })).body.data.params).toEqual({ id: 12 });
+    expect((await call({ path: '/api/v1/items/007/parts' })).body.data.params).toEqual({ id: 7 });
     expect((await call({ path: '/api/v1/items/x/parts' })).status).toBe(404);
+  });
+
+  it('answers an id that is no positive whole number with 400 naming it', async () => {
+    expect(await call({ path: '/api/v1/items/0/parts' })).toMatchObject({
+      status: 400,
+      body: { code: ErrorCode.BadRequest, extra: { id: 'Must be a positive whole number' } },
+    });
   });
 
   it('answers an unknown path with 404 naming it, and a wrong method with 405', async () => {

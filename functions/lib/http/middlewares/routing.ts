@@ -16,7 +16,8 @@ export class MethodNotAllowedError extends PatrolError {
 
 /**
  * Finds the route of the call (404 for an unknown path, 405 for a known path called with
- * another method) and decodes its path parameters. It runs before access, so an unknown route
+ * another method) and reads its path parameters: an id (`:id`) as a number, 400 when it is not a
+ * positive whole number (0); any other one decoded. It runs before access, so an unknown route
  * is a 404 for everyone; a parameter that is not valid percent-encoding (`%ZZ`) is the
  * caller's mistake, a 400, not a 500.
  */
@@ -29,8 +30,18 @@ export function routing(router: Router): ApiMiddleware {
       const found = router.find(method, path);
       if (found === 'not-found') throw new RouteNotFoundError(`No such API: ${method} ${path}`);
       if (found === 'bad-method') throw new MethodNotAllowedError(`${method} is not allowed on ${path}`);
-      const params: Record<string, string> = {};
+      const params: Record<string, string | number> = {};
       for (const [name, raw] of Object.entries(found.params)) {
+        if (found.route.ids.includes(name)) {
+          // An id segment matched digits only (router.ts compile): it is the number, or no id at all.
+          const id = Number(raw);
+          if (!Number.isSafeInteger(id) || id < 1)
+            throw new BadRequestError(`${name} must be a positive whole number: ${raw}`, {
+              extra: { [name]: 'Must be a positive whole number' },
+            });
+          params[name] = id;
+          continue;
+        }
         try {
           params[name] = decodeURIComponent(raw);
         } catch {

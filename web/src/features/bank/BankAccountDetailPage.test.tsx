@@ -179,6 +179,26 @@ describe('Bank Account detail', () => {
     expect(api.callsTo('PUT', '/bank/bank-account/5').map((c) => c.body)).toEqual([{ api_key: 'new-key' }]);
   });
 
+  it('warns about an API key shorter than 16 characters while typing, and still saves it', async () => {
+    const { api, user } = openDetail({
+      'GET /bank/bank-accounts/5': () => makeAccount({ api_key: null }),
+      'PUT /bank/bank-account/5': () => makeAccount({ api_key: '******' }),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Edit API Key' }));
+    const dialog = await screen.findByRole('dialog', { hidden: true });
+    const input = within(dialog).getByRole('textbox', { name: /API Key/, hidden: true });
+    const warning = 'A key this short is easy to guess; use 16 characters or more';
+    await user.type(input, 'k1');
+    expect(within(dialog).getByText(warning)).toBeInTheDocument();
+    await user.type(input, '-0123456789abcd');
+    expect(within(dialog).queryByText(warning)).not.toBeInTheDocument();
+    await user.clear(input);
+    await user.type(input, 'short-key');
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm', hidden: true }));
+    await findToast('Update Account Success.');
+    expect(api.callsTo('PUT', '/bank/bank-account/5').map((c) => c.body)).toEqual([{ api_key: 'short-key' }]);
+  });
+
   it('reveals the signing secret only when asked, and rotates it after a confirmation', async () => {
     let secret = 'whsec_b2xk';
     const { api, user } = openDetail({

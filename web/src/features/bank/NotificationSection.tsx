@@ -1,5 +1,5 @@
 import { makeStyles, Subtitle2, Text, tokens } from '@fluentui/react-components';
-import type { BankAccountDetail } from '@shared/schemas/bank';
+import { apiKeyWarning, type BankAccountDetail } from '@shared/schemas/bank';
 import type { ReactNode } from 'react';
 import { Panel } from '@/app/PageHeader';
 import { SecretCell } from '@/components/secret';
@@ -71,6 +71,7 @@ export function NotificationSection({
             label="API Key"
             initial=""
             check={checkApiKey}
+            warn={apiKeyWarning}
             save={(key) => updateBankAccount(account, 'api_key', key)}
             onDone={onChanged}
           />

@@ -15,6 +15,8 @@ export interface PromptDialogProps {
   /** What the input starts with (never a secret). */
   initial: string;
   check(form: PromptForm): FormCheck<PromptForm, string>;
+  /** A caution about the value that does not refuse it (a short API key), shown while typing. */
+  warn?(value: string): string | undefined;
   save(value: string): Promise<unknown>;
   onDone(): unknown;
 }
@@ -27,6 +29,7 @@ export function PromptDialog({
   hint,
   initial,
   check,
+  warn,
   save,
   onDone,
 }: PromptDialogProps): ReactNode {
@@ -38,6 +41,7 @@ export function PromptDialog({
     onDone,
   });
   const { form, change, errors } = dialog;
+  const warning = errors.value ? undefined : warn?.(form.value);
 
   return (
     <FormDialog
@@ -51,7 +55,8 @@ export function PromptDialog({
         label={t(label)}
         required
         hint={hint ? t(hint) : undefined}
-        validationMessage={errors.value ? t(errors.value) : undefined}
+        validationState={errors.value ? 'error' : warning ? 'warning' : 'none'}
+        validationMessage={errors.value ? t(errors.value) : warning ? t(warning) : undefined}
       >
         <Input
           autoFocus

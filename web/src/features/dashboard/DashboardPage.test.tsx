@@ -39,17 +39,39 @@ const SCORECARD = [
   row({ site_id: 3, site_name: 'Zen Agent', runs: 8, passed: 8, flaky: 2, flake_rate: 0.25 }),
 ];
 
+const WINDOW = {
+  hours: 24,
+  from: Date.UTC(2026, 10, 26, 4),
+  to: Date.UTC(2026, 10, 27, 4),
+  days: ['2026-11-26', '2026-11-27'],
+};
+
 const BANK: BankDashboard = {
-  accounts_by_status: { '1': 3, '9': 1 },
+  ...WINDOW,
+  accounts_by_status: [
+    { status: 1, count: 3 },
+    { status: 9, count: 1 },
+  ],
   stale: [7],
-  unreconciled: { count: 2, latest: { account_id: 7, amount: '5000.00', at: Date.UTC(2026, 10, 27, 3) } },
+  unreconciled: {
+    count: 2,
+    latest: {
+      id: 31,
+      account_id: 7,
+      amount: 5000,
+      created_at: Date.UTC(2026, 10, 27, 3),
+    } as BankDashboard['unreconciled']['latest'],
+  },
   poll_lag_p95_ms: 1800,
-  statements: [{ hour: Date.UTC(2026, 10, 27, 3), count: 12 }],
+  polls: 1200,
+  polls_failed: 3,
+  statements: { total: 12, per_hour: [{ day: '2026-11-27', hour: 10, count: 12 }] },
   last_statement_at: [{ account_id: 7, at: Date.UTC(2026, 10, 27, 3) }],
 };
 
 const DELIVERY: DeliveryDashboard = {
-  webhooks: { sent: 97, failed: 3, success_rate: 0.97, paused_endpoints: [4] },
+  ...WINDOW,
+  webhook: { sent: 97, failed: 3, success_rate: 0.97, paused_endpoints: [4] },
   telegram: { sent: 40, failed: 2 },
 };
 

@@ -109,6 +109,8 @@ export const bank: Record<string, string> = {
   'At most 24 ranges': '最多 24 个时段',
   'Please enter webhook url': '请输入 Webhook 地址',
   'Please enter API key': '请输入 API 密钥',
+  'A key this short is easy to guess; use 16 characters or more': '密钥过短，容易被猜中；请使用 16 个或更多字符',
+  'The address must not contain a user name or password': '地址中不能包含用户名或密码',
   'Status must be 1 (Enable) or 99 (Disable)': '状态必须为 1（启用）或 99（禁用）',
   'max length is 128': '最多 128 个字符',
   'max length is 500': '最多 500 个字符',

@@ -13,6 +13,10 @@ const useStyles = makeStyles({
   charts: { display: 'grid', gridTemplateColumns: 'minmax(160px, 1fr) 2fr', gap: tokens.spacingHorizontalL },
 });
 
+/** An hour of the configured zone as the bar chart names it: 'MM-DD HH:00'. */
+const hourLabel = ({ day, hour }: { day: string; hour: number }) =>
+  `${day.slice(5)} ${String(hour).padStart(2, '0')}:00`;
+
 /** Accounts by status, stale accounts, poll lag p95, unreconciled changes and statements per hour (GET /dashboard/bank). */
 export function BankPanel({ refetchInterval }: { refetchInterval?: number }): ReactNode {
   const t = useT();
@@ -22,7 +26,7 @@ export function BankPanel({ refetchInterval }: { refetchInterval?: number }): Re
     <Panel
       title="Bank"
       query={query}
-      isEmpty={(d) => Object.values(d.accounts_by_status).every((n) => n === 0)}
+      isEmpty={(d) => d.accounts_by_status.every(({ count }) => count === 0)}
       emptyText="No bank accounts yet"
     >
       {(bank) => (
@@ -35,21 +39,21 @@ export function BankPanel({ refetchInterval }: { refetchInterval?: number }): Re
               value={bank.unreconciled.count}
               tone={bank.unreconciled.count ? 'bad' : 'good'}
             />
-            <Figure label="Statements (24 h)" value={bank.statements.reduce((s, h) => s + h.count, 0)} />
+            <Figure label="Statements (24 h)" value={bank.statements.total} />
           </div>
           {bank.unreconciled.latest ? (
             <Text size={200}>
               {t('Latest unreconciled')}: #{bank.unreconciled.latest.account_id} {bank.unreconciled.latest.amount} ·{' '}
-              {formatDateTime(bank.unreconciled.latest.at)}
+              {formatDateTime(bank.unreconciled.latest.created_at)}
             </Text>
           ) : null}
           <div className={styles.charts}>
             <DonutChart
               data={{
                 chartTitle: t('Accounts by status'),
-                chartData: Object.entries(bank.accounts_by_status).map(([status, n]) => ({
-                  legend: t(BankAccountStatus.label(Number(status) as never)),
-                  data: n,
+                chartData: bank.accounts_by_status.map(({ status, count }) => ({
+                  legend: t(BankAccountStatus.label(status)),
+                  data: count,
                 })),
               }}
               innerRadius={40}
@@ -57,7 +61,7 @@ export function BankPanel({ refetchInterval }: { refetchInterval?: number }): Re
             />
             <VerticalBarChart
               chartTitle={t('Statements per hour')}
-              data={bank.statements.map((h) => ({ x: new Date(h.hour), y: h.count }))}
+              data={bank.statements.per_hour.map((h) => ({ x: hourLabel(h), y: h.count }))}
               height={200}
               hideLegend
             />

@@ -18,29 +18,29 @@ export function DeliveryPanel({ refetchInterval }: { refetchInterval?: number })
     <Panel
       title="Delivery"
       query={query}
-      isEmpty={(d) => d.webhooks.sent + d.webhooks.failed + d.telegram.sent + d.telegram.failed === 0}
+      isEmpty={(d) => d.webhook.sent + d.webhook.failed + d.telegram.sent + d.telegram.failed === 0}
       emptyText="Nothing delivered in the last 24 hours"
     >
-      {({ webhooks, telegram }) => (
+      {({ webhook, telegram }) => (
         <>
           <div className={styles.figures}>
             <Figure
               label="Webhook success rate"
-              value={percent(webhooks.success_rate)}
-              tone={webhooks.success_rate !== null && webhooks.success_rate < 0.95 ? 'bad' : 'good'}
+              value={percent(webhook.success_rate)}
+              tone={webhook.success_rate !== null && webhook.success_rate < 0.95 ? 'bad' : 'good'}
             />
-            <Figure label="Webhooks failed" value={webhooks.failed} tone={webhooks.failed ? 'bad' : undefined} />
+            <Figure label="Webhooks failed" value={webhook.failed} tone={webhook.failed ? 'bad' : undefined} />
             <Figure
               label="Paused endpoints"
-              value={webhooks.paused_endpoints.length}
-              tone={webhooks.paused_endpoints.length ? 'bad' : 'good'}
+              value={webhook.paused_endpoints.length}
+              tone={webhook.paused_endpoints.length ? 'bad' : 'good'}
             />
             <Figure label="Telegram sent" value={telegram.sent} />
             <Figure label="Telegram failures" value={telegram.failed} tone={telegram.failed ? 'bad' : 'good'} />
           </div>
-          {webhooks.paused_endpoints.length ? (
+          {webhook.paused_endpoints.length ? (
             <Text size={200}>
-              {t('Paused')}: {webhooks.paused_endpoints.map((id) => `#${id}`).join(', ')}
+              {t('Paused')}: {webhook.paused_endpoints.map((id) => `#${id}`).join(', ')}
             </Text>
           ) : null}
         </>

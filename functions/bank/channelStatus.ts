@@ -1,9 +1,8 @@
 import { BankNotificationCategory, NotifyStatus, PushStatus } from '../../shared/enums.js';
 import type { NotifyStatusValue, PushStatusValue } from '../../shared/schemas/bank.js';
-import type { StoredBankNotification } from '../bank/store.js';
 import { ConditionFailedError } from '../lib/db/entity.js';
 import { logger } from '../lib/logger.js';
-import type { DeliveryStore } from './store.js';
+import type { BankStore, StoredBankNotification } from './store.js';
 
 // The statuses of a bank notification's channels (spec section 3, issue 15; docs/notifications.md
 // "Statuses"). Each channel keeps the notify status of its attempts (notify_webhook / notify_tg:
@@ -97,7 +96,7 @@ export function channelPatch(
  * again, so notify_status always counts both.
  */
 export async function settleChannel(
-  store: DeliveryStore,
+  store: Pick<BankStore, 'updateNotification' | 'getNotification' | 'setBusinessStatus'>,
   n: StoredBankNotification,
   channel: Channel,
   notify: NotifyStatusValue,

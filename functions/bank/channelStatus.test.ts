@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { NotifyStatus, PushStatus } from '../../shared/enums.js';
-import type { StoredBankNotification } from '../bank/store.js';
 import { ConditionFailedError } from '../lib/db/entity.js';
 import { newChannelFields, pushStatusOf, settleChannel } from './channelStatus.js';
-import type { DeliveryStore } from './store.js';
+import type { BankStore, StoredBankNotification } from './store.js';
 
 const N = NotifyStatus.values;
 const P = PushStatus.values;
@@ -37,7 +36,7 @@ function notification(over: Partial<StoredBankNotification> = {}): StoredBankNot
   };
 }
 
-/** The parts of the delivery store settling uses, holding one notification and its statement's status. */
+/** The parts of the bank store settling uses, holding one notification and its statement's status. */
 function memoryStore(initial: StoredBankNotification, beforeWrite?: (row: StoredBankNotification) => void) {
   let row = initial;
   const business: { notify_status?: number; notified_at?: number | null } = {};
@@ -58,7 +57,7 @@ function memoryStore(initial: StoredBankNotification, beforeWrite?: (row: Stored
     ) {
       Object.assign(business, patch);
     },
-  } as unknown as DeliveryStore;
+  } as unknown as BankStore;
   return {
     store,
     row: () => row,

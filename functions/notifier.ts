@@ -1,10 +1,34 @@
 import type { SQSRecord } from 'aws-lambda';
-import { PushChannel } from '../../shared/enums.js';
-import { NotifyMessage } from '../../shared/schemas/notifyMessage.js';
-import { QUEUES } from '../registry.js';
-import { sqsRecordHandler } from '../lib/queue/sqsRecordHandler.js';
-import { deliverBankNotification } from '../bankWebhook/deliver.js';
-import { deliverNotification } from './telegram/deliverNotification.js';
+import { PushChannel } from '../shared/enums.js';
+import { NotifyMessage } from '../shared/schemas/notifyMessage.js';
+import { bankRuntime } from './bank/runtime.js';
+import { type DeliveryDeps, deliverBankNotification } from './bankWebhook/deliver.js';
+import { sqsRecordHandler } from './lib/queue/sqsRecordHandler.js';
+import { createNotification } from './notifications/service.js';
+import { bankTelegramLines } from './notifications/telegram/bankLines.js';
+import { deliverNotification } from './notifications/telegram/deliverNotification.js';
+import { sendBankTelegram } from './notifications/telegram/sendBankTelegram.js';
+import { QUEUES } from './registry.js';
+
+// The notify queue's consumer, and the one place its two features meet: console notifications to
+// Telegram (functions/notifications) and bank notifications to webhooks and the bank chat
+// (functions/bankWebhook). Like functions/api.ts for the routers, it composes them, so neither
+// feature imports the other: the bank delivery gets the chat's sender and the console's notices
+// from here.
+
+/** What a bank delivery is handed: the bank's store, the chat's sender, the console's notices. */
+function bankDeliveryDeps(): DeliveryDeps {
+  const { store, timeZone } = bankRuntime();
+  return {
+    store,
+    timeZone,
+    sendTelegram: async (context) => {
+      const lines = bankTelegramLines(context);
+      return { ...(await sendBankTelegram(lines)), lines: lines.length };
+    },
+    notice: (notice) => createNotification(notice),
+  };
+}
 
 const MAX_RECEIVES = QUEUES.find((q) => q.name === 'notify')?.maxReceiveCount ?? 5;
 
@@ -20,7 +44,7 @@ const senders: Senders = {
   tg_notification: (m, record) =>
     deliverNotification(m.notification_id, { mode: 'auto', lastAttempt: isLastAttempt(record) }),
   // Retries are sent again with a delay by the delivery itself (functions/bankWebhook/retryPolicy.ts).
-  bank_notification: (m) => deliverBankNotification(m),
+  bank_notification: (m) => deliverBankNotification(m, bankDeliveryDeps()),
 };
 
 /**

@@ -1,0 +1,142 @@
+// What a poll costs in DynamoDB (issue 24 item 1), counted call by call on the real local engine
+// with each call's consumed capacity: a poll that finds no balance moved makes at most 4 calls,
+// reads at most 1 unit and writes at most 2; a stored statement with its notification writes at
+// most 8 (its delivery, the notifier's, excluded). dynalite reports the table's units; the poll
+// record and the reading records are in no index, so the idle poll's figure is the cloud's too.
+
+import { beforeAll, describe, expect, it } from 'vitest';
+import { dynamoClient } from '../../functions/lib/aws/clients.js';
+import { pollAccount } from '../../functions/bank/poll.js';
+import { runDuePoll } from '../../functions/bank/pollDue.js';
+import { emptyReading, finishRecording, recordScope, recordStatement } from '../../functions/bank/record.js';
+import * as service from '../../functions/bank/service.js';
+import { statementKey } from '../../functions/bank/statementKey.js';
+import { bankStore } from '../../functions/bank/store.js';
+import { isReadCommand } from '../../bench/readCommand.js';
+import { setupBankTest } from './setup.js';
+
+const at = (hms: string) => Date.parse(`2026-11-23T${hms}+06:30`);
+const { bank, clock } = setupBankTest(at('09:00:00'));
+const timeZone = async () => 'Asia/Yangon';
+const deps = () => ({ store: bankStore(), clock, timeZone, chatOn: async () => false });
+
+interface Cost {
+  calls: number;
+  rcu: number;
+  wcu: number;
+  commands: string[];
+}
+let counting: Cost | undefined;
+
+/** The DynamoDB calls and units of `work`, one by one. */
+async function cost(work: () => Promise<unknown>): Promise<Cost> {
+  counting = { calls: 0, rcu: 0, wcu: 0, commands: [] };
+  try {
+    await work();
+    return counting;
+  } finally {
+    counting = undefined;
+  }
+}
+
+beforeAll(() => {
+  dynamoClient().middlewareStack.add(
+    (next, context) => async (args) => {
+      const input = args.input as { ReturnConsumedCapacity?: string };
+      if (counting) input.ReturnConsumedCapacity = 'INDEXES';
+      const out = await next(args);
+      if (!counting) return out;
+      const consumed = (out.output as { ConsumedCapacity?: unknown }).ConsumedCapacity;
+      const list = (Array.isArray(consumed) ? consumed : consumed ? [consumed] : []) as { CapacityUnits?: number }[];
+      const units = list.reduce((s, c) => s + (c.CapacityUnits ?? 0), 0);
+      counting.calls++;
+      counting.commands.push(context.commandName ?? '?');
+      if (isReadCommand(context.commandName)) counting.rcu += units;
+      else counting.wcu += units;
+      return out;
+    },
+    { step: 'initialize', name: 'pollCostCounter' },
+  );
+});
+
+let users = 0;
+async function polledAccount() {
+  const user = `cost${++users}`;
+  bank.open(user, 'pw-1', [
+    { no: `${user}-001`, balance: 1000 },
+    { no: `${user}-002`, balance: 50 },
+  ]);
+  const account = await service.createAccount({ bank_name: 1, user, pwd: 'pw-1' });
+  await service.updateAccount(account.id, { interval: 5, range: [[0, 86_400]] });
+  await pollAccount(deps(), { accountId: account.id, mode: 'init' });
+  // One scheduled poll after the init: the session is kept and the day's figures are on the record.
+  clock.set(clock.now() + 5000);
+  await pollAccount(deps(), { accountId: account.id, mode: 'poll' });
+  return { id: account.id, user };
+}
+
+describe('what a poll costs', () => {
+  it('finds no balance moved in at most 4 calls, 1 read unit and 2 write units', async () => {
+    const { id } = await polledAccount();
+    clock.set(at('09:10:00'));
+    const spent = await cost(() => runDuePoll(deps(), { account_id: id, due: at('09:10:00') }));
+    expect(spent.calls, spent.commands.join(', ')).toBeLessThanOrEqual(4);
+    expect(spent.rcu).toBeLessThanOrEqual(1);
+    expect(spent.wcu).toBeLessThanOrEqual(2);
+    // And it was a poll: the account shows it.
+    expect((await service.getAccountDetail(id)).last_refresh).toBe(at('09:10:00'));
+  });
+
+  it('stores a statement with its notification in at most 8 write units (its ids from blocks taken before)', async () => {
+    const { id, user } = await polledAccount();
+    const account = (await bankStore().getAccount(id)) as NonNullable<
+      Awaited<ReturnType<ReturnType<typeof bankStore>['getAccount']>>
+    >;
+    const sub = (await bankStore().subsOf(id)).find((s) => s.no === `${user}-001`);
+    if (!sub) throw new Error('no sub-account');
+    const line = {
+      no: sub.no,
+      ref: `TX-${user}`,
+      inflow: true,
+      name: 'U Ba',
+      remark: 'Order 1',
+      amount: 25,
+      date: '2026-11-23',
+      time: '',
+    };
+    const rec = { id: sub.id, no: sub.no, available_balance: sub.available_balance, reading: emptyReading() };
+    const scope = recordScope(bankStore(), account, { webhook: 0, tg: -1, row: 0 }, clock.now(), 'Asia/Yangon');
+    // Ids come a hundred at a time per process (one write per block): this statement's are in blocks
+    // an earlier one took, as 99 in 100 statements' are.
+    const earlier = { ...line, ref: `TX-${user}-0` };
+    await recordStatement(scope, rec, earlier, statementKey(1, earlier));
+    await finishRecording(scope);
+    const spent = await cost(async () => {
+      expect(await recordStatement(scope, rec, line, statementKey(1, line))).toBe('stored');
+      await finishRecording(scope);
+    });
+    expect(spent.wcu, spent.commands.join(', ')).toBeLessThanOrEqual(8);
+    expect(spent.rcu).toBe(0);
+    // Seen again by a later read: no write at all.
+    const again = await cost(() => recordStatement(scope, rec, line, statementKey(1, line)));
+    expect(again).toMatchObject({ calls: 0, wcu: 0 });
+  });
+
+  it('records a transaction (its statement and its balance change) in one poll, every write counted', async () => {
+    const { id, user } = await polledAccount();
+    bank.transact(user, `${user}-001`, 40);
+    clock.set(at('09:20:00'));
+    const spent = await cost(() => runDuePoll(deps(), { account_id: id, due: at('09:20:00') }));
+    // Idle poll (2) + statement with notification (8) + balance stat with notification, sharing the
+    // notifications' counters (5) + the sub-account's reading and row (2); reads of the rows and readings.
+    expect(spent.wcu, spent.commands.join(', ')).toBeLessThanOrEqual(18);
+    const stats = await service.listBalanceStats({
+      page: 1,
+      page_size: 10,
+      sort: [],
+      keywordField: [],
+      filters: { account_id: { kind: 'number', op: '=', value: id } },
+    });
+    expect(stats.result).toMatchObject([{ amount: 40, reconciled: true }]);
+  });
+});
