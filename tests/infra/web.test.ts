@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SPA_FALLBACK_CODE } from '../../infra/constructs/spaFallback.js';
-import { synthStack } from './synthStack.js';
+import { synthStack, testStage } from './synthStack.js';
 import { type Json, ofType, resources } from './templateQueries.js';
 
 const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
@@ -104,7 +104,7 @@ describe('Web: the console behind CloudFront', () => {
       'WebDistribution',
     );
     expect(videos.Properties?.LifecycleConfiguration.Rules).toContainEqual(
-      expect.objectContaining({ ExpirationInDays: 30, Status: 'Enabled' }),
+      expect.objectContaining({ ExpirationInDays: testStage('dev').videoExpiryDays, Status: 'Enabled' }),
     );
   });
 

@@ -107,7 +107,13 @@ export function CheckResultsDialog({ subtask, onClose }: { subtask: CheckedSubta
       </div>
     );
   } else {
-    body = <CheckResultTabs results={data} />;
+    // The compare link sits with the checks, not in the title: the title names the dialog for screen readers.
+    body = (
+      <>
+        <RouteLink to={pathOf('subtaskCompare', { subtaskID: subtask.id })}>{t('Compare with last pass')}</RouteLink>
+        <CheckResultTabs results={data} />
+      </>
+    );
   }
   return (
     <OkDialog
@@ -115,8 +121,7 @@ export function CheckResultsDialog({ subtask, onClose }: { subtask: CheckedSubta
       subtitle={
         <>
           {t('SubTask')} #{subtask.id} · {t(Process.label(subtask.process))} · {TestMode.label(subtask.mode)}
-          {subtask.site?.name ? ` · ${subtask.site.name}` : ''} ·{' '}
-          <RouteLink to={pathOf('subtaskCompare', { subtaskID: subtask.id })}>{t('Compare with last pass')}</RouteLink>
+          {subtask.site?.name ? ` · ${subtask.site.name}` : ''}
         </>
       }
       size="80vw"
