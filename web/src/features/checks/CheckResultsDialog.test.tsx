@@ -94,7 +94,9 @@ describe('Check results dialog', () => {
     const tabs = await screen.findAllByRole('tab');
     expect(tabs).toHaveLength(2);
     // The dialog is named by its title and subtask alone; the compare link sits with the checks.
-    expect(screen.getByRole('dialog', { name: /^Check Logs\s*· SubTask #501 · Place Bets · D4 · Lucky 4D$/ })).toBeVisible();
+    expect(
+      screen.getByRole('dialog', { name: /^Check Logs\s*· SubTask #501 · Place Bets · D4 · Lucky 4D$/ }),
+    ).toBeVisible();
     expect(screen.getByRole('link', { name: 'Compare with last pass' })).toHaveAttribute(
       'href',
       '/tasks/subtasks/501/compare',
