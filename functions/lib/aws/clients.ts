@@ -5,6 +5,7 @@ import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.js';
+import { localSigner } from './localSigner.js';
 
 // One client of each kind per process, created on first use so that the local runner can
 // set the endpoints before any handler module touches them.
@@ -16,14 +17,24 @@ let secretsManager: SecretsManagerClient | undefined;
 
 export function dynamoClient(): DynamoDBDocumentClient {
   dynamo ??= DynamoDBDocumentClient.from(
-    new DynamoDBClient({ region: config.region, endpoint: config.dynamoEndpoint, maxAttempts: 5 }),
+    new DynamoDBClient({
+      region: config.region,
+      endpoint: config.dynamoEndpoint,
+      maxAttempts: 5,
+      // An endpoint is set only for the local engines, which do not verify signatures.
+      ...(config.dynamoEndpoint ? { signer: localSigner('dynamodb', config.region) } : {}),
+    }),
     { marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: true } },
   );
   return dynamo;
 }
 
 export function sqsClient(): SQSClient {
-  sqs ??= new SQSClient({ region: config.region, endpoint: config.sqsEndpoint });
+  sqs ??= new SQSClient({
+    region: config.region,
+    endpoint: config.sqsEndpoint,
+    ...(config.sqsEndpoint ? { signer: localSigner('sqs', config.region) } : {}),
+  });
   return sqs;
 }
 
