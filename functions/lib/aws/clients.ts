@@ -5,6 +5,7 @@ import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.js';
+import { writeFaults } from '../db/faults.js';
 
 // One client of each kind per process, created on first use so that the local runner can
 // set the endpoints before any handler module touches them.
@@ -14,16 +15,25 @@ let s3: S3Client | undefined;
 let kms: KMSClient | undefined;
 let secretsManager: SecretsManagerClient | undefined;
 
+/** The crash tests' fault hook (lib/db/faults.ts): passes everything through unless a test armed it. */
+const FAULTS = { step: 'initialize', name: 'writeFaults' } as const;
+
 export function dynamoClient(): DynamoDBDocumentClient {
-  dynamo ??= DynamoDBDocumentClient.from(
-    new DynamoDBClient({ region: config.region, endpoint: config.dynamoEndpoint, maxAttempts: 5 }),
-    { marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: true } },
-  );
+  if (!dynamo) {
+    dynamo = DynamoDBDocumentClient.from(
+      new DynamoDBClient({ region: config.region, endpoint: config.dynamoEndpoint, maxAttempts: 5 }),
+      { marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: true } },
+    );
+    dynamo.middlewareStack.add(writeFaults as never, FAULTS);
+  }
   return dynamo;
 }
 
 export function sqsClient(): SQSClient {
-  sqs ??= new SQSClient({ region: config.region, endpoint: config.sqsEndpoint });
+  if (!sqs) {
+    sqs = new SQSClient({ region: config.region, endpoint: config.sqsEndpoint });
+    sqs.middlewareStack.add(writeFaults as never, FAULTS);
+  }
   return sqs;
 }
 

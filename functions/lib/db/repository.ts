@@ -39,15 +39,16 @@ import {
   typeOfCounter,
 } from './partitions.js';
 import {
+  type AddOptions,
   ConditionFailedError,
   type EntityDef,
   type ListOptions,
   type ListOutcome,
   type Repository,
   searchableFields,
-  type UpdateOptions,
 } from './entity.js';
 import { idFromBlock, nextId, nextIds } from './ids.js';
+import { applyRecorded, CAUSES, type OutboxWrite, outboxAttributes, recordFollowUps } from './outbox.js';
 import { ttlSecondsOf } from './retention.js';
 import { mapLimit } from '../mapLimit.js';
 import {
@@ -100,6 +101,11 @@ export interface DynamoRepository<T extends Row> extends Repository<T> {
    * number of counter items written.
    */
   repair(): Promise<{ rows: number; reindexed: number; counters: number }>;
+  /**
+   * The row (consistent read) with the causes its guarded counters have counted (`add(..., { once })`),
+   * for a repair that sets those counters whole (`update(..., { causes })`).
+   */
+  getCounted(id: number): Promise<{ row: T; causes: string[] } | undefined>;
 }
 
 /** The one place a vendor's conditional-check failure becomes our error. */
@@ -176,8 +182,16 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
   }
 
   /** Existence + not soft-deleted + the caller's expectations, as one condition. */
-  function condition(b: ExpressionBuilder, options?: UpdateOptions): string {
+  function condition(b: ExpressionBuilder, options?: AddOptions): string {
     const parts = [`attribute_exists(${b.name('pk')})`, `attribute_not_exists(${b.name('deleted')})`];
+    // A guarded counter: not counted for this cause yet. A repair: no cause counted since it read the row.
+    if (options?.once !== undefined) parts.push(`NOT contains(${b.name(CAUSES)}, ${b.value(options.once)})`);
+    if (options?.causes)
+      parts.push(
+        options.causes.seen
+          ? `size(${b.name(CAUSES)}) = ${b.value(options.causes.seen)}`
+          : `attribute_not_exists(${b.name(CAUSES)})`,
+      );
     for (const [field, expected] of Object.entries(options?.expect ?? {})) {
       parts.push(
         expected === undefined
@@ -195,7 +209,7 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
     id: number,
     b: ExpressionBuilder,
     expression: string,
-    options?: UpdateOptions,
+    options?: AddOptions,
     returnValues: 'ALL_NEW' | 'ALL_OLD' = 'ALL_NEW',
   ): Promise<Item> {
     const out = await conditional(
@@ -385,9 +399,20 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
         if (ttl) set(TTL_ATTRIBUTE, Math.floor(patch.created_at / 1000) + ttl);
       }
       if (!('updated_at' in patch)) set('updated_at', Date.now());
+      const adds: string[] = [];
+      // Follow-ups ride on this very write (outbox.ts): recorded together with the change, or not at all.
+      const outbox: OutboxWrite | undefined = options?.followUps?.length
+        ? recordFollowUps(b, options.followUps)
+        : undefined;
+      if (outbox) {
+        sets.push(...outbox.sets);
+        adds.push(...outbox.adds);
+      }
+      if (options?.causes?.add.length) adds.push(`${b.name(CAUSES)} ${b.value(new Set(options.causes.add))}`);
       const expression = [
         sets.length ? `SET ${sets.join(', ')}` : '',
         removes.length ? `REMOVE ${removes.join(', ')}` : '',
+        adds.length ? `ADD ${adds.join(', ')}` : '',
       ].join(' ');
       const old = await sendUpdate(id, b, expression, guard, 'ALL_OLD');
       const next: Item = { ...old };
@@ -398,6 +423,7 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
       const before = partitionsOf(old);
       const after = partitionsOf(next);
       if (before.join() !== after.join()) await moveBetween(before, after);
+      if (outbox) await applyRecorded(key(id), outbox, old);
       return toRow(next);
     },
 
@@ -409,9 +435,25 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
         if (slotOf.has(field)) throw new Error(`${def.type}: ${field} is a key field; set it with update()`);
         return `${b.name(field)} ${b.value(delta as number)}`;
       });
+      if (options?.once !== undefined) adds.push(`${b.name(CAUSES)} ${b.value(new Set([options.once]))}`);
       const expression =
         `SET ${b.name('updated_at')} = ${b.value(Date.now())}` + (adds.length ? ` ADD ${adds.join(', ')}` : '');
-      return toRow(await sendUpdate(id, b, expression, options));
+      try {
+        return toRow(await sendUpdate(id, b, expression, options));
+      } catch (error) {
+        if (options?.once === undefined || !(error instanceof ConditionFailedError)) throw error;
+        // Counted already (a follow-up applied again): the row as it is. Missing or deleted: the error.
+        const item = await getItem(id);
+        if (!item) throw error;
+        return toRow(item);
+      }
+    },
+
+    async getCounted(id) {
+      const item = await getItem(id);
+      if (!item) return undefined;
+      const causes = item[CAUSES] as Set<string> | undefined;
+      return { row: toRow(item), causes: causes ? [...causes] : [] };
     },
 
     async softDelete(id) {
@@ -433,8 +475,9 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
       );
       if (!out.Item || out.Item.deleted === undefined) throw notFound(id)(undefined);
       const { deleted: _, ...stored } = out.Item;
-      // Rebuilt from the row's fields, so its index keys, shadows and expiry are the current layout's.
-      const item = toItem(toRow(stored, true), await ttlSecondsOf(def));
+      // Rebuilt from the row's fields, so its index keys, shadows and expiry are the current layout's;
+      // its pending follow-ups and counted causes stay as they are.
+      const item = { ...outboxAttributes(stored), ...toItem(toRow(stored, true), await ttlSecondsOf(def)) };
       await conditional(
         dynamoClient().send(
           new PutCommand({
@@ -490,9 +533,11 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
           }
           if (item.deleted !== undefined) continue;
           rows++;
-          const rebuilt = toItem(toRow(item, true), ttl);
+          // Pending follow-ups and counted causes are not layout: carried over as they are, never a drift.
+          const carried = outboxAttributes(item);
+          const rebuilt = { ...carried, ...toItem(toRow(item, true), ttl) };
           const drifted = Object.keys({ ...item, ...rebuilt }).some(
-            (k) => isInternal(k) && k !== 'pk' && k !== 'sk' && item[k] !== rebuilt[k],
+            (k) => isInternal(k) && !(k in carried) && k !== 'pk' && k !== 'sk' && item[k] !== rebuilt[k],
           );
           if (drifted) {
             reindexed++;
