@@ -27,7 +27,26 @@ export interface ReapOptions {
  * (and logs it), and ends a task or an operation whose children have all ended but which is still
  * open. So nothing a crash leaves waits for an operator.
  */
-export async function reapStuck(opts: ReapOptions): Promise<{ failed: number; requeued: number; repaired: number }> {
+export async function reapStuck(opts: ReapOptions): Promise<Reaped> {
+  const total: Reaped = { failed: 0, requeued: 0, repaired: 0 };
+  for (const op of await checkStore().operations.all({ scope: { open: 1 } })) {
+    const one = await reapOperation(op.id, opts);
+    total.failed += one.failed;
+    total.requeued += one.requeued;
+    total.repaired += one.repaired;
+  }
+  if (total.failed || total.requeued || total.repaired) logger.info('reaper', { ...total });
+  return total;
+}
+
+export interface Reaped {
+  failed: number;
+  requeued: number;
+  repaired: number;
+}
+
+/** The reaper's work on one open operation. */
+export async function reapOperation(operationId: number, opts: ReapOptions): Promise<Reaped> {
   const now = opts.now ?? Date.now();
   let failed = 0;
   let repaired = 0;
@@ -35,39 +54,36 @@ export async function reapStuck(opts: ReapOptions): Promise<{ failed: number; re
   const lost = (s: StoredSubtask) =>
     s.start_at !== null &&
     (now - s.start_at > opts.runningLimitMs || (opts.claimedBefore !== undefined && s.start_at < opts.claimedBefore));
-  for (const op of await checkStore().operations.all({ scope: { open: 1 } })) {
-    for (const task of await checkStore().tasks.all({ scope: { operation_id: op.id } })) {
-      if (task.status === TaskStatus.values.Pause || task.status === TaskStatus.values.Done) continue;
-      const list = await checkStore().subtasks.all({ scope: { task_id: task.id } });
-      const loginPending = list.some(
-        (s) => s.process === Process.values.Login && (s.status === Pending || s.status === Running),
-      );
-      for (const s of list) {
-        if (s.status === Running && s.run_id && lost(s)) {
-          const restarted = opts.claimedBefore !== undefined && s.start_at !== null && s.start_at < opts.claimedBefore;
-          const ok = await finishSubtask(s, s.run_id, {
-            success: false,
-            msg: restarted
-              ? 'The checker stopped answering: the stack was restarted while it ran'
-              : `The checker stopped answering after ${Math.round((now - (s.start_at ?? now)) / 1000)} s (crashed or timed out)`,
-          });
-          if (ok) failed++;
-        } else if (
-          s.status === Pending &&
-          now - s.created_at > opts.pendingLimitMs &&
-          (opts.createdBefore === undefined || s.created_at < opts.createdBefore) &&
-          (s.process === Process.values.Login || !loginPending)
-        ) {
-          requeue.push(s);
-        }
+  for (const task of await checkStore().tasks.all({ scope: { operation_id: operationId } })) {
+    if (task.status === TaskStatus.values.Pause || task.status === TaskStatus.values.Done) continue;
+    const list = await checkStore().subtasks.all({ scope: { task_id: task.id } });
+    const loginPending = list.some(
+      (s) => s.process === Process.values.Login && (s.status === Pending || s.status === Running),
+    );
+    for (const s of list) {
+      if (s.status === Running && s.run_id && lost(s)) {
+        const restarted = opts.claimedBefore !== undefined && s.start_at !== null && s.start_at < opts.claimedBefore;
+        const ok = await finishSubtask(s, s.run_id, {
+          success: false,
+          msg: restarted
+            ? 'The checker stopped answering: the stack was restarted while it ran'
+            : `The checker stopped answering after ${Math.round((now - (s.start_at ?? now)) / 1000)} s (crashed or timed out)`,
+        });
+        if (ok) failed++;
+      } else if (
+        s.status === Pending &&
+        now - s.created_at > opts.pendingLimitMs &&
+        (opts.createdBefore === undefined || s.created_at < opts.createdBefore) &&
+        (s.process === Process.values.Login || !loginPending)
+      ) {
+        requeue.push(s);
       }
-      if (await repairTaskCounts(task.id, now)) repaired++;
-      await endTaskIfComplete(task.id);
     }
-    if (await repairOperationCounts(op.id, now)) repaired++;
-    await endOperationIfComplete(op.id);
+    if (await repairTaskCounts(task.id, now)) repaired++;
+    await endTaskIfComplete(task.id);
   }
+  if (await repairOperationCounts(operationId, now)) repaired++;
+  await endOperationIfComplete(operationId);
   await enqueueSubtasks(requeue);
-  if (failed || requeue.length || repaired) logger.info('reaper', { failed, requeued: requeue.length, repaired });
   return { failed, requeued: requeue.length, repaired };
 }
