@@ -3,6 +3,9 @@ import { Process, RunStatus, TaskStatus } from '../../shared/enums.js';
 import { runToCrash } from '../../functions/lib/db/faults.js';
 import { finishSubtask } from '../../functions/checks/engine.js';
 import { pauseOperation, resumeOperation } from '../../functions/checks/pauseResume.js';
+import { reapOperation } from '../../functions/checks/reapStuck.js';
+import { PENDING_LIMIT_MS, RUNNING_LIMIT_MS } from '../../functions/checks/reaper.js';
+import { CREATE_GRACE_MS, QUIET_MS } from '../../functions/checks/repairCounts.js';
 import { checkStore } from '../../functions/checks/store.js';
 import { type Check, claim, expectSettled, newCheck, recover, run, runToEnd, sent, setupQueues } from './checkRig.js';
 import { setupDynamo } from './engine.js';
@@ -167,6 +170,65 @@ describe('a crash at any write of the check engine leaves nothing the product do
         );
         expect(first.filter((s) => !sentIds.has(s.id)).map((s) => s.id)).toEqual([]);
       },
+    });
+  });
+});
+
+describe('the reaper', () => {
+  /** The issue's state (before follow-ups): subtasks saved Done, the task's counters never moved, its end never written. */
+  async function countersLeftBehind() {
+    const check = await newCheck([[AgentSetting, PlaceBets]]);
+    const { operations, tasks, subtasks } = checkStore();
+    const { task, subs } = check.tasks[0];
+    for (const s of subs)
+      await subtasks.update(s.id, {
+        status: RunStatus.values.Done,
+        run_id: `old-${s.id}`,
+        start_at: Date.now(),
+        end_at: Date.now(),
+        msg: 'ok',
+      });
+    await tasks.update(task.id, { status: TaskStatus.values.Running, start_at: Date.now(), task_running: 2 });
+    await operations.update(check.op.id, { task_running: 1 });
+    return check;
+  }
+
+  it('repairs a task whose counters disagree with its subtasks, then ends it and its operation', async () => {
+    const { op, tasks } = await countersLeftBehind();
+    const reaped = await reapOperation(op.id, {
+      runningLimitMs: RUNNING_LIMIT_MS,
+      pendingLimitMs: PENDING_LIMIT_MS,
+      now: Date.now() + CREATE_GRACE_MS + QUIET_MS,
+    });
+    expect(reaped.repaired).toBe(1);
+    expect(await checkStore().tasks.get(tasks[0].task.id)).toMatchObject({
+      status: TaskStatus.values.Done,
+      task_total: 2,
+      task_done: 2,
+      task_failed: 0,
+      task_running: 0,
+    });
+    expect(await checkStore().operations.get(op.id)).toMatchObject({
+      status: RunStatus.values.Done,
+      task_done: 1,
+      task_running: 0,
+    });
+    expect((await checkStore().operations.get(op.id))?.open).toBeUndefined();
+    const events = await checkStore().engineEvents.all({ scope: { operation_id: op.id } });
+    expect(events.map((e) => e.action).sort()).toEqual(['operation_end', 'task_end']);
+  });
+
+  it('leaves a disagreement alone while the rows are young: a start still writing, or follow-ups in flight', async () => {
+    const { op, tasks } = await countersLeftBehind();
+    const reaped = await reapOperation(op.id, {
+      runningLimitMs: RUNNING_LIMIT_MS,
+      pendingLimitMs: PENDING_LIMIT_MS,
+      now: Date.now(),
+    });
+    expect(reaped.repaired).toBe(0);
+    expect(await checkStore().tasks.get(tasks[0].task.id)).toMatchObject({
+      status: TaskStatus.values.Running,
+      task_done: 0,
     });
   });
 });
