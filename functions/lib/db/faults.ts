@@ -95,7 +95,7 @@ export function writeSequence<R>(name: string, fn: () => Promise<R>): Promise<R>
 /**
  * Runs `fn` with a crash armed after the `afterWrites`-th write of the sequence `sequence` (test
  * only). Resolves when fn has settled, with whether the crash happened (false: the sequence had
- * fewer writes, or fn never entered it) and how many writes of the sequence were made.
+ * fewer writes, or fn never entered it) and the command of the write it died after.
  */
 export async function runToCrash(
   point: CrashPoint,
