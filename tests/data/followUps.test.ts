@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { dynamoClient } from '../../functions/lib/aws/clients.js';
 import { ConditionFailedError } from '../../functions/lib/db/entity.js';
 import { runToCrash, writeSequence } from '../../functions/lib/db/faults.js';
+import { nextId } from '../../functions/lib/db/ids.js';
 import { defineFollowUp, sweepFollowUps } from '../../functions/lib/db/outbox.js';
 import { createRepository } from '../../functions/lib/db/repository.js';
 import { OUTBOX_INDEX } from '../../functions/lib/db/tableSchema.js';
@@ -134,6 +135,24 @@ describe('follow-ups', () => {
       }
     }
     expect(await indexed()).toEqual([]);
+  });
+
+  it('ride on a new row too: written by its PutItem, applied once, and swept after a crash at any write', async () => {
+    for (let n = 1; ; n++) {
+      const parent = await repo.create(base);
+      let childId: number | undefined;
+      const { crashed } = await runToCrash({ sequence: 'create', afterWrites: n }, () =>
+        writeSequence('create', async () => {
+          childId = await nextId('sample');
+          await repo.create(base, { id: childId, followUps: [bump({ id: parent.id, cause: `new:${childId}` })] });
+        }),
+      );
+      await sweepFollowUps({ before: Date.now() + 1 });
+      const stored = childId !== undefined && (await repo.get(childId)) !== undefined;
+      expect({ n, hits: (await repo.get(parent.id))?.hits ?? 0 }).toEqual({ n, hits: stored ? 1 : 0 });
+      if (stored) expect(await pendingOf(childId as number)).toEqual([]);
+      if (!crashed) break;
+    }
   });
 
   it('are kept when the counters repair rewrites a row of an older layout', async () => {

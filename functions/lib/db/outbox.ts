@@ -34,6 +34,10 @@
 //     followUps: [countOnTask({ task_id: sub.task_id, cause: `subtask_end:${sub.id}`, deltas: { task_done: 1 } })],
 //   });
 //
+// A new row records its follow-ups the same way: `repo.create(data, { id, followUps })` stores them
+// with the row in its PutItem (e.g. a bank statement and the sub-account sum, balance check,
+// notification and delivery it sets in motion).
+//
 // Args are plain data (they are stored on the row). The sweeper must know every kind: the module that
 // declares one is imported by functions/data/followUpKinds.ts (its test checks that).
 
@@ -95,8 +99,7 @@ export interface OutboxWrite {
 
 /** Clauses recording `steps` as one entry on the row the update writes (it also marks the row for the sweeper). */
 export function recordFollowUps(b: ExpressionBuilder, steps: FollowUp[], at = Date.now()): OutboxWrite {
-  const name = `${ENTRY_PREFIX}${sortKey(at)}${randomBytes(4).toString('hex')}`;
-  const entry: Entry = { at, steps };
+  const { name, entry } = newEntry(steps, at);
   const index = b.name(OUTBOX_INDEX.sortKey);
   return {
     name,
@@ -108,6 +111,27 @@ export function recordFollowUps(b: ExpressionBuilder, steps: FollowUp[], at = Da
       `${index} = if_not_exists(${index}, ${b.value(sortKey(at))})`,
     ],
     adds: [`${b.name(VERSION)} ${b.value(1)}`],
+  };
+}
+
+function newEntry(steps: FollowUp[], at: number): { name: string; entry: Entry } {
+  return { name: `${ENTRY_PREFIX}${sortKey(at)}${randomBytes(4).toString('hex')}`, entry: { at, steps } };
+}
+
+/**
+ * The attributes recording `steps` as the one entry of a row a create writes whole (its PutItem
+ * carries them), and the entry to apply once the row is stored.
+ */
+export function followUpsOfNewRow(steps: FollowUp[], at = Date.now()): { attributes: Item; write: OutboxWrite } {
+  const { name, entry } = newEntry(steps, at);
+  return {
+    attributes: {
+      [name]: entry as unknown as NativeAttributeValue,
+      [VERSION]: 1,
+      [OUTBOX_INDEX.partitionKey]: OUTBOX_PARTITION,
+      [OUTBOX_INDEX.sortKey]: sortKey(at),
+    },
+    write: { name, entry, sets: [], adds: [] },
   };
 }
 

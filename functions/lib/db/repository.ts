@@ -42,13 +42,21 @@ import {
   type AddOptions,
   ConditionFailedError,
   type EntityDef,
+  type FollowUp,
   type ListOptions,
   type ListOutcome,
   type Repository,
   searchableFields,
 } from './entity.js';
 import { idFromBlock, nextId, nextIds } from './ids.js';
-import { applyRecorded, CAUSES, type OutboxWrite, outboxAttributes, recordFollowUps } from './outbox.js';
+import {
+  applyRecorded,
+  CAUSES,
+  followUpsOfNewRow,
+  type OutboxWrite,
+  outboxAttributes,
+  recordFollowUps,
+} from './outbox.js';
 import { ttlSecondsOf } from './retention.js';
 import { mapLimit } from '../mapLimit.js';
 import {
@@ -72,6 +80,11 @@ export interface CreateOptions<T> {
   alongside?: (row: T) => Promise<unknown>;
   /** Collect the row's counts here instead of moving them now; the caller flushes the batch once. */
   counts?: CounterBatch;
+  /**
+   * What the new row sets in motion (outbox.ts): stored with it by the same PutItem, applied once it
+   * and its counters are written, before create answers (or by the sweeper if this process dies first).
+   */
+  followUps?: FollowUp[];
 }
 
 /** The repository plus the few calls that need more than the generic contract. */
@@ -249,7 +262,8 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
       const now = Date.now();
       const created_at = (data as Partial<Row>).created_at ?? now;
       const row = { updated_at: created_at, ...data, id, created_at } as Record<string, unknown>;
-      const item = toItem(row, await ttlSecondsOf(def));
+      const outbox = options?.followUps?.length ? followUpsOfNewRow(options.followUps) : undefined;
+      const item = { ...toItem(row, await ttlSecondsOf(def)), ...outbox?.attributes };
       await conditional(
         dynamoClient().send(
           new PutCommand({ TableName: config.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }),
@@ -260,6 +274,7 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
       if (options?.counts) {
         options.counts.add(partitionsOf(item));
         await options.alongside?.(created);
+        if (outbox) await applyRecorded(key(id), outbox.write, undefined);
         return created;
       }
       // Both run to the end before create answers: a failed `alongside` never leaves counters in flight.
@@ -268,6 +283,7 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
         options?.alongside?.(created),
       ]);
       for (const outcome of [counted, beside]) if (outcome.status === 'rejected') throw outcome.reason;
+      if (outbox) await applyRecorded(key(id), outbox.write, undefined);
       return created;
     },
 
