@@ -94,6 +94,10 @@ async function newCheck() {
       start_at: null,
       end_at: null,
       msg: '',
+      attempts: null,
+      flaky: false,
+      degraded: false,
+      duration_ms: null,
     })),
   );
 }

@@ -64,9 +64,9 @@ async function everyCrashPoint(sequence: string, scenario: Scenario): Promise<nu
       await scenario.afterRecovery?.(check);
     }
     await Promise.all(
-      runs.map(async ({ check, context }) => {
+      runs.map(async ({ check, context, crashed }) => {
         await runToEnd(check.op.id);
-        await expectSettled(check.op.id, since, context);
+        await expectSettled(check.op.id, since, context, crashed);
       }),
     );
     const spared = runs.find((r) => !r.crashed);
