@@ -112,8 +112,10 @@ describe('a SIGKILL of the whole stack during a batch check, and a restart on th
       lastWrite: 'UpdateItemCommand',
     });
 
-    // What the kill left: one subtask saved final with its follow-ups still on it, and none of
-    // them done: its task's counters do not count it, it has no end record and no notification.
+    // What the kill left: a subtask saved final with its follow-ups still on it, none of them done: its
+    // task has not counted it, and it has no end record and no notification. (Another subtask's end,
+    // sent to the engine as the checker froze, may have landed too: a crash does not wait for requests
+    // in flight.)
     const rows = await tableAfterCrash();
     const ofOp = (type: string) => rows.filter((r) => String(r.pk).startsWith(`${type}#`) && r.operation_id === opId);
     const crossed = ofOp('subtask').filter(
@@ -121,12 +123,13 @@ describe('a SIGKILL of the whole stack during a batch check, and a restart on th
         (s.status === RunStatus.values.Done || s.status === RunStatus.values.Failed) &&
         Object.keys(s).some((k) => k.startsWith('_ob_e_')),
     );
-    expect(crossed, 'a subtask whose end was written and nothing after it').toHaveLength(1);
-    const [ended] = crossed;
-    const itsTask = ofOp('task').find((t) => t.id === ended.task_id) as Row;
-    expect(itsTask.task_done + itsTask.task_failed).toBe(0);
-    expect(ofOp('engine_event').filter((e) => e.action === 'subtask_end')).toEqual([]);
-    expect(rows.filter((r) => r.caption === `Subtask ${ended.id} of operation ${opId}`)).toEqual([]);
+    expect(crossed.length, 'subtasks whose end was written and nothing after it').toBeGreaterThanOrEqual(1);
+    for (const ended of crossed) {
+      const itsTask = ofOp('task').find((t) => t.id === ended.task_id) as Row;
+      expect([...((itsTask._ob_causes as Set<string>) ?? [])]).not.toContain(`subtask_end:${ended.id}`);
+      expect(ofOp('engine_event').filter((e) => e.action === 'subtask_end' && e.subtask_id === ended.id)).toEqual([]);
+      expect(rows.filter((r) => r.caption === `Subtask ${ended.id} of operation ${opId}`)).toEqual([]);
+    }
 
     // The restart: the same DATA_DIR, the hook not armed.
     stack = await startStackProcess({ dataDir, adminPassword: PASSWORD });
@@ -191,9 +194,11 @@ describe('a SIGKILL of the whole stack during a batch check, and a restart on th
     for (const t of tasks)
       expect(notes.filter((n) => n.caption === `Task ${t.id} of operation ${opId}`)).toHaveLength(1);
     expect(notes.filter((n) => n.category === NotificationCategory.values.Operation)).toHaveLength(1);
-    const cut = notes.find((n) => n.caption === `Subtask ${ended.id} of operation ${opId}`) as Row;
-    expect(ended.end_at).toBeLessThan(killedAt);
-    expect(cut.created_at).toBeGreaterThan(killedAt);
+    for (const ended of crossed) {
+      const cut = notes.find((n) => n.caption === `Subtask ${ended.id} of operation ${opId}`) as Row;
+      expect(ended.end_at).toBeLessThan(killedAt);
+      expect(cut.created_at).toBeGreaterThan(killedAt);
+    }
 
     // The summary reached the chat once: settled Success (nothing is sent after that), one message.
     const operationNote = notes.find((n) => n.category === NotificationCategory.values.Operation) as Row;
