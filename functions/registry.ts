@@ -140,6 +140,26 @@ export const LAMBDAS: readonly LambdaDef[] = [
     },
   },
   {
+    // Applies the follow-ups of transitions whose writer died before it had (lib/db/outbox.ts):
+    // the task counters and ends, records and notifications of the check engine, and their sends.
+    name: 'followUpSweeper',
+    entry: 'functions/data/followUpSweep.ts',
+    trigger: { type: 'schedule', everySeconds: 60 },
+    memoryMb: 512,
+    timeoutSeconds: 60,
+    access: { table: 'readWrite', sends: ['check', 'notify'] },
+  },
+  {
+    // Local runner only (startup, first of the startup entries): every follow-up written before the
+    // start began, before the requeues below look at what is pending.
+    name: 'followUpsAtStart',
+    entry: 'functions/data/followUpSweep.ts',
+    trigger: { type: 'startup' },
+    memoryMb: 512,
+    timeoutSeconds: 60,
+    access: { table: 'readWrite', sends: ['check', 'notify'] },
+  },
+  {
     name: 'checkReaper',
     entry: 'functions/checks/reaper.ts',
     trigger: { type: 'schedule', everySeconds: 60 },

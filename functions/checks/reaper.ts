@@ -1,4 +1,4 @@
-import { reapStuck } from './engine.js';
+import { reapStuck } from './reapStuck.js';
 import { SUBTASK_TIMEOUT_MS } from './runSubtask.js';
 
 // A subtask gets its own timeout plus time to store its video before it counts as lost.

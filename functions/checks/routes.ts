@@ -18,7 +18,7 @@ import {
 import { NotFoundError } from '../lib/errors.js';
 import { listReply } from '../lib/http/listReply.js';
 import { Router } from '../lib/http/router.js';
-import * as engine from './engine.js';
+import { pauseOperation, pauseTask, resumeOperation, resumeTask } from './pauseResume.js';
 import * as read from './read.js';
 import { startCheck } from './start.js';
 
@@ -70,9 +70,7 @@ export const checksRouter = new Router()
     async (req) => {
       const op = await read.getOperationRow(req.params.id);
       const changed =
-        req.body.action === OperationAction.values.Pause
-          ? await engine.pauseOperation(op)
-          : await engine.resumeOperation(op);
+        req.body.action === OperationAction.values.Pause ? await pauseOperation(op) : await resumeOperation(op);
       return { operation: await read.getOperation(op.id), changed };
     },
     { body: ActionBody },
@@ -86,8 +84,7 @@ export const checksRouter = new Router()
     '/check/tasks/:id/action',
     async (req) => {
       const task = await read.getTaskRow(req.params.id);
-      const changed =
-        req.body.action === OperationAction.values.Pause ? await engine.pauseTask(task) : await engine.resumeTask(task);
+      const changed = req.body.action === OperationAction.values.Pause ? await pauseTask(task) : await resumeTask(task);
       return { task: await read.getTask(task.id), changed };
     },
     { body: ActionBody },

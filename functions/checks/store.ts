@@ -16,6 +16,7 @@ import {
   ConditionFailedError,
   defineEntity,
   type EntityDef,
+  type FollowUp,
   type ListOptions,
   type ListOutcome,
 } from '../lib/db/entity.js';
@@ -55,6 +56,8 @@ export type StoredSubtask = StoredOf<
   {
     /** Id of the delivery that claimed it, so a late duplicate cannot finish it twice. */
     run_id?: string;
+    /** When its end was added to the dashboard's rollups (hidden): the rollup follow-up adds it once. */
+    rolled_up_at?: number;
   }
 >;
 
@@ -95,6 +98,7 @@ export const subtaskEntity = defineEntity<StoredSubtask>({
   fields: subtaskListFields,
   // site_id took the sixth slot in 2026-11 (the dashboard's cells); the start's repair indexes older rows.
   keys: ['task_id', 'operation_id', 'process', 'mode', 'status', 'site_id'],
+  hidden: ['rolled_up_at'],
 });
 
 export const checkLogEntity = defineEntity<StoredCheckLog>({
@@ -155,6 +159,8 @@ export interface CheckRows<T extends Row> {
   /** An id for a row written later with `create(..., { id })`, so rows can name each other before they exist. */
   newId(): Promise<number>;
   create(data: NewRow<T>, options?: { id?: number }): Promise<T>;
+  /** Writes the row under `id` (allocated by its cause) unless it exists: a follow-up applied twice writes it once. */
+  createOnce(data: NewRow<T>, id: number): Promise<T>;
   createMany(data: NewRow<T>[]): Promise<T[]>;
   get(id: number): Promise<T | undefined>;
   getMany(ids: number[]): Promise<T[]>;
@@ -165,10 +171,28 @@ export interface CheckRows<T extends Row> {
   /** Atomic counter moves, e.g. `{ task_running: -1, task_done: 1 }`. */
   add(id: number, deltas: Partial<Record<keyof T & string, number>>): Promise<T>;
   /**
+   * Counter moves made once per cause (e.g. `subtask_end:42`): a second call for the same cause
+   * changes nothing and answers the row as it is.
+   */
+  addOnce(id: number, deltas: Partial<Record<keyof T & string, number>>, cause: string): Promise<T>;
+  /**
    * A state transition: writes `patch` only while the row still holds `from` (e.g. status
    * Pending). Null when another writer got there first, so of racing deliveries exactly one wins.
+   * `followUps` are written with it, in the same write, and applied before it answers (or, if this
+   * process dies first, by the sweeper): lib/db/outbox.ts.
    */
-  transition(id: number, patch: Partial<T>, from: Partial<T>): Promise<T | null>;
+  transition(id: number, patch: Partial<T>, from: Partial<T>, followUps?: FollowUp[]): Promise<T | null>;
+  /** The row (consistent) and the causes its `addOnce` counters have counted: what a counter repair starts from. */
+  getCounted(id: number): Promise<{ row: T; causes: string[] } | undefined>;
+  /**
+   * The counter repair: sets `counts` whole and marks `causes` counted, only while the row still
+   * holds `expect` and has counted no cause since `getCounted` (`seen`). Null when it changed meanwhile.
+   */
+  setCounts(
+    id: number,
+    counts: Partial<T>,
+    guard: { expect: Partial<T>; causes: string[]; seen: number },
+  ): Promise<T | null>;
 }
 
 /** Where the check engine keeps its rows; the engine and read models depend on this port, not on DynamoDB. */
@@ -194,6 +218,15 @@ function dynamoCheckRows<T extends Row>(
   return {
     newId: () => nextId(def.type),
     create: (data, options) => repo.create(data, options),
+    async createOnce(data, id) {
+      try {
+        return await repo.create(data, { id });
+      } catch (error) {
+        const existing = error instanceof ConditionFailedError ? await repo.get(id) : undefined;
+        if (!existing) throw error;
+        return existing;
+      }
+    },
     createMany: (data) => repo.createMany(data),
     get: (id) => repo.get(id),
     getMany: (ids) => repo.getMany(ids),
@@ -201,9 +234,19 @@ function dynamoCheckRows<T extends Row>(
     all: (options) => repo.all(options),
     update: (id, patch) => existing(id, repo.update(id, patch)),
     add: (id, deltas) => existing(id, repo.add(id, deltas)),
-    async transition(id, patch, from) {
+    addOnce: (id, deltas, cause) => existing(id, repo.add(id, deltas, { once: cause })),
+    async transition(id, patch, from, followUps) {
       try {
-        return await repo.update(id, patch, { expect: from });
+        return await repo.update(id, patch, { expect: from, followUps });
+      } catch (error) {
+        if (error instanceof ConditionFailedError) return null;
+        throw error;
+      }
+    },
+    getCounted: (id) => repo.getCounted(id),
+    async setCounts(id, counts, { expect, causes, seen }) {
+      try {
+        return await repo.update(id, counts, { expect, causes: { add: causes, seen } });
       } catch (error) {
         if (error instanceof ConditionFailedError) return null;
         throw error;

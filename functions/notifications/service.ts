@@ -2,6 +2,7 @@ import { NotificationStatus, NotifyStatus } from '../../shared/enums.js';
 import type { ListQuery } from '../../shared/listQuery.js';
 import type { Notification } from '../../shared/schemas/notifications.js';
 import type { ListOutcome } from '../lib/db/entity.js';
+import { defineFollowUp } from '../lib/db/outbox.js';
 import { logger } from '../lib/logger.js';
 import { userRefs } from '../users/refs.js';
 import { NotificationNotFoundError } from './errors.js';
@@ -16,11 +17,40 @@ export type NewNotification = Pick<StoredNotification, 'category' | 'title' | 'c
 /**
  * Writes a notification and, when the Telegram settings want it on the chat, enqueues its
  * delivery (docs/notifications.md). A queue that cannot take it leaves the notification Pending
- * and the check goes on: a lost chat message must not fail a check.
+ * and the caller goes on: a lost chat message must not fail what it reports.
  */
 export async function createNotification(n: NewNotification): Promise<StoredNotification> {
+  const store = notificationStore();
+  const row = await writeNotificationOnce(await store.newId(), n);
+  await enqueueWhilePending(row).catch((error: unknown) =>
+    logger.error('could not enqueue the telegram delivery; it stays Pending', {
+      notification_id: row.id,
+      error: error as Error,
+    }),
+  );
+  return row;
+}
+
+/**
+ * The notification of a cause that allocated `id` beforehand (a check's end, as a follow-up):
+ * written once, however often this runs, and its Telegram delivery enqueued while it is Pending. A
+ * second run may enqueue it again; the notifier sends a notification once (it claims it first).
+ */
+export const writeNotification = defineFollowUp(
+  'notifications.write',
+  async ({ id, ...n }: NewNotification & { id: number }) => {
+    await enqueueWhilePending(await writeNotificationOnce(id, n));
+  },
+);
+
+/** An id for `writeNotification`, allocated by its cause before the cause's transition records it. */
+export function newNotificationId(): Promise<number> {
+  return notificationStore().newId();
+}
+
+async function writeNotificationOnce(id: number, n: NewNotification): Promise<StoredNotification> {
   const plan = await planTelegram(n.category);
-  const created = await notificationStore().create({
+  const { row } = await notificationStore().createOnce(id, {
     from_user_id: n.from_user_id ?? null,
     category: n.category,
     title: n.title,
@@ -34,15 +64,11 @@ export async function createNotification(n: NewNotification): Promise<StoredNoti
     pushed_tg_at: null,
     tg_remark: plan.tg_remark,
   });
-  if (plan.status_tg === NotifyStatus.values.Pending) {
-    await enqueueTelegramDelivery(created.id).catch((error: unknown) =>
-      logger.error('could not enqueue the telegram delivery; it stays Pending', {
-        notification_id: created.id,
-        error: error as Error,
-      }),
-    );
-  }
-  return created;
+  return row;
+}
+
+async function enqueueWhilePending(row: StoredNotification): Promise<void> {
+  if (row.status_tg === NotifyStatus.values.Pending) await enqueueTelegramDelivery(row.id);
 }
 
 /** POST /notifications/{id}/notify {channel: 2}: SendTG, now, whatever the automatic delivery did. */

@@ -1,8 +1,9 @@
-import { NotificationStatus } from '../../shared/enums.js';
+import { NotificationStatus, NotifyStatus } from '../../shared/enums.js';
 import type { StoredOf } from '../../shared/listFields.js';
 import type { ListQuery } from '../../shared/listQuery.js';
 import { notificationListFields } from '../../shared/schemas/notifications.js';
-import { defineEntity, type ListOutcome } from '../lib/db/entity.js';
+import { ConditionFailedError, defineEntity, type ListOutcome } from '../lib/db/entity.js';
+import { nextId } from '../lib/db/ids.js';
 import { createRepository, type DynamoRepository } from '../lib/db/repository.js';
 import { onConditionFailure } from '../lib/onConditionFailure.js';
 import { NotificationNotFoundError } from './errors.js';
@@ -17,6 +18,8 @@ type DeclaredNotification = StoredOf<
     operation_id?: number;
     /** Why the Telegram channel is not Success: Telegram's answer or what is missing. */
     tg_remark?: string | null;
+    /** Until when one delivery holds the right to send it (hidden): a duplicate message waits instead of posting twice. */
+    tg_claim?: number;
   }
 >;
 /**
@@ -31,6 +34,10 @@ export type NewNotificationRecord = Omit<StoredNotification, 'id' | 'created_at'
 /** Where notifications live; the notifications service depends on this port, not on DynamoDB. */
 export interface NotificationStore {
   create(notification: NewNotificationRecord): Promise<StoredNotification>;
+  /** An id for `createOnce`, allocated by the cause before the notification is written. */
+  newId(): Promise<number>;
+  /** Writes it under `id` unless a notification with that id exists; either way answers the stored one. */
+  createOnce(id: number, notification: NewNotificationRecord): Promise<{ row: StoredNotification; created: boolean }>;
   get(id: number): Promise<StoredNotification | undefined>;
   list(query: ListQuery): Promise<ListOutcome<StoredNotification>>;
   /** Unread notifications only, read from their own index (the web-push poll). */
@@ -42,6 +49,11 @@ export interface NotificationStore {
     id: number,
     tg: Pick<StoredNotification, 'status_tg' | 'pushed_tg_at' | 'tg_remark'>,
   ): Promise<StoredNotification>;
+  /**
+   * Takes the right to send its Telegram message until `until`: only while it is Pending and no
+   * other delivery holds that right (or its hold ended before `now`). False otherwise.
+   */
+  claimTelegram(id: number, now: number, until: number): Promise<boolean>;
 }
 
 export const notificationEntity = defineEntity<StoredNotification>({
@@ -49,6 +61,7 @@ export const notificationEntity = defineEntity<StoredNotification>({
   fields: notificationListFields,
   // Unread rows sit in their own slot partition so the web-push poll reads only new ones.
   keys: ['status', 'category'],
+  hidden: ['tg_claim'],
   retention: 'notifications',
   // High volume: day buckets, so no partition takes the type's writes (docs/data-model.md).
   partitioning: { bucket: 'day' },
@@ -59,6 +72,17 @@ export function dynamoNotificationStore(
 ): NotificationStore {
   return {
     create: (notification) => repo.create(notification),
+    newId: () => nextId(notificationEntity.type),
+    async createOnce(id, notification) {
+      try {
+        return { row: await repo.create(notification, { id }), created: true };
+      } catch (error) {
+        if (!(error instanceof ConditionFailedError)) throw error;
+        const row = await repo.get(id);
+        if (!row) throw error;
+        return { row, created: false };
+      }
+    },
     get: (id) => repo.get(id),
     list: (query) => repo.list(query),
     listUnread: (query) => repo.list(query, { scope: { status: NotificationStatus.values.Unread } }),
@@ -67,7 +91,21 @@ export function dynamoNotificationStore(
         repo.update(id, { status: NotificationStatus.values.Read, read_at: readAt }),
         () => new NotificationNotFoundError(id),
       ),
-    setTelegram: (id, tg) => onConditionFailure(repo.update(id, tg), () => new NotificationNotFoundError(id)),
+    setTelegram: (id, tg) =>
+      onConditionFailure(repo.update(id, { ...tg, tg_claim: undefined }), () => new NotificationNotFoundError(id)),
+    async claimTelegram(id, now, until) {
+      const row = await repo.getWithHidden(id);
+      if (row?.status_tg !== NotifyStatus.values.Pending) return false;
+      if (row.tg_claim !== undefined && row.tg_claim > now) return false;
+      try {
+        // Compare-and-set on the hold as read: of two deliveries reading the same, one takes it.
+        await repo.update(id, { tg_claim: until }, { expect: { status_tg: row.status_tg, tg_claim: row.tg_claim } });
+        return true;
+      } catch (error) {
+        if (error instanceof ConditionFailedError) return false;
+        throw error;
+      }
+    },
   };
 }
 

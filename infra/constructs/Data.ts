@@ -1,8 +1,15 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import {
+  AttributeType,
+  BillingMode,
+  ProjectionType,
+  StreamViewType,
+  Table,
+  TableEncryption,
+} from 'aws-cdk-lib/aws-dynamodb';
 import type { IGrantable } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import { TABLE_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../../functions/lib/db/tableSchema.js';
+import { OUTBOX_INDEX, TABLE_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../../functions/lib/db/tableSchema.js';
 
 export interface DataProps {
   /** Retained in production: the table holds every site, account and check history. */
@@ -36,6 +43,13 @@ export class Data extends Construct {
         sortKey: { name: index.sortKey, type: AttributeType.STRING },
       });
     }
+    // Rows with follow-ups still to apply (functions/lib/db/outbox.ts): keys only, the sweeper reads the row.
+    this.table.addGlobalSecondaryIndex({
+      indexName: OUTBOX_INDEX.name,
+      partitionKey: { name: OUTBOX_INDEX.partitionKey, type: AttributeType.STRING },
+      sortKey: { name: OUTBOX_INDEX.sortKey, type: AttributeType.STRING },
+      projectionType: ProjectionType.KEYS_ONLY,
+    });
   }
 
   grantReadWrite(grantee: IGrantable): void {

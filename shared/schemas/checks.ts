@@ -173,7 +173,7 @@ export const taskListFields = {
   start_at: field.datetime<number | null>(bounded),
   end_at: field.datetime<number | null>(bounded),
   checkpoints: field.shown<Checkpoints>(),
-  /** Subtask counters, kept by atomic adds; `recountTask` is their repair path. */
+  /** Subtask counters, moved once per subtask transition by its follow-ups; the reaper repairs a disagreement (functions/checks/repairCounts.ts). */
   ...progressFields,
 } as const satisfies ListFields;
 

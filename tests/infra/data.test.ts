@@ -1,6 +1,6 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { TABLE_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../../functions/lib/db/tableSchema.js';
+import { OUTBOX_INDEX, TABLE_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../../functions/lib/db/tableSchema.js';
 import { synthStack } from './synthStack.js';
 import { type Json, ofType } from './templateQueries.js';
 
@@ -20,7 +20,7 @@ describe('Data: the single table', () => {
     });
   });
 
-  it('declares exactly the global secondary indexes of tableSchema, projecting all attributes', () => {
+  it('declares exactly the global secondary indexes of tableSchema: the list indexes whole, the outbox keys only', () => {
     const [[, table]] = ofType(template, 'AWS::DynamoDB::Table');
     const indexes = table.Properties?.GlobalSecondaryIndexes.map((i: Json) => ({
       name: i.IndexName,
@@ -28,7 +28,10 @@ describe('Data: the single table', () => {
       sortKey: i.KeySchema.find((k: Json) => k.KeyType === 'RANGE').AttributeName,
       projection: i.Projection.ProjectionType,
     }));
-    expect(indexes).toEqual(TABLE_INDEXES.map((i) => ({ ...i, projection: 'ALL' })));
+    expect(indexes).toEqual([
+      ...TABLE_INDEXES.map((i) => ({ ...i, projection: 'ALL' })),
+      { ...OUTBOX_INDEX, projection: 'KEYS_ONLY' },
+    ]);
   });
 
   it('may be deleted with a development stage', () => {

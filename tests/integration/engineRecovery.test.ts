@@ -19,6 +19,7 @@ const post = (path: string, body: unknown) => client.post(`/api/v1${path}`, { to
 let sqs: SQSClient;
 let sinkUrl: string;
 let engine: typeof import('../../functions/checks/engine.js');
+let reaper: typeof import('../../functions/checks/reapStuck.js');
 let start: typeof import('../../functions/checks/start.js');
 let runner: typeof import('../../functions/checks/runSubtask.js');
 let browser: typeof import('../../functions/checks/browser/browserPool.js');
@@ -54,6 +55,7 @@ beforeAll(async () => {
   const clients = await import('../../functions/lib/aws/clients.js');
   clients.resetClients();
   engine = await import('../../functions/checks/engine.js');
+  reaper = await import('../../functions/checks/reapStuck.js');
   start = await import('../../functions/checks/start.js');
   runner = await import('../../functions/checks/runSubtask.js');
   browser = await import('../../functions/checks/browser/browserPool.js');
@@ -81,7 +83,7 @@ describe('a checker that dies', () => {
     const claimed = await engine.claimSubtask(message.subtask_id, 'killed-delivery');
     expect(claimed?.status).toBe(RunStatus.values.Running);
 
-    const reaped = await engine.reapStuck({ runningLimitMs: 0, pendingLimitMs: Number.POSITIVE_INFINITY });
+    const reaped = await reaper.reapStuck({ runningLimitMs: 0, pendingLimitMs: Number.POSITIVE_INFINITY });
     expect(reaped.failed).toBeGreaterThanOrEqual(1);
 
     const subtask = (await get(`/check/subtasks?operation_id==-${op.id}`)).body.data.result[0];

@@ -308,3 +308,29 @@ describe('per-subtask messages', () => {
     for (const n of subtaskNotes) expect(messages.some((m) => m.text.includes(String(n.caption)))).toBe(true);
   }, 200_000);
 });
+
+describe('two deliveries of one notification at once', () => {
+  // The check engine may enqueue a delivery again after a crash (its follow-ups are applied again),
+  // and a start enqueues every Pending one: a notification must still be posted once.
+  it('post one message: the one that finds it claimed comes back later and finds it sent', async () => {
+    const chat = (await configure()).check_chat_id;
+    Object.assign(process.env, stack.env);
+    (await import('../../functions/lib/aws/clients.js')).resetClients();
+    const { pendingTelegramNotification } = await import('../helpers/pendingNotification.js');
+    const { notificationStore } = await import('../../functions/notifications/store.js');
+    const { deliverNotification, TelegramRetryLaterError } = await import(
+      '../../functions/notifications/telegram/deliverNotification.js'
+    );
+    const n = await pendingTelegramNotification({ title: uniqueName('Twice at once '), caption: 'claim test' });
+
+    const both = await Promise.allSettled([0, 1].map(() => deliverNotification(n.id, { mode: 'auto' })));
+    expect(await received(chat)).toHaveLength(1);
+    for (const outcome of both)
+      if (outcome.status === 'rejected') expect(outcome.reason).toBeInstanceOf(TelegramRetryLaterError);
+
+    // The queue brings the message that waited back: sent by then, it posts nothing more.
+    await deliverNotification(n.id, { mode: 'auto' });
+    expect(await received(chat)).toHaveLength(1);
+    expect((await notificationStore().get(n.id))?.status_tg).toBe(NotifyStatus.values.Success);
+  });
+});

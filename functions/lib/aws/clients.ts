@@ -5,6 +5,7 @@ import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.js';
+import { writeFaults } from '../db/faults.js';
 import { localSigner } from './localSigner.js';
 
 // One client of each kind per process, created on first use so that the local runner can
@@ -15,26 +16,35 @@ let s3: S3Client | undefined;
 let kms: KMSClient | undefined;
 let secretsManager: SecretsManagerClient | undefined;
 
+/** The crash tests' fault hook (lib/db/faults.ts): passes everything through unless a test armed it. */
+const FAULTS = { step: 'initialize', name: 'writeFaults' } as const;
+
 export function dynamoClient(): DynamoDBDocumentClient {
-  dynamo ??= DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      region: config.region,
-      endpoint: config.dynamoEndpoint,
-      maxAttempts: 5,
-      // An endpoint is set only for the local engines, which do not verify signatures.
-      ...(config.dynamoEndpoint ? { signer: localSigner('dynamodb', config.region) } : {}),
-    }),
-    { marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: true } },
-  );
+  if (!dynamo) {
+    dynamo = DynamoDBDocumentClient.from(
+      new DynamoDBClient({
+        region: config.region,
+        endpoint: config.dynamoEndpoint,
+        maxAttempts: 5,
+        // An endpoint is set only for the local engines, which do not verify signatures.
+        ...(config.dynamoEndpoint ? { signer: localSigner('dynamodb', config.region) } : {}),
+      }),
+      { marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: true } },
+    );
+    dynamo.middlewareStack.add(writeFaults as never, FAULTS);
+  }
   return dynamo;
 }
 
 export function sqsClient(): SQSClient {
-  sqs ??= new SQSClient({
-    region: config.region,
-    endpoint: config.sqsEndpoint,
-    ...(config.sqsEndpoint ? { signer: localSigner('sqs', config.region) } : {}),
-  });
+  if (!sqs) {
+    sqs = new SQSClient({
+      region: config.region,
+      endpoint: config.sqsEndpoint,
+      ...(config.sqsEndpoint ? { signer: localSigner('sqs', config.region) } : {}),
+    });
+    sqs.middlewareStack.add(writeFaults as never, FAULTS);
+  }
   return sqs;
 }
 

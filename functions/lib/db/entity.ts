@@ -117,6 +117,12 @@ export interface ListOutcome<T> extends ListResult<T> {
   consumed_rcu: number;
 }
 
+/** One pending follow-up of a transition: a declared kind and its args (outbox.ts). */
+export interface FollowUp {
+  kind: string;
+  args: Record<string, unknown>;
+}
+
 export interface UpdateOptions {
   /**
    * Extra condition, as a map of field -> expected value, checked atomically with the write.
@@ -130,6 +136,24 @@ export interface UpdateOptions {
    * (ConditionFailedError), it never files the row under a wrong partition.
    */
   basis?: object;
+  /**
+   * Follow-ups of this transition (outbox.ts): recorded on the row in the same conditional write,
+   * then applied in order before update returns, and by the sweeper if this process dies first.
+   */
+  followUps?: FollowUp[];
+  /**
+   * The repair of counters kept by `add(..., { once })`: marks these causes counted in the same
+   * write, which holds only while the row has counted exactly `seen` causes (none since it was read).
+   */
+  causes?: { add: string[]; seen: number };
+}
+
+export interface AddOptions extends UpdateOptions {
+  /**
+   * The cause this move counts (e.g. `subtask_end:42`): the ADD is made only if the row has not
+   * counted that cause yet, in the same write, so applying a follow-up again never counts twice.
+   */
+  once?: string;
 }
 
 /** The generic repository; features wrap it in their own store (see style.md rule 3). */
@@ -144,7 +168,7 @@ export interface Repository<T extends { id: number; created_at: number }> {
   /** Sets fields (undefined values are removed), stamps updated_at; returns the new item. Throws NotFound-like ConditionFailedError when missing. */
   update(id: number, patch: Partial<T>, options?: UpdateOptions): Promise<T>;
   /** Atomic counter change, e.g. add(siteId, { available_account_cnt: -1 }). */
-  add(id: number, deltas: Partial<Record<keyof T & string, number>>, options?: UpdateOptions): Promise<T>;
+  add(id: number, deltas: Partial<Record<keyof T & string, number>>, options?: AddOptions): Promise<T>;
   softDelete(id: number): Promise<void>;
   /** Brings a soft-deleted row back into its lists (and counts). */
   restore(id: number): Promise<void>;

@@ -23,7 +23,7 @@ import { guessNewestBuckets, keepGuessedRead, readFromNewest, rememberNewestBuck
 import { bucketOf, bucketSpan, type Partitioning, spreadOf } from './partitions.js';
 import { rangeCount } from './rangeCount.js';
 import { readSpread, type SpreadPosition } from './spreadRead.js';
-import { type IndexName, SLOT_INDEXES, TABLE_INDEXES } from './tableSchema.js';
+import { type IndexName, OUTBOX_PREFIX, SLOT_INDEXES, TABLE_INDEXES } from './tableSchema.js';
 import { timeKeyBounds } from './timeKey.js';
 
 export type Item = Record<string, NativeAttributeValue>;
@@ -47,7 +47,7 @@ const INTERNAL = new Set([
 
 /** Attributes of the storage layout that callers never see nor write. */
 export function isInternal(attr: string): boolean {
-  return INTERNAL.has(attr) || attr.startsWith(LC_PREFIX);
+  return INTERNAL.has(attr) || attr.startsWith(LC_PREFIX) || attr.startsWith(OUTBOX_PREFIX);
 }
 
 /**

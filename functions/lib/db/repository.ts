@@ -39,15 +39,24 @@ import {
   typeOfCounter,
 } from './partitions.js';
 import {
+  type AddOptions,
   ConditionFailedError,
   type EntityDef,
+  type FollowUp,
   type ListOptions,
   type ListOutcome,
   type Repository,
   searchableFields,
-  type UpdateOptions,
 } from './entity.js';
 import { idFromBlock, nextId, nextIds } from './ids.js';
+import {
+  applyRecorded,
+  CAUSES,
+  followUpsOfNewRow,
+  type OutboxWrite,
+  outboxAttributes,
+  recordFollowUps,
+} from './outbox.js';
 import { ttlSecondsOf } from './retention.js';
 import { mapLimit } from '../mapLimit.js';
 import {
@@ -71,6 +80,11 @@ export interface CreateOptions<T> {
   alongside?: (row: T) => Promise<unknown>;
   /** Collect the row's counts here instead of moving them now; the caller flushes the batch once. */
   counts?: CounterBatch;
+  /**
+   * What the new row sets in motion (outbox.ts): stored with it by the same PutItem, applied once it
+   * and its counters are written, before create answers (or by the sweeper if this process dies first).
+   */
+  followUps?: FollowUp[];
 }
 
 /** The repository plus the few calls that need more than the generic contract. */
@@ -100,6 +114,11 @@ export interface DynamoRepository<T extends Row> extends Repository<T> {
    * number of counter items written.
    */
   repair(): Promise<{ rows: number; reindexed: number; counters: number }>;
+  /**
+   * The row (consistent read) with the causes its guarded counters have counted (`add(..., { once })`),
+   * for a repair that sets those counters whole (`update(..., { causes })`).
+   */
+  getCounted(id: number): Promise<{ row: T; causes: string[] } | undefined>;
 }
 
 /** The one place a vendor's conditional-check failure becomes our error. */
@@ -176,8 +195,16 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
   }
 
   /** Existence + not soft-deleted + the caller's expectations, as one condition. */
-  function condition(b: ExpressionBuilder, options?: UpdateOptions): string {
+  function condition(b: ExpressionBuilder, options?: AddOptions): string {
     const parts = [`attribute_exists(${b.name('pk')})`, `attribute_not_exists(${b.name('deleted')})`];
+    // A guarded counter: not counted for this cause yet. A repair: no cause counted since it read the row.
+    if (options?.once !== undefined) parts.push(`NOT contains(${b.name(CAUSES)}, ${b.value(options.once)})`);
+    if (options?.causes)
+      parts.push(
+        options.causes.seen
+          ? `size(${b.name(CAUSES)}) = ${b.value(options.causes.seen)}`
+          : `attribute_not_exists(${b.name(CAUSES)})`,
+      );
     for (const [field, expected] of Object.entries(options?.expect ?? {})) {
       parts.push(
         expected === undefined
@@ -195,7 +222,7 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
     id: number,
     b: ExpressionBuilder,
     expression: string,
-    options?: UpdateOptions,
+    options?: AddOptions,
     returnValues: 'ALL_NEW' | 'ALL_OLD' = 'ALL_NEW',
   ): Promise<Item> {
     const out = await conditional(
@@ -235,7 +262,8 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
       const now = Date.now();
       const created_at = (data as Partial<Row>).created_at ?? now;
       const row = { updated_at: created_at, ...data, id, created_at } as Record<string, unknown>;
-      const item = toItem(row, await ttlSecondsOf(def));
+      const outbox = options?.followUps?.length ? followUpsOfNewRow(options.followUps) : undefined;
+      const item = { ...toItem(row, await ttlSecondsOf(def)), ...outbox?.attributes };
       await conditional(
         dynamoClient().send(
           new PutCommand({ TableName: config.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }),
@@ -246,6 +274,7 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
       if (options?.counts) {
         options.counts.add(partitionsOf(item));
         await options.alongside?.(created);
+        if (outbox) await applyRecorded(key(id), outbox.write, undefined);
         return created;
       }
       // Both run to the end before create answers: a failed `alongside` never leaves counters in flight.
@@ -254,6 +283,7 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
         options?.alongside?.(created),
       ]);
       for (const outcome of [counted, beside]) if (outcome.status === 'rejected') throw outcome.reason;
+      if (outbox) await applyRecorded(key(id), outbox.write, undefined);
       return created;
     },
 
@@ -385,9 +415,20 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
         if (ttl) set(TTL_ATTRIBUTE, Math.floor(patch.created_at / 1000) + ttl);
       }
       if (!('updated_at' in patch)) set('updated_at', Date.now());
+      const adds: string[] = [];
+      // Follow-ups ride on this very write (outbox.ts): recorded together with the change, or not at all.
+      const outbox: OutboxWrite | undefined = options?.followUps?.length
+        ? recordFollowUps(b, options.followUps)
+        : undefined;
+      if (outbox) {
+        sets.push(...outbox.sets);
+        adds.push(...outbox.adds);
+      }
+      if (options?.causes?.add.length) adds.push(`${b.name(CAUSES)} ${b.value(new Set(options.causes.add))}`);
       const expression = [
         sets.length ? `SET ${sets.join(', ')}` : '',
         removes.length ? `REMOVE ${removes.join(', ')}` : '',
+        adds.length ? `ADD ${adds.join(', ')}` : '',
       ].join(' ');
       const old = await sendUpdate(id, b, expression, guard, 'ALL_OLD');
       const next: Item = { ...old };
@@ -398,6 +439,7 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
       const before = partitionsOf(old);
       const after = partitionsOf(next);
       if (before.join() !== after.join()) await moveBetween(before, after);
+      if (outbox) await applyRecorded(key(id), outbox, old);
       return toRow(next);
     },
 
@@ -409,9 +451,25 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
         if (slotOf.has(field)) throw new Error(`${def.type}: ${field} is a key field; set it with update()`);
         return `${b.name(field)} ${b.value(delta as number)}`;
       });
+      if (options?.once !== undefined) adds.push(`${b.name(CAUSES)} ${b.value(new Set([options.once]))}`);
       const expression =
         `SET ${b.name('updated_at')} = ${b.value(Date.now())}` + (adds.length ? ` ADD ${adds.join(', ')}` : '');
-      return toRow(await sendUpdate(id, b, expression, options));
+      try {
+        return toRow(await sendUpdate(id, b, expression, options));
+      } catch (error) {
+        if (options?.once === undefined || !(error instanceof ConditionFailedError)) throw error;
+        // Counted already (a follow-up applied again): the row as it is. Missing or deleted: the error.
+        const item = await getItem(id);
+        if (!item) throw error;
+        return toRow(item);
+      }
+    },
+
+    async getCounted(id) {
+      const item = await getItem(id);
+      if (!item) return undefined;
+      const causes = item[CAUSES] as Set<string> | undefined;
+      return { row: toRow(item), causes: causes ? [...causes] : [] };
     },
 
     async softDelete(id) {
@@ -433,8 +491,9 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
       );
       if (!out.Item || out.Item.deleted === undefined) throw notFound(id)(undefined);
       const { deleted: _, ...stored } = out.Item;
-      // Rebuilt from the row's fields, so its index keys, shadows and expiry are the current layout's.
-      const item = toItem(toRow(stored, true), await ttlSecondsOf(def));
+      // Rebuilt from the row's fields, so its index keys, shadows and expiry are the current layout's;
+      // its pending follow-ups and counted causes stay as they are.
+      const item = { ...outboxAttributes(stored), ...toItem(toRow(stored, true), await ttlSecondsOf(def)) };
       await conditional(
         dynamoClient().send(
           new PutCommand({
@@ -490,9 +549,11 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
           }
           if (item.deleted !== undefined) continue;
           rows++;
-          const rebuilt = toItem(toRow(item, true), ttl);
+          // Pending follow-ups and counted causes are not layout: carried over as they are, never a drift.
+          const carried = outboxAttributes(item);
+          const rebuilt = { ...carried, ...toItem(toRow(item, true), ttl) };
           const drifted = Object.keys({ ...item, ...rebuilt }).some(
-            (k) => isInternal(k) && k !== 'pk' && k !== 'sk' && item[k] !== rebuilt[k],
+            (k) => isInternal(k) && !(k in carried) && k !== 'pk' && k !== 'sk' && item[k] !== rebuilt[k],
           );
           if (drifted) {
             reindexed++;

@@ -23,13 +23,27 @@ export type IndexName = (typeof TABLE_INDEXES)[number]['name'];
 /** The slot indexes in the order entities map their key fields to them. */
 export const SLOT_INDEXES = TABLE_INDEXES.filter((i) => i.name !== 'byType').map((i) => i.name);
 
+/**
+ * Rows with follow-ups still to apply (outbox.ts), sparse: a transition that records follow-ups sets
+ * `_ob_pk` and `_ob_sk` (when its oldest pending entry was written) in the same write, and the write
+ * that clears the last entry removes them. The sweeper reads only keys here, then the row itself.
+ */
+export const OUTBOX_INDEX = { name: 'byOutbox', partitionKey: '_ob_pk', sortKey: '_ob_sk' } as const;
+
+/**
+ * Every attribute of the outbox mechanism starts so: its index keys, its pending entries
+ * (`_ob_e_<token>`), their version (`_ob_v`) and the causes a guarded counter has counted
+ * (`_ob_causes`). Storage attributes: never returned, never written through the repository's fields.
+ */
+export const OUTBOX_PREFIX = '_ob_';
+
 /** Epoch-seconds attribute after which DynamoDB removes a row (log rows). */
 export const TTL_ATTRIBUTE = 'expires_at';
 
 /** CreateTable input (on-demand), for local engines and tests. */
 export function createTableInput(tableName: string) {
   const attrs = new Set<string>([TABLE_KEYS.partitionKey, TABLE_KEYS.sortKey]);
-  for (const i of TABLE_INDEXES) {
+  for (const i of [...TABLE_INDEXES, OUTBOX_INDEX]) {
     attrs.add(i.partitionKey);
     attrs.add(i.sortKey);
   }
@@ -41,13 +55,24 @@ export function createTableInput(tableName: string) {
       { AttributeName: TABLE_KEYS.partitionKey, KeyType: 'HASH' as const },
       { AttributeName: TABLE_KEYS.sortKey, KeyType: 'RANGE' as const },
     ],
-    GlobalSecondaryIndexes: TABLE_INDEXES.map((i) => ({
-      IndexName: i.name,
-      KeySchema: [
-        { AttributeName: i.partitionKey, KeyType: 'HASH' as const },
-        { AttributeName: i.sortKey, KeyType: 'RANGE' as const },
-      ],
-      Projection: { ProjectionType: 'ALL' as const },
-    })),
+    GlobalSecondaryIndexes: [
+      ...TABLE_INDEXES.map((i) => ({
+        IndexName: i.name,
+        KeySchema: [
+          { AttributeName: i.partitionKey, KeyType: 'HASH' as const },
+          { AttributeName: i.sortKey, KeyType: 'RANGE' as const },
+        ],
+        Projection: { ProjectionType: 'ALL' as 'ALL' | 'KEYS_ONLY' },
+      })),
+      {
+        IndexName: OUTBOX_INDEX.name,
+        KeySchema: [
+          { AttributeName: OUTBOX_INDEX.partitionKey, KeyType: 'HASH' as const },
+          { AttributeName: OUTBOX_INDEX.sortKey, KeyType: 'RANGE' as const },
+        ],
+        // The sweeper reads the row itself (consistently); the index only says which rows to read.
+        Projection: { ProjectionType: 'KEYS_ONLY' as 'ALL' | 'KEYS_ONLY' },
+      },
+    ],
   };
 }

@@ -6,6 +6,7 @@ import { toMessageParts } from './formatMessage.js';
 import { notificationLines } from './notificationMessage.js';
 import { chatTarget, sendToChat } from './sendToChat.js';
 import { telegramSettingsStore } from './settingsStore.js';
+import { LAMBDAS } from '../../registry.js';
 import { recordMetric } from '../../lib/metrics.js';
 
 const { NoNeed, Pending, Success, ChannelClosed, NoTarget, Failed } = NotifyStatus.values;
@@ -44,10 +45,19 @@ export class TelegramRetryLaterError extends Error {
 }
 
 /**
+ * How long a delivery holds the right to send a notification: past the notifier's timeout, so a
+ * live sender is never overtaken, and under the queue's visibility timeout, so the message of a
+ * sender that died comes back after its hold ended.
+ */
+const SEND_CLAIM_MS = (LAMBDAS.find((l) => l.name === 'notifier')?.timeoutSeconds ?? 50) * 1000 + 5_000;
+
+/**
  * Sends one notification to the check chat and records the channel's outcome on it.
- * - 'auto' (the notify queue): sends only a Pending notification, so a second delivery of the same
- *   message does not post twice; a retryable failure throws TelegramRetryLaterError unless it is
- *   the last attempt, which records Failed.
+ * - 'auto' (the notify queue): sends only a Pending notification, and only the delivery that claimed
+ *   it (claimTelegram), so neither a second delivery of the same message nor a second message for it
+ *   (the check engine's follow-ups may enqueue it again after a crash) posts twice; a duplicate that
+ *   finds it claimed comes back later. A retryable failure throws TelegramRetryLaterError unless it
+ *   is the last attempt, which records Failed.
  * - 'manual' (SendTG): sends whatever its state; any failure throws TelegramSendFailedError with
  *   Telegram's reason, after recording it.
  */
@@ -74,6 +84,14 @@ export async function deliverNotification(
       pushed_tg_at: null,
       tg_remark: 'Check notifications to TG are off',
     });
+
+  if (opts.mode === 'auto' && !(await store.claimTelegram(id, Date.now(), Date.now() + SEND_CLAIM_MS))) {
+    // Sent already, or another delivery holds it: this one comes back later, when that one has
+    // settled it or (if it died) its hold has ended.
+    const now = (await store.get(id)) as StoredNotification;
+    if (now.status_tg !== Pending || opts.lastAttempt) return now;
+    throw new TelegramRetryLaterError(`notification ${id} is being sent by another delivery`);
+  }
 
   const parts = toMessageParts(await notificationLines(n));
   // SendTG answers within the API's 29 s; the queue consumer can wait out a longer flood wait.

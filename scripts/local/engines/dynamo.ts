@@ -32,12 +32,18 @@ export async function startDynamo(options: {
   dataDir: string;
   engine: DynamoEngine;
   port?: number;
+  /**
+   * DynamoDB Local keeps its tables in memory instead of under dataDir: ~4× faster a write (35 ms
+   * on disk against 9 ms measured on a loaded 2-core machine, 2026-11-27), for tests that start a
+   * fresh engine and never read its files back. dynalite is as fast on disk and ignores this.
+   */
+  inMemory?: boolean;
 }): Promise<DynamoHandle> {
   mkdirSync(options.dataDir, { recursive: true });
   const { child, port } =
     options.engine === 'dynalite'
       ? await spawnDynalite(options.dataDir, options.port ?? 0)
-      : await spawnDynamoDbLocal(options.dataDir, options.port ?? (await freePort()));
+      : await spawnDynamoDbLocal(options.inMemory ? undefined : options.dataDir, options.port ?? (await freePort()));
   const endpoint = `http://127.0.0.1:${port}`;
   const stop = () => stopChild(child);
   try {
@@ -126,7 +132,10 @@ async function spawnDynalite(dataDir: string, port: number): Promise<{ child: Ch
   return { child, port: port_ };
 }
 
-async function spawnDynamoDbLocal(dataDir: string, port: number): Promise<{ child: ChildProcess; port: number }> {
+async function spawnDynamoDbLocal(
+  dataDir: string | undefined,
+  port: number,
+): Promise<{ child: ChildProcess; port: number }> {
   const dir = join(dirname(require.resolve('amplify-dynamodb-simulator/package.json')), 'emulator');
   const child = spawn(
     'java',
@@ -135,8 +144,7 @@ async function spawnDynamoDbLocal(dataDir: string, port: number): Promise<{ chil
       '-jar',
       join(dir, 'DynamoDBLocal.jar'),
       '-sharedDb',
-      '-dbPath',
-      dataDir,
+      ...(dataDir === undefined ? ['-inMemory'] : ['-dbPath', dataDir]),
       '-port',
       String(port),
     ],

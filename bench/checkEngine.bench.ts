@@ -1,0 +1,168 @@
+// The check engine's state machine without a browser (issue 25): what a subtask's claim and end cost
+// now that each transition records its follow-ups in its own write (lib/db/outbox.ts), on dynalite,
+// with the local SQS in this process. Checks of one task with three subtasks (login, then two more)
+// are run end to end, claim and finish, one subtask at a time; each subtask's claim + end (with the
+// task's and the operation's ends when it is the last) is timed, and its DynamoDB calls counted.
+// Baseline in the same run: the two bare conditional UpdateItems a subtask's lifecycle needs at the
+// least (Pending -> Running, Running -> Done), on rows of the same table.
+// BENCH_CHECKS shortens a run.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { Process, RunStatus, TaskStatus, TestMode } from '../shared/enums.js';
+import { dynamoClient, resetClients } from '../functions/lib/aws/clients.js';
+import { QUEUES } from '../functions/registry.js';
+import { ensureTable, startDynamo } from '../scripts/local/engines/dynamo.js';
+import { startSqs } from '../scripts/local/engines/sqs.js';
+
+const CHECKS = Number(process.env.BENCH_CHECKS ?? 40);
+const PROCESSES = [Process.values.Login, Process.values.AgentSetting, Process.values.PlaceBets];
+
+const dir = mkdtempSync(join(tmpdir(), 'patrol-bench-engine-'));
+const dynamo = await startDynamo({ dataDir: dir, engine: 'dynalite' });
+const sqs = await startSqs({ queues: QUEUES, region: 'us-east-1' });
+Object.assign(process.env, {
+  DYNAMO_ENDPOINT: dynamo.endpoint,
+  SQS_ENDPOINT: sqs.endpoint,
+  TABLE_NAME: 'patrol-bench',
+  AWS_ACCESS_KEY_ID: 'local',
+  AWS_SECRET_ACCESS_KEY: 'local',
+  LOG_LEVEL: 'ERROR',
+  ...Object.fromEntries(sqs.queues.map((q) => [`${q.name.toUpperCase()}_QUEUE_URL`, q.url])),
+});
+resetClients();
+await ensureTable(dynamo.endpoint, 'patrol-bench');
+
+// Imported once the environment points at the engines.
+const { checkStore } = await import('../functions/checks/store.js');
+const { claimSubtask, finishSubtask } = await import('../functions/checks/engine.js');
+
+const calls = { reads: 0, writes: 0 };
+const WRITES = /^(Put|Update|Delete|BatchWrite)/;
+dynamoClient().middlewareStack.add(
+  ((next: (a: unknown) => Promise<unknown>, context: { commandName?: string }) => async (args: unknown) => {
+    if (WRITES.test(context.commandName ?? '')) calls.writes++;
+    else calls.reads++;
+    return next(args);
+  }) as never,
+  { step: 'initialize', name: 'benchCounter' },
+);
+
+async function newCheck() {
+  const { operations, tasks, subtasks } = checkStore();
+  const op = await operations.create({
+    name: 1,
+    status: RunStatus.values.Running,
+    operator_id: null,
+    site_id: null,
+    rule_id: null,
+    task_total: 1,
+    task_done: 0,
+    task_failed: 0,
+    task_running: 0,
+    open: 1,
+    start_at: Date.now(),
+    end_at: null,
+    remark: '',
+  });
+  const task = await tasks.create({
+    operation_id: op.id,
+    site_id: 1,
+    account_id: null,
+    checkpoints: { points: PROCESSES.map((process) => ({ process, modes: [TestMode.values.D4] })) },
+    status: TaskStatus.values.Pending,
+    creator_id: null,
+    task_total: PROCESSES.length,
+    task_done: 0,
+    task_failed: 0,
+    task_running: 0,
+    session_id: null,
+    start_at: null,
+    end_at: null,
+    remark: '',
+  });
+  return subtasks.createMany(
+    PROCESSES.map((process) => ({
+      task_id: task.id,
+      operation_id: op.id,
+      site_id: 1,
+      mode: TestMode.values.D4,
+      process,
+      status: RunStatus.values.Pending,
+      start_at: null,
+      end_at: null,
+      msg: '',
+      attempts: null,
+      flaky: false,
+      degraded: false,
+      duration_ms: null,
+    })),
+  );
+}
+
+const percentile = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(p * xs.length) - 1)];
+
+let run = 0;
+const engineMs: number[] = [];
+const engineCalls = { reads: 0, writes: 0 };
+for (let c = 0; c < CHECKS; c++) {
+  for (const sub of await newCheck()) {
+    const before = { ...calls };
+    const t = performance.now();
+    const claimed = await claimSubtask(sub.id, `bench-${++run}`);
+    if (!claimed) throw new Error(`subtask ${sub.id} not claimed`);
+    await finishSubtask(claimed, claimed.run_id as string, { success: true, msg: 'ok' });
+    engineMs.push(performance.now() - t);
+    engineCalls.reads += calls.reads - before.reads;
+    engineCalls.writes += calls.writes - before.writes;
+  }
+}
+const subtasks = CHECKS * PROCESSES.length;
+
+// Baseline: the two bare conditional transitions of a subtask, on rows written the same way.
+const rawMs: number[] = [];
+const rows = await newCheck();
+for (let i = 0; i < subtasks; i++) {
+  const key = { pk: `subtask#${rows[i % rows.length].id}`, sk: 'item' };
+  const t = performance.now();
+  for (const [from, to] of [
+    [RunStatus.values.Pending, RunStatus.values.Running],
+    [RunStatus.values.Running, RunStatus.values.Pending],
+  ]) {
+    await dynamoClient().send(
+      new UpdateCommand({
+        TableName: 'patrol-bench',
+        Key: key,
+        UpdateExpression: 'SET #s = :to',
+        ConditionExpression: '#s = :from',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: { ':from': from, ':to': to },
+      }),
+    );
+  }
+  rawMs.push(performance.now() - t);
+}
+
+const f = (n: number) => n.toFixed(1);
+console.log(
+  `checkEngine: ${subtasks} subtasks (${CHECKS} checks of ${PROCESSES.length}), dynalite, load ${loadavg()[0].toFixed(1)}`,
+);
+console.log('| Scenario | median ms | p95 ms | DynamoDB reads / writes per subtask |');
+console.log('|---|---|---|---|');
+console.log(
+  `| claim + end through the engine (task and operation ends included) | ${f(percentile(engineMs, 0.5))} | ${f(percentile(engineMs, 0.95))} | ${f(engineCalls.reads / subtasks)} / ${f(engineCalls.writes / subtasks)} |`,
+);
+console.log(
+  `| raw: two conditional UpdateItems | ${f(percentile(rawMs, 0.5))} | ${f(percentile(rawMs, 0.95))} | 0 / 2 |`,
+);
+console.log(
+  `engine ÷ raw: median ${f(percentile(engineMs, 0.5) / percentile(rawMs, 0.5))}×, p95 ${f(percentile(engineMs, 0.95) / percentile(rawMs, 0.95))}×`,
+);
+
+resetClients();
+await sqs.stop();
+await dynamo.stop();
+rmSync(dir, { recursive: true, force: true });

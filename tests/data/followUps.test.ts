@@ -1,0 +1,188 @@
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { dynamoClient } from '../../functions/lib/aws/clients.js';
+import { ConditionFailedError } from '../../functions/lib/db/entity.js';
+import { runToCrash, writeSequence } from '../../functions/lib/db/faults.js';
+import { nextId } from '../../functions/lib/db/ids.js';
+import { defineFollowUp, sweepFollowUps } from '../../functions/lib/db/outbox.js';
+import { createRepository } from '../../functions/lib/db/repository.js';
+import { OUTBOX_INDEX } from '../../functions/lib/db/tableSchema.js';
+import { setupDynamo } from './engine.js';
+import { type Sample, sampleDef } from './sampleEntity.js';
+
+// The follow-up mechanism (functions/lib/db/outbox.ts) on the engine under test: a transition
+// records its follow-ups in its own write, they are applied once in effect whatever dies in
+// between, and the sweeper finishes what a writer left.
+
+setupDynamo();
+const repo = createRepository(sampleDef);
+const base = { name: 'Outbox', enable: true, status: 1, score: 0, task_id: 1 };
+
+/** A parent whose `hits` counter children move once per cause, and a log of what a step saw. */
+const bump = defineFollowUp('test.bump', ({ id, cause }: { id: number; cause: string }) =>
+  repo.add(id, { hits: 1 }, { once: cause }),
+);
+let flaky = 0;
+const failsOnce = defineFollowUp('test.fails_once', async () => {
+  if (flaky++ === 0) throw new Error('the step failed this time');
+});
+
+const raw = async (id: number) =>
+  (
+    await dynamoClient().send(
+      new GetCommand({ TableName: process.env.TABLE_NAME, Key: { pk: `sample#${id}`, sk: 'item' } }),
+    )
+  ).Item ?? {};
+const pendingOf = async (id: number) => Object.keys(await raw(id)).filter((k) => k.startsWith('_ob_e_'));
+const indexed = async () =>
+  (
+    await dynamoClient().send(
+      new QueryCommand({
+        TableName: process.env.TABLE_NAME,
+        IndexName: OUTBOX_INDEX.name,
+        KeyConditionExpression: '#p = :p',
+        ExpressionAttributeNames: { '#p': OUTBOX_INDEX.partitionKey },
+        ExpressionAttributeValues: { ':p': 'outbox' },
+      }),
+    )
+  ).Items?.map((i) => i.pk as string) ?? [];
+
+describe('follow-ups', () => {
+  it('are applied before the transition answers, then cleared, leaving no trace on the row or in the index', async () => {
+    const parent = await repo.create(base);
+    const child = await repo.create({ ...base, status: 1 });
+    await repo.update(
+      child.id,
+      { status: 2 },
+      { expect: { status: 1 }, followUps: [bump({ id: parent.id, cause: 'c1' })] },
+    );
+
+    expect((await repo.get(parent.id))?.hits).toBe(1);
+    expect(await pendingOf(child.id)).toEqual([]);
+    expect(await indexed()).not.toContain(`sample#${child.id}`);
+    const row = await repo.get(child.id);
+    expect(Object.keys(row ?? {}).filter((k) => k.startsWith('_ob'))).toEqual([]);
+  });
+
+  it('are not recorded when the transition loses its condition', async () => {
+    const parent = await repo.create(base);
+    const child = await repo.create({ ...base, status: 2 });
+    await expect(
+      repo.update(
+        child.id,
+        { status: 3 },
+        { expect: { status: 1 }, followUps: [bump({ id: parent.id, cause: 'lost' })] },
+      ),
+    ).rejects.toBeInstanceOf(ConditionFailedError);
+    expect((await repo.get(parent.id))?.hits).toBeUndefined();
+    expect(await pendingOf(child.id)).toEqual([]);
+  });
+
+  it('count a cause once, however often they are applied', async () => {
+    const parent = await repo.create(base);
+    await Promise.all([1, 2, 3].map(() => bump.apply({ id: parent.id, cause: 'same' })));
+    await bump.apply({ id: parent.id, cause: 'other' });
+    expect((await repo.get(parent.id))?.hits).toBe(2);
+    expect((await repo.getCounted(parent.id))?.causes.sort()).toEqual(['other', 'same']);
+  });
+
+  it('stay on the row when a step fails, and the sweeper applies them later, in order, once', async () => {
+    const parent = await repo.create(base);
+    const child = await repo.create(base);
+    flaky = 0;
+    await repo.update(
+      child.id,
+      { status: 2 },
+      { followUps: [bump({ id: parent.id, cause: 'a' }), failsOnce({}), bump({ id: parent.id, cause: 'b' })] },
+    );
+    // The first step happened; the failed one and the one after it wait for the sweeper.
+    expect((await repo.get(parent.id))?.hits).toBe(1);
+    expect(await pendingOf(child.id)).toHaveLength(1);
+    expect(await indexed()).toContain(`sample#${child.id}`);
+
+    // Not yet stale: a sweep with the default age leaves a fresh entry to its writer.
+    expect((await sweepFollowUps({ before: Date.now() - 60_000 })).applied).toBe(0);
+    await sweepFollowUps({ before: Date.now() + 1 });
+    expect((await repo.get(parent.id))?.hits).toBe(2);
+    expect(await pendingOf(child.id)).toEqual([]);
+    expect(await indexed()).not.toContain(`sample#${child.id}`);
+  });
+
+  it('survive a crash at every write of the transition and its steps: recovery completes them, once', async () => {
+    for (let n = 1; ; n++) {
+      const parent = await repo.create(base);
+      const child = await repo.create(base);
+      const { crashed } = await runToCrash({ sequence: 'test', afterWrites: n }, () =>
+        writeSequence('test', () =>
+          repo.update(
+            child.id,
+            { status: 2 },
+            {
+              expect: { status: 1 },
+              followUps: [bump({ id: parent.id, cause: 'x' }), bump({ id: parent.id, cause: 'y' })],
+            },
+          ),
+        ),
+      );
+      await sweepFollowUps({ before: Date.now() + 1 });
+      const moved = (await repo.get(child.id))?.status === 2;
+      // Either the transition happened with both follow-ups, or (a crash before its write) nothing did.
+      expect({ n, hits: (await repo.get(parent.id))?.hits ?? 0 }).toEqual({ n, hits: moved ? 2 : 0 });
+      expect(await pendingOf(child.id)).toEqual([]);
+      if (!crashed) {
+        expect(n).toBeGreaterThan(3);
+        break;
+      }
+    }
+    expect(await indexed()).toEqual([]);
+  });
+
+  it('ride on a new row too: written by its PutItem, applied once, and swept after a crash at any write', async () => {
+    for (let n = 1; ; n++) {
+      const parent = await repo.create(base);
+      let childId: number | undefined;
+      const { crashed } = await runToCrash({ sequence: 'create', afterWrites: n }, () =>
+        writeSequence('create', async () => {
+          childId = await nextId('sample');
+          await repo.create(base, { id: childId, followUps: [bump({ id: parent.id, cause: `new:${childId}` })] });
+        }),
+      );
+      await sweepFollowUps({ before: Date.now() + 1 });
+      const stored = childId !== undefined && (await repo.get(childId)) !== undefined;
+      expect({ n, hits: (await repo.get(parent.id))?.hits ?? 0 }).toEqual({ n, hits: stored ? 1 : 0 });
+      if (stored) expect(await pendingOf(childId as number)).toEqual([]);
+      if (!crashed) break;
+    }
+  });
+
+  it('are kept when the counters repair rewrites a row of an older layout', async () => {
+    const parent = await repo.create(base);
+    const child = await repo.create(base);
+    flaky = 0;
+    await repo.update(child.id, { status: 2 }, { followUps: [failsOnce({}), bump({ id: parent.id, cause: 'kept' })] });
+    await repo.repair();
+    expect(await pendingOf(child.id)).toHaveLength(1);
+    await sweepFollowUps({ before: Date.now() + 1 });
+    expect((await repo.get(parent.id))?.hits).toBe(1);
+  });
+
+  it('let a repair set guarded counters whole, and refuse the repair when a cause was counted since it read', async () => {
+    const parent = await repo.create(base);
+    await bump.apply({ id: parent.id, cause: 'one' });
+    const read = await repo.getCounted(parent.id);
+    expect(read).toMatchObject({ row: { hits: 1 }, causes: ['one'] });
+    // A count lands between the repair's read and its write: the repair must not overwrite it.
+    await bump.apply({ id: parent.id, cause: 'two' });
+    await expect(
+      repo.update(parent.id, { hits: 5 } as Partial<Sample>, { causes: { add: ['three'], seen: read!.causes.length } }),
+    ).rejects.toBeInstanceOf(ConditionFailedError);
+
+    const again = await repo.getCounted(parent.id);
+    await repo.update(parent.id, { hits: 3 } as Partial<Sample>, {
+      causes: { add: ['three'], seen: again!.causes.length },
+    });
+    // The cause the repair counted is refused when its own follow-up arrives late.
+    await bump.apply({ id: parent.id, cause: 'three' });
+    expect((await repo.get(parent.id))?.hits).toBe(3);
+  });
+});
