@@ -21,6 +21,8 @@ export const ERRORS = {
   Forbidden: { code: 4030, status: 403, text: 'Permission denied.' },
   // A request that did not come through the stage's CloudFront (the API's own address, called directly).
   NotThroughEdge: { code: 4031, status: 403, text: "Use the console's address." },
+  // A viewer called a write or a secret's reveal.
+  ReadOnlyRole: { code: 4032, status: 403, text: 'Your role can read only.' },
   NotFound: { code: 4040, status: 404, text: 'Not found.' },
   SiteNotFound: { code: 4041, status: 404, text: 'Site not found.' },
   SiteAccountNotFound: { code: 4042, status: 404, text: 'Site account not found.' },

@@ -1,10 +1,21 @@
 import { HEADERS } from '../../../../shared/envelope.js';
+import { ErrorCode } from '../../../../shared/errors.js';
+import { READ_ONLY_MESSAGE, roleAtLeast } from '../../../../shared/roles.js';
 import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../errors.js';
 import { hitRateLimit, rateLimitReached } from '../../rateLimit.js';
-import type { ApiKeyAccess, AuthUser } from '../router.js';
+import { type ApiKeyAccess, type AuthUser, lowestRole } from '../router.js';
 import { type ApiMiddleware, type ApiState, apiState, matchedRoute } from './apiState.js';
 
 export type Authenticate = (token: string) => Promise<AuthUser>;
+
+/** A viewer called a route that changes something or reveals a secret. */
+export class ReadOnlyRoleError extends ForbiddenError {
+  override name = 'ReadOnlyRoleError';
+  override code: number = ErrorCode.ReadOnlyRole;
+  constructor() {
+    super(READ_ONLY_MESSAGE);
+  }
+}
 
 /** The bearer token of a request, for routes that read the user optionally. */
 export function bearerToken(headers: Record<string, string | undefined>): string | undefined {
@@ -52,9 +63,10 @@ async function checkApiKey(
 }
 
 /**
- * Who may call the route: public (anyone), user (a valid bearer token), super (a token of a
- * super user, checked here on the server whatever the web shows), or api-key (a machine caller
- * whose key the route's verifier accepts, within the route's rate limit).
+ * Who may call the route: public (anyone), user (a valid bearer token of a role the route admits:
+ * `lowestRole`, so a viewer reads and an operator writes), super (a token of a super user, checked
+ * here on the server whatever the web shows), or api-key (a machine caller whose key the route's
+ * verifier accepts, within the route's rate limit).
  * Runs before the body is read, so an anonymous caller learns nothing about body rules.
  */
 export function access(authenticate: Authenticate): ApiMiddleware {
@@ -72,7 +84,12 @@ export function access(authenticate: Authenticate): ApiMiddleware {
       const token = bearerToken(headers);
       if (!token) throw new UnauthorizedError('Please log in first');
       const user = await authenticate(token);
-      if (rule === 'super' && user.role !== 'super') throw new ForbiddenError('This area is for super users only');
+      const route = matchedRoute(request);
+      const lowest = lowestRole(route);
+      if (!roleAtLeast(user.role, lowest)) {
+        if (lowest === 'super') throw new ForbiddenError('This area is for super users only');
+        throw new ReadOnlyRoleError();
+      }
       state.user = user;
     },
   };

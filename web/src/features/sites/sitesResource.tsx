@@ -65,9 +65,16 @@ export function sitesResource(open: (dialog: SiteDialog) => void, client: QueryC
       col.datetime('created_at', 'Created At', { sortable: true, filter: 'range' }),
     ],
     actions: [
-      { label: 'NewSite', appearance: 'primary', icon: <Add20Regular />, onClick: () => open({ kind: 'new' }) },
+      {
+        label: 'NewSite',
+        write: true,
+        appearance: 'primary',
+        icon: <Add20Regular />,
+        onClick: () => open({ kind: 'new' }),
+      },
       {
         label: 'BatchCheck',
+        write: true,
         icon: <PlayCircle20Regular />,
         requiresSelection: 'Please select some sites first',
         onClick: (ctx) => open({ kind: 'batch', sites: ctx.selected, ctx }),
@@ -75,9 +82,10 @@ export function sitesResource(open: (dialog: SiteDialog) => void, client: QueryC
     ],
     rowActions: [
       { label: 'Accounts', onClick: (site) => open({ kind: 'accounts', site }) },
-      { label: 'Check', onClick: (site) => open({ kind: 'check', site }) },
+      { label: 'Check', write: true, onClick: (site) => open({ kind: 'check', site }) },
       {
         label: 'Delete',
+        write: true,
         confirm: (s) => t('Confirm Delete Site {name}?', { name: s.name }),
         onClick: async (s, { refetch }) => {
           await deleteSite(s).catch(() => undefined);
