@@ -11,6 +11,7 @@ import { checksRouter } from './checks/routes.js';
 import { bankDashboardRouter } from './dashboard/bankRoutes.js';
 import { checkDashboardRouter } from './dashboard/checkRoutes.js';
 import { healthRouter } from './health/routes.js';
+import { maintenanceRouter } from './maintenance/routes.js';
 import { API_PREFIX, createApiHandler } from './lib/http/apiHandler.js';
 import { Router } from './lib/http/router.js';
 import { openApiRouter } from './openapi/routes.js';
@@ -35,6 +36,7 @@ export const router = new Router().include(
   notificationsRouter,
   telegramRouter,
   autoCheckRouter,
+  maintenanceRouter,
   bankRouter,
   bankWebhookRouter,
   bankDashboardRouter,

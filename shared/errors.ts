@@ -35,6 +35,8 @@ export const ERRORS = {
   AutoCheckRuleNotFound: { code: 4049, status: 404, text: 'Rule not found.' },
   // The 404 codes' ten are taken: later ones have five digits, still led by their status.
   BankAccountNotFound: { code: 40410, status: 404, text: 'Bank account not found.' },
+  MaintenanceNotFound: { code: 40411, status: 404, text: 'Maintenance window not found.' },
+  IncidentNotFound: { code: 40412, status: 404, text: 'Incident not found.' },
   MethodNotAllowed: { code: 4050, status: 405, text: 'Method not allowed.' },
   Conflict: { code: 4090, status: 409, text: 'Already exists.' },
   SiteExists: { code: 4091, status: 409, text: 'A site with this name already exists.' },
