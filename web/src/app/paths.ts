@@ -44,6 +44,7 @@ export const routePaths = {
   superConfig: { path: '/super/system/config', ready: true },
   superAudit: { path: '/super/system/audit', ready: true },
   autoCheckCalendar: { path: '/auto-checks/calendar', ready: true },
+  maintenance: { path: '/auto-checks/maintenance', ready: true },
   login: { path: '/auth/login', ready: true },
   forbidden: { path: '/403', ready: true },
   notFound: { path: '/404', ready: true },

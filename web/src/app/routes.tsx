@@ -174,6 +174,12 @@ const routeSpecs: readonly RouteSpec[] = [
     screen: lazyScreen(() => import('@/features/autoCheck/ScheduleCalendarPage')),
   },
   {
+    name: 'maintenance',
+    title: 'Maintenance windows',
+    screen: lazyScreen(() => import('@/features/maintenance/MaintenancePage')),
+    menu: { group: 'Auto Check', label: 'Maintenance' },
+  },
+  {
     name: 'tasks',
     title: 'Tasks',
     screen: lazyScreen(() => import('@/features/checks/TasksPage')),
