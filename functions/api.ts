@@ -11,6 +11,7 @@ import { checksRouter } from './checks/routes.js';
 import { bankDashboardRouter } from './dashboard/bankRoutes.js';
 import { checkDashboardRouter } from './dashboard/checkRoutes.js';
 import { healthRouter } from './health/routes.js';
+import { incidentsRouter } from './incidents/routes.js';
 import { maintenanceRouter } from './maintenance/routes.js';
 import { API_PREFIX, createApiHandler } from './lib/http/apiHandler.js';
 import { Router } from './lib/http/router.js';
@@ -18,6 +19,7 @@ import { openApiRouter } from './openapi/routes.js';
 import { notificationsRouter } from './notifications/routes.js';
 import { telegramRouter } from './notifications/telegram/routes.js';
 import { sitesRouter } from './sites/routes.js';
+import { telegramLinkRouter, telegramWebhookRouter } from './telegramBot/routes.js';
 import { systemConfigRouter } from './systemConfig/routes.js';
 import { superUsersRouter } from './users/routes.js';
 
@@ -37,14 +39,16 @@ export const router = new Router().include(
   telegramRouter,
   autoCheckRouter,
   maintenanceRouter,
+  incidentsRouter,
+  telegramLinkRouter,
   bankRouter,
   bankWebhookRouter,
   bankDashboardRouter,
   openApiRouter(() => ({ api: router, root: rootRouter })),
 );
 
-/** Routes outside /api/v1: the inbound bank webhook (its own API Gateway route in the cloud). */
-export const rootRouter = new Router().include('', inboundBankWebhookRouter);
+/** Routes outside /api/v1: the inbound bank webhook and Telegram's (their own API Gateway routes in the cloud). */
+export const rootRouter = new Router().include('', inboundBankWebhookRouter, telegramWebhookRouter);
 
 export const handler = createApiHandler(
   new Router().include(API_PREFIX, router).include('', rootRouter),

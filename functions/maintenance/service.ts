@@ -85,7 +85,10 @@ export async function getMaintenance(id: number): Promise<MaintenanceWindow> {
   return (await present([row]))[0];
 }
 
-export async function createMaintenance(body: MaintenanceBody, actor: AuthUser | null): Promise<MaintenanceWindow> {
+export async function createMaintenance(
+  body: MaintenanceBody,
+  actor: Pick<AuthUser, 'id'> | null,
+): Promise<MaintenanceWindow> {
   await checkSites(body.sites);
   const row = await maintenanceStore().create({ ...toStored(body), creator_id: actor?.id ?? null });
   enabledWindows.invalidate();
@@ -112,7 +115,7 @@ export async function deleteMaintenance(id: number): Promise<null> {
  */
 export async function startMaintenanceNow(
   body: MaintenanceNowBody,
-  actor: AuthUser | null,
+  actor: Pick<AuthUser, 'id'> | null,
   now = Date.now(),
 ): Promise<MaintenanceWindow> {
   const site = (await liveSiteRefs([body.site_id])).get(body.site_id);

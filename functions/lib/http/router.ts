@@ -71,14 +71,23 @@ export interface ApiKeyAccess {
    * right key too, as logins are throttled. Guessing keys then costs the guesser the window.
    */
   failedAttempts?: { rule: RateLimitRule; clientOf: (req: Pick<Request, 'sourceIp' | 'headers'>) => string };
+  /** The header the key comes in (lower case); `x-api-key` unless the caller's protocol names another. */
+  header?: string;
 }
 
 export function apiKeyAccess(
   verify: (key: string) => Promise<ApiKeyCaller | undefined>,
   rateLimit: RateLimitRule,
   failedAttempts?: ApiKeyAccess['failedAttempts'],
+  options: { header?: string } = {},
 ): ApiKeyAccess {
-  return { kind: 'api-key', verify, rateLimit, ...(failedAttempts ? { failedAttempts } : {}) };
+  return {
+    kind: 'api-key',
+    verify,
+    rateLimit,
+    ...(failedAttempts ? { failedAttempts } : {}),
+    ...(options.header ? { header: options.header.toLowerCase() } : {}),
+  };
 }
 
 /**

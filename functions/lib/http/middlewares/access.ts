@@ -34,7 +34,7 @@ async function checkApiKey(
   state: ApiState,
   client: { sourceIp: string; headers: Record<string, string> },
 ): Promise<void> {
-  if (!key) throw new UnauthorizedError(`This API needs an API key in the ${HEADERS.apiKey} header`);
+  if (!key) throw new UnauthorizedError(`This API needs an API key in the ${access.header ?? HEADERS.apiKey} header`);
   const failures = access.failedAttempts;
   const address = failures?.clientOf(client);
   // Whether the address is refusing already is read beside the key's check, not after it.
@@ -49,7 +49,7 @@ async function checkApiKey(
       const counted = await hitRateLimit(failures.rule, address);
       if (!counted.allowed) throw tooManyFailures(counted.retryAfterSeconds);
     }
-    throw new UnauthorizedError('Invalid API key');
+    throw new UnauthorizedError(access.header ? `Invalid ${access.header}` : 'Invalid API key');
   }
   // Counted per caller, after the key is known good: unknown keys cannot use up a real caller's budget.
   const outcome = await hitRateLimit(access.rateLimit, caller.id);
@@ -77,7 +77,7 @@ export function access(authenticate: Authenticate): ApiMiddleware {
       if (rule === 'public') return;
       const headers = request.event.headers ?? {};
       if (typeof rule === 'object')
-        return checkApiKey(rule, headers[HEADERS.apiKey], state, {
+        return checkApiKey(rule, headers[rule.header ?? HEADERS.apiKey], state, {
           sourceIp: request.event.requestContext?.http?.sourceIp ?? '',
           headers: headers as Record<string, string>,
         });
