@@ -36,6 +36,8 @@ export const routePaths = {
   notifications: { path: '/notifications/notifications', ready: true },
   notificationDetail: { path: '/notifications/:notificationID', ready: true },
   notificationsBank: { path: '/notifications/notifications-bank', ready: true },
+  incidents: { path: '/incidents', ready: true },
+  incidentDetail: { path: '/incidents/:incidentID', ready: true },
   profile: { path: '/setting/profile', ready: true },
   password: { path: '/setting/password', ready: true },
   help: { path: '/help', ready: true },

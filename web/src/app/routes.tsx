@@ -263,6 +263,17 @@ const routeSpecs: readonly RouteSpec[] = [
     menu: { group: 'Message', label: 'NotificationBank' },
   },
   {
+    name: 'incidents',
+    title: 'Incidents',
+    screen: lazyScreen(() => import('@/features/incidents/IncidentsPage')),
+    menu: { group: 'Message', label: 'Incident' },
+  },
+  {
+    name: 'incidentDetail',
+    title: 'Incident Detail',
+    screen: lazyScreen(() => import('@/features/incidents/IncidentDetailPage')),
+  },
+  {
     name: 'profile',
     title: 'Profile',
     screen: lazyScreen(() => import('@/features/auth/ProfilePage')),

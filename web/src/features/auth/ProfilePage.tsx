@@ -5,6 +5,7 @@ import { formatDateTime } from '@/app/format';
 import { PageHeader, Panel } from '@/app/PageHeader';
 import { useT } from '@/i18n';
 import { profileQuery } from './authApi';
+import { TelegramLinkPanel } from './TelegramLinkPanel';
 import { UserRole } from '@shared/enums';
 
 const useStyles = makeStyles({
@@ -72,6 +73,8 @@ export default function ProfilePage(): ReactNode {
           ))}
         </dl>
       </Panel>
+      <div style={{ height: 16 }} />
+      <TelegramLinkPanel />
     </>
   );
 }

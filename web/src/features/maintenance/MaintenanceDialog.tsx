@@ -4,11 +4,13 @@ import {
   Combobox,
   Field,
   Input,
+  Label,
   makeStyles,
   Option,
   Radio,
   RadioGroup,
   Switch,
+  Text,
   tokens,
 } from '@fluentui/react-components';
 import { Add20Regular } from '@fluentui/react-icons';
@@ -29,6 +31,8 @@ const useStyles = makeStyles({
   row: { display: 'flex', gap: tokens.spacingHorizontalM, flexWrap: 'wrap' },
   grow: { flexGrow: 1, minWidth: '160px' },
   days: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS },
+  group: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS },
+  error: { color: tokens.colorPaletteRedForeground1, fontSize: tokens.fontSizeBase200 },
 });
 
 /** The zone a window's wall-clock times are in: the system config's. */
@@ -75,7 +79,9 @@ export function MaintenanceDialog({ window: w, trigger }: { window?: Maintenance
       <Field label={t('Name')} required validationMessage={message('name')}>
         <Input value={form.name} onChange={(_, d) => change('name', d.value)} />
       </Field>
-      <Field label={t('Sites')} required validationMessage={message('sites')}>
+      {/* A group, not a Field: a Field would make each control inside it the field's own. */}
+      <div role="group" aria-label={t('Sites')} className={styles.group}>
+        <Label required>{t('Sites')}</Label>
         <Switch label={t('All sites')} checked={form.all_sites} onChange={(_, d) => change('all_sites', d.checked)} />
         {form.all_sites ? null : (
           <Combobox
@@ -92,7 +98,8 @@ export function MaintenanceDialog({ window: w, trigger }: { window?: Maintenance
             ))}
           </Combobox>
         )}
-      </Field>
+        {message('sites') ? <Text className={styles.error}>{message('sites')}</Text> : null}
+      </div>
       <Field label={t('Mode')} required validationMessage={message('mode')}>
         <RadioGroup
           layout="horizontal"
@@ -156,7 +163,8 @@ export function MaintenanceDialog({ window: w, trigger }: { window?: Maintenance
         </div>
       ) : (
         <>
-          <Field label={t('Weekdays')} required validationMessage={message('days')}>
+          <div role="group" aria-label={t('Weekdays')} className={styles.group}>
+            <Label required>{t('Weekdays')}</Label>
             <div className={styles.days}>
               {Weekday.options.map((o) => (
                 <Checkbox
@@ -169,7 +177,8 @@ export function MaintenanceDialog({ window: w, trigger }: { window?: Maintenance
                 />
               ))}
             </div>
-          </Field>
+            {message('days') ? <Text className={styles.error}>{message('days')}</Text> : null}
+          </div>
           <div className={styles.row}>
             <Field
               className={styles.grow}
