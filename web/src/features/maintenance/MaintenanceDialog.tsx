@@ -31,7 +31,8 @@ const useStyles = makeStyles({
   row: { display: 'flex', gap: tokens.spacingHorizontalM, flexWrap: 'wrap' },
   grow: { flexGrow: 1, minWidth: '160px' },
   days: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS },
-  group: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS },
+  group: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS, border: 0, padding: 0, margin: 0 },
+  legend: { padding: 0, marginBottom: tokens.spacingVerticalXS },
   error: { color: tokens.colorPaletteRedForeground1, fontSize: tokens.fontSizeBase200 },
 });
 
@@ -79,9 +80,11 @@ export function MaintenanceDialog({ window: w, trigger }: { window?: Maintenance
       <Field label={t('Name')} required validationMessage={message('name')}>
         <Input value={form.name} onChange={(_, d) => change('name', d.value)} />
       </Field>
-      {/* A group, not a Field: a Field would make each control inside it the field's own. */}
-      <div role="group" aria-label={t('Sites')} className={styles.group}>
-        <Label required>{t('Sites')}</Label>
+      {/* A fieldset, not a Field: a Field would make each control inside it the field's own. */}
+      <fieldset className={styles.group}>
+        <legend className={styles.legend}>
+          <Label required>{t('Sites')}</Label>
+        </legend>
         <Switch label={t('All sites')} checked={form.all_sites} onChange={(_, d) => change('all_sites', d.checked)} />
         {form.all_sites ? null : (
           <Combobox
@@ -99,7 +102,7 @@ export function MaintenanceDialog({ window: w, trigger }: { window?: Maintenance
           </Combobox>
         )}
         {message('sites') ? <Text className={styles.error}>{message('sites')}</Text> : null}
-      </div>
+      </fieldset>
       <Field label={t('Mode')} required validationMessage={message('mode')}>
         <RadioGroup
           layout="horizontal"
@@ -163,8 +166,10 @@ export function MaintenanceDialog({ window: w, trigger }: { window?: Maintenance
         </div>
       ) : (
         <>
-          <div role="group" aria-label={t('Weekdays')} className={styles.group}>
-            <Label required>{t('Weekdays')}</Label>
+          <fieldset className={styles.group}>
+            <legend className={styles.legend}>
+              <Label required>{t('Weekdays')}</Label>
+            </legend>
             <div className={styles.days}>
               {Weekday.options.map((o) => (
                 <Checkbox
@@ -178,7 +183,7 @@ export function MaintenanceDialog({ window: w, trigger }: { window?: Maintenance
               ))}
             </div>
             {message('days') ? <Text className={styles.error}>{message('days')}</Text> : null}
-          </div>
+          </fieldset>
           <div className={styles.row}>
             <Field
               className={styles.grow}
