@@ -144,7 +144,7 @@ function operation(route: Route, params: Record<string, z.ZodType>): ZodOpenApiO
   if (access !== 'public') responses['401'] = failure('Missing, wrong or expired credentials');
   const role = access === 'user' || access === 'super' ? lowestRole(route) : undefined;
   if (access === 'super') responses['403'] = failure('Not the super role');
-  else if (role === 'operator') responses['403'] = failure('The viewer role reads only (code 4031)');
+  else if (role === 'operator') responses['403'] = failure('The viewer role reads only (code 4032)');
   if (route.body) responses['415'] = failure('A body that is not JSON (Content-Type: application/json)');
   if (route.maxBodyBytes) responses['413'] = failure(`Body over ${route.maxBodyBytes} bytes`);
   if (typeof route.access !== 'string') responses['429'] = failure('Over the per-key rate limit');

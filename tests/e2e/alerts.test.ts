@@ -279,7 +279,7 @@ describe('a viewer', () => {
       });
       return { status: res.status, body: await res.json() };
     }, site.incidentId);
-    expect(refused).toMatchObject({ status: 403, body: { code: 4031 } });
+    expect(refused).toMatchObject({ status: 403, body: { code: 4032 } });
     expect((await api('get', `/incidents/${site.incidentId}`)).body.data.status).toBe(1);
   });
 });
