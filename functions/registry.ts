@@ -322,4 +322,15 @@ export const LAMBDAS: readonly LambdaDef[] = [
     // The reminders themselves go out through the notifier (sends notify).
     access: { table: 'readWrite', sends: ['notify'] },
   },
+  {
+    // Local runner only (startup): the bot's webhook registered again at the stack's address (the
+    // sandbox Bot API forgets it on a restart, and PORT may have changed).
+    name: 'telegramWebhookAtStart',
+    entry: 'functions/notifications/telegram/webhookAtStart.ts',
+    trigger: { type: 'startup' },
+    memoryMb: 512,
+    timeoutSeconds: 60,
+    // Decrypts the bot token, makes the webhook secret when there is none (encrypt), records the state.
+    access: { table: 'readWrite', secrets: 'encryptDecrypt' },
+  },
 ];

@@ -28,6 +28,9 @@ import { type NewWindow, type StoredWindow, maintenanceStore } from './store.js'
  */
 const enabledWindows = cachedFor(() => maintenanceStore().enabled(), { ttlMs: 5_000 });
 
+/** Drops this process's copy of the windows (a test that just saved some through another process). */
+export const invalidateMaintenanceWindows = () => enabledWindows.invalidate();
+
 async function present(rows: StoredWindow[], now = Date.now()): Promise<MaintenanceWindow[]> {
   const [refs, zone] = await Promise.all([
     userRefs(rows.map((r) => r.creator_id)),
