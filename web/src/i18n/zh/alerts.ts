@@ -121,4 +121,5 @@ export const alerts = {
   'This incident is resolved already': '该事件已解决',
   'Action must be acknowledge, snooze, rerun or maintenance': '操作必须是确认、静音、重新检查或维护',
   'Snooze for 1 to 1440 minutes': '静音时长须为 1 到 1440 分钟',
+  'Maintenance: {name}': '维护：{name}',
 };
