@@ -8,6 +8,7 @@ import { bankRouter } from './bank/routes.js';
 import { bankWebhookRouter } from './bankWebhook/routes.js';
 import { inboundBankWebhookRouter } from './bankWebhook/inbound/routes.js';
 import { checksRouter } from './checks/routes.js';
+import { startCheck } from './checks/start.js';
 import { bankDashboardRouter } from './dashboard/bankRoutes.js';
 import { checkDashboardRouter } from './dashboard/checkRoutes.js';
 import { healthRouter } from './health/routes.js';
@@ -25,6 +26,9 @@ import { superUsersRouter } from './users/routes.js';
 
 // The API Lambda: every feature router under /api/v1. `router` holds the routes as the features
 // declare them (paths below /api/v1), which is how the route sweeps list them.
+/** What incidents need of the check engine (a Re-run starts a check): composed here, one way. */
+const INCIDENT_DEPS = { startCheck };
+
 export const router = new Router().include(
   '',
   healthRouter,
@@ -39,7 +43,7 @@ export const router = new Router().include(
   telegramRouter,
   autoCheckRouter,
   maintenanceRouter,
-  incidentsRouter,
+  incidentsRouter(INCIDENT_DEPS),
   telegramLinkRouter,
   bankRouter,
   bankWebhookRouter,
@@ -48,7 +52,7 @@ export const router = new Router().include(
 );
 
 /** Routes outside /api/v1: the inbound bank webhook and Telegram's (their own API Gateway routes in the cloud). */
-export const rootRouter = new Router().include('', inboundBankWebhookRouter, telegramWebhookRouter);
+export const rootRouter = new Router().include('', inboundBankWebhookRouter, telegramWebhookRouter(INCIDENT_DEPS));
 
 export const handler = createApiHandler(
   new Router().include(API_PREFIX, router).include('', rootRouter),

@@ -10,7 +10,6 @@ import {
   IncidentStatus,
 } from '../../shared/schemas/incidents.js';
 import type { ProcessValue, TestModeValue } from '../../shared/schemas/checks.js';
-import { startCheck } from '../checks/start.js';
 import type { ListOutcome } from '../lib/db/entity.js';
 import { defineFollowUp } from '../lib/db/outbox.js';
 import { logger } from '../lib/logger.js';
@@ -42,6 +41,21 @@ export interface SubtaskEnd {
 export interface Actor {
   id: number;
   nickname: string;
+}
+
+/**
+ * What an incident needs of the check engine, passed in by the entry point that composes them
+ * (functions/api.ts): the engine reports to incidents, so incidents do not import the engine back.
+ */
+export interface IncidentDeps {
+  /** Starts a check (the Re-run); answers the operation. */
+  startCheck(input: {
+    siteIds: number[];
+    points: { point: ProcessValue; modes: TestModeValue[] }[];
+    name: typeof OperationName.values.SingleSite;
+    operatorId: number;
+    remark: string;
+  }): Promise<{ id: number }>;
 }
 
 const openKeyOf = (s: Pick<SubtaskEnd, 'site_id' | 'process' | 'mode'>) => `${s.site_id}:${s.process}:${s.mode}`;
@@ -216,6 +230,7 @@ export async function actOnIncident(
   body: IncidentActionBody,
   actor: Actor,
   via: 'console' | 'telegram',
+  deps: IncidentDeps,
   now = Date.now(),
 ): Promise<IncidentActionReply> {
   const store = incidentStore();
@@ -238,7 +253,7 @@ export async function actOnIncident(
     await event(row, IncidentEventKind.values.Snoozed, { at: now, actor, via, note: String(until) });
   } else if (body.action === 'rerun') {
     // One check of exactly this site, process and mode, as the person who asked: its end joins the incident.
-    const operation = await startCheck({
+    const operation = await deps.startCheck({
       siteIds: [row.site_id],
       points: [{ point: row.process, modes: [row.mode] }],
       name: OperationName.values.SingleSite,

@@ -3,6 +3,7 @@ import { TELEGRAM_UPDATE_MAX_BYTES, TelegramUpdate } from '../../shared/schemas/
 import { clientIp } from '../auth/clientIp.js';
 import { apiKeyAccess, Router } from '../lib/http/router.js';
 import { isTelegramWebhookSecret } from '../notifications/telegram/webhook.js';
+import type { IncidentDeps } from '../incidents/service.js';
 import { handleTelegramUpdate, linkOf, newLinkCode, unlink } from './service.js';
 
 /** Refused secrets per client address in ten minutes before every call from it answers 429. */
@@ -13,12 +14,11 @@ const WEBHOOK_RATE_LIMIT = { name: 'telegram-webhook', limit: 600, windowSeconds
 
 /**
  * POST /webhook/telegram (outside /api/v1): Telegram's deliveries of the bot's updates, with the
- * webhook's secret in X-Telegram-Bot-Api-Secret-Token (401 without it or with another).
+ * webhook's secret in X-Telegram-Bot-Api-Secret-Token (401 without it or with another). `deps`: what
+ * a press needs of the check engine, from the entry point (functions/api.ts).
  */
-export const telegramWebhookRouter = new Router().post(
-  TELEGRAM_WEBHOOK_PATH,
-  (req) => handleTelegramUpdate(req.body, req.requestId),
-  {
+export const telegramWebhookRouter = (deps: IncidentDeps) =>
+  new Router().post(TELEGRAM_WEBHOOK_PATH, (req) => handleTelegramUpdate(req.body, req.requestId, deps), {
     access: apiKeyAccess(
       async (secret) => ((await isTelegramWebhookSecret(secret)) ? { id: 'telegram' } : undefined),
       WEBHOOK_RATE_LIMIT,
@@ -30,8 +30,7 @@ export const telegramWebhookRouter = new Router().post(
     maxBodyBytes: TELEGRAM_UPDATE_MAX_BYTES,
     // A machine caller: a press is audited as the console user it acts for (service.ts).
     audit: false,
-  },
-);
+  });
 
 /** The signed-in user's own Telegram link (Settings): a viewer links and unlinks its own too. */
 export const telegramLinkRouter = new Router()

@@ -11,7 +11,7 @@ import {
 } from '../../shared/schemas/telegramBot.js';
 import { recordAudit } from '../audit/service.js';
 import { BUTTONS, type ButtonAction } from '../incidents/incidentTelegram.js';
-import { actOnIncident } from '../incidents/service.js';
+import { actOnIncident, type IncidentDeps } from '../incidents/service.js';
 import { PatrolError } from '../lib/errors.js';
 import type { AuthUser } from '../lib/http/router.js';
 import { logger, logSecurityEvent } from '../lib/logger.js';
@@ -145,7 +145,12 @@ const DONE: Record<IncidentActionBody['action'], string> = {
  * what the button says, recorded in the audit log as that user. Answered (answerCallbackQuery) with
  * what happened, or "Not allowed" and nothing changes.
  */
-async function press(cq: NonNullable<TelegramUpdate['callback_query']>, requestId: string, now: number): Promise<void> {
+async function press(
+  cq: NonNullable<TelegramUpdate['callback_query']>,
+  requestId: string,
+  deps: IncidentDeps,
+  now: number,
+): Promise<void> {
   const token = await telegramBotToken();
   if (!token) return;
   const answer = (text: string) =>
@@ -191,7 +196,7 @@ async function press(cq: NonNullable<TelegramUpdate['callback_query']>, requestI
     return;
   }
   try {
-    await actOnIncident(incidentId, action, user, 'telegram', now);
+    await actOnIncident(incidentId, action, user, 'telegram', deps, now);
   } catch (error) {
     if (!(error instanceof PatrolError) || error.status >= 500) throw error;
     await audit(error.status);
@@ -206,8 +211,13 @@ async function press(cq: NonNullable<TelegramUpdate['callback_query']>, requestI
  * One webhook delivery. Telegram delivers an update again until it is answered 2xx, so what cannot
  * be acted on is answered 200 and dropped; only a failure of ours (the table) is a 500, retried.
  */
-export async function handleTelegramUpdate(update: TelegramUpdate, requestId: string, now = Date.now()) {
-  if (update.callback_query) await press(update.callback_query, requestId, now);
+export async function handleTelegramUpdate(
+  update: TelegramUpdate,
+  requestId: string,
+  deps: IncidentDeps,
+  now = Date.now(),
+) {
+  if (update.callback_query) await press(update.callback_query, requestId, deps, now);
   else if (update.message?.text && update.message.from) {
     const m = /^\/start(?:@\w+)?(?:\s+(\S+))?\s*$/.exec(update.message.text.trim());
     if (m) await start(update.message.from, update.message.chat.id, m[1] ?? '', now);

@@ -110,6 +110,7 @@ const press = (message: ChatMessage, data: string, tgId: number) =>
   sandbox('updates/press', { chat_id: CHAT, message_id: message.message_id, data, from: { id: tgId } });
 
 let modules: {
+  start: typeof import('../../functions/checks/start.js');
   service: typeof import('../../functions/incidents/service.js');
   telegram: typeof import('../../functions/incidents/incidentTelegram.js');
 };
@@ -133,6 +134,7 @@ beforeAll(async () => {
   Object.assign(process.env, stack.env);
   (await import('../../functions/lib/aws/clients.js')).resetClients();
   modules = {
+    start: await import('../../functions/checks/start.js'),
     service: await import('../../functions/incidents/service.js'),
     telegram: await import('../../functions/incidents/incidentTelegram.js'),
   };
@@ -456,6 +458,7 @@ describe('reminders', () => {
       { action: 'snooze', minutes: 60 },
       { id: 1, nickname: 'admin' },
       'console',
+      { startCheck: modules.start.startCheck },
       t0,
     );
     expect(snoozed.incident).toMatchObject({ status: 3, snoozed_until: t0 + 60 * 60_000 });
