@@ -1,3 +1,5 @@
+import { wallClock, weekStampAt } from '@shared/autoCheckSchedule';
+import type { CalendarCell } from '@shared/schemas/autoCheck';
 import type { BankDashboard, DeliveryDashboard, ScorecardRow } from '@shared/schemas/dashboard';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -145,6 +147,54 @@ describe('Home dashboard', () => {
     expect(await within(await panel('Next runs')).findByText('No rule runs in the next 24 hours')).toBeInTheDocument();
     expect(await within(await panel('Bank')).findByText('Could not load this panel.')).toBeInTheDocument();
     expect(await within(await panel('Delivery')).findByText('Could not load this panel.')).toBeInTheDocument();
+  });
+
+  it('marks a next run that a maintenance window covers, and only that one', async () => {
+    const zone = 'Asia/Yangon';
+    /** A rule slot `hours` from now, on the zone's wall clock. */
+    const cell = (hours: number, name: string): CalendarCell => {
+      const clock = wallClock(Date.now() + hours * 3_600_000, zone);
+      const pad = (n: number) => String(n).padStart(2, '0');
+      return {
+        day: clock.day as CalendarCell['day'],
+        time: `${pad(clock.hour)}:${pad(clock.minute)}`,
+        weekStamp: weekStampAt(Date.now() + hours * 3_600_000, zone),
+        rules: [{ id: hours, name, site_cnt: 2 }],
+        site_cnt: 2,
+        crowd: false,
+        waves: 1,
+        queued: 0,
+      };
+    };
+    const covered = wallClock(Date.now() + 2 * 3_600_000, zone);
+    const minute = covered.hour * 60 + covered.minute;
+    renderHome({
+      'GET /dashboard/scorecard': () => ({ result: [] }),
+      'GET /auto-check/calendar': () => ({
+        time_zone: zone,
+        concurrency: 4,
+        cells: [cell(2, 'Covered rule'), cell(6, 'Free rule')],
+        week_start: 0,
+        maintenance: [
+          {
+            window_id: 5,
+            name: 'Deploy',
+            mode: 'pause',
+            sites: 'all',
+            day: covered.day,
+            start: Math.max(0, minute - 30),
+            end: Math.min(24 * 60, minute + 30),
+          },
+        ],
+      }),
+    });
+    const next = await panel('Next runs');
+    const items = await within(next).findAllByRole('listitem');
+    expect(items.map((li) => li.textContent)).toEqual([
+      expect.stringMatching(/Covered rule.*Maintenance: Deploy/),
+      expect.not.stringContaining('Maintenance'),
+    ]);
+    expect(items[1]).toHaveTextContent('Free rule');
   });
 
   it('follows the language switch', async () => {
