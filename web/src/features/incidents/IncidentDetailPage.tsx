@@ -29,12 +29,13 @@ import {
 } from '@shared/schemas/incidents';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
-import { Link, useParams } from 'react-router-dom';
+import { useParams } from 'react-router-dom';
 import { formatDateTime, orEmpty } from '@/app/format';
 import { LoadFailedPanel, PageHeader, Panel } from '@/app/PageHeader';
 import { pathOf } from '@/app/paths';
 import { WriteOnly } from '@/app/WriteOnly';
 import { Facts } from '@/components/display/Facts';
+import { RouteLink } from '@/components/display/RouteLink';
 import { useT } from '@/i18n';
 import { actOnIncident, incidentQuery, refreshIncidents } from './incidentsApi';
 import { IncidentStatusBadge } from './IncidentStatusBadge';
@@ -63,9 +64,9 @@ function EventNote({ e }: { e: IncidentEvent }): ReactNode {
   if (e.kind === 'snoozed') return t('Until {time}', { time: formatDateTime(Number(e.note)) });
   if (e.operation_id && e.kind !== 'failure' && e.kind !== 'resolved')
     return (
-      <Link to={pathOf('operationDetail', { operationID: e.operation_id })}>
+      <RouteLink to={pathOf('operationDetail', { operationID: e.operation_id })}>
         {t('Operation {id}', { id: e.operation_id })}
-      </Link>
+      </RouteLink>
     );
   return e.note || null;
 }
@@ -98,9 +99,9 @@ function Timeline({ events }: { events: IncidentEvent[] }): ReactNode {
             </TableCell>
             <TableCell>
               {e.subtask_id && e.operation_id ? (
-                <Link to={pathOf('operationDetail', { operationID: e.operation_id })}>
+                <RouteLink to={pathOf('operationDetail', { operationID: e.operation_id })}>
                   {t('Subtask {id}', { id: e.subtask_id })}
-                </Link>
+                </RouteLink>
               ) : null}
             </TableCell>
             <TableCell className={styles.note}>
