@@ -113,6 +113,7 @@ let modules: {
   start: typeof import('../../functions/checks/start.js');
   service: typeof import('../../functions/incidents/service.js');
   telegram: typeof import('../../functions/incidents/incidentTelegram.js');
+  config: typeof import('../../functions/systemConfig/getSystemConfig.js');
 };
 
 beforeAll(async () => {
@@ -137,6 +138,7 @@ beforeAll(async () => {
     start: await import('../../functions/checks/start.js'),
     service: await import('../../functions/incidents/service.js'),
     telegram: await import('../../functions/incidents/incidentTelegram.js'),
+    config: await import('../../functions/systemConfig/getSystemConfig.js'),
   };
 });
 
@@ -495,5 +497,47 @@ describe('reminders', () => {
     expect((await incidentsOf(site.id))[0]).toMatchObject({ status: 1, snoozed_until: null });
     expect((await tick(t0 + 90 * min)).reminded).not.toContain(incident.id);
     expect((await tick(t0 + 91 * min)).reminded).toContain(incident.id);
+  });
+
+  it('are off with alerts.reminder_minutes 0, and come back with a period', async () => {
+    const site = await failingSite();
+    const t0 = Date.now();
+    await modules.service.recordIncidentResult({
+      id: 9_300_000_000 + (t0 % 1_000_000) * 10,
+      operation_id: 987_654_324,
+      site_id: site.id,
+      process: 1,
+      mode: 1,
+      status: RunStatus.values.Failed,
+      msg: 'Login failed',
+      end_at: t0,
+    });
+    const [incident] = await incidentsOf(site.id);
+    const min = 60_000;
+    const tick = (at: number) => modules.telegram.remindIncidents(at);
+    const document = (await api('get', '/super/system-config')).body.data.document;
+    const save = async (reminder_minutes: number) => {
+      const saved = await api('post', '/super/system-config', {
+        ...document,
+        alerts: { ...document.alerts, reminder_minutes },
+      });
+      expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+      // This process reads the saved config at once, not after its cache's 5 s.
+      modules.config.invalidateSystemConfig();
+    };
+    await save(0);
+    try {
+      expect((await tick(t0 + 30 * min)).reminded).not.toContain(incident.id);
+      expect((await tick(t0 + 600 * min)).reminded).not.toContain(incident.id);
+    } finally {
+      await save(document.alerts.reminder_minutes);
+    }
+    await save(10);
+    try {
+      expect((await tick(t0 + 9 * min)).reminded).not.toContain(incident.id);
+      expect((await tick(t0 + 10 * min)).reminded).toContain(incident.id);
+    } finally {
+      await save(document.alerts.reminder_minutes);
+    }
   });
 });
