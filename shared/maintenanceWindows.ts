@@ -68,7 +68,7 @@ export function windowsInForce<W extends WindowRule>(
  */
 export function windowBands(w: WindowRule, zone: string, at: number): MaintenanceBand[] {
   if (!w.enabled) return [];
-  const base = { window_id: w.id, name: w.name, mode: w.mode, sites: w.sites };
+  const base = { window_id: w.id, name: w.name, mode: w.mode, kind: w.kind, sites: w.sites };
   const bands: MaintenanceBand[] = [];
   const push = (day: number, start: number, end: number) => {
     if (end > start) bands.push({ ...base, day: day as WeekdayValue, start, end });

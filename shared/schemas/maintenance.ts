@@ -171,6 +171,8 @@ export interface MaintenanceBand {
   window_id: number;
   name: string;
   mode: MaintenanceModeValue;
+  /** A weekly window's bands recur every week; a one-off window's lie on this week only. */
+  kind: MaintenanceKindValue;
   sites: number[] | 'all';
   day: WeekdayValue;
   start: number;

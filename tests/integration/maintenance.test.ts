@@ -132,6 +132,8 @@ describe('maintenance windows', () => {
     const minutes = bands.reduce((n: number, b: { start: number; end: number }) => n + b.end - b.start, 0);
     expect(minutes).toBeGreaterThan(0);
     expect(minutes).toBeLessThanOrEqual(61);
+    // A one-off window's bands are of this week alone (a weekly one's recur).
+    expect(bands.every((b: { kind: string }) => b.kind === 'once')).toBe(true);
     expect(typeof calendar.week_start).toBe('number');
 
     expect((await call('post', '/maintenance/now', { site_id: 987654321 })).body.extra).toEqual({

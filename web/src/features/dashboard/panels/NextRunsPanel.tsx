@@ -1,5 +1,5 @@
 import { Badge, makeStyles, Text, tokens } from '@fluentui/react-components';
-import { nextSlotInstant, wallClock } from '@shared/autoCheckSchedule';
+import { nextSlotInstant, wallClock, weekOf } from '@shared/autoCheckSchedule';
 import type { MaintenanceBand } from '@shared/schemas/maintenance';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
@@ -23,11 +23,18 @@ const useStyles = makeStyles({
   when: { fontVariantNumeric: 'tabular-nums', minWidth: '150px', fontWeight: 600 },
 });
 
-/** The maintenance windows on the zone's wall clock at `at` (the calendar's bands of this week). */
-function windowsAt(bands: readonly MaintenanceBand[], at: number, zone: string): MaintenanceBand[] {
+/**
+ * The maintenance windows on the zone's wall clock at `at`, from the calendar's bands of the week
+ * that began at `weekStart`: a weekly band recurs every week, a one-off band is of that week alone
+ * (a slot past Sunday midnight is in the next week).
+ */
+function windowsAt(bands: readonly MaintenanceBand[], at: number, zone: string, weekStart: number): MaintenanceBand[] {
   const clock = wallClock(at, zone);
   const minute = clock.hour * 60 + clock.minute;
-  return bands.filter((b) => b.day === clock.day && b.start <= minute && minute < b.end);
+  const sameWeek = weekOf(at, zone) === weekOf(weekStart, zone);
+  return bands.filter(
+    (b) => (sameWeek || b.kind === 'weekly') && b.day === clock.day && b.start <= minute && minute < b.end,
+  );
 }
 
 /**
@@ -64,7 +71,7 @@ export function NextRunsPanel({ refetchInterval }: { refetchInterval?: number })
                   {t('Crowded: {n} wait', { n: cell.queued })}
                 </Badge>
               ) : null}
-              {windowsAt(bands, at, zone).map((w) => (
+              {windowsAt(bands, at, zone, query.data?.week_start ?? now).map((w) => (
                 <Badge key={w.window_id} color={w.mode === 'pause' ? 'warning' : 'informative'} appearance="outline">
                   {t('Maintenance: {name}', { name: w.name })}
                 </Badge>
