@@ -119,6 +119,11 @@ async function openIncidentFor(sub: SubtaskEnd, at: number): Promise<StoredIncid
       id = fresh;
     }
     const existing = await store.get(id);
+    // Resolved by a pass whose end stopped before freeing the key (its follow-up frees it again): free it here.
+    if (existing?.status === Resolved) {
+      await store.releaseOpen(key, id);
+      continue;
+    }
     if (existing) return existing;
     // The claim is ours (or was left by a writer that stopped between the claim and the row): the row.
     const name = (await siteRefs([sub.site_id])).get(sub.site_id)?.name ?? `site ${sub.site_id}`;
@@ -152,40 +157,44 @@ async function openIncidentFor(sub: SubtaskEnd, at: number): Promise<StoredIncid
 
 /**
  * Records a subtask's final end on its incident: a failure opens the (site, process, mode)'s
- * incident or joins the open one and counts up; a pass resolves the open one. Safe to run twice for
- * the same end: the subtask's id is claimed first, and a second call finds the claim and changes
- * nothing. A flaky pass is a pass. A writer that stops between the claim and the count loses that
- * one failure from the count (it is still in the subtask lists); it never counts one twice.
+ * incident or joins the open one and counts up; a pass resolves the open one. A flaky pass is a
+ * pass. It is the follow-up of the end (`recordIncident`), so it may run again after a crash: the
+ * subtask's id is claimed for its incident first, and a second run finds the claim and completes
+ * what the first left undone (the count is guarded by the subtask, the timeline entry is written if
+ * missing, the message synced again), changing nothing the first one finished.
  */
 export async function recordIncidentResult(sub: SubtaskEnd): Promise<void> {
   const store = incidentStore();
   const at = sub.end_at ?? Date.now();
   if (sub.status === RunStatus.values.Failed) {
-    const incident = await openIncidentFor(sub, at);
-    if (!(await store.claimSubtask(sub.id, incident.id))) return;
-    await store.countFailure(incident.id);
-    await store.update(incident.id, { last_failure_at: at, last_message: sub.msg });
-    await event(incident, IncidentEventKind.values.Failure, {
+    const { incidentId: id, again } = await store.claimSubtask(sub.id, (await openIncidentFor(sub, at)).id);
+    await store.countFailure(id, sub.id);
+    await store.update(id, { last_failure_at: at, last_message: sub.msg });
+    if (!again || !(await store.hasSubtaskEvent(id, sub.id)))
+      await event({ id }, IncidentEventKind.values.Failure, {
+        at,
+        subtask_id: sub.id,
+        operation_id: sub.operation_id,
+        note: sub.msg,
+      });
+    await enqueueIncidentSync(id);
+    return;
+  }
+  if (sub.status !== RunStatus.values.Done) return;
+  const open = await store.openId(openKeyOf(sub));
+  if (open === undefined) return;
+  const { incidentId: id, again } = await store.claimSubtask(sub.id, open);
+  await store.update(id, { status: Resolved, resolved_at: at });
+  if (!again || !(await store.hasSubtaskEvent(id, sub.id)))
+    await event({ id }, IncidentEventKind.values.Resolved, {
       at,
       subtask_id: sub.id,
       operation_id: sub.operation_id,
       note: sub.msg,
     });
-    await enqueueIncidentSync(incident.id);
-    return;
-  }
-  if (sub.status !== RunStatus.values.Done) return;
-  const id = await store.openId(openKeyOf(sub));
-  if (id === undefined || !(await store.claimSubtask(sub.id, id))) return;
-  await store.update(id, { status: Resolved, resolved_at: at });
-  await store.releaseOpen(openKeyOf(sub), id);
-  await event({ id }, IncidentEventKind.values.Resolved, {
-    at,
-    subtask_id: sub.id,
-    operation_id: sub.operation_id,
-    note: sub.msg,
-  });
   await enqueueIncidentSync(id);
+  // Last: while the key is held, a run again after a crash finds the incident to complete.
+  await store.releaseOpen(openKeyOf(sub), id);
 }
 
 /**

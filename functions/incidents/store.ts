@@ -44,13 +44,18 @@ export interface IncidentStore {
   list(query: ListQuery): Promise<ListOutcome<StoredIncident>>;
   /** Throws IncidentNotFoundError, or ConditionFailedError when `expect` no longer holds. */
   update(id: number, patch: Partial<StoredIncident>, options?: UpdateOptions): Promise<StoredIncident>;
-  /** One more failure, counted atomically. */
-  countFailure(id: number): Promise<StoredIncident>;
+  /** The failure of a subtask, counted once however often this runs (atomically, guarded by the subtask). */
+  countFailure(id: number, subtaskId: number): Promise<StoredIncident>;
   /** Open and snoozed incidents: the ones reminders and snooze ends look at. */
   unresolved(): Promise<StoredIncident[]>;
 
-  /** Marks a subtask's end as recorded; false when it was already (a second call for the same end). */
-  claimSubtask(subtaskId: number, incidentId: number): Promise<boolean>;
+  /**
+   * Marks a subtask's end as recorded on `incidentId`: the incident that holds the mark (another one
+   * when an earlier run of the same end made it), and `again` when one had.
+   */
+  claimSubtask(subtaskId: number, incidentId: number): Promise<{ incidentId: number; again: boolean }>;
+  /** Whether the incident's timeline has the subtask's entry (a run again after a crash writes a missing one). */
+  hasSubtaskEvent(incidentId: number, subtaskId: number): Promise<boolean>;
   addEvent(event: Omit<StoredIncidentEvent, 'id' | 'created_at'>): Promise<StoredIncidentEvent>;
   events(incidentId: number): Promise<StoredIncidentEvent[]>;
   /** Whether any subtask of the operation was recorded on an incident. */
@@ -89,7 +94,8 @@ export function dynamoIncidentStore(
     // An `expect` that fails is the caller's race to handle, not a missing incident.
     update: (id, patch, options) =>
       options?.expect ? incidents.update(id, patch, options) : onIncident(id, incidents.update(id, patch)),
-    countFailure: (id) => onIncident(id, incidents.add(id, { failures: 1 })),
+    countFailure: (id, subtaskId) =>
+      onIncident(id, incidents.add(id, { failures: 1 }, { once: `subtask:${subtaskId}` })),
     async unresolved() {
       const [open, snoozed] = await Promise.all([
         incidents.all({ scope: { status: IncidentStatus.values.Open } }),
@@ -98,8 +104,15 @@ export function dynamoIncidentStore(
       return [...open, ...snoozed];
     },
 
-    claimSubtask: (subtaskId, incidentId) =>
-      claimOnce(incidentEventEntity.type, 'subtask', String(subtaskId), incidentId),
+    async claimSubtask(subtaskId, incidentId) {
+      if (await claimOnce(incidentEventEntity.type, 'subtask', String(subtaskId), incidentId))
+        return { incidentId, again: false };
+      const holder = await findUniqueOwner(incidentEventEntity.type, 'subtask', String(subtaskId));
+      return { incidentId: holder ?? incidentId, again: true };
+    },
+    async hasSubtaskEvent(incidentId, subtaskId) {
+      return (await events.all({ scope: { incident_id: incidentId } })).some((e) => e.subtask_id === subtaskId);
+    },
     addEvent: (event) => events.create(event),
     events: (incidentId) => events.all({ scope: { incident_id: incidentId } }),
     async touchedByOperation(operationId) {
