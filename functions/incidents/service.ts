@@ -160,23 +160,27 @@ async function openIncidentFor(sub: SubtaskEnd, at: number): Promise<StoredIncid
  * incident or joins the open one and counts up; a pass resolves the open one. A flaky pass is a
  * pass. It is the follow-up of the end (`recordIncident`), so it may run again after a crash: the
  * subtask's id is claimed for its incident first, and a second run finds the claim and completes
- * what the first left undone (the count is guarded by the subtask, the timeline entry is written if
- * missing, the message synced again), changing nothing the first one finished.
+ * what the first left undone (the count is guarded by the subtask until the timeline entry, written
+ * after it, marks it; the message synced again), changing nothing the first one finished.
  */
 export async function recordIncidentResult(sub: SubtaskEnd): Promise<void> {
   const store = incidentStore();
   const at = sub.end_at ?? Date.now();
   if (sub.status === RunStatus.values.Failed) {
     const { incidentId: id, again } = await store.claimSubtask(sub.id, (await openIncidentFor(sub, at)).id);
-    await store.countFailure(id, sub.id);
-    await store.update(id, { last_failure_at: at, last_message: sub.msg });
-    if (!again || !(await store.hasSubtaskEvent(id, sub.id)))
+    // The timeline entry comes after the count: a run again that finds it has nothing to count.
+    if (!again || !(await store.hasSubtaskEvent(id, sub.id))) {
+      await store.countFailure(id, sub.id);
+      await store.update(id, { last_failure_at: at, last_message: sub.msg });
       await event({ id }, IncidentEventKind.values.Failure, {
         at,
         subtask_id: sub.id,
         operation_id: sub.operation_id,
         note: sub.msg,
       });
+    }
+    // Counted and entered: the count's guard is not needed any more (the incident's row stays small).
+    await store.settleFailure(id, sub.id);
     await enqueueIncidentSync(id);
     return;
   }

@@ -46,6 +46,8 @@ export interface IncidentStore {
   update(id: number, patch: Partial<StoredIncident>, options?: UpdateOptions): Promise<StoredIncident>;
   /** The failure of a subtask, counted once however often this runs (atomically, guarded by the subtask). */
   countFailure(id: number, subtaskId: number): Promise<StoredIncident>;
+  /** Drops the subtask's guard once its timeline entry marks the count (an incident fails without end). */
+  settleFailure(id: number, subtaskId: number): Promise<void>;
   /** Open and snoozed incidents: the ones reminders and snooze ends look at. */
   unresolved(): Promise<StoredIncident[]>;
 
@@ -62,7 +64,7 @@ export interface IncidentStore {
   touchedByOperation(operationId: number): Promise<boolean>;
 }
 
-const incidentEntity = defineEntity<StoredIncident>({
+export const incidentEntity = defineEntity<StoredIncident>({
   type: 'incident',
   fields: incidentListFields,
   keys: ['site_id', 'status'],
@@ -94,6 +96,7 @@ export function dynamoIncidentStore(
     // An `expect` that fails is the caller's race to handle, not a missing incident.
     update: (id, patch, options) =>
       options?.expect ? incidents.update(id, patch, options) : onIncident(id, incidents.update(id, patch)),
+    settleFailure: (id, subtaskId) => onIncident(id, incidents.forgetCause(id, `subtask:${subtaskId}`)),
     countFailure: (id, subtaskId) =>
       onIncident(id, incidents.add(id, { failures: 1 }, { once: `subtask:${subtaskId}` })),
     async unresolved() {

@@ -21,7 +21,7 @@ import { telegramSettingsStore, UNKNOWN_CHANNEL } from '../../functions/notifica
 import { operationCountsOf, taskCountsOf } from '../../functions/checks/counts.js';
 import { countsInRollups, readCheckTimings } from '../../functions/checks/checkRollup.js';
 import { claimSubtask, finishSubtask } from '../../functions/checks/engine.js';
-import { incidentStore } from '../../functions/incidents/store.js';
+import { incidentEntity, incidentStore } from '../../functions/incidents/store.js';
 import { reapOperation } from '../../functions/checks/reapStuck.js';
 import { PENDING_LIMIT_MS, RUNNING_LIMIT_MS } from '../../functions/checks/reaper.js';
 import { type StoredOperation, type StoredSubtask, type StoredTask, checkStore } from '../../functions/checks/store.js';
@@ -319,6 +319,8 @@ export async function expectSettled(opId: number, since: number, context: string
     const incident = await incidentStore().get(id!);
     const mine = failedEnds.filter((s) => `${s.site_id}:${s.process}:${s.mode}` === key);
     expect(incident?.failures, at(`failures on incident of ${key}`)).toBe(mine.length);
+    // Each count's guard was dropped once its timeline entry marked it: the row does not grow with failures.
+    expect((await createRepository(incidentEntity).getCounted(id!))?.causes, at(`guards left on ${key}`)).toEqual([]);
     const timeline = await incidentStore().events(id!);
     for (const s of mine)
       expect(
