@@ -8,20 +8,27 @@ import { bankRouter } from './bank/routes.js';
 import { bankWebhookRouter } from './bankWebhook/routes.js';
 import { inboundBankWebhookRouter } from './bankWebhook/inbound/routes.js';
 import { checksRouter } from './checks/routes.js';
+import { startCheck } from './checks/start.js';
 import { bankDashboardRouter } from './dashboard/bankRoutes.js';
 import { checkDashboardRouter } from './dashboard/checkRoutes.js';
 import { healthRouter } from './health/routes.js';
+import { incidentsRouter } from './incidents/routes.js';
+import { maintenanceRouter } from './maintenance/routes.js';
 import { API_PREFIX, createApiHandler } from './lib/http/apiHandler.js';
 import { Router } from './lib/http/router.js';
 import { openApiRouter } from './openapi/routes.js';
 import { notificationsRouter } from './notifications/routes.js';
 import { telegramRouter } from './notifications/telegram/routes.js';
 import { sitesRouter } from './sites/routes.js';
+import { telegramLinkRouter, telegramWebhookRouter } from './telegramBot/routes.js';
 import { systemConfigRouter } from './systemConfig/routes.js';
 import { superUsersRouter } from './users/routes.js';
 
 // The API Lambda: every feature router under /api/v1. `router` holds the routes as the features
 // declare them (paths below /api/v1), which is how the route sweeps list them.
+/** What incidents need of the check engine (a Re-run starts a check): composed here, one way. */
+const INCIDENT_DEPS = { startCheck };
+
 export const router = new Router().include(
   '',
   healthRouter,
@@ -35,14 +42,17 @@ export const router = new Router().include(
   notificationsRouter,
   telegramRouter,
   autoCheckRouter,
+  maintenanceRouter,
+  incidentsRouter(INCIDENT_DEPS),
+  telegramLinkRouter,
   bankRouter,
   bankWebhookRouter,
   bankDashboardRouter,
   openApiRouter(() => ({ api: router, root: rootRouter })),
 );
 
-/** Routes outside /api/v1: the inbound bank webhook (its own API Gateway route in the cloud). */
-export const rootRouter = new Router().include('', inboundBankWebhookRouter);
+/** Routes outside /api/v1: the inbound bank webhook and Telegram's (their own API Gateway routes in the cloud). */
+export const rootRouter = new Router().include('', inboundBankWebhookRouter, telegramWebhookRouter(INCIDENT_DEPS));
 
 export const handler = createApiHandler(
   new Router().include(API_PREFIX, router).include('', rootRouter),

@@ -7,6 +7,7 @@ import { sqsRecordHandler } from './lib/queue/sqsRecordHandler.js';
 import { createNotification } from './notifications/service.js';
 import { bankTelegramLines } from './notifications/telegram/bankLines.js';
 import { deliverNotification } from './notifications/telegram/deliverNotification.js';
+import { syncIncidentTelegram } from './incidents/incidentTelegram.js';
 import { sendBankTelegram } from './notifications/telegram/sendBankTelegram.js';
 import { QUEUES } from './registry.js';
 
@@ -45,6 +46,8 @@ const senders: Senders = {
     deliverNotification(m.notification_id, { mode: 'auto', lastAttempt: isLastAttempt(record) }),
   // Retries are sent again with a delay by the delivery itself (functions/bankWebhook/retryPolicy.ts).
   bank_notification: (m) => deliverBankNotification(m, bankDeliveryDeps()),
+  // An incident's one message, sent, edited or replied to (functions/incidents/incidentTelegram.ts).
+  incident: (m) => syncIncidentTelegram(m.incident_id, { remindAt: m.remind_at }),
 };
 
 /**

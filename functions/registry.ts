@@ -311,4 +311,26 @@ export const LAMBDAS: readonly LambdaDef[] = [
     timeoutSeconds: 60,
     access: { stageSecrets: { rotate: ['jwtKeys', 'originSecret'] }, distributionOrigin: true },
   },
+  {
+    // The minute tick of incidents: snoozes that ran out end, and open incidents nobody acknowledged
+    // are reminded of in Telegram every alerts.reminder_minutes (functions/incidents/incidentTelegram.ts).
+    name: 'incidentReminder',
+    entry: 'functions/incidents/reminder.ts',
+    trigger: { type: 'schedule', everySeconds: 60 },
+    memoryMb: 512,
+    timeoutSeconds: 60,
+    // The reminders themselves go out through the notifier (sends notify).
+    access: { table: 'readWrite', sends: ['notify'] },
+  },
+  {
+    // Local runner only (startup): the bot's webhook registered again at the stack's address (the
+    // sandbox Bot API forgets it on a restart, and PORT may have changed).
+    name: 'telegramWebhookAtStart',
+    entry: 'functions/notifications/telegram/webhookAtStart.ts',
+    trigger: { type: 'startup' },
+    memoryMb: 512,
+    timeoutSeconds: 60,
+    // Decrypts the bot token, makes the webhook secret when there is none (encrypt), records the state.
+    access: { table: 'readWrite', secrets: 'encryptDecrypt' },
+  },
 ];

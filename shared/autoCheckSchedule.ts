@@ -63,7 +63,8 @@ export function rulePatterns(times: RuleTimes): string[] {
 // Parsed patterns are kept: the API lists next runs of many rules, and the calendar recomputes
 // on every render; a rule's patterns repeat across rules (09:00 on weekdays is common).
 const crons = new Map<string, Cron>();
-function cronFor(pattern: string, zone: string): Cron {
+/** A 5-field pattern's runs in `zone` (kept: patterns repeat across rules and windows). */
+export function cronFor(pattern: string, zone: string): Cron {
   const key = `${zone} ${pattern}`;
   let cron = crons.get(key);
   if (!cron) {
@@ -127,8 +128,8 @@ export function slotInstantsBetween(
 }
 
 const partsFormat = new Map<string, Intl.DateTimeFormat>();
-/** The wall-clock fields of an instant in a zone, from the platform's zone data. */
-function wallClock(at: Date | number, zone: string) {
+/** The wall-clock fields of an instant in a zone (day 1-7 is Monday to Sunday), from the platform's zone data. */
+export function wallClock(at: Date | number, zone: string) {
   let fmt = partsFormat.get(zone);
   if (!fmt) {
     fmt = new Intl.DateTimeFormat('en-US', {
@@ -170,6 +171,32 @@ export function weekOf(at: Date | number, zone: string): string {
   // Civil-date arithmetic on a UTC calendar: no zone offsets are involved.
   const monday = new Date(Date.UTC(w.year, w.month - 1, w.date - (w.day - 1)));
   return monday.toISOString().slice(0, 10);
+}
+
+/**
+ * The instant a wall-clock date and time ('YYYY-MM-DD', 'HH:mm') names in `zone`, from croner:
+ * a time a DST change skips is its next existing minute; one that happens twice is its first.
+ */
+export function wallClockInstant(date: string, time: string, zone: string): number | null {
+  const d = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  const t = /^(\d{2}):(\d{2})$/.exec(time);
+  if (!d || !t) return null;
+  const [year, month, day] = [Number(d[1]), Number(d[2]), Number(d[3])];
+  const civil = new Date(Date.UTC(year, month - 1, day));
+  // Not a calendar date (2026-13-01, 2026-02-30), or not a time of day.
+  if (civil.getUTCMonth() !== month - 1 || civil.getUTCDate() !== day) return null;
+  if (Number(t[1]) > 23 || Number(t[2]) > 59) return null;
+  // From two days before in UTC: every zone's offset is within ±14 h, so the first run is that date's.
+  const from = new Date(Date.UTC(year, month - 1, day) - 2 * DAY_S * 1000);
+  const run = new Cron(`${Number(t[2])} ${Number(t[1])} ${day} ${month} *`, { timezone: zone, mode: '5-part' }).nextRun(
+    from,
+  );
+  return run ? run.getTime() : null;
+}
+
+/** The instant the week of `at` began (Monday 00:00 on the wall clock of `zone`). */
+export function weekStartInstant(at: Date | number, zone: string): number {
+  return (lastSlotInstant(0, zone, at) as Date).getTime();
 }
 
 /** Whether a name is an IANA zone this platform knows. */

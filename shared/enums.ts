@@ -152,4 +152,18 @@ export const MessageAction = defineEnum({
 
 export const AgentPlatform = defineEnum({ D4: ['D4', 'D4'], MG: ['MG', 'MG'], TT: ['TT', 'TT'] });
 
-export const UserRole = defineEnum({ Super: ['super', 'Super'], Operator: ['operator', 'Operator'] });
+// Highest first. A viewer reads every screen an operator reads and changes nothing (shared/roles.ts).
+export const UserRole = defineEnum({
+  Super: ['super', 'Super'],
+  Operator: ['operator', 'Operator'],
+  Viewer: ['viewer', 'Viewer'],
+});
+
+/** Why a login was refused, as the audit trail says (never shown to the one signing in). */
+export const LoginFailure = defineEnum({
+  WrongPassword: ['wrong_password', 'Wrong password'],
+  UnknownUsername: ['unknown_username', 'Unknown username'],
+  Captcha: ['captcha', 'Captcha'],
+  Throttled: ['throttled', 'Throttled'],
+  Disabled: ['disabled', 'Disabled'],
+});

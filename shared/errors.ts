@@ -21,6 +21,8 @@ export const ERRORS = {
   Forbidden: { code: 4030, status: 403, text: 'Permission denied.' },
   // A request that did not come through the stage's CloudFront (the API's own address, called directly).
   NotThroughEdge: { code: 4031, status: 403, text: "Use the console's address." },
+  // A viewer called a write or a secret's reveal.
+  ReadOnlyRole: { code: 4032, status: 403, text: 'Your role can read only.' },
   NotFound: { code: 4040, status: 404, text: 'Not found.' },
   SiteNotFound: { code: 4041, status: 404, text: 'Site not found.' },
   SiteAccountNotFound: { code: 4042, status: 404, text: 'Site account not found.' },
@@ -33,6 +35,8 @@ export const ERRORS = {
   AutoCheckRuleNotFound: { code: 4049, status: 404, text: 'Rule not found.' },
   // The 404 codes' ten are taken: later ones have five digits, still led by their status.
   BankAccountNotFound: { code: 40410, status: 404, text: 'Bank account not found.' },
+  MaintenanceNotFound: { code: 40411, status: 404, text: 'Maintenance window not found.' },
+  IncidentNotFound: { code: 40412, status: 404, text: 'Incident not found.' },
   MethodNotAllowed: { code: 4050, status: 405, text: 'Method not allowed.' },
   Conflict: { code: 4090, status: 409, text: 'Already exists.' },
   SiteExists: { code: 4091, status: 409, text: 'A site with this name already exists.' },

@@ -17,6 +17,9 @@ export const ValidatorMessages = {
   defaultOption: 'Please select one',
 } as const;
 
+/** 'HH:mm', 24-hour, 00:00 to 23:59: a wall-clock time of day (rule times, maintenance windows). */
+export const TIME_PATTERN = /^([01]\d|2[0-3]):[0-5]\d$/;
+
 /** A trimmed, non-empty string. */
 export const required = (message: string = ValidatorMessages.required) =>
   z.string({ error: message }).trim().min(1, message);

@@ -7,7 +7,8 @@ import '../systemConfig/getSystemConfig.js';
 export const auditEntity = defineEntity<AuditEntry>({
   type: 'audit',
   fields: auditListFields,
-  keys: ['actor_id'],
+  // reason: a filter on refused logins reads only them, however many other rows there are.
+  keys: ['actor_id', 'reason'],
   // Append-only: the repository's update/delete are never called for it (no route, no job).
   retention: 'events',
 });

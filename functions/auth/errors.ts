@@ -1,3 +1,4 @@
+import { type EnumValue, LoginFailure } from '../../shared/enums.js';
 import { ERRORS, ErrorCode } from '../../shared/errors.js';
 import {
   BadRequestError,
@@ -15,8 +16,9 @@ export class BadCredentialsError extends PatrolError {
   override name = 'BadCredentialsError';
   override status: number = ERRORS.BadCredentials.status;
   override code: number = ErrorCode.BadCredentials;
-  constructor(captchaNext: boolean) {
+  constructor(captchaNext: boolean, reason: EnumValue<typeof LoginFailure>) {
     super('Wrong username or password', captchaNext ? { extra: { captcha: 'required' } } : undefined);
+    this.auditReason = reason;
   }
 }
 
@@ -26,6 +28,7 @@ export class CaptchaRequiredError extends PatrolError {
   override code: number = ErrorCode.CaptchaRequired;
   constructor() {
     super('Too many failed logins, please enter the captcha', { extra: { captcha: 'required' } });
+    this.auditReason = LoginFailure.values.Captcha;
   }
 }
 
@@ -35,6 +38,7 @@ export class CaptchaWrongError extends PatrolError {
   override code: number = ErrorCode.CaptchaWrong;
   constructor() {
     super('Wrong or expired captcha, please try the new one', { extra: { captcha: 'required' } });
+    this.auditReason = LoginFailure.values.Captcha;
   }
 }
 
@@ -43,6 +47,7 @@ export class LoginLockedError extends TooManyRequestsError {
   constructor(retryAfterSeconds: number) {
     const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
     super(`Too many failed logins, try again in ${minutes} minute${minutes === 1 ? '' : 's'}`, retryAfterSeconds);
+    this.auditReason = LoginFailure.values.Throttled;
   }
 }
 
@@ -55,6 +60,7 @@ export class LoginBackoffError extends TooManyRequestsError {
       retryAfterSeconds,
     );
     this.extra = { captcha: 'required' };
+    this.auditReason = LoginFailure.values.Throttled;
   }
 }
 
@@ -62,6 +68,7 @@ export class AccountDisabledError extends ForbiddenError {
   override name = 'AccountDisabledError';
   constructor() {
     super('This account is disabled, please contact your administrator');
+    this.auditReason = LoginFailure.values.Disabled;
   }
 }
 

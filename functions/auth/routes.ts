@@ -16,7 +16,8 @@ export const authRouter = new Router()
     },
     { access: 'public' },
   )
-  .post('/logout', ({ user }) => logout(user))
+  // A viewer changes nothing shared, but ends its own sessions and sets its own password.
+  .post('/logout', ({ user }) => logout(user), { role: 'viewer' })
   .get('/info', ({ user }) => getProfile(user))
   .post(
     '/pwd',
@@ -28,5 +29,5 @@ export const authRouter = new Router()
       ]);
       return changePassword(req.user, req.body, ip);
     },
-    { body: ChangePasswordBody },
+    { body: ChangePasswordBody, role: 'viewer' },
   );

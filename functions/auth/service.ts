@@ -1,3 +1,4 @@
+import { LoginFailure } from '../../shared/enums.js';
 import type { ChangePasswordBody, LoginBody, LoginResult, Profile } from '../../shared/schemas/auth.js';
 import type { AuthUser } from '../lib/http/router.js';
 import { logger, logSecurityEvent, type SecurityOutcome } from '../lib/logger.js';
@@ -73,7 +74,8 @@ export async function login(body: LoginBody, ip: string, now = Date.now()): Prom
     : await spendDecoyVerify(body.password).then(() => false);
   if (!user || !passwordOk) {
     audit('failure', user ? 'wrong password' : 'unknown username');
-    throw new BadCredentialsError(captchaNext(counters, now));
+    const reason = user ? LoginFailure.values.WrongPassword : LoginFailure.values.UnknownUsername;
+    throw new BadCredentialsError(captchaNext(counters, now), reason);
   }
   if (user.enabled === false) {
     audit('refused', 'account disabled', { user_id: user.id });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { decodeProtectedHeader, errors, jwtVerify, SignJWT } from 'jose';
+import { UserRole } from '../../shared/enums.js';
 import type { UserRoleValue } from '../../shared/schemas/auth.js';
 import { config } from '../lib/config.js';
 import { InvalidTokenError, SessionExpiredError } from './errors.js';
@@ -78,7 +79,7 @@ export async function verifyToken(jwt: string): Promise<TokenClaims> {
   if (!payload) throw new InvalidTokenError({ cause: failure });
   const sub = Number(payload.sub);
   const { role, ver, jti, exp } = payload;
-  if (!Number.isInteger(sub) || sub <= 0 || typeof ver !== 'number' || (role !== 'super' && role !== 'operator')) {
+  if (!Number.isInteger(sub) || sub <= 0 || typeof ver !== 'number' || !UserRole.has(role)) {
     throw new InvalidTokenError();
   }
   return { sub, role, ver, jti: String(jti ?? ''), exp: exp as number };

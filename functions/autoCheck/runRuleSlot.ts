@@ -78,7 +78,8 @@ async function runClaimed(
       return { status: 'missed', logId: log.id };
     }
     try {
-      const { operationId, skipped } = await startRuleCheck(rule, null, `Rule ${rule.name}`);
+      // The slot's own time decides maintenance: a late delivery skips what was paused when it was due.
+      const { operationId, skipped } = await startRuleCheck(rule, null, `Rule ${rule.name}`, { pausedAt: slotAt });
       const log = await ruleStore().addLog({
         ...base,
         success: true,
@@ -97,7 +98,7 @@ async function runClaimed(
         success: false,
         operation_id: null,
         missed: false,
-        skipped: (await partitionSites(rule.sites)).skipped,
+        skipped: (await partitionSites(rule.sites, { pausedAt: slotAt })).skipped,
         remark: error.message,
       });
       return { status: 'nothing_to_check', logId: log.id };

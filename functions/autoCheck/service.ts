@@ -1,4 +1,4 @@
-import { nextRun, weekCalendar } from '../../shared/autoCheckSchedule.js';
+import { nextRun, weekCalendar, weekStartInstant } from '../../shared/autoCheckSchedule.js';
 import { OperationName } from '../../shared/enums.js';
 import type { ListQuery } from '../../shared/listQuery.js';
 import {
@@ -18,6 +18,7 @@ import { normalizePoints, startCheck } from '../checks/start.js';
 import type { ListOutcome } from '../lib/db/entity.js';
 import { ValidationError } from '../lib/errors.js';
 import { logger } from '../lib/logger.js';
+import { maintenanceBands, pausedSites } from '../maintenance/service.js';
 import { siteStore } from '../sites/store.js';
 import { getSystemConfig } from '../systemConfig/getSystemConfig.js';
 import { userRefs } from '../users/refs.js';
@@ -147,12 +148,19 @@ export async function updateRule(id: number, body: UpdateRuleBody): Promise<Auto
 
 /**
  * The rule's sites split into those a check can run on and those it leaves out (deleted,
- * disabled, or without an enabled account), with the reason for each.
+ * disabled, without an enabled account, or, for a slot at `pausedAt`, under a pause maintenance
+ * window), with the reason for each. A check started by hand is not paused: it is an explicit act.
  */
-export async function partitionSites(ids: number[]): Promise<{ checkable: number[]; skipped: SkippedSite[] }> {
-  const [live, all] = await Promise.all([
+export async function partitionSites(
+  ids: number[],
+  options: { pausedAt?: number } = {},
+): Promise<{ checkable: number[]; skipped: SkippedSite[] }> {
+  const [live, all, paused] = await Promise.all([
     siteStore().getSites(ids),
     siteStore().getSites(ids, { includeDeleted: true }),
+    options.pausedAt === undefined
+      ? new Map<number, { id: number; name: string }>()
+      : pausedSites(ids, options.pausedAt),
   ]);
   const liveById = new Map(live.map((s) => [s.id, s]));
   const anyById = new Map(all.map((s) => [s.id, s]));
@@ -164,13 +172,17 @@ export async function partitionSites(ids: number[]): Promise<{ checkable: number
     else if (!site.enable) skipped.push({ site_id: id, name: site.name, reason: SkipReason.Disabled });
     else if (site.available_account_cnt <= 0)
       skipped.push({ site_id: id, name: site.name, reason: SkipReason.NoAccount });
+    else if (paused.has(id))
+      skipped.push({ site_id: id, name: site.name, reason: SkipReason.Maintenance, window: paused.get(id) });
     else checkable.push(id);
   }
   return { checkable, skipped };
 }
 
 export function skippedText(skipped: SkippedSite[]): string {
-  return skipped.map((s) => `${s.name ?? `#${s.site_id}`} (${s.reason.replace('_', ' ')})`).join(', ');
+  const why = (s: SkippedSite) =>
+    s.reason === SkipReason.Maintenance && s.window ? `maintenance: ${s.window.name}` : s.reason.replace('_', ' ');
+  return skipped.map((s) => `${s.name ?? `#${s.site_id}`} (${why(s)})`).join(', ');
 }
 
 /** Starts an AutoCheck operation over the rule's checkable sites; throws ValidationError when none is. */
@@ -178,8 +190,9 @@ export async function startRuleCheck(
   rule: StoredRule,
   operatorId: number | null,
   remark: string,
+  options: { pausedAt?: number } = {},
 ): Promise<{ operationId: number; skipped: SkippedSite[] }> {
-  const { checkable, skipped } = await partitionSites(rule.sites);
+  const { checkable, skipped } = await partitionSites(rule.sites, options);
   if (!checkable.length) {
     throw new ValidationError({ sites: `No site of rule ${rule.name} can be checked: ${skippedText(skipped)}` });
   }
@@ -243,11 +256,24 @@ export async function listLogs(query: ListQuery, ruleId?: number): Promise<ListO
   };
 }
 
-/** GET /auto-check/calendar: every enabled rule's slots on the week of the configured zone. */
-export async function ruleCalendar(): Promise<RuleCalendar> {
-  const [rules, config] = await Promise.all([ruleStore().allRules(), getSystemConfig()]);
+/**
+ * GET /auto-check/calendar: every enabled rule's slots on the week of the configured zone, and the
+ * maintenance windows on this week (weekly ones every week, one-off ones where they fall in it).
+ */
+export async function ruleCalendar(now = Date.now()): Promise<RuleCalendar> {
+  const [rules, config, maintenance] = await Promise.all([
+    ruleStore().allRules(),
+    getSystemConfig(),
+    maintenanceBands(now),
+  ]);
   const concurrency = config.checker.concurrency;
-  return { time_zone: config.time_zone, concurrency, cells: weekCalendar(rules, concurrency) };
+  return {
+    time_zone: config.time_zone,
+    concurrency,
+    cells: weekCalendar(rules, concurrency),
+    week_start: weekStartInstant(now, config.time_zone),
+    maintenance,
+  };
 }
 
 /** Every rule's schedules again in `zone` (the configured time zone changed). */

@@ -2,6 +2,7 @@ import { Process, RunStatus, TaskStatus } from '../../shared/enums.js';
 import type { FollowUp } from '../lib/db/entity.js';
 import { writeSequence } from '../lib/db/faults.js';
 import { defineFollowUp } from '../lib/db/outbox.js';
+import { recordIncident } from '../incidents/service.js';
 import { recordMetric } from '../lib/metrics.js';
 import { newNotificationId, writeNotification } from '../notifications/service.js';
 import { recordSubtaskRollup } from './checkRollup.js';
@@ -117,6 +118,20 @@ export const subtaskEndFollowUps: ((end: SubtaskEnd) => FollowUp | undefined)[] 
     sub.flaky ? undefined : writeNotification({ id: notificationId, ...subtaskNotification(sub, site) }),
   // The dashboard's rollups (checkRollup.ts).
   ({ sub }) => addToRollups({ subtask_id: sub.id }),
+  // The (site, process, mode)'s incident: opened, joined or resolved, once for this subtask. Before a
+  // failed login fails the rest: the operation may end with them, and its summary asks whether an
+  // incident told of it (operationEnd.ts).
+  ({ sub }) =>
+    recordIncident({
+      id: sub.id,
+      operation_id: sub.operation_id,
+      site_id: sub.site_id,
+      process: sub.process,
+      mode: sub.mode,
+      status: sub.status,
+      msg: sub.msg,
+      end_at: sub.end_at ?? null,
+    }),
   ({ sub }) =>
     sub.process === Process.values.Login && sub.status === Failed
       ? failPending({ task_id: sub.task_id, msg: `Login failed: ${sub.msg}` })

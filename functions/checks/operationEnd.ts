@@ -1,6 +1,7 @@
 import { RunStatus } from '../../shared/enums.js';
 import { writeSequence } from '../lib/db/faults.js';
 import { defineFollowUp } from '../lib/db/outbox.js';
+import { operationSummaryWanted } from '../incidents/service.js';
 import { newNotificationId, writeNotification } from '../notifications/service.js';
 import { operationNotification } from './endNotifications.js';
 import { writeEvent } from './events.js';
@@ -22,7 +23,12 @@ export function endOperationIfComplete(operationId: number): Promise<void> {
       const op = await operations.get(operationId);
       if (op?.open !== 1 || op.task_done < op.task_total) return;
       const status = op.task_failed > 0 ? RunStatus.values.Failed : RunStatus.values.Done;
-      const [eventId, notificationId] = await Promise.all([engineEvents.newId(), newNotificationId()]);
+      const [eventId, notificationId, summary] = await Promise.all([
+        engineEvents.newId(),
+        newNotificationId(),
+        // Its incidents' messages tell Telegram of an operation that reached one; the summary is for the rest.
+        operationSummaryWanted(op.id),
+      ]);
       const at = Date.now();
       const closed = await operations.transition(
         op.id,
@@ -36,7 +42,11 @@ export function endOperationIfComplete(operationId: number): Promise<void> {
             message: `Operation ${op.id} ended: ${op.task_failed} of ${op.task_total} task(s) with failures`,
             at,
           }),
-          writeNotification({ id: notificationId, ...operationNotification(op) }),
+          writeNotification({
+            id: notificationId,
+            ...operationNotification(op),
+            ...(summary ? {} : { telegram: 'Told by its incident messages' }),
+          }),
         ],
       );
       if (closed) return;

@@ -8,10 +8,13 @@ import '../audit/store.js';
 import '../autoCheck/store.js';
 import '../bank/entities.js';
 import '../checks/store.js';
+import '../incidents/store.js';
+import '../maintenance/store.js';
 import '../notifications/store.js';
 import '../notifications/telegram/settingsStore.js';
 import '../sites/store.js';
 import '../systemConfig/store.js';
+import '../telegramBot/linkStore.js';
 import '../users/userEntity.js';
 import { ENTITIES } from '../lib/db/entity.js';
 

@@ -9,6 +9,7 @@ import '../checks/events.js';
 import '../checks/operationEnd.js';
 import '../checks/pauseResume.js';
 import '../checks/taskEnd.js';
+import '../incidents/service.js';
 import '../notifications/service.js';
 import { followUpKinds } from '../lib/db/outbox.js';
 

@@ -12,6 +12,11 @@ export class PatrolError extends Error {
   extra?: Record<string, string>;
   /** Extra response headers, e.g. Retry-After on 429. */
   headers?: Record<string, string>;
+  /**
+   * Why, for the audit row only (e.g. a login's 'unknown_username' behind the same text as a wrong
+   * password): never put on the wire.
+   */
+  auditReason?: string;
 
   constructor(message: string, options?: { cause?: unknown; extra?: Record<string, string> }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });

@@ -12,7 +12,10 @@ import { deliverNotification, planTelegram } from './telegram/deliverNotificatio
 
 /** What a sender gives; the rest of the row (status, read_at, the Telegram channel) is set here. */
 export type NewNotification = Pick<StoredNotification, 'category' | 'title' | 'caption' | 'content' | 'link'> &
-  Partial<Pick<StoredNotification, 'from_user_id' | 'operation_id'>>;
+  Partial<Pick<StoredNotification, 'from_user_id' | 'operation_id'>> & {
+    /** Not a Telegram message whatever the settings say, and why (an operation its incidents tell of). */
+    telegram?: string;
+  };
 
 /**
  * Writes a notification and, when the Telegram settings want it on the chat, enqueues its
@@ -49,7 +52,9 @@ export function newNotificationId(): Promise<number> {
 }
 
 async function writeNotificationOnce(id: number, n: NewNotification): Promise<StoredNotification> {
-  const plan = await planTelegram(n.category);
+  const plan = n.telegram
+    ? { status_tg: NotifyStatus.values.NoNeed, tg_remark: n.telegram }
+    : await planTelegram(n.category);
   const { row } = await notificationStore().createOnce(id, {
     from_user_id: n.from_user_id ?? null,
     category: n.category,

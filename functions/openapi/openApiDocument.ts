@@ -19,7 +19,7 @@ import {
 } from '../../shared/schemas/bankWebhook.js';
 import { verificationRecipes } from '../../shared/webhookRecipes.js';
 import { API_PREFIX } from '../lib/http/apiHandler.js';
-import type { Route, Router } from '../lib/http/router.js';
+import { lowestRole, type Route, type Router } from '../lib/http/router.js';
 
 // The API document (OpenAPI 3.1), written from what the code declares: every route of the routers
 // with its access, path parameters and zod body schema, the list protocol on list routes, the inbound
@@ -142,7 +142,9 @@ function operation(route: Route, params: Record<string, z.ZodType>): ZodOpenApiO
   if (route.body || route.list || route.query || Object.keys(params).length)
     responses['400'] = failure('A refused field, named in `extra`');
   if (access !== 'public') responses['401'] = failure('Missing, wrong or expired credentials');
+  const role = access === 'user' || access === 'super' ? lowestRole(route) : undefined;
   if (access === 'super') responses['403'] = failure('Not the super role');
+  else if (role === 'operator') responses['403'] = failure('The viewer role reads only (code 4032)');
   if (route.body) responses['415'] = failure('A body that is not JSON (Content-Type: application/json)');
   if (route.maxBodyBytes) responses['413'] = failure(`Body over ${route.maxBodyBytes} bytes`);
   if (typeof route.access !== 'string') responses['429'] = failure('Over the per-key rate limit');
@@ -152,7 +154,8 @@ function operation(route: Route, params: Record<string, z.ZodType>): ZodOpenApiO
   return {
     tags: [tag],
     summary: `${route.method} ${route.pattern}`,
-    description: `Access: ${access}.`,
+    description: `Access: ${access}${role ? `, lowest role ${role}` : ''}.`,
+    ...(role ? { 'x-lowest-role': role } : {}),
     ...(access === 'public' ? { security: [] } : access === 'api-key' ? { security: [{ [API_KEY]: [] }] } : {}),
     requestParams: {
       ...(Object.keys(params).length ? { path: z.object(params) } : {}),

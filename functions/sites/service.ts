@@ -238,6 +238,12 @@ export async function listTokens(query: ListQuery): Promise<ListOutcome<SiteAcco
 
 // What other features show or use of sites. History keeps naming deleted sites and accounts.
 
+/** `{id, name}` of each site id that is live (not deleted); the others are left out. */
+export async function liveSiteRefs(ids: number[]): Promise<Map<number, { id: number; name: string }>> {
+  const rows = ids.length ? await siteStore().getSites(ids) : [];
+  return new Map(rows.map((s) => [s.id, { id: s.id, name: s.name }]));
+}
+
 /** `{id, name, url}` of each site id, deleted ones included. */
 export async function siteRefs(ids: (number | null)[]): Promise<Map<number, Pick<Site, 'id' | 'name' | 'url'>>> {
   const wanted = ids.filter((i): i is number => typeof i === 'number');

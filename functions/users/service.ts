@@ -33,6 +33,13 @@ export const userCredentials = (id: number): Promise<UserRecord | undefined> => 
 export const replacePasswordHash = (id: number, passwordHash: string, options: { revokeTokens: boolean }) =>
   userStore().setPasswordHash(id, passwordHash, options);
 
+/** A user who may act (exists, enabled), as the API knows a caller; for callers that are not a session (Telegram). */
+export async function activeUser(id: number): Promise<AuthUser | undefined> {
+  const [user] = await userStore().getMany([id]);
+  if (!user || user.enabled === false) return undefined;
+  return { id: user.id, username: user.username, nickname: user.nickname, role: user.role };
+}
+
 /** Ends every session of the user, on every device. */
 export const endSessions = (id: number): Promise<void> => userStore().revokeTokens(id);
 

@@ -16,6 +16,7 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { RemovalPolicy } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { INBOUND_BANK_WEBHOOK_PATH } from '../../shared/schemas/bankWebhook.js';
+import { TELEGRAM_WEBHOOK_PATH } from '../../shared/schemas/telegram.js';
 
 export interface ApiProps {
   stage: string;
@@ -90,6 +91,8 @@ export class Api extends Construct {
     // The inbound bank webhook lives outside /api/v1 (shared/schemas/bankWebhook.ts): its own
     // route, POST only, to the same function, which routes it like the local server does.
     this.httpApi.addRoutes({ path: INBOUND_WEBHOOK_ROUTE, methods: [HttpMethod.POST], integration });
+    // Telegram's deliveries of the bot's updates (button presses, /start), the same way.
+    this.httpApi.addRoutes({ path: TELEGRAM_WEBHOOK_PATH, methods: [HttpMethod.POST], integration });
     if (props.domain) {
       const domain = new DomainName(this, 'Domain', {
         domainName: props.domain.name,

@@ -165,8 +165,8 @@ async function seedDemoBanks(): Promise<void> {
 export const DEMO_TELEGRAM = { token: '1000000001:AAE-patrol_demo_sandbox_bot_token', checkChat: '-1000000000001' };
 
 /**
- * Telegram for the demo: check notifications to a sandbox chat, so the demo check's operation
- * message shows up on Telegram (GET <sandbox>/sandbox/messages). Only when TELEGRAM_API_URL is the
+ * Telegram for the demo: check notifications to a sandbox chat, so the demo check's incident (the
+ * locked site's) shows up on Telegram with its buttons (GET <sandbox>/sandbox/messages). Only when TELEGRAM_API_URL is the
  * sandbox: a real Bot API never gets the demo token.
  */
 async function seedTelegramDemo(): Promise<void> {

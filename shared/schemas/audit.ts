@@ -1,3 +1,4 @@
+import { type EnumValue, LoginFailure } from '../enums.js';
 import { field, keyOrderFields } from '../listFields.js';
 import type { ListFields } from '../listQuery.js';
 
@@ -30,6 +31,12 @@ export interface AuditEntry {
   /** The HTTP status the call ended with. */
   status?: number;
   outcome: AuditOutcome;
+  /**
+   * Why a login was refused (a wrong password, an unknown username, the captcha, throttling, a
+   * disabled account): what a super user filters on to see an attack. The username tried is
+   * `actor_name`, the address `client_ip`; the password is never kept.
+   */
+  reason?: EnumValue<typeof LoginFailure>;
   /** When it happened, ms. */
   at: number;
   created_at: number;
@@ -49,4 +56,5 @@ export const auditListFields = {
   request_id: field.text({ filter: 'bounded' }),
   status: field.number({ sort: 'bounded', filter: 'bounded' }),
   outcome: field.text({ sort: 'bounded', filter: 'bounded' }),
+  reason: field.enum(LoginFailure, { sort: 'bounded', filter: 'key' }),
 } as const satisfies ListFields;

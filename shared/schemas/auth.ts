@@ -40,7 +40,7 @@ export type ChangePasswordBody = z.infer<typeof ChangePasswordBody>;
 export const Profile = z.object({
   nickname: z.string(),
   username: z.string(),
-  role: z.enum(['super', 'operator']),
+  role: z.enum(['super', 'operator', 'viewer'] as const satisfies readonly UserRoleValue[]),
   created_at: z.number(),
   updated_at: z.number(),
 });

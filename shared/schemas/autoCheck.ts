@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { type EnumValue, Process, TestMode, Weekday } from '../enums.js';
+import type { MaintenanceBand } from './maintenance.js';
 import { field, keyOrderFields, type RowOf } from '../listFields.js';
 import type { ListFields } from '../listQuery.js';
-import { ValidatorMessages } from '../validators.js';
+import { TIME_PATTERN, ValidatorMessages } from '../validators.js';
 import type { Checkpoints, Operation } from './checks.js';
 import { Bounds, requiredText, type UserRef } from './common.js';
 
@@ -33,9 +34,6 @@ export const RuleMessages = {
 
 /** Slots of one day at most: 24 × 60 would be every minute; nobody means that. */
 export const MAX_TIMES_PER_DAY = 48;
-
-/** 'HH:mm', 24-hour, 00:00 to 23:59. */
-export const TIME_PATTERN = /^([01]\d|2[0-3]):[0-5]\d$/;
 
 /** One check time; empty is its own message because the web shows an empty slot as 'Fill or delete'. */
 export const RuleTime = z
@@ -174,7 +172,13 @@ export interface AutoCheckRule extends RowOf<typeof ruleListFields> {
 }
 
 /** Why a run left a site out. */
-export const SkipReason = { Deleted: 'deleted', Disabled: 'disabled', NoAccount: 'no_account' } as const;
+export const SkipReason = {
+  Deleted: 'deleted',
+  Disabled: 'disabled',
+  NoAccount: 'no_account',
+  /** Under a pause maintenance window at the slot's time (shared/schemas/maintenance.ts). */
+  Maintenance: 'maintenance',
+} as const;
 export type SkipReason = (typeof SkipReason)[keyof typeof SkipReason];
 
 export interface SkippedSite {
@@ -182,6 +186,8 @@ export interface SkippedSite {
   /** Null when the site is gone entirely. */
   name: string | null;
   reason: SkipReason;
+  /** The maintenance window that paused it (reason maintenance). */
+  window?: { id: number; name: string };
 }
 
 export const autoLogListFields = {
@@ -260,6 +266,10 @@ export interface RuleCalendar {
   /** Checks the checkers run at once: a cell with more sites than this queues. */
   concurrency: number;
   cells: CalendarCell[];
+  /** The instant this week began (Monday 00:00 in the zone): one-off windows are placed on it. */
+  week_start: number;
+  /** The maintenance windows on this week, by day (shared/maintenanceWindows.ts windowBands). */
+  maintenance: MaintenanceBand[];
 }
 
 /** POST /auto-check/rules/{id}/check: the operation it started and the sites it left out. */

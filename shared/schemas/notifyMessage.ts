@@ -11,6 +11,11 @@ export const NotifyMessage = z.discriminatedUnion('kind', [
   /** A check notification to the check chat (Telegram). */
   z.object({ kind: z.literal('tg_notification'), notification_id: Id }),
   /**
+   * An incident's Telegram message brought up to date (sent, edited, its resolution replied to);
+   * with `remind_at`, also the reminder of that minute (functions/incidents/incidentTelegram.ts).
+   */
+  z.object({ kind: z.literal('incident'), incident_id: Id, remind_at: z.number().int().positive().optional() }),
+  /**
    * A bank notification to one channel (1 WebHook, 2 TG). `attempt` counts from 1; a retry is the
    * same message with attempt + 1, sent again with a delay (functions/bankWebhook/retryPolicy.ts).
    * `replay`: an operator asked to send it again (new attempts in the history).

@@ -19,6 +19,8 @@ export const ConfigBounds = {
   checkerRetries: { min: 0, max: 2 },
   /** A process's time budget: 100 ms to 10 minutes. */
   timeBudgetMs: { min: 100, max: 600_000 },
+  // Minutes between reminders of an open incident; 0 turns them off.
+  reminderMinutes: { min: 0, max: 1440 },
 } as const;
 
 /**
@@ -175,6 +177,15 @@ export const SystemConfig = z.object({
       default_monitor_interval: bounded(ConfigBounds.monitorInterval, ConfigMessages.monitorInterval).default(30),
     })
     .prefault({}),
+  alerts: z
+    .object({
+      /**
+       * An open incident, not acknowledged or snoozed, is announced again (a reply to its Telegram
+       * message) every this many minutes; 0 turns reminders off.
+       */
+      reminder_minutes: bounded(ConfigBounds.reminderMinutes).default(30),
+    })
+    .prefault({}),
   RECHARGE_CONFIG: RechargeConfig.prefault({}),
 });
 export type SystemConfig = z.infer<typeof SystemConfig>;
@@ -227,7 +238,7 @@ export interface ConfigField {
   /** English label (the i18n key). */
   label: string;
   kind: ConfigFieldKind;
-  section: 'General' | 'Checker' | 'Retention' | 'Bank monitor' | 'RECHARGE_CONFIG';
+  section: 'General' | 'Checker' | 'Retention' | 'Bank monitor' | 'Alerts' | 'RECHARGE_CONFIG';
   help?: string;
   bounds?: { min: number; max: number };
   unit?: string;
@@ -307,6 +318,15 @@ export const systemConfigFields: readonly ConfigField[] = [
     bounds: ConfigBounds.monitorInterval,
     unit: 'seconds',
     help: 'For new bank accounts.',
+  },
+  {
+    path: 'alerts.reminder_minutes',
+    label: 'Incident reminder',
+    kind: 'integer',
+    section: 'Alerts',
+    bounds: ConfigBounds.reminderMinutes,
+    unit: 'minutes',
+    help: 'An open incident nobody acknowledged or snoozed is announced again in Telegram this often; 0 turns reminders off.',
   },
   { path: 'RECHARGE_CONFIG.merchant_codes', label: 'Merchant codes', kind: 'codes', section: 'RECHARGE_CONFIG' },
   { path: 'RECHARGE_CONFIG.price_codes', label: 'Price codes', kind: 'codes', section: 'RECHARGE_CONFIG' },

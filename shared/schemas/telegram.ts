@@ -57,6 +57,24 @@ export const TelegramChannelState = z.object({
 });
 export type TelegramChannelState = z.infer<typeof TelegramChannelState>;
 
+/**
+ * The bot's webhook (where Telegram delivers button presses and messages to the bot): registered
+ * with setWebhook at PUBLIC_URL/webhook/telegram when the settings are saved with a token.
+ */
+export const TelegramWebhookState = z.object({
+  state: z.enum(['unknown', 'ok', 'failed']),
+  url: z.string().nullable(),
+  /** Telegram's answer when it failed. */
+  reason: z.string().nullable(),
+  at: z.number().nullable(),
+});
+export type TelegramWebhookState = z.infer<typeof TelegramWebhookState>;
+
+/** Where Telegram delivers the bot's updates, below PUBLIC_URL (outside /api/v1, like the bank webhook). */
+export const TELEGRAM_WEBHOOK_PATH = '/webhook/telegram';
+/** The header Telegram puts the webhook's secret in, on every delivery. */
+export const TELEGRAM_SECRET_HEADER = 'x-telegram-bot-api-secret-token';
+
 /** GET /super/notification/tg: the settings without the token. */
 export interface TelegramSettingsView {
   /** A masked hint ('12***yz'), '' when no token is stored. Never the token. */
@@ -68,6 +86,7 @@ export interface TelegramSettingsView {
   bank_enabled: boolean;
   per_subtask: boolean;
   channels: Record<TelegramCategory, TelegramChannelState>;
+  webhook: TelegramWebhookState;
   updated_at: number | null;
   updated_by: { nickname: string } | null;
 }

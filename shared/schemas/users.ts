@@ -14,7 +14,7 @@ export const UserMessages = {
   usernameChars: 'Username may only contain letters, digits and . _ - @',
   nickname: 'Please input nickname',
   password: 'Please input password!',
-  role: 'Role must be super or operator',
+  role: 'Role must be super, operator or viewer',
   enabled: 'Enabled must be true or false',
   nothingToChange: 'Give at least one of nickname, role and enabled',
 } as const;

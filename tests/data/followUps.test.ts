@@ -86,6 +86,19 @@ describe('follow-ups', () => {
     expect((await repo.getCounted(parent.id))?.causes.sort()).toEqual(['other', 'same']);
   });
 
+  it('forget a cause on request: the row keeps the others and its count, and counts that cause again', async () => {
+    const parent = await repo.create(base);
+    await bump.apply({ id: parent.id, cause: 'kept' });
+    await bump.apply({ id: parent.id, cause: 'settled' });
+    await repo.forgetCause(parent.id, 'settled');
+    await repo.forgetCause(parent.id, 'settled');
+    expect(await repo.getCounted(parent.id)).toMatchObject({ row: { hits: 2 }, causes: ['kept'] });
+    // Its caller must hold another mark now: the guard no longer stops a second count.
+    await bump.apply({ id: parent.id, cause: 'settled' });
+    expect((await repo.get(parent.id))?.hits).toBe(3);
+    await expect(repo.forgetCause(987_654_321, 'kept')).rejects.toBeInstanceOf(ConditionFailedError);
+  });
+
   it('stay on the row when a step fails, and the sweeper applies them later, in order, once', async () => {
     const parent = await repo.create(base);
     const child = await repo.create(base);

@@ -95,17 +95,19 @@ describe('Telegram', () => {
 
   it('SendTG puts a notification on the chat, and a refusal shows the failure with Telegram’s reason', async () => {
     const operationId = await failedOperation();
-    // Automatic delivery: the operation's one message.
+    // Automatic delivery: the failed login's incident, its one message; the operation sends no summary.
     await expect.poll(async () => (await received()).length, { timeout: 30_000 }).toBe(2);
+    expect((await received())[1].text).toContain('Failing: incident');
 
     const page = await session.signedIn('admin', stack.adminPassword);
     await page.goto('/notifications/notifications');
     const table = page.getByRole('table', { name: 'Notifications' });
     const row = rowOf(table, `Operation ${operationId} finished with failures`);
     await shows(row);
-    await shows(row.getByText('Success'));
+    await shows(row.getByText('No Need'));
     await row.getByRole('button', { name: 'SendTG' }).click();
     await shows(page.getByText('Send TG Notification Success.'));
+    await shows(row.getByText('Success'));
     await expect.poll(async () => (await received()).length).toBe(3);
     expect((await received())[2].text).toContain(`Operation ${operationId} finished with failures`);
     await screenshot(page, 'telegram-sendtg-success');

@@ -55,7 +55,7 @@ export function kit(stack: StackInfo) {
     admin,
 
     /** Creates a user through POST /super/users as the seeded admin; returns its id. */
-    async createUser(username: string, password: string, role: 'super' | 'operator' = 'operator') {
+    async createUser(username: string, password: string, role: 'super' | 'operator' | 'viewer' = 'operator') {
       const res = await client.post('/api/v1/super/users', {
         token: await admin(),
         body: { username, password, role, nickname: `Nick ${username}` },

@@ -6,15 +6,16 @@ describe('Api: the HTTP API in front of the api Lambda', () => {
   const { template } = synthStack();
 
   it('sends every method under /api/v1 to the api function with the v2 payload', () => {
-    template.resourceCountIs('AWS::ApiGatewayV2::Route', 2);
+    template.resourceCountIs('AWS::ApiGatewayV2::Route', 3);
     template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: 'ANY /api/v1/{proxy+}' });
     const [[, integration]] = ofType(template, 'AWS::ApiGatewayV2::Integration');
     expect(integration.Properties).toMatchObject({ IntegrationType: 'AWS_PROXY', PayloadFormatVersion: '2.0' });
     expect(JSON.stringify(integration.Properties?.IntegrationUri)).toContain(functionId(template, 'api'));
   });
 
-  it('gives the inbound bank webhook its own POST route outside /api/v1, to the same function', () => {
+  it('gives the inbound bank webhook and Telegram’s their own POST routes outside /api/v1, to the same function', () => {
     template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: 'POST /webhook/bank' });
+    template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: 'POST /webhook/telegram' });
     const routes = ofType(template, 'AWS::ApiGatewayV2::Route').map(([, r]) => JSON.stringify(r.Properties?.Target));
     expect(new Set(routes).size).toBe(1);
   });

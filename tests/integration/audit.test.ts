@@ -220,4 +220,61 @@ describe('the audit trail', () => {
       await call('post', '/super/system-config', { ...now, retention_days: before.retention_days });
     }
   });
+
+  it('explains each refused login: the username tried, the address and why, never the password', async () => {
+    const wrongPassword = secret('wrongpw');
+    const unknownPassword = secret('unknownpw');
+    const ghost = uniqueName('ghost');
+    const [ipWrong, ipUnknown, ipAttack] = [uniqueIp(), uniqueIp(), uniqueIp()];
+    const attempt = (username: string, password: string, ip: string, captcha?: unknown) =>
+      client.post('/api/v1/login', { body: { username, password, ...(captcha ? { captcha } : {}) }, ...fromIp(ip) });
+
+    expect((await attempt(actor.name, wrongPassword, ipWrong)).status).toBe(400);
+    expect((await attempt(ghost, unknownPassword, ipUnknown)).status).toBe(400);
+    // An attack from one address: three guesses, then guesses with wrong captchas, then the lock.
+    const attackPassword = secret('attack');
+    for (let i = 0; i < 3; i++) await attempt(uniqueName('spray'), attackPassword, ipAttack);
+    for (let i = 0; i < 7; i++)
+      await attempt(uniqueName('spray'), attackPassword, ipAttack, {
+        id: '00000000-0000-4000-8000-000000000000',
+        answer: 'zzzz',
+      });
+    const locked = await attempt(actor.name, attackPassword, ipAttack);
+    expect(locked.status).toBe(429);
+
+    const rowsOf = async (query: string) => {
+      const res = await call('get', `/super/audit?${query}&page_size=100`);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.data.result as Record<string, unknown>[];
+    };
+    const byAddress = async (ip: string) => rowsOf(`client_ip=${encodeURIComponent(ip)}`);
+    expect(await byAddress(ipWrong)).toEqual([
+      expect.objectContaining({
+        action: 'POST /login',
+        actor_id: 0,
+        actor_name: actor.name,
+        client_ip: ipWrong,
+        outcome: 'refused',
+        reason: 'wrong_password',
+      }),
+    ]);
+    expect(await byAddress(ipUnknown)).toEqual([
+      expect.objectContaining({ actor_name: ghost, client_ip: ipUnknown, reason: 'unknown_username' }),
+    ]);
+    const attack = await byAddress(ipAttack);
+    expect(attack.map((r) => r.reason).sort()).toEqual([
+      ...Array(7).fill('captcha'),
+      'throttled',
+      ...Array(3).fill('unknown_username'),
+    ]);
+    expect(attack.find((r) => r.reason === 'throttled')).toMatchObject({ actor_name: actor.name, status: 429 });
+
+    // A super user filters on the reason (a key-served filter: it reads the throttled rows only).
+    const throttled = await rowsOf('reason=throttled');
+    expect(throttled.some((r) => r.client_ip === ipAttack)).toBe(true);
+    expect(throttled.every((r) => r.reason === 'throttled')).toBe(true);
+
+    const everything = JSON.stringify(await allAuditRows());
+    for (const password of [wrongPassword, unknownPassword, attackPassword]) expect(everything).not.toContain(password);
+  });
 });

@@ -288,3 +288,82 @@ describe('a time zone change', () => {
     }
   });
 });
+
+describe('a maintenance window', () => {
+  it('makes a rule slot skip the sites it pauses and log them as skipped for maintenance; a silent one skips nothing', async () => {
+    const other = await post('/sites', {
+      name: uniqueName('Timed other '),
+      url: stack.env.SANDBOX_SITE_URL ?? 'https://timed.test',
+      accounts: [{ user: 'agent01', pwd: 'sandbox123' }],
+    });
+    const otherId = other.body.data.id as number;
+    const both = await post('/auto-check/rules', {
+      name: uniqueName('Paused '),
+      sites: [siteId, otherId],
+      points: [{ point: 1, modes: [1] }],
+      times: [{ day: 1, times: ['09:30'] }],
+    });
+    const pausedOnly = await post('/auto-check/rules', {
+      name: uniqueName('All paused '),
+      sites: [siteId],
+      points: [{ point: 1, modes: [1] }],
+      times: [{ day: 1, times: ['09:30'] }],
+    });
+    // Mondays 09:00-10:00 in the configured zone (Yangon): the first site paused, the other silent.
+    const pause = await post('/maintenance', {
+      name: uniqueName('Deploy '),
+      sites: [siteId],
+      mode: 'pause',
+      kind: 'weekly',
+      days: [1],
+      start_time: '09:00',
+      end_time: '10:00',
+    });
+    expect(pause.status, JSON.stringify(pause.body)).toBe(200);
+    const silent = await post('/maintenance', {
+      name: uniqueName('Quiet '),
+      sites: [otherId],
+      mode: 'silent',
+      kind: 'weekly',
+      days: [1],
+      start_time: '09:00',
+      end_time: '10:00',
+    });
+    expect(silent.status, JSON.stringify(silent.body)).toBe(200);
+
+    // The windows were saved by the stack: this process reads them afresh, not its copy of 5 s ago.
+    (await import('../../functions/maintenance/service.js')).invalidateMaintenanceWindows();
+    const monday = await futureMonday();
+    const sim = await simulatedTimer([both.body.data.id, pausedOnly.body.data.id], monday - MIN);
+    await sim.advanceTo(monday + 10 * 3600_000);
+    await sim.stop();
+    expect(sim.fired.map((f) => [f.ruleId, f.status]).sort()).toEqual(
+      [
+        [both.body.data.id, 'started'],
+        [pausedOnly.body.data.id, 'nothing_to_check'],
+      ].sort(),
+    );
+
+    const window = { id: pause.body.data.id, name: pause.body.data.name };
+    const [started] = (await logsOf(both.body.data.id)).result;
+    expect(started).toMatchObject({
+      success: true,
+      skipped: [{ site_id: siteId, reason: 'maintenance', window }],
+    });
+    expect(started.remark).toContain(`(maintenance: ${window.name})`);
+    const tasks = (await get(`/operations/${started.operation_id}/tasks`)).body.data.tasks as {
+      site: { name: string };
+    }[];
+    expect(tasks.map((t) => t.site.name)).toEqual([other.body.data.name]);
+    const [nothing] = (await logsOf(pausedOnly.body.data.id)).result;
+    expect(nothing).toMatchObject({
+      success: false,
+      operation_id: null,
+      skipped: [{ site_id: siteId, reason: 'maintenance', window }],
+    });
+
+    // Off again, so the later tests of this file check the site as before.
+    expect((await put(`/maintenance/${pause.body.data.id}`, { enabled: false })).status).toBe(200);
+    expect((await client.delete(`/api/v1/maintenance/${silent.body.data.id}`, { token })).status).toBe(200);
+  });
+});

@@ -74,7 +74,7 @@ describe('a first start with demo data', () => {
     ).result as Json[];
     expect(subtasks.map((s) => s.msg).join('\n')).toContain('Account is locked');
 
-    // The demo's Telegram settings put the operation's one message on a sandbox chat.
+    // The demo's Telegram settings put the locked site's incident, its one message, on a sandbox chat.
     const chat = DEMO_TELEGRAM.checkChat;
     let messages: Json[] = [];
     for (let until = Date.now() + 20_000; Date.now() < until && !messages.length; ) {
@@ -82,8 +82,9 @@ describe('a first start with demo data', () => {
       messages = (await (await fetch(`${stack?.sandboxTelegramUrl}/sandbox/messages?chat_id=${chat}`)).json()).messages;
     }
     expect(messages).toHaveLength(1);
-    expect(messages[0].text).toContain(`Operation ${ops.result[0].id} finished with failures`);
+    expect(messages[0].text).toContain('Failing: incident');
     expect(messages[0].text).toContain('Sandbox Locked Agent');
+    expect(messages[0].text).toContain('Account is locked');
   });
 });
 

@@ -200,16 +200,44 @@ describe('a SIGKILL of the whole stack during a batch check, and a restart on th
       expect(cut.created_at).toBeGreaterThan(killedAt);
     }
 
-    // The summary reached the chat once: settled Success (nothing is sent after that), one message.
+    // Failures the checks ran (or the reaper ended) are told by their incidents (docs/incidents.md):
+    // each (site, process, mode) that failed has one incident with each failure counted once, and its
+    // one message on the chat; the operation's summary then stays off it. With no failure, the summary
+    // reached the chat once: settled Success (nothing is sent after that), one message.
     const operationNote = notes.find((n) => n.category === NotificationCategory.values.Operation) as Row;
+    const messagesOnChat = async () =>
+      (await (await fetch(`${stack!.env.TELEGRAM_API_URL}/sandbox/messages?chat_id=${CHAT}`)).json()).messages as Row[];
+    const failedRan = claimed.filter((s) => s.status === RunStatus.values.Failed);
+    // An incident names its site by id; a subtask of the API by `site: {id, name}`.
+    const keyOf = (r: Row) => `${r.site_id ?? (r.site as Row | null)?.id}:${r.process}:${r.mode}`;
+    if (failedRan.length > 0) {
+      expect(operationNote.status_tg).toBe(NotifyStatus.values.NoNeed);
+      const incidents = ((await call('get', '/incidents?page_size=100')).body.data.result as Row[]).filter((i) =>
+        sites.includes(i.site_id as number),
+      );
+      expect(incidents.map(keyOf).sort()).toEqual([...new Set(failedRan.map(keyOf))].sort());
+      for (const incident of incidents)
+        expect(incident.failures, `failures of incident ${incident.id}`).toBe(
+          failedRan.filter((s) => keyOf(s) === keyOf(incident)).length,
+        );
+      const messages = await until(
+        'each incident message',
+        messagesOnChat,
+        (ms) => incidents.every((i) => ms.some((m) => String(m.text).includes(`incident #${i.id}`))),
+        { ms: 30_000, everyMs: 250 },
+      );
+      for (const incident of incidents)
+        expect(messages.filter((m) => String(m.text).includes(`incident #${incident.id}`))).toHaveLength(1);
+      expect(messages.filter((m) => String(m.text).includes(`Operation ${opId}`))).toEqual([]);
+      return;
+    }
     await until(
       'the summary sent',
       async () => (await call('get', `/notifications/${operationNote.id}`)).body.data.status_tg,
       (status) => status === NotifyStatus.values.Success,
       { ms: 30_000, everyMs: 250 },
     );
-    const messages = (await (await fetch(`${stack.env.TELEGRAM_API_URL}/sandbox/messages?chat_id=${CHAT}`)).json())
-      .messages as Row[];
+    const messages = await messagesOnChat();
     expect(messages.filter((m) => String(m.text).includes(`Operation ${opId}`))).toHaveLength(1);
   }, 420_000);
 });

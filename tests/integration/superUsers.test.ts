@@ -100,7 +100,7 @@ describe('super users area', () => {
     expect(res.body.extra).toEqual({
       username: 'Username may only contain letters, digits and . _ - @',
       password: 'min length is 6',
-      role: 'Role must be super or operator',
+      role: 'Role must be super, operator or viewer',
     });
   });
 
@@ -191,7 +191,7 @@ describe('super users area', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.extra).toEqual({
       nickname: 'Please input nickname',
-      role: 'Role must be super or operator',
+      role: 'Role must be super, operator or viewer',
       enabled: 'Enabled must be true or false',
     });
     const unknown = await client.put('/api/v1/super/users/999999', { token: await k.admin(), body: { enabled: true } });

@@ -219,33 +219,58 @@ describe('check notifications on Telegram', () => {
     operationId = await failingCheck(siteName);
   }, 200_000);
 
-  it('an operation with failures gives exactly one message: its sites, each failed subtask, a link', async () => {
+  it('an operation with failures sends no summary: its incident’s one message tells it', async () => {
     const messages = await until(
-      'the operation message',
+      'the incident message',
       () => received(chat),
       (m) => m.length >= 1,
       { ms: 30_000, everyMs: 400 },
     );
-    // Anything else would have arrived by now: the subtask and task notifications came first.
+    // Anything else would have arrived by now: the subtask, task and operation notifications came first.
     await new Promise((r) => setTimeout(r, 3000));
     expect(await received(chat)).toHaveLength(1);
     const [message] = messages;
     expect(message.status).toBe(200);
-    expect(message.text).toContain(`Operation ${operationId} finished with failures`);
-    expect(message.text).toContain(`href="${stack.url}/operations/${operationId}"`);
-    // Login failed, and the two place-bet subtasks with it: three failed subtasks, each with its message.
-    expect(message.text.match(/^• /gm)).toHaveLength(3);
-    expect(message.text).toMatch(/Login Account \(D4\): .+/);
+    // Login failed: the (site, Login, D4) incident. The place-bet subtasks failed with it, unrun: no incident of theirs.
+    expect(message.text).toContain('Failing: incident');
+    expect(message.text).toContain('Login Account (D4)');
+    expect(message.text).not.toContain(`Operation ${operationId}`);
     // The site's name, typed by an operator, arrives as text.
     expect(message.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt; Shop');
     expect(message.text).not.toContain('<script>');
 
     const mine = await notificationsOf(operationId);
     const op = mine.find((n) => n.category === NotificationCategory.values.Operation);
-    expect(op).toMatchObject({ status_tg: NotifyStatus.values.Success, pushed_tg_at: expect.any(Number) });
+    expect(op).toMatchObject({ status_tg: NotifyStatus.values.NoNeed, tg_remark: 'Told by its incident messages' });
     for (const n of mine.filter((n) => n.category !== NotificationCategory.values.Operation))
       expect(n.status_tg).toBe(NotifyStatus.values.NoNeed);
   });
+
+  it('an operation that reached no incident keeps its one summary message, with its sites and a link', async () => {
+    const chosen = await configure();
+    const site = await api('post', '/sites', {
+      name: uniqueName('Passing '),
+      url: stack.env.SANDBOX_SITE_URL,
+      accounts: [{ user: uniqueName('agent'), pwd: 'sandbox123' }],
+    });
+    const started = await api('post', `/sites/${site.body.data.id}/check`, { points: [{ point: 1, modes: [1] }] });
+    const id = started.body.data.id as number;
+    await until(
+      `operation ${id}`,
+      async () => (await api('get', `/operations/${id}/tasks`)).body.data.operation.status,
+      (s) => s === RunStatus.values.Done,
+      { ms: 150_000, everyMs: 400 },
+    );
+    const [message] = await until(
+      'the summary',
+      () => received(chosen.check_chat_id),
+      (m) => m.length >= 1,
+    );
+    expect(message.text).toContain(`Operation ${id} done`);
+    expect(message.text).toContain(site.body.data.name);
+    expect(message.text).toContain(`href="${stack.url}/operations/${id}"`);
+    await configure({ check_chat_id: chat });
+  }, 200_000);
 
   it('SendTG sends one notification on demand', async () => {
     const [subtask] = (await notificationsOf(operationId)).filter(
@@ -289,7 +314,7 @@ describe('check notifications on Telegram', () => {
 });
 
 describe('per-subtask messages', () => {
-  it('when switched on, every finished subtask also gets its message, and the operation still one', async () => {
+  it('when switched on, every finished subtask also gets its message, beside the incident’s', async () => {
     const chat = (await configure({ per_subtask: true })).check_chat_id;
     const id = await failingCheck(uniqueName('PerSub '));
     const subtaskNotes = (await notificationsOf(id)).filter((n) => n.category === NotificationCategory.values.Subtask);
@@ -304,7 +329,8 @@ describe('per-subtask messages', () => {
     await new Promise((r) => setTimeout(r, 2000));
     const messages = await received(chat);
     expect(messages).toHaveLength(expected);
-    expect(messages.filter((m) => m.text.includes(`Operation ${id} finished with failures`))).toHaveLength(1);
+    expect(messages.filter((m) => m.text.includes('Failing: incident'))).toHaveLength(1);
+    expect(messages.filter((m) => m.text.includes(`Operation ${id} finished`))).toEqual([]);
     for (const n of subtaskNotes) expect(messages.some((m) => m.text.includes(String(n.caption)))).toBe(true);
   }, 200_000);
 });

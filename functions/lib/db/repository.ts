@@ -119,6 +119,11 @@ export interface DynamoRepository<T extends Row> extends Repository<T> {
    * for a repair that sets those counters whole (`update(..., { causes })`).
    */
   getCounted(id: number): Promise<{ row: T; causes: string[] } | undefined>;
+  /**
+   * Drops a cause a guarded counter counted (`add(..., { once })`), once the caller has another mark
+   * that it was counted: rows that count without end (an incident's failures) keep their set small.
+   */
+  forgetCause(id: number, cause: string): Promise<void>;
 }
 
 /** The one place a vendor's conditional-check failure becomes our error. */
@@ -463,6 +468,11 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
         if (!item) throw error;
         return toRow(item);
       }
+    },
+
+    async forgetCause(id, cause) {
+      const b = new ExpressionBuilder();
+      await sendUpdate(id, b, `DELETE ${b.name(CAUSES)} ${b.value(new Set([cause]))}`);
     },
 
     async getCounted(id) {

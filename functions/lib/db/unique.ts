@@ -68,6 +68,26 @@ export async function claimIfFree(
   }
 }
 
+/**
+ * Claims `value` only if nobody has, the same owner included: true for the one write that made the
+ * claim, false for every later one. For marks that must take effect once (an event recorded once).
+ */
+export async function claimOnce(type: string, field: string, value: string, ownerId: number): Promise<boolean> {
+  try {
+    await dynamoClient().send(
+      new PutCommand({
+        TableName: config.tableName,
+        Item: { ...uniqueKey(type, field, value), owner: ownerId, value, claimed_at: Date.now() },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
 /** Frees `value` if `ownerId` holds it; false when it was free or someone else's. */
 export async function releaseUnique(type: string, field: string, value: string, ownerId: number): Promise<boolean> {
   try {
@@ -93,4 +113,16 @@ export async function findUniqueOwner(type: string, field: string, value: string
     new GetCommand({ TableName: config.tableName, Key: uniqueKey(type, field, value), ConsistentRead: true }),
   );
   return out.Item?.owner as number | undefined;
+}
+
+/** The claim of `value`: who holds it and since when (ms), for claims that expire (one-time codes). */
+export async function findUniqueClaim(
+  type: string,
+  field: string,
+  value: string,
+): Promise<{ owner: number; claimed_at: number } | undefined> {
+  const out = await dynamoClient().send(
+    new GetCommand({ TableName: config.tableName, Key: uniqueKey(type, field, value), ConsistentRead: true }),
+  );
+  return out.Item ? { owner: out.Item.owner as number, claimed_at: Number(out.Item.claimed_at) } : undefined;
 }

@@ -71,14 +71,23 @@ export interface ApiKeyAccess {
    * right key too, as logins are throttled. Guessing keys then costs the guesser the window.
    */
   failedAttempts?: { rule: RateLimitRule; clientOf: (req: Pick<Request, 'sourceIp' | 'headers'>) => string };
+  /** The header the key comes in (lower case); `x-api-key` unless the caller's protocol names another. */
+  header?: string;
 }
 
 export function apiKeyAccess(
   verify: (key: string) => Promise<ApiKeyCaller | undefined>,
   rateLimit: RateLimitRule,
   failedAttempts?: ApiKeyAccess['failedAttempts'],
+  options: { header?: string } = {},
 ): ApiKeyAccess {
-  return { kind: 'api-key', verify, rateLimit, ...(failedAttempts ? { failedAttempts } : {}) };
+  return {
+    kind: 'api-key',
+    verify,
+    rateLimit,
+    ...(failedAttempts ? { failedAttempts } : {}),
+    ...(options.header ? { header: options.header.toLowerCase() } : {}),
+  };
 }
 
 /**
@@ -98,6 +107,21 @@ export interface RouteRateLimit {
  */
 export type Access = 'public' | 'user' | 'super' | ApiKeyAccess;
 
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * The lowest role a signed-in route admits: what the route declares (`role`), `access: 'super'`
+ * meaning super, else by what the call does. A read is open to viewers, unless it is audited: a
+ * read that declares an audit hands out a secret (a reveal), which takes an operator, as every
+ * write does. Own-session writes (logout, own password) declare `role: 'viewer'`.
+ */
+export function lowestRole(route: Pick<Route, 'method' | 'access' | 'role' | 'audit'>): UserRoleValue {
+  if (route.access === 'super') return 'super';
+  if (route.role) return route.role;
+  const reveal = route.audit !== undefined && route.audit !== false;
+  return READ_METHODS.has(route.method) && !reveal ? 'viewer' : 'operator';
+}
+
 /**
  * How a route appears in the audit trail. Every call that writes is audited without saying so
  * (action `METHOD /pattern`, target from the path); a route declares this to name its action and
@@ -112,6 +136,8 @@ export interface RouteAudit {
 
 export interface RouteOptions<S extends z.ZodType | undefined> {
   access?: Access;
+  /** The lowest role this signed-in route admits, when it is not what `lowestRole` derives. */
+  role?: UserRoleValue;
   audit?: RouteAudit | false;
   /** Validates and transforms the JSON body; failures become a 400 with the spec's messages. */
   body?: S;
@@ -134,6 +160,7 @@ export interface Route {
   /** The full pattern, prefixes included, e.g. /api/v1/sites/:id */
   pattern: string;
   access: Access;
+  role?: UserRoleValue;
   body?: z.ZodType;
   audit?: RouteAudit | false;
   maxBodyBytes?: number;
@@ -224,6 +251,7 @@ export class Router {
       method,
       pattern,
       access: options.access ?? 'user',
+      ...(options.role ? { role: options.role } : {}),
       body: options.body,
       ...(options.audit !== undefined ? { audit: options.audit } : {}),
       ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),

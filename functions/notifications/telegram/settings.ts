@@ -12,7 +12,14 @@ import { encryptSecret, maskSecret } from '../../lib/secrets/index.js';
 import { type Line, toMessageParts } from './formatMessage.js';
 import { chatTarget, sendToChat } from './sendToChat.js';
 import { telegramSettingsSaved } from './settingsSaved.js';
-import { type StoredTelegramSettings, TOKEN_CONTEXT, telegramSettingsStore, UNKNOWN_CHANNEL } from './settingsStore.js';
+import {
+  type StoredTelegramSettings,
+  TOKEN_CONTEXT,
+  telegramSettingsStore,
+  UNKNOWN_CHANNEL,
+  UNKNOWN_WEBHOOK,
+} from './settingsStore.js';
+import { registerTelegramWebhook } from './webhook.js';
 
 type ParsedInput = z.output<typeof TelegramSettingsInput>;
 
@@ -26,6 +33,7 @@ function view(row: StoredTelegramSettings | undefined): TelegramSettingsView {
     bank_enabled: row?.bank_enabled ?? false,
     per_subtask: row?.per_subtask ?? false,
     channels: { check: row?.check_channel ?? UNKNOWN_CHANNEL, bank: row?.bank_channel ?? UNKNOWN_CHANNEL },
+    webhook: row?.webhook ?? UNKNOWN_WEBHOOK,
     updated_at: row?.updated_at ?? null,
     updated_by: row?.updated_by ? { nickname: row.updated_by.nickname } : null,
   };
@@ -39,7 +47,8 @@ export async function readTelegramSettings(): Promise<TelegramSettingsView> {
 /**
  * PUT /super/notification/tg. A new token is encrypted before it is stored; a category switched on
  * needs a token. Saving clears a chat's Failed mark when its chat changed or the token did: the
- * operator has acted on it (a test message clears it too).
+ * operator has acted on it (a test message clears it too). Saving with a token registers the bot's
+ * webhook (webhook.ts); its outcome is in the reply's `webhook`.
  */
 export async function saveTelegramSettings(actor: AuthUser, input: ParsedInput): Promise<TelegramSettingsView> {
   const store = telegramSettingsStore();
@@ -73,6 +82,8 @@ export async function saveTelegramSettings(actor: AuthUser, input: ParsedInput):
     updated_by: { id: actor.id, nickname: actor.nickname },
   });
   telegramSettingsSaved();
+  // Button presses and /start reach the product only through the webhook: registered at every save.
+  await registerTelegramWebhook();
   return readTelegramSettings();
 }
 

@@ -1,4 +1,4 @@
-import type { TelegramCategory, TelegramChannelState } from '../../../shared/schemas/telegram.js';
+import type { TelegramCategory, TelegramChannelState, TelegramWebhookState } from '../../../shared/schemas/telegram.js';
 import { ConditionFailedError, defineEntity } from '../../lib/db/entity.js';
 import { createRepository, type DynamoRepository } from '../../lib/db/repository.js';
 
@@ -17,6 +17,12 @@ export interface StoredTelegramSettings {
   per_subtask: boolean;
   check_channel: TelegramChannelState;
   bank_channel: TelegramChannelState;
+  /**
+   * encryptSecret(secret, WEBHOOK_SECRET_CONTEXT): what Telegram sends back in the secret header of
+   * every webhook delivery. Made by the product at the first save with a token; hidden like the token.
+   */
+  webhook_secret_enc?: string | null;
+  webhook?: TelegramWebhookState;
   updated_at: number | null;
   updated_by: { id: number; nickname: string } | null;
 }
@@ -25,6 +31,7 @@ export type TelegramSettingsRecord = Omit<StoredTelegramSettings, 'id' | 'create
 
 /** Where the encrypted token is bound (secrets envelope): this entity, this record, this field. */
 export const TOKEN_CONTEXT = { entity: 'telegram_settings', id: 1, field: 'bot_token' } as const;
+export const WEBHOOK_SECRET_CONTEXT = { entity: 'telegram_settings', id: 1, field: 'webhook_secret' } as const;
 
 /** Where the Telegram settings live; the service and the sender depend on this port, not on DynamoDB. */
 export interface TelegramSettingsStore {
@@ -35,16 +42,21 @@ export interface TelegramSettingsStore {
   save(settings: TelegramSettingsRecord): Promise<void>;
   /** Records how the last delivery to a category's chat went (only that category's field is written). */
   setChannel(category: TelegramCategory, state: TelegramChannelState): Promise<void>;
+  /** Records the webhook's secret (encrypted) and how its registration went; only those fields are written. */
+  setWebhook(
+    patch: Pick<StoredTelegramSettings, 'webhook'> & Partial<Pick<StoredTelegramSettings, 'webhook_secret_enc'>>,
+  ): Promise<void>;
 }
 
 const ROW_ID = 1;
 const settingsEntity = defineEntity<StoredTelegramSettings>({
   type: 'telegramSettings',
   fields: { id: 'number' },
-  hidden: ['bot_token_enc'],
+  hidden: ['bot_token_enc', 'webhook_secret_enc'],
 });
 
 export const UNKNOWN_CHANNEL: TelegramChannelState = { state: 'unknown', reason: null, at: null };
+export const UNKNOWN_WEBHOOK: TelegramWebhookState = { state: 'unknown', url: null, reason: null, at: null };
 
 export function dynamoTelegramSettingsStore(
   repo: DynamoRepository<StoredTelegramSettings> = createRepository(settingsEntity),
@@ -64,6 +76,9 @@ export function dynamoTelegramSettingsStore(
         if (!(error instanceof ConditionFailedError)) throw error;
         await repo.update(ROW_ID, settings);
       }
+    },
+    async setWebhook(patch) {
+      await repo.update(ROW_ID, patch);
     },
     async setChannel(category, state) {
       try {

@@ -1,8 +1,12 @@
 // The sandbox Telegram Bot API: what Patrol's Telegram client talks to locally, in demos and in
-// tests. It answers `sendMessage` (and `getMe`) at `/bot<token>/<method>` with the real Bot API's
-// shapes and failures, records every request it received, and has switches to make a chat blocked
-// or unknown, revoke a token or throttle with 429 + retry_after. Plain node:http; all state lives
-// in memory per server instance. The contract is in docs/notifications.md.
+// tests. It answers `sendMessage`, `editMessageText`, `answerCallbackQuery`, `setWebhook` (and
+// `getMe`, `getWebhookInfo`) at `/bot<token>/<method>` with the real Bot API's shapes and failures,
+// keeps each chat's messages with their inline keyboards, records every request it received, and
+// has switches to make a chat blocked or unknown, revoke a token or throttle with 429 + retry_after.
+// Like Telegram, it delivers updates (a user's message to the bot, a button press) to the webhook a
+// bot registered, with the secret in X-Telegram-Bot-Api-Secret-Token; its page (GET /) shows the
+// chats and can press a message's buttons. Plain node:http; all state lives in memory per server
+// instance. The contract is in docs/notifications.md.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BOT_TOKEN_PATTERN, TELEGRAM_MESSAGE_LIMIT } from '../../../shared/schemas/telegram.js';
@@ -40,6 +44,38 @@ export interface ReceivedRequest {
 }
 
 const SANDBOX_BOT = { is_bot: true, first_name: 'Patrol Sandbox Bot', username: 'patrol_sandbox_bot' };
+
+/** A message the sandbox keeps, as a chat shows it: its text, its buttons and what it replies to. */
+export interface SandboxMessage {
+  message_id: number;
+  chat_id: string;
+  bot_id: string;
+  /** The visible text (HTML parsed). */
+  text: string;
+  /** The HTML as sent or last edited. */
+  html: string;
+  reply_markup: InlineKeyboard | null;
+  reply_to_message_id: number | null;
+  silent: boolean;
+  edits: number;
+  date: number;
+}
+
+interface InlineButton {
+  text: string;
+  callback_data?: string;
+  url?: string;
+}
+interface InlineKeyboard {
+  inline_keyboard: InlineButton[][];
+}
+
+/** A user of the sandbox, as Telegram's `User` (who sends /start or presses a button). */
+export interface SandboxUser {
+  id: number;
+  username?: string;
+  first_name?: string;
+}
 const KEEP_REQUESTS = 2_000;
 
 function chatOf(chatId: string) {
@@ -92,6 +128,87 @@ const failure = (error_code: number, description: string, parameters?: Record<st
   ...(parameters ? { parameters } : {}),
 });
 
+/** reply_markup as the Bot API takes it (an object, or its JSON in a form); 'bad' when it is not one. */
+function keyboardOf(value: unknown): InlineKeyboard | null | 'bad' {
+  if (value === undefined || value === null || value === '') return null;
+  let v = value;
+  if (typeof v === 'string') {
+    try {
+      v = JSON.parse(v);
+    } catch {
+      return 'bad';
+    }
+  }
+  const rows = (v as { inline_keyboard?: unknown }).inline_keyboard;
+  if (!Array.isArray(rows)) return 'bad';
+  for (const row of rows) {
+    if (!Array.isArray(row)) return 'bad';
+    for (const b of row as InlineButton[]) {
+      if (typeof b?.text !== 'string' || !b.text) return 'bad';
+      if (b.callback_data === undefined && b.url === undefined) return 'bad';
+      if (b.callback_data !== undefined && Buffer.byteLength(String(b.callback_data)) > 64) return 'bad';
+    }
+  }
+  return { inline_keyboard: rows as InlineButton[][] };
+}
+
+/** GET /: every chat's messages with their buttons; a press is sent as the user given at the top. */
+const SANDBOX_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Sandbox Telegram</title>
+<style>
+body{font:14px system-ui,sans-serif;margin:0;background:#e7ebf0;color:#111}
+header{background:#2b5278;color:#fff;padding:10px 16px;display:flex;gap:16px;align-items:center;flex-wrap:wrap}
+header input{width:120px}
+main{display:flex;gap:16px;padding:16px;flex-wrap:wrap;align-items:flex-start}
+section{background:#fff;border-radius:8px;padding:12px;width:420px;box-shadow:0 1px 2px #0002}
+h2{font-size:15px;margin:0 0 8px}
+.msg{background:#eef6ff;border-radius:8px;padding:8px;margin:8px 0;white-space:pre-wrap}
+.reply{margin-left:24px;background:#f3f3f3}
+.meta{color:#667;font-size:12px}
+.kb{display:grid;gap:4px;margin-top:6px}
+.kb div{display:flex;gap:4px}
+.kb button,.kb a{flex:1;padding:6px;border:0;border-radius:6px;background:#5288c1;color:#fff;cursor:pointer;text-align:center;text-decoration:none;font:inherit}
+#notice{min-height:1.4em}
+</style></head><body>
+<header><b>Sandbox Telegram</b>
+<label>Act as Telegram user id <input id="uid" value="7001"></label>
+<label>username <input id="uname" value="sandbox_user"></label>
+<label>Send to the bot <input id="text" placeholder="/start CODE" style="width:160px"></label><button id="send">Send</button>
+<span id="notice" role="status"></span></header>
+<main id="chats"></main>
+<script>
+const $ = (id) => document.getElementById(id);
+const user = () => ({ id: Number($('uid').value), username: $('uname').value || undefined, first_name: $('uname').value || 'Sandbox user' });
+const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+async function press(chat, message, data) {
+  const r = await fetch('/sandbox/updates/press', { method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ chat_id: chat, message_id: message, data, from: user() }) });
+  const out = await r.json();
+  $('notice').textContent = out.answer ? 'Answer: ' + out.answer.text : 'Webhook answered ' + out.status;
+  await load();
+}
+$('send').onclick = async () => {
+  const r = await fetch('/sandbox/updates/message', { method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ from: user(), text: $('text').value }) });
+  $('notice').textContent = 'Webhook answered ' + (await r.json()).status;
+  setTimeout(load, 300);
+};
+async function load() {
+  const { chats } = await (await fetch('/sandbox/chats')).json();
+  $('chats').innerHTML = chats.map((c) => '<section><h2>Chat ' + esc(c.chat_id) + '</h2>' + c.messages.map((m) =>
+    '<div class="msg' + (m.reply_to_message_id ? ' reply' : '') + '" data-message="' + m.message_id + '">' +
+    '<div class="meta">#' + m.message_id + (m.reply_to_message_id ? ' · reply to #' + m.reply_to_message_id : '') +
+    (m.edits ? ' · edited ' + m.edits + '×' : '') + (m.silent ? ' · silent' : '') + '</div>' + esc(m.text) +
+    (m.reply_markup ? '<div class="kb">' + m.reply_markup.inline_keyboard.map((row) => '<div>' + row.map((b) => b.url
+      ? '<a href="' + esc(b.url) + '" target="_blank" rel="noopener">' + esc(b.text) + '</a>'
+      : '<button data-chat="' + esc(c.chat_id) + '" data-id="' + m.message_id + '" data-data="' + esc(b.callback_data) + '">' + esc(b.text) + '</button>').join('') + '</div>').join('') + '</div>' : '') +
+    '</div>').join('') + '</section>').join('') || '<p>No messages yet.</p>';
+  for (const b of document.querySelectorAll('.kb button')) b.onclick = () => press(b.dataset.chat, Number(b.dataset.id), b.dataset.data);
+}
+load();
+setInterval(load, 3000);
+</script></body></html>`;
+
 export async function startSandboxTelegram(opts: SandboxTelegramOptions): Promise<SandboxTelegramHandle> {
   const chats = new Map<string, SandboxChatState>();
   const revoked = new Set<string>();
@@ -106,6 +223,14 @@ export async function startSandboxTelegram(opts: SandboxTelegramOptions): Promis
   /** After a 429, the chat answers 429 again until this moment, as Telegram's flood control does. */
   const floodUntil = new Map<string, number>();
   let seq = 0;
+  /** Each chat's messages by id. */
+  const messages = new Map<string, Map<number, SandboxMessage>>();
+  /** Where each bot (by id) wants its updates, and the secret to send along. */
+  const webhooks = new Map<string, { url: string; secret: string | null }>();
+  /** answerCallbackQuery calls, by callback query id. */
+  const callbackAnswers = new Map<string, { text: string | null; show_alert: boolean }>();
+  let updateId = 0;
+  let callbackSeq = 0;
 
   function record(entry: Omit<ReceivedRequest, 'seq' | 'at'>): void {
     received.push({ seq: ++seq, at: Date.now(), ...entry });
@@ -121,7 +246,42 @@ export async function startSandboxTelegram(opts: SandboxTelegramOptions): Promis
     if (!BOT_TOKEN_PATTERN.test(token) || revoked.has(token)) return [401, failure(401, 'Unauthorized')];
     const botId = Number(token.split(':')[0]);
     if (method === 'getMe') return [200, { ok: true, result: { id: botId, ...SANDBOX_BOT } }];
-    if (method !== 'sendMessage') return [404, failure(404, 'Not Found')];
+    if (method === 'setWebhook') {
+      const url = typeof params.url === 'string' ? params.url : '';
+      if (!url) {
+        webhooks.delete(String(botId));
+        return [200, { ok: true, result: true, description: 'Webhook was deleted' }];
+      }
+      if (!/^https?:\/\//.test(url))
+        return [400, failure(400, 'Bad Request: bad webhook: An HTTPS URL must be provided for webhook')];
+      const secret = params.secret_token === undefined ? null : String(params.secret_token);
+      if (secret !== null && !/^[A-Za-z0-9_-]{1,256}$/.test(secret))
+        return [400, failure(400, 'Bad Request: secret token contains unallowed characters')];
+      webhooks.set(String(botId), { url, secret });
+      return [200, { ok: true, result: true, description: 'Webhook was set' }];
+    }
+    if (method === 'deleteWebhook') {
+      webhooks.delete(String(botId));
+      return [200, { ok: true, result: true, description: 'Webhook was deleted' }];
+    }
+    if (method === 'getWebhookInfo') {
+      const hook = webhooks.get(String(botId));
+      return [
+        200,
+        { ok: true, result: { url: hook?.url ?? '', has_custom_certificate: false, pending_update_count: 0 } },
+      ];
+    }
+    if (method === 'answerCallbackQuery') {
+      const id = String(params.callback_query_id ?? '');
+      if (!id)
+        return [400, failure(400, 'Bad Request: query is too old and response timeout expired or query ID is invalid')];
+      callbackAnswers.set(id, {
+        text: typeof params.text === 'string' ? params.text : null,
+        show_alert: params.show_alert === true || params.show_alert === 'true',
+      });
+      return [200, { ok: true, result: true }];
+    }
+    if (method !== 'sendMessage' && method !== 'editMessageText') return [404, failure(404, 'Not Found')];
 
     const chatId = params.chat_id === undefined || params.chat_id === '' ? null : String(params.chat_id);
     if (!chatId) return [400, failure(400, 'Bad Request: chat_id is empty')];
@@ -160,25 +320,117 @@ export async function startSandboxTelegram(opts: SandboxTelegramOptions): Promis
     }
     if (!text.trim()) return [400, failure(400, 'Bad Request: message text is empty')];
     if (text.length > TELEGRAM_MESSAGE_LIMIT) return [400, failure(400, 'Bad Request: message is too long')];
+    const markup = keyboardOf(params.reply_markup);
+    if (markup === 'bad') return [400, failure(400, "Bad Request: can't parse reply keyboard markup JSON object")];
+    const chatMessages = messages.get(chatId) ?? new Map<number, SandboxMessage>();
+    messages.set(chatId, chatMessages);
+    if (method === 'editMessageText') {
+      const existing = chatMessages.get(Number(params.message_id));
+      if (!existing) return [400, failure(400, 'Bad Request: message to edit not found')];
+      if (existing.html === source && JSON.stringify(existing.reply_markup) === JSON.stringify(markup))
+        return [
+          400,
+          failure(
+            400,
+            'Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message',
+          ),
+        ];
+      Object.assign(existing, { text, html: source, reply_markup: markup, edits: existing.edits + 1 });
+      return [200, { ok: true, result: messageResult(existing, botId) }];
+    }
     const messageId = (messageIds.get(chatId) ?? 0) + 1;
     messageIds.set(chatId, messageId);
-    return [
-      200,
-      {
-        ok: true,
-        result: {
-          message_id: messageId,
-          from: { id: botId, ...SANDBOX_BOT },
-          chat: chatOf(chatId),
-          date: Math.floor(now / 1000),
-          text,
-        },
-      },
-    ];
+    const replyParams = params.reply_parameters as { message_id?: unknown } | string | undefined;
+    const replyTo = Number(
+      (typeof replyParams === 'string' ? JSON.parse(replyParams) : replyParams)?.message_id ??
+        params.reply_to_message_id ??
+        0,
+    );
+    const stored: SandboxMessage = {
+      message_id: messageId,
+      chat_id: chatId,
+      bot_id: String(botId),
+      text,
+      html: source,
+      reply_markup: markup,
+      reply_to_message_id: replyTo || null,
+      silent: params.disable_notification === true || params.disable_notification === 'true',
+      edits: 0,
+      date: Math.floor(now / 1000),
+    };
+    chatMessages.set(messageId, stored);
+    return [200, { ok: true, result: messageResult(stored, botId) }];
   }
+
+  function messageResult(m: SandboxMessage, botId: number) {
+    return {
+      message_id: m.message_id,
+      from: { id: botId, ...SANDBOX_BOT },
+      chat: chatOf(m.chat_id),
+      date: m.date,
+      text: m.text,
+      ...(m.reply_markup ? { reply_markup: m.reply_markup } : {}),
+      ...(m.reply_to_message_id ? { reply_to_message: { message_id: m.reply_to_message_id } } : {}),
+    };
+  }
+
+  /** Delivers one update to the bot's webhook as Telegram does: POST JSON with the secret header. */
+  async function deliver(
+    botId: string | undefined,
+    update: Record<string, unknown>,
+  ): Promise<{ status: number; body: string }> {
+    const hook = botId ? webhooks.get(botId) : [...webhooks.values()][0];
+    if (!hook) return { status: 0, body: 'no webhook is set' };
+    try {
+      const res = await fetch(hook.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(hook.secret ? { 'x-telegram-bot-api-secret-token': hook.secret } : {}),
+        },
+        body: JSON.stringify({ update_id: ++updateId, ...update }),
+        signal: AbortSignal.timeout(30_000),
+      });
+      return { status: res.status, body: await res.text() };
+    } catch (error) {
+      return { status: 0, body: String(error) };
+    }
+  }
+
+  const userOf = (u: unknown): SandboxUser | undefined => {
+    const v = u as Partial<SandboxUser> | undefined;
+    if (!v || typeof v.id !== 'number' || !Number.isInteger(v.id)) return undefined;
+    return {
+      id: v.id,
+      ...(v.username ? { username: String(v.username) } : {}),
+      first_name: String(v.first_name ?? `User ${v.id}`),
+    };
+  };
 
   async function control(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const path = url.pathname;
+    if (req.method === 'GET' && (path === '/' || path === '/sandbox')) {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(SANDBOX_PAGE);
+      return;
+    }
+    const chatMessagesPath = path.match(/^\/sandbox\/chats\/([^/]+)\/messages$/);
+    if (req.method === 'GET' && chatMessagesPath) {
+      const chatId = decodeURIComponent(chatMessagesPath[1]);
+      send(res, 200, { messages: [...(messages.get(chatId)?.values() ?? [])] });
+      return;
+    }
+    if (req.method === 'GET' && path === '/sandbox/chats') {
+      send(res, 200, {
+        chats: [...messages.entries()].map(([chat_id, m]) => ({ chat_id, messages: [...m.values()] })),
+      });
+      return;
+    }
+    if (req.method === 'GET' && path === '/sandbox/webhooks') {
+      send(res, 200, {
+        webhooks: [...webhooks.entries()].map(([bot_id, h]) => ({ bot_id, url: h.url, secret_set: h.secret !== null })),
+      });
+      return;
+    }
     if (req.method === 'GET' && path === '/sandbox/messages') {
       const chatId = url.searchParams.get('chat_id');
       const since = Number(url.searchParams.get('since') ?? 0);
@@ -205,6 +457,42 @@ export async function startSandboxTelegram(opts: SandboxTelegramOptions): Promis
       throttle = { remaining: count, retryAfter, chatId: body.chat_id === undefined ? null : String(body.chat_id) };
       return send(res, 200, throttle);
     }
+    if (path === '/sandbox/updates/message') {
+      const from = userOf(body.from);
+      if (!from || typeof body.text !== 'string') return send(res, 400, { error: 'from {id} and text are required' });
+      const chatId = Number(body.chat_id ?? from.id);
+      const delivered = await deliver(body.bot_id === undefined ? undefined : String(body.bot_id), {
+        message: {
+          message_id: Date.now() % 1_000_000,
+          from: { is_bot: false, ...from },
+          chat: { id: chatId, type: chatId > 0 ? 'private' : 'group' },
+          date: Math.floor(Date.now() / 1000),
+          text: body.text,
+        },
+      });
+      return send(res, 200, delivered);
+    }
+    if (path === '/sandbox/updates/press') {
+      const from = userOf(body.from);
+      const chatId = String(body.chat_id ?? '');
+      const message = messages.get(chatId)?.get(Number(body.message_id));
+      if (!from || !message)
+        return send(res, 400, { error: 'from {id}, and chat_id and message_id of a kept message, are required' });
+      const data = String(body.data ?? '');
+      const button = message.reply_markup?.inline_keyboard.flat().find((b) => b.callback_data === data);
+      if (!button) return send(res, 400, { error: `the message has no button with data ${data}` });
+      const id = `cb${++callbackSeq}`;
+      const delivered = await deliver(message.bot_id, {
+        callback_query: {
+          id,
+          from: { is_bot: false, ...from },
+          message: { ...messageResult(message, Number(message.bot_id)) },
+          chat_instance: `sandbox-${chatId}`,
+          data,
+        },
+      });
+      return send(res, 200, { ...delivered, callback_query_id: id, answer: callbackAnswers.get(id) ?? null });
+    }
     if (path === '/sandbox/tokens/revoke') {
       if (typeof body.token !== 'string') return send(res, 400, { error: 'token is required' });
       revoked.add(body.token);
@@ -215,6 +503,9 @@ export async function startSandboxTelegram(opts: SandboxTelegramOptions): Promis
       revoked.clear();
       floodUntil.clear();
       received.length = 0;
+      messages.clear();
+      messageIds.clear();
+      callbackAnswers.clear();
       throttle = { remaining: 0, retryAfter: 0, chatId: null };
       return send(res, 200, { reset: true });
     }
@@ -224,7 +515,8 @@ export async function startSandboxTelegram(opts: SandboxTelegramOptions): Promis
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://sandbox');
     const handle = async () => {
-      if (url.pathname.startsWith('/sandbox/')) return control(req, res, url);
+      if (url.pathname.startsWith('/sandbox/') || url.pathname === '/' || url.pathname === '/sandbox')
+        return control(req, res, url);
       const m = url.pathname.match(/^\/bot([^/]+)\/([A-Za-z]+)$/);
       if (!m) return send(res, 404, failure(404, 'Not Found'));
       const [, token, method] = m;

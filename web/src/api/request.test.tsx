@@ -1,6 +1,6 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { getAuth, setAuth } from '@/app/auth';
+import { clearAuth, getAuth, setAuth } from '@/app/auth';
 import { setNavigator } from '@/app/navigation';
 import { findToast, jsonResponse, ok, operator, Providers } from '@/test/renderApp';
 import { ApiError } from './ApiError';
@@ -74,6 +74,7 @@ describe('request', () => {
   });
 
   it('sends no authorization header without a stored token', async () => {
+    clearAuth();
     fetchMock.mockResolvedValueOnce(jsonResponse(ok(null)));
     await request({ url: '/info' });
     expect(sentHeaders().has('authorization')).toBe(false);
@@ -189,6 +190,7 @@ describe('request', () => {
   });
 
   it('treats a 401 on a call without a token as a refusal, not an expired session', async () => {
+    clearAuth();
     const navigate = vi.fn();
     setNavigator(navigate);
     fetchMock.mockResolvedValueOnce(jsonResponse({ code: 4011, msg: 'Wrong', request_id: 'r' }, 401));

@@ -1,6 +1,7 @@
 // The stored login (spec: one fixed local key holding jwt, name, s). Everything that needs to know
 // "who is signed in" reads it here; `useAuth` re-renders when it changes, in this tab or another.
-import type { EnumValue, UserRole } from '@shared/enums';
+import { type EnumValue, UserRole } from '@shared/enums';
+import { roleAtLeast } from '@shared/roles';
 import { useSyncExternalStore } from 'react';
 
 export const AUTH_STORAGE_KEY = 'patrol.auth';
@@ -39,7 +40,8 @@ function parse(raw: string | null): StoredAuth | null {
   try {
     const v = JSON.parse(raw) as Partial<StoredAuth>;
     if (typeof v.jwt !== 'string' || !v.jwt) return null;
-    return { jwt: v.jwt, name: String(v.name ?? ''), s: v.s === 'super' ? 'super' : 'operator' };
+    // A role this build does not know gets the least: the server decides anyway.
+    return { jwt: v.jwt, name: String(v.name ?? ''), s: UserRole.has(v.s) ? v.s : UserRole.values.Viewer };
   } catch {
     return null;
   }
@@ -51,6 +53,16 @@ export function getToken(): string | null {
 
 export function isSuper(auth: StoredAuth | null = getAuth()): boolean {
   return auth?.s === 'super';
+}
+
+/** Whether the signed-in user may change things and reveal secrets (an operator or a super user, not a viewer). */
+export function canWrite(auth: StoredAuth | null = getAuth()): boolean {
+  return roleAtLeast(auth?.s, 'operator');
+}
+
+/** `canWrite` for a component: write controls are hidden or disabled when it is false. */
+export function useCanWrite(): boolean {
+  return canWrite(useAuth());
 }
 
 export function setAuth(auth: StoredAuth): void {

@@ -32,7 +32,7 @@ describe('routes', () => {
   });
 
   it('sends a visitor without a login to login, remembering the page and its query', async () => {
-    const { router } = renderRoutes(buildRouteObjects(readyRoutes, bareShell), '/help?tab=bank');
+    const { router } = renderRoutes(buildRouteObjects(readyRoutes, bareShell), '/help?tab=bank', null);
     expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/auth/login');
     expect(router.state.location.search).toBe(`?redirect=${encodeURIComponent('/help?tab=bank')}`);

@@ -174,6 +174,12 @@ const routeSpecs: readonly RouteSpec[] = [
     screen: lazyScreen(() => import('@/features/autoCheck/ScheduleCalendarPage')),
   },
   {
+    name: 'maintenance',
+    title: 'Maintenance windows',
+    screen: lazyScreen(() => import('@/features/maintenance/MaintenancePage')),
+    menu: { group: 'Auto Check', label: 'Maintenance' },
+  },
+  {
     name: 'tasks',
     title: 'Tasks',
     screen: lazyScreen(() => import('@/features/checks/TasksPage')),
@@ -255,6 +261,17 @@ const routeSpecs: readonly RouteSpec[] = [
     title: 'Notifications Bank',
     screen: lazyScreen(() => import('@/features/bankNotifications/BankNotificationsPage')),
     menu: { group: 'Message', label: 'NotificationBank' },
+  },
+  {
+    name: 'incidents',
+    title: 'Incidents',
+    screen: lazyScreen(() => import('@/features/incidents/IncidentsPage')),
+    menu: { group: 'Message', label: 'Incident' },
+  },
+  {
+    name: 'incidentDetail',
+    title: 'Incident Detail',
+    screen: lazyScreen(() => import('@/features/incidents/IncidentDetailPage')),
   },
   {
     name: 'profile',

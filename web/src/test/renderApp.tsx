@@ -4,7 +4,7 @@ import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { createMemoryRouter, type RouteObject, RouterProvider } from 'react-router-dom';
 import { createQueryClient } from '@/api/queryClient';
-import { type StoredAuth, setAuth } from '@/app/auth';
+import { clearAuth, type StoredAuth, setAuth } from '@/app/auth';
 import { setNavigator } from '@/app/navigation';
 import { ToastHost } from '@/app/toast';
 import { TestFluentProvider } from './TestFluentProvider';
@@ -23,8 +23,10 @@ export function Providers({ children }: { children: ReactNode }) {
   );
 }
 
-export function renderRoutes(routes: RouteObject[], path: string, auth?: StoredAuth) {
+/** The app's routes at `path`, signed in as `auth` (the test's operator when absent), or as a visitor with null. */
+export function renderRoutes(routes: RouteObject[], path: string, auth?: StoredAuth | null) {
   if (auth) setAuth(auth);
+  else if (auth === null) clearAuth();
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   setNavigator((to, opts) => void router.navigate(to, opts));
   const view = render(

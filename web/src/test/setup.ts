@@ -1,7 +1,9 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterEach, beforeEach } from 'vitest';
+import { setAuth } from '@/app/auth';
 import { i18n } from '@/i18n';
+import { operator } from './renderApp';
 
 // jsdom has no layout; Fluent's MessageBar and overflow helpers only need the constructor to exist.
 if (!('ResizeObserver' in globalThis)) {
@@ -37,6 +39,10 @@ configure({ asyncUtilTimeout: 30_000 });
 
 // Tests read the spec's English texts.
 void i18n.changeLanguage('en');
+
+// Screens render only for a signed-in user, and a viewer's screens hide their writes: every test
+// starts signed in as an operator, unless it signs in otherwise (or out, to test the login itself).
+beforeEach(() => setAuth(operator));
 
 afterEach(() => {
   cleanup();

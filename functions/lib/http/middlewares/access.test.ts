@@ -8,8 +8,9 @@ import { apiState } from './apiState.js';
 import { routing } from './routing.js';
 
 const users: Record<string, AuthUser> = {
-  'user-token': { id: 1, username: 'u', nickname: 'U', role: 'user' as AuthUser['role'] },
-  'super-token': { id: 2, username: 's', nickname: 'S', role: 'super' as AuthUser['role'] },
+  'user-token': { id: 1, username: 'u', nickname: 'U', role: 'operator' },
+  'super-token': { id: 2, username: 's', nickname: 'S', role: 'super' },
+  'viewer-token': { id: 3, username: 'v', nickname: 'V', role: 'viewer' },
 };
 const authenticate = async (token: string) => {
   const user = users[token];
@@ -22,6 +23,9 @@ const router = new Router()
   .get('/open', () => 'open', { access: 'public' })
   .get('/mine', () => 'mine')
   .get('/super', () => 'super', { access: 'super' })
+  .put('/mine', () => 'changed')
+  .get('/mine/secret', () => 'secret', { audit: { action: 'mine.secret.reveal' } })
+  .post('/mine/session', () => 'own', { role: 'viewer' })
   // A test-only route of the api-key kind, as the bank webhook will declare it.
   .post('/hook', () => 'hook', { access: apiKeyAccess(verify, { name: 'test-hook', limit: 2, windowSeconds: 60 }) });
 
@@ -54,6 +58,29 @@ describe('access', () => {
       body: { code: ErrorCode.Forbidden },
     });
     expect((await call({ path: '/super', headers: bearer('super-token') })).status).toBe(200);
+  });
+
+  it('lets a viewer read, and refuses its writes and reveals with 403 and what to do', async () => {
+    const viewer = bearer('viewer-token');
+    expect((await call({ path: '/mine', headers: viewer })).status).toBe(200);
+    for (const req of [{ method: 'PUT', path: '/mine' }, { path: '/mine/secret' }]) {
+      const res = await call({ ...req, headers: viewer });
+      expect(res).toMatchObject({ status: 403, body: { code: ErrorCode.ReadOnlyRole } });
+      expect(res.body.msg).toMatch(/Viewer.*Operator role/);
+    }
+    expect((await call({ method: 'PUT', path: '/mine', headers: bearer('user-token') })).status).toBe(200);
+    expect((await call({ path: '/mine/secret', headers: bearer('user-token') })).status).toBe(200);
+  });
+
+  it('lets a viewer call a write the route declares open to viewers (its own session)', async () => {
+    expect((await call({ method: 'POST', path: '/mine/session', headers: bearer('viewer-token') })).status).toBe(200);
+  });
+
+  it('refuses the super area to a viewer as to an operator', async () => {
+    expect(await call({ path: '/super', headers: bearer('viewer-token') })).toMatchObject({
+      status: 403,
+      body: { code: ErrorCode.Forbidden },
+    });
   });
 
   it('refuses an api-key route without a key with 401, before asking the verifier', async () => {

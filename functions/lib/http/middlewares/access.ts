@@ -1,10 +1,21 @@
 import { HEADERS } from '../../../../shared/envelope.js';
+import { ErrorCode } from '../../../../shared/errors.js';
+import { READ_ONLY_MESSAGE, roleAtLeast } from '../../../../shared/roles.js';
 import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../errors.js';
 import { hitRateLimit, rateLimitReached } from '../../rateLimit.js';
-import type { ApiKeyAccess, AuthUser } from '../router.js';
+import { type ApiKeyAccess, type AuthUser, lowestRole } from '../router.js';
 import { type ApiMiddleware, type ApiState, apiState, matchedRoute } from './apiState.js';
 
 export type Authenticate = (token: string) => Promise<AuthUser>;
+
+/** A viewer called a route that changes something or reveals a secret. */
+export class ReadOnlyRoleError extends ForbiddenError {
+  override name = 'ReadOnlyRoleError';
+  override code: number = ErrorCode.ReadOnlyRole;
+  constructor() {
+    super(READ_ONLY_MESSAGE);
+  }
+}
 
 /** The bearer token of a request, for routes that read the user optionally. */
 export function bearerToken(headers: Record<string, string | undefined>): string | undefined {
@@ -23,7 +34,7 @@ async function checkApiKey(
   state: ApiState,
   client: { sourceIp: string; headers: Record<string, string> },
 ): Promise<void> {
-  if (!key) throw new UnauthorizedError(`This API needs an API key in the ${HEADERS.apiKey} header`);
+  if (!key) throw new UnauthorizedError(`This API needs an API key in the ${access.header ?? HEADERS.apiKey} header`);
   const failures = access.failedAttempts;
   const address = failures?.clientOf(client);
   // Whether the address is refusing already is read beside the key's check, not after it.
@@ -38,7 +49,7 @@ async function checkApiKey(
       const counted = await hitRateLimit(failures.rule, address);
       if (!counted.allowed) throw tooManyFailures(counted.retryAfterSeconds);
     }
-    throw new UnauthorizedError('Invalid API key');
+    throw new UnauthorizedError(access.header ? `Invalid ${access.header}` : 'Invalid API key');
   }
   // Counted per caller, after the key is known good: unknown keys cannot use up a real caller's budget.
   const outcome = await hitRateLimit(access.rateLimit, caller.id);
@@ -52,9 +63,10 @@ async function checkApiKey(
 }
 
 /**
- * Who may call the route: public (anyone), user (a valid bearer token), super (a token of a
- * super user, checked here on the server whatever the web shows), or api-key (a machine caller
- * whose key the route's verifier accepts, within the route's rate limit).
+ * Who may call the route: public (anyone), user (a valid bearer token of a role the route admits:
+ * `lowestRole`, so a viewer reads and an operator writes), super (a token of a super user, checked
+ * here on the server whatever the web shows), or api-key (a machine caller whose key the route's
+ * verifier accepts, within the route's rate limit).
  * Runs before the body is read, so an anonymous caller learns nothing about body rules.
  */
 export function access(authenticate: Authenticate): ApiMiddleware {
@@ -65,14 +77,19 @@ export function access(authenticate: Authenticate): ApiMiddleware {
       if (rule === 'public') return;
       const headers = request.event.headers ?? {};
       if (typeof rule === 'object')
-        return checkApiKey(rule, headers[HEADERS.apiKey], state, {
+        return checkApiKey(rule, headers[rule.header ?? HEADERS.apiKey], state, {
           sourceIp: request.event.requestContext?.http?.sourceIp ?? '',
           headers: headers as Record<string, string>,
         });
       const token = bearerToken(headers);
       if (!token) throw new UnauthorizedError('Please log in first');
       const user = await authenticate(token);
-      if (rule === 'super' && user.role !== 'super') throw new ForbiddenError('This area is for super users only');
+      const route = matchedRoute(request);
+      const lowest = lowestRole(route);
+      if (!roleAtLeast(user.role, lowest)) {
+        if (lowest === 'super') throw new ForbiddenError('This area is for super users only');
+        throw new ReadOnlyRoleError();
+      }
       state.user = user;
     },
   };

@@ -1,4 +1,5 @@
 import { type AuditEntry, AuditOutcome } from '../../../../shared/schemas/audit.js';
+import { PatrolError } from '../../errors.js';
 import { logger } from '../../logger.js';
 import { RawReply, type Route } from '../router.js';
 import { API_PREFIX, type ApiMiddleware, type ApiRequest, apiState } from './apiState.js';
@@ -57,7 +58,7 @@ function actorOf(request: ApiRequest): { actor_id: number; actor_name: string } 
  * caller is known (401/403/404) leave no row: they are in the security log.
  */
 export function audit(recorder?: AuditRecorder): ApiMiddleware {
-  const write = async (request: ApiRequest, status: number, data: unknown) => {
+  const write = async (request: ApiRequest, status: number, data: unknown, reason?: string) => {
     const state = apiState(request);
     const route = state.route;
     const method = (request.event.requestContext?.http?.method ?? 'GET').toUpperCase();
@@ -85,6 +86,7 @@ export function audit(recorder?: AuditRecorder): ApiMiddleware {
       request_id: state.requestId,
       status,
       outcome: status < 400 ? AuditOutcome.Allowed : AuditOutcome.Refused,
+      ...(reason ? { reason: reason as AuditInput['reason'] } : {}),
       at: Date.now(),
     });
   };
@@ -100,7 +102,8 @@ export function audit(recorder?: AuditRecorder): ApiMiddleware {
       if (recorded.has(request)) return;
       recorded.add(request);
       // The call has failed already; a failing audit write must not replace its error.
-      await write(request, failureStatus(request.error), undefined).catch((error) => {
+      const reason = request.error instanceof PatrolError ? request.error.auditReason : undefined;
+      await write(request, failureStatus(request.error), undefined, reason).catch((error) => {
         logger.error('audit row not written', { error: error as Error });
       });
     },

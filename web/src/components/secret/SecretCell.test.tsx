@@ -1,9 +1,22 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { setAuth } from '@/app/auth';
+import { operator } from '@/test/renderApp';
 import { SECRET_MASK, SecretCell } from './SecretCell';
 
 describe('SecretCell', () => {
+  beforeEach(() => setAuth(operator));
+
+  it('shows a viewer the mask alone, with no eye to ask the server', () => {
+    setAuth({ ...operator, s: 'viewer' });
+    const reveal = vi.fn();
+    render(<SecretCell reveal={reveal} />);
+    expect(screen.getByText(SECRET_MASK)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Show password' })).not.toBeInTheDocument();
+    expect(reveal).not.toHaveBeenCalled();
+  });
+
   it('shows a mask until the eye asks the server, then the value, and forgets it when hidden', async () => {
     const user = userEvent.setup();
     const reveal = vi.fn().mockResolvedValueOnce('first-value').mockResolvedValueOnce('edited-value');

@@ -1,6 +1,7 @@
 import { Button, makeStyles, Spinner, tokens } from '@fluentui/react-components';
 import { Eye16Regular, EyeOff16Regular } from '@fluentui/react-icons';
 import { type ReactNode, useEffect, useState } from 'react';
+import { useCanWrite } from '@/app/auth';
 import { CopyButton } from '@/components/table/CellContent';
 import { useT } from '@/i18n';
 
@@ -43,6 +44,7 @@ export function SecretCell({
 }: SecretCellProps): ReactNode {
   const t = useT();
   const styles = useStyles();
+  const allowed = useCanWrite();
   const [value, setValue] = useState<string | undefined>();
   const [loading, setLoading] = useState(false);
 
@@ -52,6 +54,8 @@ export function SecretCell({
     return () => clearTimeout(timer);
   }, [value]);
 
+  // A viewer may not reveal secrets (the server answers 403): the mask alone, no eye.
+  if (!allowed) return <span className={styles.text}>{SECRET_MASK}</span>;
   const shown = value !== undefined;
   const label = t(shown ? hideLabel : showLabel);
   const toggle = async () => {

@@ -69,6 +69,8 @@ export interface CellEnv {
   t: TFunction;
   classes: CellClasses;
   onSaved(): unknown;
+  /** A viewer's table: switches show their state but do not move, and no edit popup is offered. */
+  readOnly?: boolean;
 }
 
 export async function copyText(text: string, t: (key: string) => string): Promise<void> {
@@ -198,7 +200,7 @@ function ToggleSwitch<T>({ column, row, env }: { column: Column<T>; row: T; env:
     <Switch
       aria-label={env.t(column.label)}
       checked={checked}
-      disabled={pending !== null}
+      disabled={pending !== null || env.readOnly === true}
       onChange={async (_, d) => {
         setPending(d.checked);
         try {
@@ -239,7 +241,8 @@ export function renderCell<T>(column: Column<T>, row: T, env: CellEnv): ReactNod
       </span>
     );
   }
-  if (!column.copyable && !column.edit) return body;
+  const edit = column.edit && !env.readOnly;
+  if (!column.copyable && !edit) return body;
   return (
     <span className={classes.cell}>
       {body}
@@ -251,7 +254,7 @@ export function renderCell<T>(column: Column<T>, row: T, env: CellEnv): ReactNod
           onClick={() => void copyText(text, t)}
         />
       ) : null}
-      {column.edit ? <EditPopover column={column} row={row} env={env} /> : null}
+      {edit ? <EditPopover column={column} row={row} env={env} /> : null}
     </span>
   );
 }

@@ -97,6 +97,35 @@ describe('ResourceTable', () => {
     expect(Object.fromEntries(server.last())).toEqual({ page: '1', page_size: '20' });
   });
 
+  it('offers a viewer no write: write actions are gone, switches do not move, edits are not offered', async () => {
+    fakeListServer('/sites', sites, fields);
+    const toggle = vi.fn(async () => undefined);
+    const resource = defineResource<Site>({
+      name: 'sites',
+      endpoint: '/sites',
+      title: 'Sites',
+      listFields: fields,
+      rowId: (s) => s.id,
+      columns: [
+        col.text('name', 'Name', { edit: { save: async () => undefined } }),
+        col.boolean('enable', 'Enable', { toggle }),
+      ],
+      actions: [{ label: 'NewSite', write: true }, { label: 'Export help' }],
+      rowActions: [{ label: 'Delete', write: true }, { label: 'Detail' }],
+    });
+    const { user } = renderTable(resource, {}, { jwt: 'token-viewer', name: 'Vera', s: 'viewer' });
+    const row = (await screen.findByText('site-01')).closest('tr') as HTMLElement;
+    expect(screen.queryByRole('button', { name: 'NewSite' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Export help' })).toBeInTheDocument();
+    expect(within(row).queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
+    expect(within(row).getByRole('button', { name: 'Detail' })).toBeInTheDocument();
+    expect(within(row).queryByRole('button', { name: 'Edit Name' })).not.toBeInTheDocument();
+    const enable = within(row).getByRole('switch', { name: 'Enable' });
+    expect(enable).toBeDisabled();
+    await user.click(enable).catch(() => undefined);
+    expect(toggle).not.toHaveBeenCalled();
+  });
+
   it('shows No result when the list is empty', async () => {
     fakeListServer('/sites', [], fields);
     renderTable(sitesResource());

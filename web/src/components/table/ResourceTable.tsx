@@ -38,6 +38,7 @@ import {
   TextBulletListSquareSearch20Regular,
 } from '@fluentui/react-icons';
 import type { Filter } from '@shared/listQuery';
+import { useCanWrite } from '@/app/auth';
 import { type ColumnDef, getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import { type ReactNode, useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
 import { type CellEnv, useCellClasses } from './CellContent';
@@ -133,6 +134,10 @@ export function ResourceTable<T>({ resource, baseFilters, toolbar, selection }: 
   const styles = useStyles();
   const rowStyles = useRowStyles();
   const columns = resource.columns;
+  // A viewer gets the reads only: write actions are not offered, switches and edits do not move.
+  const readOnly = !useCanWrite();
+  const actions = useMemo(() => resource.actions.filter((a) => !(readOnly && a.write)), [resource, readOnly]);
+  const rowActions = useMemo(() => resource.rowActions.filter((a) => !(readOnly && a.write)), [resource, readOnly]);
   const { visibility, setVisibility, searchFields, setSearchFields } = useTableSettings(resource.name, columns);
 
   const listState = useListState({ resource, searchFields, baseFilters });
@@ -176,14 +181,14 @@ export function ResourceTable<T>({ resource, baseFilters, toolbar, selection }: 
       enableHiding: true,
       meta: { column: c },
     }));
-    if (resource.rowActions.length) {
+    if (rowActions.length) {
       defs.push({ id: OPERATIONS_COLUMN, enableSorting: false, enableHiding: false });
     }
     return defs;
-  }, [columns, resource.rowActions.length]);
+  }, [columns, rowActions.length]);
 
   const classes = useCellClasses();
-  const cellEnv: CellEnv = useMemo(() => ({ t, classes, onSaved: refetch }), [t, classes, refetch]);
+  const cellEnv: CellEnv = useMemo(() => ({ t, classes, onSaved: refetch, readOnly }), [t, classes, refetch, readOnly]);
 
   const table = useReactTable<T>({
     data: shownRows,
@@ -212,7 +217,7 @@ export function ResourceTable<T>({ resource, baseFilters, toolbar, selection }: 
   const visibleLeafColumns = table.getVisibleLeafColumns();
   // The body's columns in order (null: the operations column, always last), from the same state the
   // header's columns come from; a new list only when visibility changes, so memoised rows stay put.
-  const hasRowActions = resource.rowActions.length > 0;
+  const hasRowActions = rowActions.length > 0;
   const bodyColumns = useMemo(
     () => [...columns.filter((c) => visibility[c.id] !== false), ...(hasRowActions ? [null] : [])],
     [columns, visibility, hasRowActions],
@@ -229,7 +234,7 @@ export function ResourceTable<T>({ resource, baseFilters, toolbar, selection }: 
           {t(resource.title)}
         </Subtitle1>
         <div className={styles.actions}>
-          {resource.actions.map((a, i) => (
+          {actions.map((a, i) => (
             <TableActionButton key={`${a.label}-${i}`} action={a} ctx={ctx} />
           ))}
           {toolbar}
@@ -416,7 +421,7 @@ export function ResourceTable<T>({ resource, baseFilters, toolbar, selection }: 
               selection={rowSelection}
               selectMode={selectMode}
               columns={bodyColumns}
-              rowActions={resource.rowActions}
+              rowActions={rowActions}
               ctx={ctx}
               env={cellEnv}
             />

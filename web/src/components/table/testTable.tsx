@@ -1,8 +1,10 @@
 // Test harness: a ResourceTable against a fake /api/v1 list endpoint that applies the real
 // list-query protocol (shared/listQuery) to in-memory rows, so tests see what a user would.
 import { createQueryClient } from '@/api/queryClient';
+import { type StoredAuth, setAuth } from '@/app/auth';
 import { ToastHost } from '@/app/toast';
 import { i18n } from '@/i18n';
+import { operator } from '@/test/renderApp';
 import { TestFluentProvider } from '@/test/TestFluentProvider';
 import { applyListQuery } from '@shared/applyListQuery';
 import { HEADERS } from '@shared/envelope';
@@ -59,8 +61,14 @@ export function fakeListServer<T>(
   return { calls, jumps, last: () => calls[calls.length - 1] };
 }
 
-export function renderTable<T>(resource: Resource<T>, props: Omit<ResourceTableProps<T>, 'resource'> = {}) {
+/** Renders the table as an operator signs in (a viewer's table hides its writes), or as `auth`. */
+export function renderTable<T>(
+  resource: Resource<T>,
+  props: Omit<ResourceTableProps<T>, 'resource'> = {},
+  auth: StoredAuth = operator,
+) {
   void i18n.changeLanguage('en');
+  setAuth(auth);
   const user = userEvent.setup();
   const client = createQueryClient();
   const view = render(

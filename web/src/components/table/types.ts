@@ -81,6 +81,8 @@ export interface TableAction<T> {
   requiresSelection?: string;
   /** Full control (dialog triggers and such); replaces the button. */
   render?(ctx: ActionContext<T>): ReactNode;
+  /** It changes something (or reveals a secret): not offered to a viewer, whom the server refuses anyway. */
+  write?: boolean;
 }
 
 export interface RowAction<T> {
@@ -92,6 +94,8 @@ export interface RowAction<T> {
   disabled?(row: T): boolean;
   /** Full control (a button that opens its own dialog); replaces the button. */
   render?(row: T, ctx: ActionContext<T>): ReactNode;
+  /** It changes something (or reveals a secret): not offered to a viewer, whom the server refuses anyway. */
+  write?: boolean;
 }
 
 export interface ResourceConfig<T> {

@@ -26,7 +26,7 @@ async function fillAndSubmit(username: string, password: string) {
 describe('Login', () => {
   it('stores the login and returns to the page the user wanted', async () => {
     fetchMock.mockResolvedValueOnce(jsonResponse(ok({ jwt: 'jwt-1', name: 'Olivia', s: 'operator', expires_at: 0 })));
-    const { router } = renderRoutes(buildRouteObjects(), '/auth/login?redirect=%2Fhelp');
+    const { router } = renderRoutes(buildRouteObjects(), '/auth/login?redirect=%2Fhelp', null);
     await fillAndSubmit(' olivia ', 'secret-1');
     await waitFor(() => expect(router.state.location.pathname).toBe('/help'));
     expect(getAuth()).toEqual({ jwt: 'jwt-1', name: 'Olivia', s: 'operator' });
@@ -38,7 +38,7 @@ describe('Login', () => {
 
   it('says so clearly when the credentials are wrong', async () => {
     fetchMock.mockResolvedValueOnce(jsonResponse({ code: 4011, msg: 'Bad credentials', request_id: 'r' }, 401));
-    renderRoutes(buildRouteObjects(), '/auth/login');
+    renderRoutes(buildRouteObjects(), '/auth/login', null);
     await fillAndSubmit('olivia', 'nope');
     expect(await screen.findByText('Wrong username or password.')).toBeInTheDocument();
     expect(getAuth()).toBeNull();
@@ -49,7 +49,7 @@ describe('Login', () => {
       .mockResolvedValueOnce(jsonResponse({ code: 4012, msg: 'Captcha required', request_id: 'r' }, 400))
       .mockResolvedValueOnce(jsonResponse(ok({ id: 'cap-1', image: 'data:image/svg+xml;base64,PHN2Zy8+' })))
       .mockResolvedValueOnce(jsonResponse(ok({ jwt: 'jwt-2', name: 'Olivia', s: 'super', expires_at: 0 })));
-    renderRoutes(buildRouteObjects(), '/auth/login');
+    renderRoutes(buildRouteObjects(), '/auth/login', null);
     const user = await fillAndSubmit('olivia', 'secret-1');
     expect(await screen.findByRole('img', { name: 'Captcha' })).toHaveAttribute(
       'src',
@@ -66,7 +66,7 @@ describe('Login', () => {
 
   it('hides other login errors', async () => {
     fetchMock.mockResolvedValueOnce(jsonResponse({ code: 5000, msg: 'Internal boom', request_id: 'r' }, 500));
-    renderRoutes(buildRouteObjects(), '/auth/login');
+    renderRoutes(buildRouteObjects(), '/auth/login', null);
     await fillAndSubmit('olivia', 'secret-1');
     await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
     await new Promise((r) => setTimeout(r, 50));

@@ -5,6 +5,8 @@ import { formatDateTime } from '@/app/format';
 import { PageHeader, Panel } from '@/app/PageHeader';
 import { useT } from '@/i18n';
 import { profileQuery } from './authApi';
+import { TelegramLinkPanel } from './TelegramLinkPanel';
+import { UserRole } from '@shared/enums';
 
 const useStyles = makeStyles({
   head: {
@@ -45,8 +47,11 @@ export default function ProfilePage(): ReactNode {
               {data?.nickname ?? ' '}
             </Text>
             {data ? (
-              <Badge appearance="tint" color={data.role === 'super' ? 'brand' : 'informative'}>
-                {data.role === 'super' ? t('Super user') : t('Operator')}
+              <Badge
+                appearance="tint"
+                color={data.role === 'super' ? 'brand' : data.role === 'viewer' ? 'subtle' : 'informative'}
+              >
+                {data.role === 'super' ? t('Super user') : t(UserRole.label(data.role))}
               </Badge>
             ) : null}
           </div>
@@ -68,6 +73,8 @@ export default function ProfilePage(): ReactNode {
           ))}
         </dl>
       </Panel>
+      <div style={{ height: 16 }} />
+      <TelegramLinkPanel />
     </>
   );
 }

@@ -1,5 +1,6 @@
 import { queryKeys } from '@/api/queryKeys';
 import type { Captcha, LoginResult, Profile } from '@shared/schemas/auth';
+import type { TelegramLinkCode, TelegramLinkView } from '@shared/schemas/telegramBot';
 import { request } from '@/api/request';
 
 export interface LoginInput {
@@ -27,4 +28,22 @@ export const changePassword = (data: { old_pwd: string; pwd: string }) =>
     data,
     successTip: 'Password update success, please login again.',
     failureTip: 'Password update failed.',
+  });
+
+/** The signed-in user's Telegram link (Settings). */
+export const telegramLinkQuery = {
+  queryKey: queryKeys.single('telegramLink'),
+  queryFn: () => request<TelegramLinkView>({ url: '/telegram/link' }),
+};
+
+/** A one-time code to send to the bot as `/start <code>`. */
+export const newTelegramLinkCode = () =>
+  request<TelegramLinkCode>({ method: 'POST', url: '/telegram/link-code', failureTip: 'Could not get a link code.' });
+
+export const unlinkTelegram = () =>
+  request<TelegramLinkView>({
+    method: 'DELETE',
+    url: '/telegram/link',
+    successTip: 'Telegram unlinked.',
+    failureTip: 'Could not unlink Telegram.',
   });

@@ -19,6 +19,7 @@ import { TimesStep } from './steps/TimesStep';
 import { useLeaveGuard } from './useLeaveGuard';
 import { useRuleZone } from './useRuleZone';
 import { useStepFlags } from './useStepFlags';
+import { WriteOnly } from '@/app/WriteOnly';
 
 const useStyles = makeStyles({
   page: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalL },
@@ -164,9 +165,11 @@ export function RuleEditor({ title, ruleId, initial, initialNames = {} }: RuleEd
               {t('Next')}
             </Button>
           )}
-          <Button appearance="primary" icon={<Save20Regular />} disabled={busy} onClick={() => void save()}>
-            {t('Save')}
-          </Button>
+          <WriteOnly>
+            <Button appearance="primary" icon={<Save20Regular />} disabled={busy} onClick={() => void save()}>
+              {t('Save')}
+            </Button>
+          </WriteOnly>
         </div>
       </Panel>
       {guard.prompt}

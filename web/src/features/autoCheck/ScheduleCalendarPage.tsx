@@ -2,6 +2,7 @@ import { Badge, Button, makeStyles, mergeClasses, Spinner, Text, Tooltip, tokens
 import { ArrowClockwise20Regular, Warning16Filled } from '@fluentui/react-icons';
 import { type CalendarCell, DAY_S, HOUR_S } from '@shared/autoCheckSchedule';
 import { Weekday } from '@shared/enums';
+import { type MaintenanceBand, MaintenanceMode } from '@shared/schemas/maintenance';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useMemo } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -75,6 +76,25 @@ const useStyles = makeStyles({
     fontWeight: tokens.fontWeightSemibold,
   },
   time: { fontSize: tokens.fontSizeBase100, color: tokens.colorNeutralForeground3 },
+  // A maintenance window's share of an hour: striped, amber for pause, grey for silent.
+  band: {
+    marginBottom: '2px',
+    padding: '1px 4px',
+    borderRadius: tokens.borderRadiusSmall,
+    fontSize: tokens.fontSizeBase100,
+    overflow: 'hidden',
+    textOverflow: 'ellipsis',
+    whiteSpace: 'nowrap',
+    color: tokens.colorNeutralForeground1,
+  },
+  pause: {
+    backgroundImage: `repeating-linear-gradient(45deg, ${tokens.colorPaletteYellowBackground2} 0 6px, ${tokens.colorPaletteYellowBackground1} 6px 12px)`,
+    borderLeft: `3px solid ${tokens.colorPaletteYellowBorder2}`,
+  },
+  silent: {
+    backgroundImage: `repeating-linear-gradient(45deg, ${tokens.colorNeutralBackground4} 0 6px, ${tokens.colorNeutralBackground2} 6px 12px)`,
+    borderLeft: `3px solid ${tokens.colorNeutralStroke1}`,
+  },
   rule: {
     justifyContent: 'flex-start',
     minWidth: 0,
@@ -85,6 +105,27 @@ const useStyles = makeStyles({
     whiteSpace: 'normal',
   },
 });
+
+/** 'HH:mm' of minutes into the day (1440 is 24:00). */
+const clock = (minutes: number) =>
+  `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+
+/** A maintenance window in one hour cell: its name, mode and the part of the day it holds. */
+function BandMark({ band }: { band: MaintenanceBand }): ReactNode {
+  const t = useT();
+  const styles = useStyles();
+  const span = `${clock(band.start)}-${clock(band.end)}`;
+  const mode = t(MaintenanceMode.label(band.mode));
+  return (
+    <div
+      className={mergeClasses(styles.band, band.mode === 'pause' ? styles.pause : styles.silent)}
+      data-maintenance={band.mode}
+      title={`${band.name} · ${mode} · ${span}`}
+    >
+      {band.name} · {mode}
+    </div>
+  );
+}
 
 /** Where a slot sits on the grid: its weekday column and hour row. */
 const placeOf = (cell: CalendarCell) => ({
@@ -163,6 +204,10 @@ export default function ScheduleCalendarPage(): ReactNode {
     return map;
   }, [cells]);
   const crowds = cells.filter((c) => c.crowd).length;
+  const bands = useMemo(() => calendar.data?.maintenance ?? [], [calendar.data]);
+  // A band is marked in every hour of its day that it covers.
+  const bandsAt = (day: number, hour: number) =>
+    bands.filter((b) => b.day === day && b.start < (hour + 1) * 60 && b.end > hour * 60);
 
   return (
     <div className={styles.page}>
@@ -182,6 +227,11 @@ export default function ScheduleCalendarPage(): ReactNode {
             {t('{count} crowded minutes', { count: crowds })}
           </Badge>
           <Text>{t('{count} slots', { count: cells.length })}</Text>
+          {bands.length ? (
+            <Badge color="warning" appearance="tint">
+              {t('{count} maintenance windows this week', { count: new Set(bands.map((b) => b.window_id)).size })}
+            </Badge>
+          ) : null}
         </div>
       </Panel>
       <Panel>
@@ -189,7 +239,7 @@ export default function ScheduleCalendarPage(): ReactNode {
           <Spinner label={t('Loading...')} />
         ) : calendar.isError ? (
           <Text role="alert">{t(FETCH_RULE_FAILED)}</Text>
-        ) : cells.length === 0 ? (
+        ) : cells.length === 0 && bands.length === 0 ? (
           <Text>{t('No Check Time')}</Text>
         ) : (
           <div className={styles.scroll}>
@@ -212,6 +262,9 @@ export default function ScheduleCalendarPage(): ReactNode {
                     <th className={styles.hour} scope="row">{`${String(h).padStart(2, '0')}:00`}</th>
                     {WEEKDAYS.map((d) => (
                       <td key={d} className={styles.cell}>
+                        {bandsAt(d, h).map((b) => (
+                          <BandMark key={`${b.window_id}-${b.start}`} band={b} />
+                        ))}
                         {(byPlace.get(`${d}:${h}`) ?? []).map((c) => (
                           <MinuteSlot key={c.weekStamp} cell={c} concurrency={concurrency} />
                         ))}

@@ -66,13 +66,20 @@ export function rulesResource(screen: RulesScreen): Resource<AutoCheckRule> {
       col.datetime('created_at', 'Created At', { sortable: true, filter: 'range' }),
     ],
     actions: [
-      { label: 'NewRule', appearance: 'primary', icon: <Add20Regular />, onClick: () => screen.open('new') },
+      {
+        label: 'NewRule',
+        write: true,
+        appearance: 'primary',
+        icon: <Add20Regular />,
+        onClick: () => screen.open('new'),
+      },
       { label: 'Calendar', icon: <CalendarLtr20Regular />, onClick: () => screen.open('calendar') },
     ],
     rowActions: [
       { label: 'Detail', onClick: (r) => screen.open({ ruleId: r.id }) },
       {
         label: 'CheckNow',
+        write: true,
         confirm: () => t('This operation will detection those sites immediately, confirm to continue?'),
         onClick: async (r) => {
           const reply = await checkRuleNow(r).catch(() => null);
@@ -82,6 +89,7 @@ export function rulesResource(screen: RulesScreen): Resource<AutoCheckRule> {
       },
       {
         label: 'Delete',
+        write: true,
         confirm: (r) => t('Confirm Delete Rule {name}?', { name: r.name }),
         onClick: async (r, { refetch }) => {
           await deleteRule(r).catch(() => undefined);

@@ -7,6 +7,7 @@ import type { ReactNode } from 'react';
 import { useParams } from 'react-router-dom';
 import { formatDateTime, orEmpty } from '@/app/format';
 import { LoadFailedPanel, PageHeader, Panel } from '@/app/PageHeader';
+import { WritableSection, WriteOnly } from '@/app/WriteOnly';
 import { Facts } from '@/components/display/Facts';
 import { useT } from '@/i18n';
 import { AccountSwitchButton } from './AccountSwitchButton';
@@ -106,7 +107,11 @@ export default function BankAccountDetailPage(): ReactNode {
         subtitle={account ? `${t('Bank Account')} #${account.id}` : undefined}
         actions={
           <div className={styles.actions}>
-            {account ? <AccountSwitchButton account={account} onDone={changed} /> : null}
+            {account ? (
+              <WriteOnly>
+                <AccountSwitchButton account={account} onDone={changed} />
+              </WriteOnly>
+            ) : null}
             <Tooltip content={t('Refresh')} relationship="label">
               <Button
                 appearance="subtle"
@@ -122,8 +127,12 @@ export default function BankAccountDetailPage(): ReactNode {
         <>
           <Header account={account} />
           <div className={styles.sections}>
-            <NotificationSection account={account} onChanged={changed} />
-            <MonitorSection account={account} onChanged={changed} />
+            <WritableSection>
+              <NotificationSection account={account} onChanged={changed} />
+            </WritableSection>
+            <WritableSection>
+              <MonitorSection account={account} onChanged={changed} />
+            </WritableSection>
           </div>
           <Panel>
             <Subtitle2 as="h2" className={styles.title}>

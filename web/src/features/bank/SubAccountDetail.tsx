@@ -16,6 +16,7 @@ import { formatAmount } from './format';
 import { subStatementsResource } from './statementsResource';
 import { SubAccountSwitchButton } from './SubAccountSwitchButton';
 import { subDetailFields } from './subDetailFields';
+import { WriteOnly } from '@/app/WriteOnly';
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalL, minWidth: 0 },
@@ -82,10 +83,12 @@ export function SubAccountDetail({ sub, onChanged }: { sub: SubAccount; onChange
         </Text>
         <SubAccountStatusBadge status={sub.status} />
         <span className={styles.grow} />
-        <Tooltip content={t('Refresh statements')} relationship="label">
-          <Button icon={<ArrowClockwise16Regular />} disabled={refreshing} onClick={() => void refresh()} />
-        </Tooltip>
-        <SubAccountSwitchButton sub={sub} size="medium" onDone={onChanged} />
+        <WriteOnly>
+          <Tooltip content={t('Refresh statements')} relationship="label">
+            <Button icon={<ArrowClockwise16Regular />} disabled={refreshing} onClick={() => void refresh()} />
+          </Tooltip>
+          <SubAccountSwitchButton sub={sub} size="medium" onDone={onChanged} />
+        </WriteOnly>
       </div>
       <Facts
         items={[

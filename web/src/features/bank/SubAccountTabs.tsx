@@ -7,6 +7,7 @@ import { useT } from '@/i18n';
 import { initBankAccount } from './bankApi';
 import { Splitter } from './Splitter';
 import { SubAccountDetail } from './SubAccountDetail';
+import { WriteOnly } from '@/app/WriteOnly';
 
 /** The sub-account list's width in percent of the section: where it starts, and how far it may be dragged. */
 export const SUB_LIST_SPLIT = { initial: 20, min: 10, max: 20 } as const;
@@ -62,9 +63,11 @@ export function SubAccountTabs({
     return (
       <div className={styles.empty}>
         <Text>{t('No Account.')}</Text>
-        <Button appearance="primary" icon={<ArrowSync20Regular />} disabled={initing} onClick={() => void init()}>
-          {t('Init Account')}
-        </Button>
+        <WriteOnly>
+          <Button appearance="primary" icon={<ArrowSync20Regular />} disabled={initing} onClick={() => void init()}>
+            {t('Init Account')}
+          </Button>
+        </WriteOnly>
       </div>
     );
   }

@@ -77,7 +77,7 @@ export function bankAccountsResource(
       col.datetime('last_refresh', 'Last Refresh', { sortable: true, filter: 'range' }),
       col.datetime('created_at', 'Created At', { sortable: true, filter: 'range' }),
     ],
-    actions: [{ label: 'NewBankAccount', render: newAccount }],
+    actions: [{ label: 'NewBankAccount', write: true, render: newAccount }],
     rowActions: [{ label: 'Detail', icon: <Open16Regular />, onClick: openDetail }],
   });
 }

@@ -43,10 +43,11 @@ export function subAccountsResource(client: QueryClient, openAccount: (sub: SubA
       col.datetime('last_refresh', 'Last Refresh', { sortable: true, filter: 'range' }),
       col.datetime('created_at', 'Created At', { sortable: true, filter: 'range' }),
     ],
-    actions: [{ label: 'Batch', render: (ctx) => <BatchSwitchMenu ctx={ctx} onDone={changed} /> }],
+    actions: [{ label: 'Batch', write: true, render: (ctx) => <BatchSwitchMenu ctx={ctx} onDone={changed} /> }],
     rowActions: [
       {
         label: 'Switch',
+        write: true,
         render: (s, ctx) => <SubAccountSwitchButton sub={s} onDone={() => Promise.all([ctx.refetch(), changed()])} />,
       },
       { label: 'Account', onClick: openAccount },

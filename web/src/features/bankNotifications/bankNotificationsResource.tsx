@@ -141,6 +141,7 @@ export const bankNotificationsResource = defineResource<BankNotification>({
   actions: [
     {
       label: 'Replay',
+      write: true,
       icon: <ArrowRepeatAll20Regular />,
       requiresSelection: 'Select notifications to send again',
       onClick: (ctx) =>
@@ -150,6 +151,7 @@ export const bankNotificationsResource = defineResource<BankNotification>({
     },
     {
       label: 'Replay Failed',
+      write: true,
       icon: <ArrowRepeatAll20Regular />,
       onClick: (ctx) =>
         void replayBankNotifications({ failed: true })
@@ -161,6 +163,7 @@ export const bankNotificationsResource = defineResource<BankNotification>({
     { label: 'Detail', render: (n) => <NotificationDetailsButton notification={n} /> },
     {
       label: 'Replay',
+      write: true,
       icon: <ArrowRepeatAll16Regular />,
       onClick: (n, ctx) =>
         replayBankNotifications({ ids: [n.id] })

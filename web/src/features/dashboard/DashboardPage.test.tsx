@@ -1,3 +1,5 @@
+import { wallClock, weekStampAt } from '@shared/autoCheckSchedule';
+import type { CalendarCell } from '@shared/schemas/autoCheck';
 import type { BankDashboard, DeliveryDashboard, ScorecardRow } from '@shared/schemas/dashboard';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -145,6 +147,69 @@ describe('Home dashboard', () => {
     expect(await within(await panel('Next runs')).findByText('No rule runs in the next 24 hours')).toBeInTheDocument();
     expect(await within(await panel('Bank')).findByText('Could not load this panel.')).toBeInTheDocument();
     expect(await within(await panel('Delivery')).findByText('Could not load this panel.')).toBeInTheDocument();
+  });
+
+  describe('Next runs under maintenance', () => {
+    const zone = 'Asia/Yangon';
+    const HOUR = 3_600_000;
+    /** A rule slot `hours` from now, on the zone's wall clock. */
+    const cell = (hours: number, name: string): CalendarCell => {
+      const clock = wallClock(Date.now() + hours * HOUR, zone);
+      const pad = (n: number) => String(n).padStart(2, '0');
+      return {
+        day: clock.day as CalendarCell['day'],
+        time: `${pad(clock.hour)}:${pad(clock.minute)}`,
+        weekStamp: weekStampAt(Date.now() + hours * HOUR, zone),
+        rules: [{ id: hours, name, site_cnt: 2 }],
+        site_cnt: 2,
+        crowd: false,
+        waves: 1,
+        queued: 0,
+      };
+    };
+    /** A band of the given kind around the slot 2 h from now. */
+    const band = (window_id: number, name: string, kind: 'once' | 'weekly') => {
+      const covered = wallClock(Date.now() + 2 * HOUR, zone);
+      const minute = covered.hour * 60 + covered.minute;
+      return {
+        window_id,
+        name,
+        mode: 'pause',
+        kind,
+        sites: 'all',
+        day: covered.day,
+        start: Math.max(0, minute - 30),
+        end: Math.min(24 * 60, minute + 30),
+      };
+    };
+    const nextRuns = async (weekStart: number) => {
+      renderHome({
+        'GET /dashboard/scorecard': () => ({ result: [] }),
+        'GET /auto-check/calendar': () => ({
+          time_zone: zone,
+          concurrency: 4,
+          cells: [cell(2, 'Covered rule'), cell(6, 'Free rule')],
+          week_start: weekStart,
+          maintenance: [band(5, 'Deploy', 'weekly'), band(6, 'Hotfix', 'once')],
+        }),
+      });
+      return (await within(await panel('Next runs')).findAllByRole('listitem')).map((li) => li.textContent);
+    };
+
+    it('marks a next run that a window covers, and only that one', async () => {
+      // The calendar's week is the slot's (an instant of it stands for its start): both windows cover it.
+      const items = await nextRuns(Date.now() + 2 * HOUR);
+      expect(items[0]).toMatch(/Covered rule.*Maintenance: Deploy.*Maintenance: Hotfix/);
+      expect(items[1]).toContain('Free rule');
+      expect(items[1]).not.toContain('Maintenance');
+    });
+
+    it('takes a one-off window for the calendar’s week alone, a weekly one for every week', async () => {
+      // The calendar's week ended before the slot (it is past Sunday midnight): the one-off was of that week.
+      const items = await nextRuns(Date.now() - 8 * 24 * HOUR);
+      expect(items[0]).toContain('Maintenance: Deploy');
+      expect(items[0]).not.toContain('Hotfix');
+    });
   });
 
   it('follows the language switch', async () => {

@@ -6,6 +6,7 @@ import type { Notification } from '@shared/schemas/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type MouseEvent, type ReactNode, useEffect, useMemo } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
+import { useCanWrite } from '@/app/auth';
 import { EMPTY_TEXT } from '@/app/constants';
 import { formatDateTime, orEmpty, userName } from '@/app/format';
 import { LoadFailedPanel, PageHeader, Panel } from '@/app/PageHeader';
@@ -100,7 +101,7 @@ export default function NotificationDetailPage(): ReactNode {
   const queryClient = useQueryClient();
   const id = Number(useParams().notificationID);
   // The key holds the id, so moving to another notification loads (and marks read) that one.
-  const { data: n, isPending, isError, isSuccess } = useQuery(notificationQuery(id));
+  const { data: n, isPending, isError, isSuccess } = useQuery(notificationQuery(id, useCanWrite()));
 
   useEffect(() => {
     // The list and its unread badges are stale once this one is read.

@@ -6,14 +6,15 @@ import { request } from '@/api/request';
 
 /**
  * Opening a notification reads it through the mark-read call, which answers with the notification
- * (spec section 4); reading it again keeps the first read time, so a refetch is harmless.
+ * (spec section 4); reading it again keeps the first read time, so a refetch is harmless. A viewer
+ * changes nothing, not even the read mark: it reads the notification as it is.
  */
-export const notificationQuery = (id: number) =>
+export const notificationQuery = (id: number, markRead = true) =>
   queryOptions({
     queryKey: queryKeys.detail('notifications', id),
     queryFn: ({ signal }) =>
       request<Notification>({
-        method: 'PUT',
+        method: markRead ? 'PUT' : 'GET',
         url: `/notifications/${id}`,
         signal,
         failureTip: 'Get Notification failed',

@@ -57,6 +57,7 @@ export const notificationsResource = defineResource<Notification>({
       // Spec section 2: SendTG per row. The tips ('Send TG Notification Success.' / 'Send TG
       // Notification Failed.' with Telegram's reason) come from sendToTg; the row's TG status reloads either way.
       label: 'SendTG',
+      write: true,
       icon: <Send16Regular />,
       onClick: (n, ctx) =>
         sendToTg(n.id).then(

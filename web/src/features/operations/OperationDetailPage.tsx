@@ -24,6 +24,7 @@ import { Facts } from '@/components/display/Facts';
 import { RunStatusBadge } from '@/components/display/RunStatusBadge';
 import { useT } from '@/i18n';
 import { OperationActionChip } from './OperationActionChip';
+import { WriteOnly } from '@/app/WriteOnly';
 import { OperationTasksTable } from './OperationTasksTable';
 import { isOperationOpen, operationTasksQuery } from './operationsApi';
 import { operationSiteText } from './operationSite';
@@ -173,7 +174,11 @@ export default function OperationDetailPage(): ReactNode {
           {t('Live')}
         </span>
       ) : null}
-      {op ? <OperationActionChip operation={op} onDone={refetch} /> : null}
+      {op ? (
+        <WriteOnly>
+          <OperationActionChip operation={op} onDone={refetch} />
+        </WriteOnly>
+      ) : null}
       <Tooltip content={t('Refresh')} relationship="label">
         <Button
           appearance="subtle"

@@ -27,6 +27,7 @@ import { dialogSurfaceStyle } from '@/app/dialogSizes';
 import { useFormDialog } from '@/components/dialog/useFormDialog';
 import { CopyButton } from '@/components/table/CellContent';
 import { useT } from '@/i18n';
+import { useCanWrite } from '@/app/auth';
 import { AccountEditor } from './AccountEditor';
 import { SecretCell } from '@/components/secret';
 import { checkAccounts, emptyAccountRow } from './siteForm';
@@ -60,7 +61,9 @@ function SiteAccountsSurface({ site, onClose }: Omit<SiteAccountsDialogProps, 'o
   const t = useT();
   const styles = useStyles();
   const client = useQueryClient();
-  const [tab, setTab] = useState<TabValue>('new');
+  // A viewer sees the accounts only: adding is a write.
+  const canWrite = useCanWrite();
+  const [tab, setTab] = useState<TabValue>(canWrite ? 'new' : 'all');
   // The page opens this dialog (mounted only while open); the hook's own open flag is not used.
   // After a save the hook starts the form again (one empty row) and the All Accounts tab shows.
   const { form, change, errors, busy, submit } = useFormDialog({
@@ -84,7 +87,7 @@ function SiteAccountsSurface({ site, onClose }: Omit<SiteAccountsDialogProps, 'o
           </DialogTitle>
           <DialogContent>
             <TabList className={styles.tabs} selectedValue={tab} onTabSelect={(_, d) => setTab(d.value as TabValue)}>
-              <Tab value="new">{t('New Account')}</Tab>
+              {canWrite ? <Tab value="new">{t('New Account')}</Tab> : null}
               <Tab value="all">{t('All Accounts')}</Tab>
             </TabList>
             <div

@@ -22,6 +22,7 @@ const view = (over: Partial<TelegramSettingsView> = {}): TelegramSettingsView =>
     check: { state: 'ok', reason: null, at: 1 },
     bank: { state: 'unknown', reason: null, at: null },
   },
+  webhook: { state: 'ok', url: 'http://127.0.0.1:3000/webhook/telegram', reason: null, at: 1 },
   updated_at: 1_700_000_000_000,
   updated_by: { nickname: 'Sam' },
   ...over,

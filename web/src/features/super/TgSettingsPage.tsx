@@ -19,6 +19,7 @@ import {
   TelegramSettingsInput,
   type TelegramSettingsView,
   type TelegramTestReply,
+  type TelegramWebhookState,
 } from '@shared/schemas/telegram';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
@@ -87,6 +88,39 @@ function ChannelBadge({ channel }: { channel: TelegramChannelState }): ReactNode
   if (channel.state === 'ok') return <Badge color="success">{t('Delivering')}</Badge>;
   if (channel.state === 'failed') return <Badge color="danger">{t('Failed')}</Badge>;
   return <Badge color="informative">{t('Not used yet')}</Badge>;
+}
+
+/** Where Telegram delivers button presses and /start: registered at every save with a token. */
+function WebhookState({ webhook }: { webhook: TelegramWebhookState }): ReactNode {
+  const t = useT();
+  const styles = useStyles();
+  return (
+    <section className={styles.category} aria-label={t('Webhook')}>
+      <div className={styles.categoryHead}>
+        <Text weight="semibold">{t('Webhook')}</Text>
+        {webhook.state === 'ok' ? (
+          <Badge color="success">{t('Registered')}</Badge>
+        ) : webhook.state === 'failed' ? (
+          <Badge color="danger">{t('Failed')}</Badge>
+        ) : (
+          <Badge color="informative">{t('Not registered')}</Badge>
+        )}
+      </div>
+      <Text size={200}>
+        {webhook.url
+          ? t('Button presses and /start reach {url}', { url: webhook.url })
+          : t('Saved with a bot token, the bot is told where to deliver button presses (PUBLIC_URL).')}
+      </Text>
+      {webhook.state === 'failed' ? (
+        <MessageBar intent="error">
+          <MessageBarBody>
+            <MessageBarTitle>{t('Telegram refused the webhook')}</MessageBarTitle>
+            {webhook.reason}
+          </MessageBarBody>
+        </MessageBar>
+      ) : null}
+    </section>
+  );
 }
 
 const CATEGORY_TITLES: Record<TelegramCategory, string> = {
@@ -216,6 +250,7 @@ export default function TgSettingsPage(): ReactNode {
                 onChange={(_, d) => change('bot_token', d.value)}
               />
             </Field>
+            <WebhookState webhook={data.webhook} />
             {category('check')}
             {category('bank')}
             <Switch

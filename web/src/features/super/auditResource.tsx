@@ -1,7 +1,8 @@
 // The audit trail (Super config issue, item 3): read-only, newest first, filtered by user, action,
-// target or outcome. What was asked and what it became are shown as the server stored them
+// target, outcome or a refused login's reason. What was asked and what it became are shown as the server stored them
 // (JSON with every secret-named field already left out).
 import { Badge } from '@fluentui/react-components';
+import { LoginFailure } from '@shared/enums';
 import { type AuditEntry, AuditOutcome, auditListFields } from '@shared/schemas/audit';
 import { col, defineResource } from '@/components/table';
 import { t } from '@/i18n';
@@ -30,6 +31,8 @@ export const auditResource = defineResource<AuditEntry>({
       ),
     }),
     col.number('status', 'Status', { filter: true }),
+    // A refused login's reason: filtering on it shows an attack (many unknown usernames from one address).
+    col.enum('reason', 'Reason', LoginFailure, { filter: true, sortable: true }),
     col.text('client_ip', 'Client IP', { filter: true }),
     col.text('input', 'Request'),
     col.text('after', 'Reply', { hidden: true }),

@@ -29,7 +29,7 @@ export const superTexts: Record<string, string> = {
   'Hide password': '隐藏密码',
   'Please input password!': '请输入密码！',
   'Username may only contain letters, digits and . _ - @': '用户名只能包含字母、数字及 . _ - @',
-  'Role must be super or operator': '角色必须是超级管理员或操作员',
+  'Role must be super, operator or viewer': '角色必须是超级管理员、操作员或只读用户',
   'min length is 3': '最少 3 个字符',
   'This username is already taken': '该用户名已被占用',
   'Add user success': '添加用户成功',

@@ -1,5 +1,6 @@
 import { Badge, makeStyles, Text, tokens } from '@fluentui/react-components';
-import { nextSlotInstant } from '@shared/autoCheckSchedule';
+import { nextSlotInstant, wallClock, weekOf } from '@shared/autoCheckSchedule';
+import type { MaintenanceBand } from '@shared/schemas/maintenance';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { formatDateTime } from '@/app/format';
@@ -22,12 +23,31 @@ const useStyles = makeStyles({
   when: { fontVariantNumeric: 'tabular-nums', minWidth: '150px', fontWeight: 600 },
 });
 
-/** The next 24 h of rule slots, from the schedule calendar; a slot with more sites than the checkers run at once is flagged. */
+/**
+ * The maintenance windows on the zone's wall clock at `at`, from the calendar's bands of the week
+ * that began at `weekStart`: a weekly band recurs every week, a one-off band is of that week alone
+ * (a slot past Sunday midnight is in the next week).
+ */
+function windowsAt(bands: readonly MaintenanceBand[], at: number, zone: string, weekStart: number): MaintenanceBand[] {
+  const clock = wallClock(at, zone);
+  const minute = clock.hour * 60 + clock.minute;
+  const sameWeek = weekOf(at, zone) === weekOf(weekStart, zone);
+  return bands.filter(
+    (b) => (sameWeek || b.kind === 'weekly') && b.day === clock.day && b.start <= minute && minute < b.end,
+  );
+}
+
+/**
+ * The next 24 h of rule slots, from the schedule calendar; a slot with more sites than the checkers
+ * run at once is flagged, and so is one a maintenance window covers (pause: its sites are skipped).
+ */
 export function NextRunsPanel({ refetchInterval }: { refetchInterval?: number }): ReactNode {
   const t = useT();
   const styles = useStyles();
   const query = useQuery({ ...calendarQuery, refetchInterval });
   const now = Date.now();
+  const zone = query.data?.time_zone ?? 'UTC';
+  const bands = query.data?.maintenance ?? [];
   const upcoming = (query.data?.cells ?? [])
     .map((cell) => ({ cell, at: nextSlotInstant(cell.weekStamp, query.data!.time_zone, now)?.getTime() }))
     .filter((s): s is { cell: (typeof s)['cell']; at: number } => s.at !== undefined && s.at - now <= DAY_MS)
@@ -51,6 +71,11 @@ export function NextRunsPanel({ refetchInterval }: { refetchInterval?: number })
                   {t('Crowded: {n} wait', { n: cell.queued })}
                 </Badge>
               ) : null}
+              {windowsAt(bands, at, zone, query.data?.week_start ?? now).map((w) => (
+                <Badge key={w.window_id} color={w.mode === 'pause' ? 'warning' : 'informative'} appearance="outline">
+                  {t('Maintenance: {name}', { name: w.name })}
+                </Badge>
+              ))}
             </li>
           ))}
         </ul>

@@ -1,0 +1,285 @@
+import { OperationName, RunStatus } from '../../shared/enums.js';
+import type { ListQuery } from '../../shared/listQuery.js';
+import {
+  type Incident,
+  type IncidentActionBody,
+  type IncidentActionReply,
+  type IncidentDetail,
+  IncidentEventKind,
+  type IncidentEventKindValue,
+  IncidentStatus,
+} from '../../shared/schemas/incidents.js';
+import type { ProcessValue, TestModeValue } from '../../shared/schemas/checks.js';
+import type { ListOutcome } from '../lib/db/entity.js';
+import { defineFollowUp } from '../lib/db/outbox.js';
+import { logger } from '../lib/logger.js';
+import { startMaintenanceNow } from '../maintenance/service.js';
+import { siteRefs } from '../sites/service.js';
+import { IncidentNotFoundError, IncidentResolvedError } from './errors.js';
+import { enqueueIncidentSync } from './incidentQueue.js';
+import { incidentStore, type StoredIncident } from './store.js';
+
+// Incidents (docs/incidents.md): one per (site, process, mode) while its checks fail. The check
+// engine reports each subtask's final end here once (recordIncidentResult); people act on an
+// incident from the console or its Telegram buttons (actOnIncident). Every change is followed by a
+// sync of its Telegram message (incidentTelegram.ts), through the notify queue.
+
+const { Open, Acknowledged, Snoozed, Resolved } = IncidentStatus.values;
+
+/** The end of a subtask, as the engine has it when the subtask has ended for good. */
+export interface SubtaskEnd {
+  id: number;
+  operation_id: number;
+  site_id: number;
+  process: ProcessValue;
+  mode: TestModeValue;
+  status: number;
+  msg: string;
+  end_at: number | null;
+}
+
+export interface Actor {
+  id: number;
+  nickname: string;
+}
+
+/**
+ * What an incident needs of the check engine, passed in by the entry point that composes them
+ * (functions/api.ts): the engine reports to incidents, so incidents do not import the engine back.
+ */
+export interface IncidentDeps {
+  /** Starts a check (the Re-run); answers the operation. */
+  startCheck(input: {
+    siteIds: number[];
+    points: { point: ProcessValue; modes: TestModeValue[] }[];
+    name: typeof OperationName.values.SingleSite;
+    operatorId: number;
+    remark: string;
+  }): Promise<{ id: number }>;
+}
+
+const openKeyOf = (s: Pick<SubtaskEnd, 'site_id' | 'process' | 'mode'>) => `${s.site_id}:${s.process}:${s.mode}`;
+
+/** The incident a row shows: stored bookkeeping left out. */
+export function toIncident(row: StoredIncident, now = Date.now()): Incident {
+  // A snooze that has run out reads as Open until the minute tick writes it back.
+  const snoozeOver = row.status === Snoozed && (row.snoozed_until ?? 0) <= now;
+  return {
+    id: row.id,
+    created_at: row.created_at,
+    site_id: row.site_id,
+    site_name: row.site_name,
+    process: row.process,
+    mode: row.mode,
+    status: snoozeOver ? Open : row.status,
+    opened_at: row.opened_at,
+    resolved_at: row.resolved_at ?? null,
+    failures: row.failures,
+    last_failure_at: row.last_failure_at,
+    last_message: row.last_message,
+    acknowledged_by: row.acknowledged_by ?? null,
+    snoozed_until: snoozeOver ? null : (row.snoozed_until ?? null),
+  };
+}
+
+async function event(
+  incident: Pick<StoredIncident, 'id'>,
+  kind: IncidentEventKindValue,
+  fields: {
+    at: number;
+    subtask_id?: number;
+    operation_id?: number | null;
+    actor?: Actor | null;
+    via?: 'console' | 'telegram';
+    note?: string;
+  },
+) {
+  return incidentStore().addEvent({
+    incident_id: incident.id,
+    kind,
+    at: fields.at,
+    subtask_id: fields.subtask_id ?? null,
+    operation_id: fields.operation_id ?? null,
+    actor: fields.actor ? { id: fields.actor.id, nickname: fields.actor.nickname } : null,
+    via: fields.via ?? null,
+    note: fields.note ?? '',
+  });
+}
+
+/** The open incident of the subtask's key: the one holding the claim, or a new one that takes it. */
+async function openIncidentFor(sub: SubtaskEnd, at: number): Promise<StoredIncident> {
+  const store = incidentStore();
+  const key = openKeyOf(sub);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    let id = await store.openId(key);
+    if (id === undefined) {
+      const fresh = await store.newId();
+      // Of two first failures at once, one claims the key; the other joins its incident.
+      if (!(await store.claimOpen(key, fresh))) continue;
+      id = fresh;
+    }
+    const existing = await store.get(id);
+    // Resolved by a pass whose end stopped before freeing the key (its follow-up frees it again): free it here.
+    if (existing?.status === Resolved) {
+      await store.releaseOpen(key, id);
+      continue;
+    }
+    if (existing) return existing;
+    // The claim is ours (or was left by a writer that stopped between the claim and the row): the row.
+    const name = (await siteRefs([sub.site_id])).get(sub.site_id)?.name ?? `site ${sub.site_id}`;
+    try {
+      return await store.create(
+        {
+          site_id: sub.site_id,
+          site_name: name,
+          process: sub.process,
+          mode: sub.mode,
+          status: Open,
+          opened_at: at,
+          resolved_at: null,
+          failures: 0,
+          last_failure_at: at,
+          last_message: sub.msg,
+          acknowledged_by: null,
+          snoozed_until: null,
+          open_key: key,
+          last_reminded_at: at,
+        },
+        id,
+      );
+    } catch (error) {
+      // Created meanwhile by the other writer of that claim: read it on the next round.
+      logger.info('incident created meanwhile', { incident_id: id, error: error as Error });
+    }
+  }
+  throw new Error(`No open incident could be found or made for ${key}`);
+}
+
+/**
+ * Records a subtask's final end on its incident: a failure opens the (site, process, mode)'s
+ * incident or joins the open one and counts up; a pass resolves the open one. A flaky pass is a
+ * pass. It is the follow-up of the end (`recordIncident`), so it may run again after a crash: the
+ * subtask's id is claimed for its incident first, and a second run finds the claim and completes
+ * what the first left undone (the count is guarded by the subtask until the timeline entry, written
+ * after it, marks it; the message synced again), changing nothing the first one finished.
+ */
+export async function recordIncidentResult(sub: SubtaskEnd): Promise<void> {
+  const store = incidentStore();
+  const at = sub.end_at ?? Date.now();
+  if (sub.status === RunStatus.values.Failed) {
+    const { incidentId: id, again } = await store.claimSubtask(sub.id, (await openIncidentFor(sub, at)).id);
+    // The timeline entry comes after the count: a run again that finds it has nothing to count.
+    if (!again || !(await store.hasSubtaskEvent(id, sub.id))) {
+      await store.countFailure(id, sub.id);
+      await store.update(id, { last_failure_at: at, last_message: sub.msg });
+      await event({ id }, IncidentEventKind.values.Failure, {
+        at,
+        subtask_id: sub.id,
+        operation_id: sub.operation_id,
+        note: sub.msg,
+      });
+    }
+    // Counted and entered: the count's guard is not needed any more (the incident's row stays small).
+    await store.settleFailure(id, sub.id);
+    await enqueueIncidentSync(id);
+    return;
+  }
+  if (sub.status !== RunStatus.values.Done) return;
+  const open = await store.openId(openKeyOf(sub));
+  if (open === undefined) return;
+  const { incidentId: id, again } = await store.claimSubtask(sub.id, open);
+  await store.update(id, { status: Resolved, resolved_at: at });
+  if (!again || !(await store.hasSubtaskEvent(id, sub.id)))
+    await event({ id }, IncidentEventKind.values.Resolved, {
+      at,
+      subtask_id: sub.id,
+      operation_id: sub.operation_id,
+      note: sub.msg,
+    });
+  await enqueueIncidentSync(id);
+  // Last: while the key is held, a run again after a crash finds the incident to complete.
+  await store.releaseOpen(openKeyOf(sub), id);
+}
+
+/**
+ * Follow-up of a subtask's final end (functions/checks/engine.ts subtaskEndFollowUps): its result on
+ * its (site, process, mode)'s incident, applied again after a crash without counting twice.
+ */
+export const recordIncident = defineFollowUp('incidents.record', (end: SubtaskEnd) => recordIncidentResult(end));
+
+/**
+ * Whether an operation's own Telegram summary goes out: only for operations none of whose subtasks
+ * reached an incident. Those that did are told by their incidents' messages (docs/incidents.md).
+ */
+export async function operationSummaryWanted(operationId: number): Promise<boolean> {
+  return !(await incidentStore().touchedByOperation(operationId));
+}
+
+export async function listIncidents(query: ListQuery): Promise<ListOutcome<Incident>> {
+  const sort = query.sort.length ? query.sort : [{ field: 'created_at', order: 'desc' as const }];
+  const page = await incidentStore().list({ ...query, sort });
+  const now = Date.now();
+  return { ...page, result: page.result.map((r) => toIncident(r, now)) };
+}
+
+export async function getIncident(id: number): Promise<IncidentDetail> {
+  const row = await incidentStore().get(id);
+  if (!row) throw new IncidentNotFoundError(id);
+  const events = await incidentStore().events(id);
+  return {
+    ...toIncident(row),
+    timeline: events.sort((a, b) => a.at - b.at || a.id - b.id),
+    telegram: row.tg_chat_id && row.tg_message_id ? { chat_id: row.tg_chat_id, message_id: row.tg_message_id } : null,
+  };
+}
+
+/**
+ * What a person does to an incident, from the console or a Telegram button (`via`): acknowledge
+ * (no more reminders), snooze (Telegram quiet until then), re-run its check as that person, or
+ * start a one-hour maintenance window of its site. A resolved incident takes none (409).
+ */
+export async function actOnIncident(
+  id: number,
+  body: IncidentActionBody,
+  actor: Actor,
+  via: 'console' | 'telegram',
+  deps: IncidentDeps,
+  now = Date.now(),
+): Promise<IncidentActionReply> {
+  const store = incidentStore();
+  const row = await store.get(id);
+  if (!row) throw new IncidentNotFoundError(id);
+  if (row.status === Resolved) throw new IncidentResolvedError(id);
+  let operationId: number | null = null;
+  let maintenanceId: number | null = null;
+  let updated = row;
+  if (body.action === 'acknowledge') {
+    updated = await store.update(id, {
+      status: Acknowledged,
+      acknowledged_by: { id: actor.id, nickname: actor.nickname },
+      snoozed_until: null,
+    });
+    await event(row, IncidentEventKind.values.Acknowledged, { at: now, actor, via });
+  } else if (body.action === 'snooze') {
+    const until = now + body.minutes * 60_000;
+    updated = await store.update(id, { status: Snoozed, snoozed_until: until });
+    await event(row, IncidentEventKind.values.Snoozed, { at: now, actor, via, note: String(until) });
+  } else if (body.action === 'rerun') {
+    // One check of exactly this site, process and mode, as the person who asked: its end joins the incident.
+    const operation = await deps.startCheck({
+      siteIds: [row.site_id],
+      points: [{ point: row.process, modes: [row.mode] }],
+      name: OperationName.values.SingleSite,
+      operatorId: actor.id,
+      remark: `Re-run of incident ${id}`,
+    });
+    operationId = operation.id;
+    await event(row, IncidentEventKind.values.Rerun, { at: now, actor, via, operation_id: operation.id });
+  } else {
+    const window = await startMaintenanceNow({ site_id: row.site_id, minutes: 60, mode: 'pause' }, actor, now);
+    maintenanceId = window.id;
+    await event(row, IncidentEventKind.values.Maintenance, { at: now, actor, via, note: window.name });
+  }
+  await enqueueIncidentSync(id);
+  return { incident: toIncident(updated, now), operation_id: operationId, maintenance_id: maintenanceId };
+}

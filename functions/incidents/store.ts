@@ -1,0 +1,132 @@
+import { emptyListQuery, type ListQuery } from '../../shared/listQuery.js';
+import type { StoredOf } from '../../shared/listFields.js';
+import { type IncidentEvent, IncidentStatus, incidentListFields } from '../../shared/schemas/incidents.js';
+import { defineEntity, type ListOutcome, type UpdateOptions } from '../lib/db/entity.js';
+import { nextId } from '../lib/db/ids.js';
+import { createRepository, type DynamoRepository } from '../lib/db/repository.js';
+import { claimIfFree, claimOnce, findUniqueOwner, releaseUnique } from '../lib/db/unique.js';
+import { onConditionFailure } from '../lib/onConditionFailure.js';
+import { IncidentNotFoundError } from './errors.js';
+
+/** An incident as stored: the row plus its Telegram message and reminder bookkeeping. */
+export type StoredIncident = StoredOf<
+  typeof incidentListFields,
+  {
+    /** `${site}:${process}:${mode}`: the one open incident of that key holds its unique claim. */
+    open_key: string;
+    /** The check chat and message; message 0 while its first send is under way (tg_claimed_at). */
+    tg_chat_id?: string | null;
+    tg_message_id?: number | null;
+    tg_claimed_at?: number | null;
+    /** The text last put on the message, so an unchanged incident is not edited again. */
+    tg_text?: string | null;
+    /** The resolution's reply went out. */
+    tg_resolved_sent?: boolean;
+    /** The minute of the last reminder sent (a second delivery of its queue message sends nothing). */
+    tg_reminded_at?: number | null;
+    /** The last reminder (or the opening, before any). */
+    last_reminded_at?: number | null;
+  }
+>;
+
+export type StoredIncidentEvent = Omit<IncidentEvent, 'actor'> & { actor: { id: number; nickname: string } | null };
+
+/** Where incidents and their timelines live; the service depends on this port. */
+export interface IncidentStore {
+  newId(): Promise<number>;
+  /** The open incident of a (site, process, mode), if any. */
+  openId(openKey: string): Promise<number | undefined>;
+  /** Takes the open slot of a key for a new incident; false when another incident holds it. */
+  claimOpen(openKey: string, id: number): Promise<boolean>;
+  releaseOpen(openKey: string, id: number): Promise<void>;
+  create(row: Omit<StoredIncident, 'id' | 'created_at'>, id: number): Promise<StoredIncident>;
+  get(id: number): Promise<StoredIncident | undefined>;
+  list(query: ListQuery): Promise<ListOutcome<StoredIncident>>;
+  /** Throws IncidentNotFoundError, or ConditionFailedError when `expect` no longer holds. */
+  update(id: number, patch: Partial<StoredIncident>, options?: UpdateOptions): Promise<StoredIncident>;
+  /** The failure of a subtask, counted once however often this runs (atomically, guarded by the subtask). */
+  countFailure(id: number, subtaskId: number): Promise<StoredIncident>;
+  /** Drops the subtask's guard once its timeline entry marks the count (an incident fails without end). */
+  settleFailure(id: number, subtaskId: number): Promise<void>;
+  /** Open and snoozed incidents: the ones reminders and snooze ends look at. */
+  unresolved(): Promise<StoredIncident[]>;
+
+  /**
+   * Marks a subtask's end as recorded on `incidentId`: the incident that holds the mark (another one
+   * when an earlier run of the same end made it), and `again` when one had.
+   */
+  claimSubtask(subtaskId: number, incidentId: number): Promise<{ incidentId: number; again: boolean }>;
+  /** Whether the incident's timeline has the subtask's entry (a run again after a crash writes a missing one). */
+  hasSubtaskEvent(incidentId: number, subtaskId: number): Promise<boolean>;
+  addEvent(event: Omit<StoredIncidentEvent, 'id' | 'created_at'>): Promise<StoredIncidentEvent>;
+  events(incidentId: number): Promise<StoredIncidentEvent[]>;
+  /** Whether any subtask of the operation was recorded on an incident. */
+  touchedByOperation(operationId: number): Promise<boolean>;
+}
+
+export const incidentEntity = defineEntity<StoredIncident>({
+  type: 'incident',
+  fields: incidentListFields,
+  keys: ['site_id', 'status'],
+});
+
+const incidentEventEntity = defineEntity<StoredIncidentEvent>({
+  type: 'incident_event',
+  fields: { id: 'number', created_at: 'datetime', incident_id: 'number', operation_id: 'number' },
+  keys: ['incident_id', 'operation_id'],
+  retention: 'events',
+});
+
+export function dynamoIncidentStore(
+  incidents: DynamoRepository<StoredIncident> = createRepository(incidentEntity),
+  events: DynamoRepository<StoredIncidentEvent> = createRepository(incidentEventEntity),
+): IncidentStore {
+  const onIncident = <R>(id: number, write: Promise<R>) =>
+    onConditionFailure(write, () => new IncidentNotFoundError(id));
+  return {
+    newId: () => nextId(incidentEntity.type),
+    openId: (openKey) => findUniqueOwner(incidentEntity.type, 'open', openKey),
+    claimOpen: (openKey, id) => claimIfFree(incidentEntity.type, 'open', openKey, id),
+    async releaseOpen(openKey, id) {
+      await releaseUnique(incidentEntity.type, 'open', openKey, id);
+    },
+    create: (row, id) => incidents.create(row, { id }),
+    get: (id) => incidents.get(id),
+    list: (query) => incidents.list(query),
+    // An `expect` that fails is the caller's race to handle, not a missing incident.
+    update: (id, patch, options) =>
+      options?.expect ? incidents.update(id, patch, options) : onIncident(id, incidents.update(id, patch)),
+    settleFailure: (id, subtaskId) => onIncident(id, incidents.forgetCause(id, `subtask:${subtaskId}`)),
+    countFailure: (id, subtaskId) =>
+      onIncident(id, incidents.add(id, { failures: 1 }, { once: `subtask:${subtaskId}` })),
+    async unresolved() {
+      const [open, snoozed] = await Promise.all([
+        incidents.all({ scope: { status: IncidentStatus.values.Open } }),
+        incidents.all({ scope: { status: IncidentStatus.values.Snoozed } }),
+      ]);
+      return [...open, ...snoozed];
+    },
+
+    async claimSubtask(subtaskId, incidentId) {
+      if (await claimOnce(incidentEventEntity.type, 'subtask', String(subtaskId), incidentId))
+        return { incidentId, again: false };
+      const holder = await findUniqueOwner(incidentEventEntity.type, 'subtask', String(subtaskId));
+      return { incidentId: holder ?? incidentId, again: true };
+    },
+    async hasSubtaskEvent(incidentId, subtaskId) {
+      return (await events.all({ scope: { incident_id: incidentId } })).some((e) => e.subtask_id === subtaskId);
+    },
+    addEvent: (event) => events.create(event),
+    events: (incidentId) => events.all({ scope: { incident_id: incidentId } }),
+    async touchedByOperation(operationId) {
+      const page = await events.list(emptyListQuery({ page_size: 1 }), { scope: { operation_id: operationId } });
+      return page.result.length > 0;
+    },
+  };
+}
+
+let store: IncidentStore | undefined;
+export function incidentStore(): IncidentStore {
+  store ??= dynamoIncidentStore();
+  return store;
+}
