@@ -26,6 +26,7 @@ import {
   getRollup,
   mergeRollupAdds,
   putRollup,
+  queryRollupRows,
   queryRollups,
   type RollupAdd,
   type RollupItem,
@@ -300,31 +301,18 @@ export interface HeatmapDay {
   degraded: number;
 }
 
-/** Per site and day (configured zone) of the last `days` days: one small item per day. */
+/** Per site and day (configured zone) of the last `days` days: one small item per day, read by site (HEAT_COLUMNS' order). */
 export async function readCheckHeatmap(days: number, now = Date.now()): Promise<{ days: HeatmapDay[]; rcu: number }> {
   const { time_zone } = await getSystemConfig();
   const today = dayOf(now, time_zone);
-  const { items, rcu } = await queryRollups(HEAT_KIND, 'all', { from: addDays(today, -(days - 1)), to: today });
-  const fields = { r: 'runs', f: 'failed', k: 'flaky', g: 'degraded' } as const;
+  const { items, rcu } = await queryRollupRows(HEAT_KIND, 'all', { from: addDays(today, -(days - 1)), to: today });
   // Items come oldest day first: each site's days are collected in order, then the sites in order.
   const bySite = new Map<number, HeatmapDay[]>();
-  for (const { sort, values } of items) {
-    // `r12`, `f12`...: parsed by hand, up to 400 numbers a day, 90 days.
-    const sites = new Map<number, HeatmapDay>();
-    for (const attr in values) {
-      const field = fields[attr[0] as keyof typeof fields];
-      const n = values[attr];
-      const site = Number(attr.slice(1));
-      if (!field || typeof n !== 'number' || !Number.isInteger(site)) continue;
-      let row = sites.get(site);
-      if (!row) {
-        row = { site_id: site, date: sort, runs: 0, failed: 0, flaky: 0, degraded: 0 };
-        sites.set(site, row);
-      }
-      row[field] = n;
-    }
-    for (const [site, row] of sites) {
-      if (row.runs <= 0) continue;
+  for (const { sort, rows } of items) {
+    for (const [key, [runs, failed, flaky, degraded]] of rows) {
+      const site = Number(key);
+      if (!(runs > 0) || !Number.isInteger(site)) continue;
+      const row = { site_id: site, date: sort, runs, failed, flaky, degraded };
       const list = bySite.get(site);
       if (list) list.push(row);
       else bySite.set(site, [row]);

@@ -10,6 +10,7 @@ import {
   getRollup,
   LOOSE_LIMIT,
   putRollup,
+  queryRollupRows,
   queryRollups,
   ROLLUP_PREFIX,
 } from '../../functions/lib/db/rollups.js';
@@ -74,6 +75,23 @@ describe('rollup items', () => {
     expect(await getRollup(copy)).toEqual({ ...expected, through: '2026-11-27' });
     await addToRollup({ ...copy, add: { r7: 2, f39: 1 } });
     expect(await getRollup(copy)).toMatchObject({ r7: expected.r7 + 2, f39: (expected.f39 ?? 0) + 1, total: 120 });
+
+    // Read by key: the same sums, in the columns' order, without the number no column holds.
+    const { items } = await queryRollupRows('testcols', 'burst');
+    const burst = items.find((i) => i.sort === key.sort)!;
+    expect(burst.rows.size).toBe(40);
+    for (let k = 0; k < 40; k++) expect(burst.rows.get(String(k))).toEqual([expected[`r${k}`], expected[`f${k}`] ?? 0]);
+    expect(items.find((i) => i.sort === 'copy')?.rows.get('7')).toEqual([expected.r7 + 2, expected.f7 ?? 0]);
+  });
+
+  it('reads by key an item packed as JSON before its kind was packed by columns', async () => {
+    const key = { kind: 'testlater', partition: 'p', sort: 'd' };
+    await putRollup(key, { r1: 4, f1: 1, r2: 7, other: 3 });
+    definePacking('testlater', { looseLimit: 8, columns: ['r', 'f'] });
+    await addToRollup({ ...key, add: { r1: 1, r3: 2 } });
+    const { items } = await queryRollupRows('testlater', 'p');
+    expect(Object.fromEntries(items[0].rows)).toEqual({ '1': [5, 1], '2': [7, 0], '3': [2, 0] });
+    expect(await getRollup(key)).toEqual({ r1: 5, f1: 1, r2: 7, r3: 2, other: 3 });
   });
 
   it('reads a whole write back with its strings as set and its numbers summed with later ADDs', async () => {

@@ -311,15 +311,13 @@ export async function getRollup(key: RollupKey): Promise<RollupValues | undefine
   return out.Item ? strip(out.Item).values : undefined;
 }
 
-/**
- * Every item of a partition whose sort key lies in [from, to] (either end open), in sort order,
- * eventually consistent: what a dashboard reads, with the read units it cost.
- */
-export async function queryRollups(
+/** The raw items of a partition whose sort key lies in [from, to], eventually consistent, with their read units. */
+async function queryItems(
   kind: string,
   partition: string,
-  range: { from?: string; to?: string } = {},
-): Promise<{ items: RollupItem[]; rcu: number }> {
+  range: { from?: string; to?: string },
+  each: (item: RollupValues) => void,
+): Promise<number> {
   const { pk } = keyOf({ kind, partition, sort: '' });
   const keyCondition = ['pk = :pk'];
   const values: RollupValues = { ':pk': pk };
@@ -328,7 +326,6 @@ export async function queryRollups(
   else if (range.to !== undefined) keyCondition.push('sk <= :to');
   if (range.from !== undefined) values[':from'] = range.from;
   if (range.to !== undefined) values[':to'] = range.to;
-  const items: RollupItem[] = [];
   let rcu = 0;
   let start: Record<string, NativeAttributeValue> | undefined;
   do {
@@ -342,10 +339,93 @@ export async function queryRollups(
       }),
     );
     rcu += out.ConsumedCapacity?.CapacityUnits ?? 0;
-    for (const item of out.Items ?? []) items.push(strip(item));
+    for (const item of out.Items ?? []) each(item);
     start = out.LastEvaluatedKey;
   } while (start);
+  return rcu;
+}
+
+/**
+ * Every item of a partition whose sort key lies in [from, to] (either end open), in sort order,
+ * eventually consistent: what a dashboard reads, with the read units it cost.
+ */
+export async function queryRollups(
+  kind: string,
+  partition: string,
+  range: { from?: string; to?: string } = {},
+): Promise<{ items: RollupItem[]; rcu: number }> {
+  const items: RollupItem[] = [];
+  const rcu = await queryItems(kind, partition, range, (item) => items.push(strip(item)));
   return { items, rcu };
+}
+
+/** An item of a kind packed by columns, read by key: each key's numbers in the columns' order (0 for none). */
+export interface RollupRows {
+  sort: string;
+  rows: Map<string, number[]>;
+}
+
+/**
+ * queryRollups for a kind packed by columns, without a name per number: each item's keys with
+ * their columns' sums (packed, JSON and loose alike). Numbers no column holds are left out.
+ */
+export async function queryRollupRows(
+  kind: string,
+  partition: string,
+  range: { from?: string; to?: string } = {},
+): Promise<{ items: RollupRows[]; rcu: number }> {
+  const { columns } = packingOf(kind);
+  if (!columns) throw new Error(`rollup kind ${kind} is not packed by columns`);
+  const items: RollupRows[] = [];
+  const rcu = await queryItems(kind, partition, range, (item) =>
+    items.push({ sort: item.sk as string, rows: rowsOf(item, columns) }),
+  );
+  return { items, rcu };
+}
+
+/** An item's numbers by key and column: its columns' text parsed in place, then the JSON's and loose ones that fit. */
+function rowsOf(item: RollupValues, columns: readonly string[]): Map<string, number[]> {
+  const rows = new Map<string, number[]>();
+  const add = (key: string, c: number, n: number) => {
+    let row = rows.get(key);
+    if (!row) {
+      row = new Array<number>(columns.length).fill(0);
+      rows.set(key, row);
+    }
+    row[c] += n;
+  };
+  const named = (name: string, n: number) => {
+    const c = columns.findIndex((prefix) => name.startsWith(prefix) && COLUMN_KEY.test(name.slice(prefix.length)));
+    if (c >= 0) add(name.slice(columns[c].length), c, n);
+  };
+  const text = item[COLUMNS];
+  if (typeof text === 'string') {
+    const bar = text.indexOf('|');
+    // The columns the text was written with, as indexes of today's (-1: no longer a column).
+    const at = text
+      .slice(0, bar)
+      .split(',')
+      .map((c) => columns.indexOf(c));
+    let start = bar + 1;
+    while (start < text.length) {
+      let end = text.indexOf(' ', start);
+      if (end < 0) end = text.length;
+      const colon = text.indexOf(':', start);
+      const key = text.slice(start, colon);
+      for (let v = colon + 1, c = 0; v <= end; c++) {
+        let comma = text.indexOf(',', v);
+        if (comma < 0 || comma > end) comma = end;
+        if (comma > v && at[c] >= 0) add(key, at[c], Number(text.slice(v, comma)));
+        v = comma + 1;
+      }
+      start = end + 1;
+    }
+  }
+  if (typeof item[PACKED] === 'string')
+    for (const [name, n] of Object.entries(JSON.parse(item[PACKED] as string) as Record<string, number>))
+      named(name, n);
+  for (const [name, n] of looseNumbers(item)) named(name, n as number);
+  return rows;
 }
 
 /** Every item of a kind, for its repair path (a Scan: run it from a job, not a request). */
