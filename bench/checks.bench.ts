@@ -80,6 +80,33 @@ function startSampler(root: () => number | undefined) {
   };
 }
 
+// --- CPU time ------------------------------------------------------------------------------
+// Seconds of CPU (user + system) the work took, which load does not stretch the way it stretches
+// wall time: /proc's utime, stime of a process and cutime, cstime of its children that ended and
+// were waited for (Chromium's renderers, a closed browser), in clock ticks.
+
+const TICKS_PER_S = 100;
+
+function cpuTicks(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // Fields 14-17 of proc(5): utime, stime, cutime, cstime (f[0] is field 3).
+  return Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+}
+
+/** CPU seconds of a process tree so far: its live processes and the ended ones they waited for. */
+function treeCpuS(root: number): number {
+  let ticks = 0;
+  for (const pid of processTree(root)) {
+    try {
+      ticks += cpuTicks(pid);
+    } catch {
+      // Gone meanwhile: its parent's cutime holds it once waited for.
+    }
+  }
+  return ticks / TICKS_PER_S;
+}
+
 // --- figures --------------------------------------------------------------------------------
 
 const quantile = (xs: number[], q: number) => {
@@ -104,6 +131,8 @@ interface RunFigures {
   video_min: number;
   peak: MemSample;
   load_mean: number;
+  /** CPU seconds of the run's process tree (Node, Chromium, the local engines) per subtask. */
+  cpu_s_per_subtask: number;
 }
 
 // --- the engine run ---------------------------------------------------------------------------
@@ -132,6 +161,7 @@ async function engineRun(): Promise<RunFigures & { failure_msgs: string[]; opera
     }
 
     const sampler = startSampler(() => process.pid);
+    const cpuBefore = treeCpuS(process.pid);
     const clicked = Date.now();
     const op = (await call('POST', '/sites/check', token, { sites: siteIds, points: POINTS })) as { id: number };
     const answeredMs = Date.now() - clicked;
@@ -155,6 +185,7 @@ async function engineRun(): Promise<RunFigures & { failure_msgs: string[]; opera
       await new Promise((r) => setTimeout(r, 2000));
     }
     const { peak, load_mean } = sampler.stop();
+    const cpuS = treeCpuS(process.pid) - cpuBefore;
 
     const subtasks = (
       (await call('GET', `/check/subtasks?page_size=0&operation_id=${encodeURIComponent(`=-${op.id}`)}`, token)) as {
@@ -192,6 +223,7 @@ async function engineRun(): Promise<RunFigures & { failure_msgs: string[]; opera
       video_min: ms / 60_000,
       peak,
       load_mean,
+      cpu_s_per_subtask: cpuS / subtasks.length,
     };
   } finally {
     await stack.stop();
@@ -213,8 +245,11 @@ async function bareRun(): Promise<RunFigures & { failure_msgs: string[] }> {
     env: { ...env, BENCH_SITES: String(SITES), CHECKER_CONCURRENCY: String(CONCURRENCY), BARE_OUT: outFile },
   });
   const sampler = startSampler(() => child.pid);
+  // The whole child tree, waited for when it ends: this process's cutime and cstime grow by it.
+  const cpuBefore = cpuTicks(process.pid) - selfTicks();
   const code = await new Promise<number | null>((r) => child.once('exit', r));
   const { peak, load_mean } = sampler.stop();
+  const cpuS = (cpuTicks(process.pid) - selfTicks() - cpuBefore) / TICKS_PER_S;
   if (code !== 0) throw new Error(`bareRecording exited with ${code}`);
   const r = JSON.parse(readFileSync(outFile, 'utf8')) as BareResult;
   rmSync(outFile, { force: true });
@@ -233,7 +268,15 @@ async function bareRun(): Promise<RunFigures & { failure_msgs: string[] }> {
     video_min: r.video_ms / 60_000,
     peak,
     load_mean,
+    cpu_s_per_subtask: cpuS / r.subtasks,
   };
+}
+
+/** This process's own utime + stime in ticks (its children's are the rest of cpuTicks). */
+function selfTicks(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(f[11]) + Number(f[12]);
 }
 
 // --- main ----------------------------------------------------------------------------------------
@@ -261,9 +304,14 @@ row(
 row('peak PSS per concurrent check, MiB', (x) => (x.peak.pss_mib / CONCURRENCY).toFixed(0));
 row('video MiB over min recorded', (x) => `${x.video_mib.toFixed(1)} / ${x.video_min.toFixed(1)}`);
 row('video KiB per minute', (x) => x.video_kib_per_min.toFixed(0));
+row('CPU s per subtask (whole tree)', (x) => x.cpu_s_per_subtask.toFixed(2));
 row('load average (1 min), mean', (x) => x.load_mean.toFixed(1));
 const ratio = engine.per_minute / bare.per_minute;
+const cpuRatio = bare.cpu_s_per_subtask / engine.cpu_s_per_subtask;
 console.log(`\nengine / bare subtasks per minute: ${ratio.toFixed(2)}`);
+console.log(
+  `bare / engine CPU seconds per subtask (engine's CPU efficiency, load-independent): ${cpuRatio.toFixed(2)}`,
+);
 for (const [name, r] of [
   ['engine', engine],
   ['bare', bare],
@@ -276,7 +324,15 @@ mkdirSync(out, { recursive: true });
 writeFileSync(
   join(out, 'checks.json'),
   JSON.stringify(
-    { at: new Date().toISOString(), sites: SITES, concurrency: CONCURRENCY, engine, bare, engine_over_bare: ratio },
+    {
+      at: new Date().toISOString(),
+      sites: SITES,
+      concurrency: CONCURRENCY,
+      engine,
+      bare,
+      engine_over_bare: ratio,
+      bare_over_engine_cpu: cpuRatio,
+    },
     null,
     2,
   ),
