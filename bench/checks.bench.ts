@@ -63,19 +63,33 @@ function sampleTree(root: number): MemSample {
 function startSampler(root: () => number | undefined) {
   const peak: MemSample = { rss_mib: 0, pss_mib: 0, node_rss_mib: 0, chromium_rss_mib: 0, chromium_procs: 0 };
   const loads: number[] = [];
+  let cpuPeak = 0;
+  let cpuPeakBy: ReturnType<typeof treeCpuBy> | undefined;
   const tick = () => {
     loads.push(loadavg()[0]);
     const pid = root();
     if (!pid) return;
     const s = sampleTree(pid);
     for (const k of Object.keys(peak) as (keyof MemSample)[]) peak[k] = Math.max(peak[k], s[k]);
+    const by = treeCpuBy(pid);
+    const total = Object.values(by).reduce((a, b) => a + b, 0);
+    if (total >= cpuPeak) {
+      cpuPeak = total;
+      cpuPeakBy = by;
+    }
   };
   const timer = setInterval(tick, 1000);
   return {
     stop() {
       clearInterval(timer);
       tick();
-      return { peak, load_mean: loads.reduce((a, b) => a + b, 0) / Math.max(1, loads.length) };
+      // cpu_s: the tree's CPU seconds at its largest, i.e. the last sample before it was taken down.
+      return {
+        peak,
+        load_mean: loads.reduce((a, b) => a + b, 0) / Math.max(1, loads.length),
+        cpu_s: cpuPeak,
+        cpu_by: cpuPeakBy,
+      };
     },
   };
 }
@@ -96,15 +110,35 @@ function cpuTicks(pid: number): number {
 
 /** CPU seconds of a process tree so far: its live processes and the ended ones they waited for. */
 function treeCpuS(root: number): number {
-  let ticks = 0;
+  return Object.values(treeCpuBy(root)).reduce((a, b) => a + b, 0);
+}
+
+/**
+ * The same by part: the root process (for the engine: API, queues, S3, the sandbox), Chromium's
+ * processes, the checker's consumer process, dynalite, and any other.
+ */
+function treeCpuBy(root: number): {
+  root: number;
+  chromium: number;
+  checker: number;
+  dynalite: number;
+  others: number;
+} {
+  const by = { root: 0, chromium: 0, checker: 0, dynalite: 0, others: 0 };
   for (const pid of processTree(root)) {
     try {
-      ticks += cpuTicks(pid);
+      const s = cpuTicks(pid) / TICKS_PER_S;
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (pid === root) by.root += s;
+      else if (/chrom/i.test(readFileSync(`/proc/${pid}/comm`, 'utf8'))) by.chromium += s;
+      else if (cmd.includes('consumerChild')) by.checker += s;
+      else if (cmd.includes('dynalite')) by.dynalite += s;
+      else by.others += s;
     } catch {
       // Gone meanwhile: its parent's cutime holds it once waited for.
     }
   }
-  return ticks / TICKS_PER_S;
+  return by;
 }
 
 // --- figures --------------------------------------------------------------------------------
@@ -161,7 +195,7 @@ async function engineRun(): Promise<RunFigures & { failure_msgs: string[]; opera
     }
 
     const sampler = startSampler(() => process.pid);
-    const cpuBefore = treeCpuS(process.pid);
+    const cpuBefore = treeCpuBy(process.pid);
     const clicked = Date.now();
     const op = (await call('POST', '/sites/check', token, { sites: siteIds, points: POINTS })) as { id: number };
     const answeredMs = Date.now() - clicked;
@@ -185,7 +219,13 @@ async function engineRun(): Promise<RunFigures & { failure_msgs: string[]; opera
       await new Promise((r) => setTimeout(r, 2000));
     }
     const { peak, load_mean } = sampler.stop();
-    const cpuS = treeCpuS(process.pid) - cpuBefore;
+    const cpuAfter = treeCpuBy(process.pid);
+    const cpuS = treeCpuS(process.pid) - Object.values(cpuBefore).reduce((a, b) => a + b, 0);
+    console.log(
+      `engine: CPU s by process: ${Object.entries(cpuAfter)
+        .map(([part, sAfter]) => `${part} ${(sAfter - cpuBefore[part as keyof typeof cpuBefore]).toFixed(1)}`)
+        .join(', ')} (root: this process: API, queues, S3, the sandbox)`,
+    );
 
     const subtasks = (
       (await call('GET', `/check/subtasks?page_size=0&operation_id=${encodeURIComponent(`=-${op.id}`)}`, token)) as {
@@ -244,12 +284,17 @@ async function bareRun(): Promise<RunFigures & { failure_msgs: string[] }> {
     stdio: 'inherit',
     env: { ...env, BENCH_SITES: String(SITES), CHECKER_CONCURRENCY: String(CONCURRENCY), BARE_OUT: outFile },
   });
+  // Its tree's CPU time as sampled while it runs (the engine's is read with its tree whole, at the
+  // end): when the script closes its browser, Chromium's helpers may end without their parent
+  // waiting for them, and their time never reaches this process's cutime.
   const sampler = startSampler(() => child.pid);
-  // The whole child tree, waited for when it ends: this process's cutime and cstime grow by it.
-  const cpuBefore = cpuTicks(process.pid) - selfTicks();
   const code = await new Promise<number | null>((r) => child.once('exit', r));
-  const { peak, load_mean } = sampler.stop();
-  const cpuS = (cpuTicks(process.pid) - selfTicks() - cpuBefore) / TICKS_PER_S;
+  const { peak, load_mean, cpu_s: cpuS, cpu_by } = sampler.stop();
+  console.log(
+    `bare: CPU s by process: ${Object.entries(cpu_by ?? {})
+      .map(([part, sec]) => `${part} ${sec.toFixed(1)}`)
+      .join(', ')} (root: tsx; others: the script with its sandbox)`,
+  );
   if (code !== 0) throw new Error(`bareRecording exited with ${code}`);
   const r = JSON.parse(readFileSync(outFile, 'utf8')) as BareResult;
   rmSync(outFile, { force: true });
@@ -270,13 +315,6 @@ async function bareRun(): Promise<RunFigures & { failure_msgs: string[] }> {
     load_mean,
     cpu_s_per_subtask: cpuS / r.subtasks,
   };
-}
-
-/** This process's own utime + stime in ticks (its children's are the rest of cpuTicks). */
-function selfTicks(): number {
-  const stat = readFileSync('/proc/self/stat', 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(f[11]) + Number(f[12]);
 }
 
 // --- main ----------------------------------------------------------------------------------------
