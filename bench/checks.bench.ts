@@ -131,7 +131,7 @@ function treeCpuBy(root: number): {
       const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
       if (pid === root) by.root += s;
       else if (/chrom/i.test(readFileSync(`/proc/${pid}/comm`, 'utf8'))) by.chromium += s;
-      else if (cmd.includes('consumerChild')) by.checker += s;
+      else if (cmd.includes('consumerProcess')) by.checker += s;
       else if (cmd.includes('dynalite')) by.dynalite += s;
       else by.others += s;
     } catch {

@@ -388,6 +388,8 @@ try {
       return { rcu: out.rcu, rows: (out.result ?? out.cells ?? []).length };
     };
   const timingsSite = siteIds[0];
+  const historyAnswer = await heatmap(90);
+  const envelope = { data: { result: historyAnswer.result } };
   const plan: [string, () => Promise<{ rcu: number; rows: number }>][] = [
     ['raw 20-item Query (baseline)', rawQuery],
     // The services alone, in this process, as the list bench times repo.list against the same raw Query.
@@ -401,6 +403,16 @@ try {
       },
     ],
     ['in-process heatmap(90)', inProcess(() => heatmap(90))],
+    // The floor of any History answer of this shape: its 9,000 rows' JSON written and read, no I/O.
+    [
+      'History answer as JSON alone (stringify + parse)',
+      async () => {
+        const { result } = historyAnswer;
+        const rows = (JSON.parse(JSON.stringify({ code: 1000, msg: 'SUCCESS', data: { result } })) as typeof envelope)
+          .data.result.length;
+        return { rcu: 0, rows };
+      },
+    ],
     ['in-process timings(site, 30)', inProcess(() => timings(timingsSite, 30))],
     ['rules Query of the calendar (its read units)', rulesQuery],
     // The same answers through HTTP, the API pipeline (auth, envelope) and JSON: what the browser waits for.
