@@ -63,21 +63,82 @@ function sampleTree(root: number): MemSample {
 function startSampler(root: () => number | undefined) {
   const peak: MemSample = { rss_mib: 0, pss_mib: 0, node_rss_mib: 0, chromium_rss_mib: 0, chromium_procs: 0 };
   const loads: number[] = [];
+  let cpuPeak = 0;
+  let cpuPeakBy: ReturnType<typeof treeCpuBy> | undefined;
   const tick = () => {
     loads.push(loadavg()[0]);
     const pid = root();
     if (!pid) return;
     const s = sampleTree(pid);
     for (const k of Object.keys(peak) as (keyof MemSample)[]) peak[k] = Math.max(peak[k], s[k]);
+    const by = treeCpuBy(pid);
+    const total = Object.values(by).reduce((a, b) => a + b, 0);
+    if (total >= cpuPeak) {
+      cpuPeak = total;
+      cpuPeakBy = by;
+    }
   };
   const timer = setInterval(tick, 1000);
   return {
     stop() {
       clearInterval(timer);
       tick();
-      return { peak, load_mean: loads.reduce((a, b) => a + b, 0) / Math.max(1, loads.length) };
+      // cpu_s: the tree's CPU seconds at its largest, i.e. the last sample before it was taken down.
+      return {
+        peak,
+        load_mean: loads.reduce((a, b) => a + b, 0) / Math.max(1, loads.length),
+        cpu_s: cpuPeak,
+        cpu_by: cpuPeakBy,
+      };
     },
   };
+}
+
+// --- CPU time ------------------------------------------------------------------------------
+// Seconds of CPU (user + system) the work took, which load does not stretch the way it stretches
+// wall time: /proc's utime, stime of a process and cutime, cstime of its children that ended and
+// were waited for (Chromium's renderers, a closed browser), in clock ticks.
+
+const TICKS_PER_S = 100;
+
+function cpuTicks(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // Fields 14-17 of proc(5): utime, stime, cutime, cstime (f[0] is field 3).
+  return Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+}
+
+/** CPU seconds of a process tree so far: its live processes and the ended ones they waited for. */
+function treeCpuS(root: number): number {
+  return Object.values(treeCpuBy(root)).reduce((a, b) => a + b, 0);
+}
+
+/**
+ * The same by part: the root process (for the engine: API, queues, S3, the sandbox), Chromium's
+ * processes, the checker's consumer process, dynalite, and any other.
+ */
+function treeCpuBy(root: number): {
+  root: number;
+  chromium: number;
+  checker: number;
+  dynalite: number;
+  others: number;
+} {
+  const by = { root: 0, chromium: 0, checker: 0, dynalite: 0, others: 0 };
+  for (const pid of processTree(root)) {
+    try {
+      const s = cpuTicks(pid) / TICKS_PER_S;
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (pid === root) by.root += s;
+      else if (/chrom/i.test(readFileSync(`/proc/${pid}/comm`, 'utf8'))) by.chromium += s;
+      else if (cmd.includes('consumerProcess')) by.checker += s;
+      else if (cmd.includes('dynalite')) by.dynalite += s;
+      else by.others += s;
+    } catch {
+      // Gone meanwhile: its parent's cutime holds it once waited for.
+    }
+  }
+  return by;
 }
 
 // --- figures --------------------------------------------------------------------------------
@@ -104,6 +165,8 @@ interface RunFigures {
   video_min: number;
   peak: MemSample;
   load_mean: number;
+  /** CPU seconds of the run's process tree (Node, Chromium, the local engines) per subtask. */
+  cpu_s_per_subtask: number;
 }
 
 // --- the engine run ---------------------------------------------------------------------------
@@ -132,6 +195,7 @@ async function engineRun(): Promise<RunFigures & { failure_msgs: string[]; opera
     }
 
     const sampler = startSampler(() => process.pid);
+    const cpuBefore = treeCpuBy(process.pid);
     const clicked = Date.now();
     const op = (await call('POST', '/sites/check', token, { sites: siteIds, points: POINTS })) as { id: number };
     const answeredMs = Date.now() - clicked;
@@ -155,6 +219,13 @@ async function engineRun(): Promise<RunFigures & { failure_msgs: string[]; opera
       await new Promise((r) => setTimeout(r, 2000));
     }
     const { peak, load_mean } = sampler.stop();
+    const cpuAfter = treeCpuBy(process.pid);
+    const cpuS = treeCpuS(process.pid) - Object.values(cpuBefore).reduce((a, b) => a + b, 0);
+    console.log(
+      `engine: CPU s by process: ${Object.entries(cpuAfter)
+        .map(([part, sAfter]) => `${part} ${(sAfter - cpuBefore[part as keyof typeof cpuBefore]).toFixed(1)}`)
+        .join(', ')} (root: this process: API, queues, S3, the sandbox)`,
+    );
 
     const subtasks = (
       (await call('GET', `/check/subtasks?page_size=0&operation_id=${encodeURIComponent(`=-${op.id}`)}`, token)) as {
@@ -192,6 +263,7 @@ async function engineRun(): Promise<RunFigures & { failure_msgs: string[]; opera
       video_min: ms / 60_000,
       peak,
       load_mean,
+      cpu_s_per_subtask: cpuS / subtasks.length,
     };
   } finally {
     await stack.stop();
@@ -212,9 +284,17 @@ async function bareRun(): Promise<RunFigures & { failure_msgs: string[] }> {
     stdio: 'inherit',
     env: { ...env, BENCH_SITES: String(SITES), CHECKER_CONCURRENCY: String(CONCURRENCY), BARE_OUT: outFile },
   });
+  // Its tree's CPU time as sampled while it runs (the engine's is read with its tree whole, at the
+  // end): when the script closes its browser, Chromium's helpers may end without their parent
+  // waiting for them, and their time never reaches this process's cutime.
   const sampler = startSampler(() => child.pid);
   const code = await new Promise<number | null>((r) => child.once('exit', r));
-  const { peak, load_mean } = sampler.stop();
+  const { peak, load_mean, cpu_s: cpuS, cpu_by } = sampler.stop();
+  console.log(
+    `bare: CPU s by process: ${Object.entries(cpu_by ?? {})
+      .map(([part, sec]) => `${part} ${sec.toFixed(1)}`)
+      .join(', ')} (root: tsx; others: the script with its sandbox)`,
+  );
   if (code !== 0) throw new Error(`bareRecording exited with ${code}`);
   const r = JSON.parse(readFileSync(outFile, 'utf8')) as BareResult;
   rmSync(outFile, { force: true });
@@ -233,6 +313,7 @@ async function bareRun(): Promise<RunFigures & { failure_msgs: string[] }> {
     video_min: r.video_ms / 60_000,
     peak,
     load_mean,
+    cpu_s_per_subtask: cpuS / r.subtasks,
   };
 }
 
@@ -261,9 +342,14 @@ row(
 row('peak PSS per concurrent check, MiB', (x) => (x.peak.pss_mib / CONCURRENCY).toFixed(0));
 row('video MiB over min recorded', (x) => `${x.video_mib.toFixed(1)} / ${x.video_min.toFixed(1)}`);
 row('video KiB per minute', (x) => x.video_kib_per_min.toFixed(0));
+row('CPU s per subtask (whole tree)', (x) => x.cpu_s_per_subtask.toFixed(2));
 row('load average (1 min), mean', (x) => x.load_mean.toFixed(1));
 const ratio = engine.per_minute / bare.per_minute;
+const cpuRatio = bare.cpu_s_per_subtask / engine.cpu_s_per_subtask;
 console.log(`\nengine / bare subtasks per minute: ${ratio.toFixed(2)}`);
+console.log(
+  `bare / engine CPU seconds per subtask (engine's CPU efficiency, load-independent): ${cpuRatio.toFixed(2)}`,
+);
 for (const [name, r] of [
   ['engine', engine],
   ['bare', bare],
@@ -276,7 +362,15 @@ mkdirSync(out, { recursive: true });
 writeFileSync(
   join(out, 'checks.json'),
   JSON.stringify(
-    { at: new Date().toISOString(), sites: SITES, concurrency: CONCURRENCY, engine, bare, engine_over_bare: ratio },
+    {
+      at: new Date().toISOString(),
+      sites: SITES,
+      concurrency: CONCURRENCY,
+      engine,
+      bare,
+      engine_over_bare: ratio,
+      bare_over_engine_cpu: cpuRatio,
+    },
     null,
     2,
   ),

@@ -6,21 +6,31 @@
 // subtask rows themselves are not written: the dashboard never reads them (that is the point), so
 // their number changes nothing below. Then each API answer the default home page asks for is timed
 // against a raw 20-item Query of ~0.4 KB items in the same run, with the read units it reports.
-// BENCH_SITES, BENCH_SUBTASKS, BENCH_REPS (51) shorten a run.
+// The Bank and Delivery panels read the bank monitor's day figures of BENCH_BANK_ACCOUNTS (200)
+// accounts, seeded through the poll's and the deliveries' own writers.
+// BENCH_SITES, BENCH_SUBTASKS, BENCH_REPS (51) shorten a run. BENCH_DATA_DIR keeps the stack's data
+// in that directory and measures again without seeding when a run of the same size seeded it today
+// (seeding 10^6 subtasks takes minutes).
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { addDays, dayOf, dayStart } from '../shared/calendarDay.js';
-import { RunStatus } from '../shared/enums.js';
+import { BankAccountStatus, RunStatus } from '../shared/enums.js';
 import { apiCaller } from './apiCaller.js';
 import { startLocalStack } from '../scripts/local/stack.js';
+import { LAMBDAS } from '../functions/registry.js';
+import type { SwitchStatus } from '../shared/schemas/bank.js';
+import type { BankDashboard, DeliveryDashboard } from '../shared/schemas/dashboard.js';
 
 const SITES = Number(process.env.BENCH_SITES ?? 100);
 const SUBTASKS = Number(process.env.BENCH_SUBTASKS ?? 1_000_000);
 const REPS = Number(process.env.BENCH_REPS ?? 51);
+const ACCOUNTS = Number(process.env.BENCH_BANK_ACCOUNTS ?? 200);
 const DAYS = 90;
+/** Subtasks of each earlier day added one by one after the day's summed ADDs. */
+const LAST_ONE_BY_ONE = 24;
 const ZONE = 'Asia/Yangon'; // the system config's default
 const CELLS = [1, 2, 3, 4, 5, 6, 7, 8].flatMap((process) => [1, 3].map((mode) => ({ process, mode })));
 const ADMIN_PASSWORD = 'bench-admin-pass-1';
@@ -43,8 +53,38 @@ function random(seed: number): () => number {
   };
 }
 
-const dataDir = mkdtempSync(join(tmpdir(), 'patrol-bench-dashboard-'));
-const stack = await startLocalStack({ dataDir, port: 0, demo: false, quiet: true, adminPassword: ADMIN_PASSWORD });
+const keptDir = process.env.BENCH_DATA_DIR;
+const dataDir = keptDir ?? mkdtempSync(join(tmpdir(), 'patrol-bench-dashboard-'));
+/** What a kept directory was seeded with: reused only by a run of the same size on the same day. */
+interface Seeded {
+  day: string;
+  sites: number;
+  subtasks: number;
+  accounts: number;
+  siteIds: number[];
+  seed_s: number;
+}
+const seededFile = join(dataDir, 'bench-seeded.json');
+const ZONE_TODAY = dayOf(Date.now(), ZONE);
+const kept = keptDir && existsSync(seededFile) ? (JSON.parse(readFileSync(seededFile, 'utf8')) as Seeded) : undefined;
+const reuse =
+  kept?.day === ZONE_TODAY && kept.sites === SITES && kept.subtasks === SUBTASKS && kept.accounts === ACCOUNTS
+    ? kept
+    : undefined;
+// A kept directory seeded otherwise (another size, an earlier day) starts again empty.
+if (keptDir && !reuse) rmSync(keptDir, { recursive: true, force: true });
+const stack = await startLocalStack({
+  dataDir,
+  port: 0,
+  demo: false,
+  quiet: true,
+  adminPassword: ADMIN_PASSWORD,
+  // Nothing runs beside the answers measured: no bank polls (the figures are seeded), no rule's
+  // checks, and no repair at start (it would rebuild the seeded rollups from rows never written).
+  lambdas: LAMBDAS.filter(
+    (l) => !['bankDispatcher', 'bankDispatchAtStart', 'bankPoller', 'autoCheck', 'dataRepair'].includes(l.name),
+  ),
+});
 // This process writes the rollups itself, into the stack's table, through the same modules.
 Object.assign(process.env, stack.env);
 const { resetClients, dynamoClient } = await import('../functions/lib/aws/clients.js');
@@ -55,6 +95,10 @@ const { mapLimit } = await import('../functions/lib/mapLimit.js');
 const { scorecard, heatmap, timings } = await import('../functions/dashboard/checkDashboard.js');
 const { readCheckScorecard } = await import('../functions/checks/checkRollup.js');
 const { liveSiteNames } = await import('../functions/sites/service.js');
+const bankService = await import('../functions/bank/service.js');
+const { bankStore } = await import('../functions/bank/store.js');
+const { addDayFigures, LEASE_MS } = await import('../functions/bank/poll.js');
+const { sketchAttr, sketchBucket } = await import('../functions/lib/durationSketch.js');
 const call = apiCaller(stack.url);
 
 interface Figure {
@@ -71,88 +115,205 @@ try {
     (await call('POST', '/login', undefined, { username: 'admin', password: ADMIN_PASSWORD })).data as { jwt: string }
   ).jwt;
 
-  // --- sites and rules -------------------------------------------------------------------------
-  const siteIds = await mapLimit(
-    Array.from({ length: SITES }, (_, i) => i),
-    6,
-    async (i) =>
-      (
+  /** Sites, rules and 90 days of check history through the rollup writers. */
+  async function seedHistory(): Promise<{ siteIds: number[]; seeded: number; seedS: number }> {
+    // --- sites and rules -------------------------------------------------------------------------
+    const siteIds = await mapLimit(
+      Array.from({ length: SITES }, (_, i) => i),
+      6,
+      async (i) =>
         (
-          await call('POST', '/sites', token, {
-            name: `Site-${String(i + 1).padStart(3, '0')}`,
-            url: stack.sandboxSiteUrl,
-            accounts: [{ user: 'agent01', pwd: 'sandbox123' }],
-          })
-        ).data as { id: number }
-      ).id,
-  );
-  // Weekly rules of ten sites each (ten for 100 sites), twice a day: the calendar the Next runs panel reads.
-  for (let r = 0; r < Math.ceil(siteIds.length / 10); r++)
-    await call('POST', '/auto-check/rules', token, {
-      name: `Rule ${r + 1}`,
-      sites: siteIds.slice(r * 10, r * 10 + 10),
-      points: [{ point: 1, modes: [1] }],
-      times: [1, 2, 3, 4, 5, 6, 7].map((day) => ({ day, times: [`0${r % 10}:15`, `1${r % 10}:45`] })),
-    });
+          (
+            await call('POST', '/sites', token, {
+              name: `Site-${String(i + 1).padStart(3, '0')}`,
+              url: stack.sandboxSiteUrl,
+              accounts: [{ user: 'agent01', pwd: 'sandbox123' }],
+            })
+          ).data as { id: number }
+        ).id,
+    );
+    // Weekly rules of ten sites each (ten for 100 sites), twice a day: the calendar the Next runs panel reads.
+    for (let r = 0; r < Math.ceil(siteIds.length / 10); r++)
+      await call('POST', '/auto-check/rules', token, {
+        name: `Rule ${r + 1}`,
+        sites: siteIds.slice(r * 10, r * 10 + 10),
+        points: [{ point: 1, modes: [1] }],
+        times: [1, 2, 3, 4, 5, 6, 7].map((day) => ({ day, times: [`0${r % 10}:15`, `1${r % 10}:45`] })),
+      });
 
-  // --- history ---------------------------------------------------------------------------------
-  const now = Date.now();
-  const today = dayOf(now, ZONE);
-  const perCellDay = SUBTASKS / (siteIds.length * CELLS.length * DAYS);
-  const rnd = random(26);
-  /** The subtasks of one (site, cell) on one day, as the engine leaves them when they end. */
-  function* subtasksOf(day: string, dayIndex: number) {
-    const noon = dayStart(day, ZONE) + 12 * 3_600_000;
-    for (const [s, site_id] of siteIds.entries())
-      for (const [c, { process, mode }] of CELLS.entries()) {
-        // Whole subtasks, spread so the total is SUBTASKS: cell-day k gets floor((k+1)p) - floor(kp).
-        const k = (dayIndex * siteIds.length + s) * CELLS.length + c;
-        const n = Math.floor((k + 1) * perCellDay) - Math.floor(k * perCellDay);
-        for (let i = 0; i < n; i++) {
-          const failed = rnd() < 0.03 + (s % 17 === 0 ? 0.2 : 0);
-          const flaky = !failed && rnd() < 0.02;
-          const ms = Math.round((800 + process * 400) * Math.exp((rnd() - 0.5) * 0.8));
-          const end = Math.min(now - 1000, noon + i * 60_000);
-          yield {
-            site_id,
-            process: process as never,
-            mode: mode as never,
-            status: failed ? RunStatus.values.Failed : RunStatus.values.Done,
-            start_at: end - ms,
-            end_at: end,
-            flaky,
-            degraded: !failed && ms > 3000 + process * 400,
-            duration_ms: ms,
-          };
+    // --- history ---------------------------------------------------------------------------------
+    const now = Date.now();
+    const today = dayOf(now, ZONE);
+    const perCellDay = SUBTASKS / (siteIds.length * CELLS.length * DAYS);
+    const rnd = random(26);
+    /** The subtasks of one (site, cell) on one day, as the engine leaves them when they end. */
+    function* subtasksOf(day: string, dayIndex: number) {
+      const noon = dayStart(day, ZONE) + 12 * 3_600_000;
+      for (const [s, site_id] of siteIds.entries())
+        for (const [c, { process, mode }] of CELLS.entries()) {
+          // Whole subtasks, spread so the total is SUBTASKS: cell-day k gets floor((k+1)p) - floor(kp).
+          const k = (dayIndex * siteIds.length + s) * CELLS.length + c;
+          const n = Math.floor((k + 1) * perCellDay) - Math.floor(k * perCellDay);
+          for (let i = 0; i < n; i++) {
+            const failed = rnd() < 0.03 + (s % 17 === 0 ? 0.2 : 0);
+            const flaky = !failed && rnd() < 0.02;
+            const ms = Math.round((800 + process * 400) * Math.exp((rnd() - 0.5) * 0.8));
+            const end = Math.min(now - 1000, noon + i * 60_000);
+            yield {
+              site_id,
+              process: process as never,
+              mode: mode as never,
+              status: failed ? RunStatus.values.Failed : RunStatus.values.Done,
+              start_at: end - ms,
+              end_at: end,
+              flaky,
+              degraded: !failed && ms > 3000 + process * 400,
+              duration_ms: ms,
+            };
+          }
         }
+    }
+
+    console.log(
+      `seeding ${SUBTASKS.toLocaleString()} subtasks: ${siteIds.length} sites x ${CELLS.length} cells x ${DAYS} days; load average ${load()}`,
+    );
+    const seedStarted = performance.now();
+    let seeded = 0;
+    let writes = 0;
+    for (let d = 0; d < DAYS - 1; d++) {
+      const day = addDays(today, d - (DAYS - 1));
+      const subs = [...subtasksOf(day, d)];
+      // The day's last subtasks one by one, as they ended: a past day keeps the loose numbers of
+      // its last ADDs (those after its item's last pack), which is what a reader pays most for.
+      // Those are the last of (site, process, mode) cells spread over the sites, so each cell's last status stays its last.
+      const lastOfCell = new Map<string, number>();
+      for (const [i, sub] of subs.entries()) lastOfCell.set(`${sub.site_id}#${sub.process}${sub.mode}`, i);
+      const stride = Math.max(1, Math.floor(lastOfCell.size / LAST_ONE_BY_ONE));
+      const picked = new Set([...lastOfCell.values()].filter((_, j) => j % stride === 0).slice(0, LAST_ONE_BY_ONE));
+      const last = subs.filter((_, i) => picked.has(i));
+      const merged = mergeRollupAdds(
+        subs.flatMap((sub, i) => (picked.has(i) ? [] : (subtaskRollup(sub, ZONE)?.adds ?? []))),
+      );
+      await mapLimit(merged, 32, (change) => addToRollup(change));
+      for (const sub of last) await Promise.all((subtaskRollup(sub, ZONE)?.adds ?? []).map((c) => addToRollup(c)));
+      seeded += subs.length;
+      writes += merged.length + 2 * last.length;
+      if (d % 10 === 9)
+        console.log(`  day ${d + 1}/${DAYS}: ${seeded.toLocaleString()} subtasks, ${writes} item writes`);
+    }
+    const todays = [...subtasksOf(today, DAYS - 1)];
+    await mapLimit(todays, 16, (sub) => recordSubtaskRollup(sub as never));
+    seeded += todays.length;
+    const seedS = (performance.now() - seedStarted) / 1000;
+    console.log(
+      `seeded ${seeded.toLocaleString()} subtasks in ${seedS.toFixed(0)} s (${todays.length} today one by one, the earlier days as ${writes} ADDs: summed, then each day's last ${LAST_ONE_BY_ONE} one by one)`,
+    );
+    return { siteIds, seeded, seedS };
+  }
+  /**
+   * The bank monitor's day figures of ACCOUNTS accounts through their own writers, summed per account
+   * and day as many polls and deliveries would have left them: yesterday's moved to its rollup record by
+   * today's first poll release (poll.ts addDayFigures, as every poll), today's on the poll record, and
+   * the deliveries' outcomes added to each day's rollup record (the delivery's store call). An account
+   * is polled every 30 s all day, has two sub-accounts, some statements by day; a few are stale, some
+   * are not Enable. Nothing polls for real meanwhile (no dispatcher or poller in this stack).
+   */
+  async function seedBank(): Promise<void> {
+    const store = bankStore();
+    const rnd = random(24);
+    const now = Date.now();
+    const today = dayOf(now, ZONE);
+    const yesterday = addDays(today, -1);
+    const dayFigures = (polls: number, hours: number) => {
+      const figures: Record<string, number> = { polls, polls_failed: Math.floor(polls * 0.01 * rnd() * 3) };
+      // Poll lag: most polls start within a few hundred ms of their second, a few much later.
+      for (let i = 0; i < polls; i++) {
+        const lag = Math.round(30 * Math.exp(rnd() * 3.5) * (rnd() < 0.02 ? 20 : 1));
+        const attr = sketchAttr('l', sketchBucket(lag));
+        figures[attr] = (figures[attr] ?? 0) + 1;
       }
+      // Statements in business hours, a balance change with most, now and then one unreconciled.
+      let statements = 0;
+      for (let h = 8; h < Math.min(21, hours); h++) {
+        const n = Math.floor(rnd() * 5);
+        if (n) figures[`h${h}`] = n;
+        statements += n;
+      }
+      figures.statements = statements;
+      figures.balances = Math.round(statements * 0.9);
+      figures.unreconciled = rnd() < 0.1 ? 1 : 0;
+      return figures;
+    };
+    const hoursToday = Math.floor((now - dayStart(today, ZONE)) / 3_600_000);
+    const { Enable, Incorrect, Locked, Wrong, Disable } = BankAccountStatus.values;
+    await mapLimit(
+      Array.from({ length: ACCOUNTS }, (_, i) => i),
+      8,
+      async (i) => {
+        const account = await bankService.createAccount({
+          bank_name: i % 2 ? 2 : 1,
+          user: `dash${String(i).padStart(4, '0')}`,
+          pwd: 'sandbox123',
+        });
+        const id = account.id;
+        // Statuses as polls leave them (a refused sign-in), and the operator's Disable.
+        const status =
+          i % 20 === 19 ? Disable : i % 40 === 7 ? Incorrect : i % 50 === 11 ? Locked : i % 100 === 23 ? Wrong : Enable;
+        if (status === Disable) await bankService.updateAccount(id, { status: Disable as SwitchStatus });
+        else if (status !== Enable) await store.updateAccount(id, { status });
+        if (i % 60 === 5) await store.updateAccount(id, { stale: true, stale_since: now - 600_000 });
+        // Two polls through the poll's own writers: one yesterday (its figures), then today's first.
+        const subs = { [`${id}01`]: [id * 10 + 1, 1_523_400, 3], [`${id}02`]: [id * 10 + 2, 87_000, 3] };
+        let state = {};
+        for (const [day, at, figures] of [
+          [yesterday, now - 86_400_000, dayFigures(2880, 24)],
+          [today, now, dayFigures(Math.round((2880 * hoursToday) / 24), hoursToday)],
+        ] as const) {
+          const holder = `bench-${id}`;
+          const lease = await store.takePollLease(id, holder, at, LEASE_MS);
+          if (!lease.taken) throw new Error(`account ${id}: the poll lease is held`);
+          state = lease.record.data;
+          const change = {
+            set: { last_refresh: at, last_success: at, last_statement_at: at - 120_000, subs, subs_built: 0 },
+            remove: [] as string[],
+          };
+          await addDayFigures(store, id, state, day, figures, change);
+          await store.releasePollLease(id, holder, change);
+          // Deliveries of the day's statements: webhooks for half the accounts, the bank chat for all.
+          const sent = figures.statements ?? 0;
+          const whFailed = i % 9 === 0 ? 2 : 0;
+          await store.addDayFigures(day, id, {
+            ...(i % 2 ? { wh_sent: sent, wh_failed: whFailed } : {}),
+            tg_sent: sent,
+            tg_failed: i % 13 === 0 ? 1 : 0,
+          });
+        }
+      },
+    );
   }
 
-  console.log(
-    `seeding ${SUBTASKS.toLocaleString()} subtasks: ${siteIds.length} sites x ${CELLS.length} cells x ${DAYS} days; load average ${load()}`,
-  );
-  const seedStarted = performance.now();
-  let seeded = 0;
-  let writes = 0;
-  for (let d = 0; d < DAYS - 1; d++) {
-    const day = addDays(today, d - (DAYS - 1));
-    const adds = [];
-    for (const sub of subtasksOf(day, d)) {
-      adds.push(...(subtaskRollup(sub, ZONE)?.adds ?? []));
-      seeded++;
-    }
-    const merged = mergeRollupAdds(adds);
-    await mapLimit(merged, 32, (change) => addToRollup(change));
-    writes += merged.length;
-    if (d % 10 === 9) console.log(`  day ${d + 1}/${DAYS}: ${seeded.toLocaleString()} subtasks, ${writes} item writes`);
+  const { siteIds, seeded, seedS } = reuse
+    ? { siteIds: reuse.siteIds, seeded: reuse.subtasks, seedS: reuse.seed_s }
+    : await seedHistory();
+  if (!reuse) {
+    const t = performance.now();
+    await seedBank();
+    console.log(`seeded ${ACCOUNTS} bank accounts' days in ${((performance.now() - t) / 1000).toFixed(0)} s`);
   }
-  const todays = [...subtasksOf(today, DAYS - 1)];
-  await mapLimit(todays, 16, (sub) => recordSubtaskRollup(sub as never));
-  seeded += todays.length;
-  const seedS = (performance.now() - seedStarted) / 1000;
-  console.log(
-    `seeded ${seeded.toLocaleString()} subtasks in ${seedS.toFixed(0)} s (${todays.length} today one by one, the earlier days as ${writes} summed ADDs)`,
-  );
+  if (reuse)
+    console.log(`measuring again the history seeded in ${dataDir} (${reuse.subtasks.toLocaleString()} subtasks)`);
+  else if (keptDir)
+    writeFileSync(
+      seededFile,
+      JSON.stringify({
+        day: ZONE_TODAY,
+        sites: SITES,
+        subtasks: SUBTASKS,
+        accounts: ACCOUNTS,
+        siteIds,
+        seed_s: seedS,
+      }),
+    );
 
   // --- the raw baseline: 40 log-like items of ~0.4 KB, a 20-item Query -------------------------
   const filler = 'x'.repeat(330);
@@ -227,6 +388,8 @@ try {
       return { rcu: out.rcu, rows: (out.result ?? out.cells ?? []).length };
     };
   const timingsSite = siteIds[0];
+  const historyAnswer = await heatmap(90);
+  const envelope = { data: { result: historyAnswer.result } };
   const plan: [string, () => Promise<{ rcu: number; rows: number }>][] = [
     ['raw 20-item Query (baseline)', rawQuery],
     // The services alone, in this process, as the list bench times repo.list against the same raw Query.
@@ -240,6 +403,16 @@ try {
       },
     ],
     ['in-process heatmap(90)', inProcess(() => heatmap(90))],
+    // The floor of any History answer of this shape: its 9,000 rows' JSON written and read, no I/O.
+    [
+      'History answer as JSON alone (stringify + parse)',
+      async () => {
+        const { result } = historyAnswer;
+        const rows = (JSON.parse(JSON.stringify({ code: 1000, msg: 'SUCCESS', data: { result } })) as typeof envelope)
+          .data.result.length;
+        return { rcu: 0, rows };
+      },
+    ],
     ['in-process timings(site, 30)', inProcess(() => timings(timingsSite, 30))],
     ['rules Query of the calendar (its read units)', rulesQuery],
     // The same answers through HTTP, the API pipeline (auth, envelope) and JSON: what the browser waits for.
@@ -251,17 +424,30 @@ try {
     ['GET /dashboard/scorecard?days=30', api('/dashboard/scorecard?days=30')],
     ['GET /dashboard/scorecard?days=90', api('/dashboard/scorecard?days=90')],
   ];
-  // The bank and delivery panels' routes belong to the bank monitor; measured when present.
-  for (const [name, path] of [
-    ['GET /dashboard/bank?hours=24 (Bank)', '/dashboard/bank?hours=24'],
-    ['GET /dashboard/delivery?hours=24 (Delivery)', '/dashboard/delivery?hours=24'],
-  ] as const) {
-    try {
-      await call('GET', path, token);
-      plan.push([name, api(path)]);
-    } catch (error) {
-      console.log(`${name}: not measured (${(error as Error).message})`);
-    }
+  // The bank monitor's panels: rows are the accounts with a last statement, and the delivery answer's one summary.
+  plan.push(
+    [
+      'GET /dashboard/bank?hours=24 (Bank)',
+      async () => {
+        const { data, rcu } = await call('GET', '/dashboard/bank?hours=24', token);
+        return { rcu, rows: (data as BankDashboard).last_statement_at.length };
+      },
+    ],
+    [
+      'GET /dashboard/delivery?hours=24 (Delivery)',
+      async () => {
+        const { data, rcu } = await call('GET', '/dashboard/delivery?hours=24', token);
+        return { rcu, rows: (data as DeliveryDashboard).webhook.sent > 0 ? 1 : 0 };
+      },
+    ],
+  );
+  {
+    // What the bank panels show (a seed that wrote nothing would be measured as cheap).
+    const bank = (await call('GET', '/dashboard/bank?hours=24', token)).data as BankDashboard;
+    const delivery = (await call('GET', '/dashboard/delivery?hours=24', token)).data as DeliveryDashboard;
+    console.log(
+      `bank panel: ${bank.polls} polls, ${bank.statements.total} statements, lag p95 ${bank.poll_lag_p95_ms} ms, ${bank.stale.length} stale; delivery: webhooks ${delivery.webhook.sent} sent ${delivery.webhook.failed} failed, Telegram ${delivery.telegram.sent} sent ${delivery.telegram.failed} failed`,
+    );
   }
   console.log(`measuring ${REPS} calls each; load average ${load()}`);
   const raw = await measure(plan[0][0], plan[0][1]);
@@ -285,8 +471,11 @@ try {
   // The calendar's route reports no read units: its rules Query stands in for them.
   const calendarRcu = figures.find((f) => f.scenario.startsWith('rules Query'))?.rcu ?? 0;
   const pageRcu = page.reduce((s, f) => s + (Number.isNaN(f.rcu) ? calendarRcu : f.rcu), 0);
+  const perPanel = page
+    .map((f) => `${/\((\w[\w ]*)\)/.exec(f.scenario)?.[1]} ${Number.isNaN(f.rcu) ? calendarRcu : f.rcu}`)
+    .join(', ');
   console.log(
-    `\ndefault home page: ${page.length} calls, ${pageRcu.toFixed(1)} RCU in all (Health and History share the scorecard's site names); worst p95 ÷ raw ${Math.max(...page.map((f) => f.p95_over_raw)).toFixed(2)}; load average ${load()}`,
+    `\ndefault home page: ${page.length} calls, ${pageRcu.toFixed(1)} RCU in all (${perPanel}); worst p95 ÷ raw ${Math.max(...page.map((f) => f.p95_over_raw)).toFixed(2)}; load average ${load()}`,
   );
   const out = join(import.meta.dirname ?? '.', 'results');
   mkdirSync(out, { recursive: true });
@@ -308,5 +497,5 @@ try {
   );
 } finally {
   await stack.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  if (!keptDir) rmSync(dataDir, { recursive: true, force: true });
 }

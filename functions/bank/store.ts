@@ -496,7 +496,8 @@ export function dynamoBankStore(
     },
     async dayFigures(day) {
       const { records, rcu } = await dayRollups.allIn(day);
-      return { figures: new Map([...records].map(([k, v]) => [Number(k.split('/')[1]), v])), rcu };
+      // allIn keys a record by the rest of its id (`${day}/${account}` less the day): the account id.
+      return { figures: new Map([...records].map(([k, v]) => [Number(k), v])), rcu };
     },
 
     async setDayFigures(day, accountId, figures) {

@@ -21,10 +21,12 @@ import { addDays, dayOf } from '../../shared/calendarDay.js';
 import { ConditionFailedError } from '../lib/db/entity.js';
 import {
   addToRollup,
+  definePacking,
   deleteRollup,
   getRollup,
   mergeRollupAdds,
   putRollup,
+  queryRollupRows,
   queryRollups,
   type RollupAdd,
   type RollupItem,
@@ -43,6 +45,10 @@ const DAY_KIND = 'check';
 const HEAT_KIND = 'checkheat';
 const WINDOW_KIND = 'checkwin';
 const KINDS = [DAY_KIND, HEAT_KIND, WINDOW_KIND];
+// A heatmap day is every site's four numbers: packed by site (`12:<r>,<f>,<k>,<g>`) once 8 are loose,
+// so the 90 days of 100 sites are ~100 KB to read, not ~270 KB of JSON names and lingering loose numbers.
+const HEAT_COLUMNS = ['r', 'f', 'k', 'g'] as const;
+definePacking(HEAT_KIND, { looseLimit: 8, columns: HEAT_COLUMNS });
 /** Attribute prefix of the duration sketch's buckets (lib/durationSketch). */
 const SKETCH = 'd';
 
@@ -295,32 +301,26 @@ export interface HeatmapDay {
   degraded: number;
 }
 
-/** Per site and day (configured zone) of the last `days` days: one small item per day. */
+/** Per site and day (configured zone) of the last `days` days: one small item per day, read by site (HEAT_COLUMNS' order). */
 export async function readCheckHeatmap(days: number, now = Date.now()): Promise<{ days: HeatmapDay[]; rcu: number }> {
   const { time_zone } = await getSystemConfig();
   const today = dayOf(now, time_zone);
-  const { items, rcu } = await queryRollups(HEAT_KIND, 'all', { from: addDays(today, -(days - 1)), to: today });
-  const out: HeatmapDay[] = [];
-  const fields = { r: 'runs', f: 'failed', k: 'flaky', g: 'degraded' } as const;
-  for (const { sort, values } of items) {
-    // `r12`, `f12`...: parsed by hand, 400 attributes a day, 90 days.
-    const sites = new Map<number, HeatmapDay>();
-    for (const attr in values) {
-      const field = fields[attr[0] as keyof typeof fields];
-      const n = values[attr];
-      const site = Number(attr.slice(1));
-      if (!field || typeof n !== 'number' || !Number.isInteger(site)) continue;
-      let row = sites.get(site);
-      if (!row) {
-        row = { site_id: site, date: sort, runs: 0, failed: 0, flaky: 0, degraded: 0 };
-        sites.set(site, row);
-      }
-      row[field] = n;
+  const { items, rcu } = await queryRollupRows(HEAT_KIND, 'all', { from: addDays(today, -(days - 1)), to: today });
+  // Items come oldest day first: each site's days are collected in order, then the sites in order.
+  const bySite = new Map<number, HeatmapDay[]>();
+  for (const { sort, rows } of items) {
+    for (const [key, [runs, failed, flaky, degraded]] of rows) {
+      const site = Number(key);
+      if (!(runs > 0) || !Number.isInteger(site)) continue;
+      const row = { site_id: site, date: sort, runs, failed, flaky, degraded };
+      const list = bySite.get(site);
+      if (list) list.push(row);
+      else bySite.set(site, [row]);
     }
-    for (const row of sites.values()) if (row.runs > 0) out.push(row);
   }
-  // Items come oldest day first, and the sort is stable: by site, each site's days in order.
-  return { days: out.sort((a, b) => a.site_id - b.site_id), rcu };
+  const out: HeatmapDay[] = [];
+  for (const site of [...bySite.keys()].sort((a, b) => a - b)) out.push(...(bySite.get(site) ?? []));
+  return { days: out, rcu };
 }
 
 export interface TimingPoint {

@@ -145,6 +145,24 @@ describe('the bank dashboard', () => {
     expect({ sent: after.sent - before.sent, failed: after.failed - before.failed }).toEqual({ sent: 1, failed: 1 });
   });
 
+  it("sums every account's day figures, not one account's", async () => {
+    const day = '2026-11-24';
+    const ids = [];
+    for (const user of ['dash4', 'dash5', 'dash6'])
+      ids.push((await service.createAccount({ bank_name: 1, user, pwd: 'pw-1' })).id);
+    const before = (await deliveryDashboard(deps(), 24)).reply;
+    // What three accounts' deliveries add to the day's rollup records (the delivery's own store call).
+    for (const [i, id] of ids.entries())
+      await bankStore().addDayFigures(day, id, { wh_sent: 10 * (i + 1), wh_failed: i, tg_sent: 5, tg_failed: 1 });
+    const after = (await deliveryDashboard(deps(), 24)).reply;
+    expect({
+      wh_sent: after.webhook.sent - before.webhook.sent,
+      wh_failed: after.webhook.failed - before.webhook.failed,
+      tg_sent: after.telegram.sent - before.telegram.sent,
+      tg_failed: after.telegram.failed - before.telegram.failed,
+    }).toEqual({ wh_sent: 60, wh_failed: 3, tg_sent: 15, tg_failed: 3 });
+  });
+
   it('names the stale accounts and counts the accounts by status', async () => {
     bank.open('dash3', 'pw-1', [{ no: 'dash3-001', balance: 10 }]);
     const { id } = await service.createAccount({ bank_name: 1, user: 'dash3', pwd: 'pw-1' });

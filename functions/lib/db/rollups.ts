@@ -15,6 +15,11 @@
 // lost: it lands loose and is summed. A heatmap day holding 100 sites × 4 numbers is then one
 // string instead of 400 attributes, which is what a reader's time goes on (dynalite above all).
 // Only numbers are summed: a value set rather than added (a last status) must be a string.
+//
+// Columns. A kind whose numbers are a few fields of many keys (`r12 f12 k12 g12`: site 12's runs,
+// failures...) packs them by key instead (`definePacking`): `cols` = 'r,f,k,g|12:112,3,2 13:98'
+// (zeros left empty, trailing ones dropped), a third of the JSON's bytes and read units, and it may
+// pack after fewer loose numbers: a past day left with many loose numbers is what reads slowest.
 
 import {
   DeleteCommand,
@@ -32,10 +37,74 @@ import { conditional } from './repository.js';
 
 export const ROLLUP_PREFIX = 'rollup#';
 
-/** Loose numbers an item may hold before an ADD packs them. */
+/** Loose numbers an item may hold before an ADD packs them (unless its kind's packing says otherwise). */
 export const LOOSE_LIMIT = 48;
 const PACKED = 'packed';
+const COLUMNS = 'cols';
 const VERSION = '_v';
+
+/** How the items of one kind keep their numbers (definePacking). */
+export interface RollupPacking {
+  /** Loose numbers an item may hold before an ADD packs them. */
+  looseLimit: number;
+  /** Name prefixes packed by the rest of the name, in this order (e.g. `['r', 'f']`: `r12`, `f12` → `12:<r>,<f>`). */
+  columns?: readonly string[];
+}
+
+const packings = new Map<string, RollupPacking>();
+/** A name's rest that a column can hold: none of the separators. */
+const COLUMN_KEY = /^[^\s:,|]+$/;
+
+/** Sets how a kind's items pack; the module that owns the kind calls it once, beside the kind's name. */
+export function definePacking(kind: string, packing: RollupPacking): void {
+  if (packing.columns?.some((c) => !c || /[\s:,|]/.test(c)))
+    throw new Error(`rollup kind ${kind}: a column prefix is empty or holds a separator`);
+  packings.set(kind, packing);
+}
+
+const packingOf = (kind: string): RollupPacking => packings.get(kind) ?? { looseLimit: LOOSE_LIMIT };
+
+/** Numbers split into the columns' text (names that fit a column) and the rest (JSON). */
+function encode(sums: Record<string, number>, columns: readonly string[] = []) {
+  const rows = new Map<string, number[]>();
+  const rest: Record<string, number> = {};
+  for (const [name, n] of Object.entries(sums)) {
+    if (n === 0) continue;
+    const c = columns.findIndex((prefix) => name.startsWith(prefix) && COLUMN_KEY.test(name.slice(prefix.length)));
+    if (c < 0) {
+      rest[name] = n;
+      continue;
+    }
+    const key = name.slice(columns[c].length);
+    let row = rows.get(key);
+    if (!row) {
+      row = [];
+      rows.set(key, row);
+    }
+    row[c] = n;
+  }
+  const body = [...rows].map(([key, row]) => `${key}:${Array.from(row, (n) => (n ? String(n) : '')).join(',')}`);
+  return {
+    columnar: body.length ? `${columns.join(',')}|${body.join(' ')}` : undefined,
+    json: Object.keys(rest).length ? JSON.stringify(rest) : undefined,
+  };
+}
+
+/** Adds the numbers of a columns' text into `sums`. */
+function decodeColumns(text: string, sums: Record<string, number>): void {
+  const bar = text.indexOf('|');
+  const columns = text.slice(0, bar).split(',');
+  for (const entry of text.slice(bar + 1).split(' ')) {
+    const colon = entry.indexOf(':');
+    const key = entry.slice(0, colon);
+    const values = entry.slice(colon + 1).split(',');
+    for (let i = 0; i < values.length; i++) {
+      if (!values[i]) continue;
+      const name = columns[i] + key;
+      sums[name] = (sums[name] ?? 0) + Number(values[i]);
+    }
+  }
+}
 
 export interface RollupKey {
   /** The feature's kind of rollup, e.g. `check`. No `#`. */
@@ -122,7 +191,8 @@ export async function addToRollup(change: RollupAdd, options: { expect?: RollupV
     failed,
   );
   const item = out.Attributes ?? {};
-  if (looseNumbers(item).length > LOOSE_LIMIT) await pack(change, item);
+  const packing = packingOf(change.kind);
+  if (looseNumbers(item).length > packing.looseLimit) await pack(change, item, packing);
 }
 
 /** The numbers an item holds as attributes of their own. */
@@ -133,26 +203,39 @@ const looseNumbers = (item: RollupValues) =>
  * Moves an item's loose numbers into its packed string, while it is still the version read: an
  * ADD in between wins, and its numbers are packed by a later one.
  */
-async function pack(key: RollupKey, item: RollupValues): Promise<void> {
+async function pack(key: RollupKey, item: RollupValues, packing: RollupPacking): Promise<void> {
   const loose = looseNumbers(item);
-  const names: Record<string, string> = { '#p': PACKED, '#v': VERSION };
+  const names: Record<string, string> = { '#v': VERSION };
+  const values: RollupValues = { ':one': 1, ':version': item[VERSION] };
   const remove = loose.map(([attr], i) => {
     names[`#r${i}`] = attr;
     return `#r${i}`;
   });
+  // Every number of the item goes into its packed forms, each set or, when it holds none, removed.
+  const { json, columnar } = encode(numbersOf(item), packing.columns);
+  const sets: string[] = [];
+  for (const [attr, text, ref] of [
+    [PACKED, json, 'p'],
+    [COLUMNS, columnar, 'c'],
+  ] as const) {
+    if (text !== undefined) {
+      names[`#${ref}`] = attr;
+      values[`:${ref}`] = text;
+      sets.push(`#${ref} = :${ref}`);
+    } else if (item[attr] !== undefined) {
+      names[`#${ref}`] = attr;
+      remove.push(`#${ref}`);
+    }
+  }
   await dynamoClient()
     .send(
       new UpdateCommand({
         TableName: config.tableName,
         Key: keyOf(key),
-        UpdateExpression: `SET #p = :packed ADD #v :one REMOVE ${remove.join(', ')}`,
+        UpdateExpression: `${sets.length ? `SET ${sets.join(', ')} ` : ''}ADD #v :one REMOVE ${remove.join(', ')}`,
         ConditionExpression: '#v = :version',
         ExpressionAttributeNames: names,
-        ExpressionAttributeValues: {
-          ':packed': JSON.stringify(numbersOf(item)),
-          ':one': 1,
-          ':version': item[VERSION],
-        },
+        ExpressionAttributeValues: values,
       }),
     )
     .catch((error) => {
@@ -161,10 +244,11 @@ async function pack(key: RollupKey, item: RollupValues): Promise<void> {
     });
 }
 
-/** Every number of an item, packed and loose summed. */
+/** Every number of an item, packed (JSON and columns) and loose summed. */
 function numbersOf(item: RollupValues): Record<string, number> {
   const sums: Record<string, number> =
     typeof item[PACKED] === 'string' ? (JSON.parse(item[PACKED] as string) as Record<string, number>) : {};
+  if (typeof item[COLUMNS] === 'string') decodeColumns(item[COLUMNS] as string, sums);
   for (const attr in item) {
     const n = item[attr];
     if (typeof n === 'number' && attr !== VERSION) sums[attr] = (sums[attr] ?? 0) + n;
@@ -181,14 +265,21 @@ export async function putRollup(
   const names: Record<string, string> = {};
   const values: RollupValues = {};
   const expectAll = condition(options.expect, names, values);
-  // Written whole, its numbers packed: the sums are read as one string.
+  // Written whole, its numbers packed as the kind packs them: the sums are read as one or two strings.
   const numbers = Object.fromEntries(Object.entries(itemValues).filter(([, v]) => typeof v === 'number' && v !== 0));
   const others = Object.fromEntries(Object.entries(itemValues).filter(([, v]) => typeof v !== 'number'));
+  const { json, columnar } = encode(numbers, packingOf(key.kind).columns);
   await conditional(
     dynamoClient().send(
       new PutCommand({
         TableName: config.tableName,
-        Item: { ...others, [PACKED]: JSON.stringify(numbers), [VERSION]: 0, ...keyOf(key) },
+        Item: {
+          ...others,
+          ...(json ? { [PACKED]: json } : {}),
+          ...(columnar ? { [COLUMNS]: columnar } : {}),
+          [VERSION]: 0,
+          ...keyOf(key),
+        },
         ConditionExpression: expectAll,
         ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
         ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
@@ -207,7 +298,8 @@ const strip = (item: RollupValues): RollupItem => {
   // The sums first (a packed item's parsed object, no copy), then the strings beside them.
   const values: RollupValues = numbersOf(item);
   for (const attr in item)
-    if (typeof item[attr] === 'string' && attr !== 'pk' && attr !== 'sk' && attr !== PACKED) values[attr] = item[attr];
+    if (typeof item[attr] === 'string' && attr !== 'pk' && attr !== 'sk' && attr !== PACKED && attr !== COLUMNS)
+      values[attr] = item[attr];
   return { sort: item.sk as string, values };
 };
 
@@ -219,15 +311,13 @@ export async function getRollup(key: RollupKey): Promise<RollupValues | undefine
   return out.Item ? strip(out.Item).values : undefined;
 }
 
-/**
- * Every item of a partition whose sort key lies in [from, to] (either end open), in sort order,
- * eventually consistent: what a dashboard reads, with the read units it cost.
- */
-export async function queryRollups(
+/** The raw items of a partition whose sort key lies in [from, to], eventually consistent, with their read units. */
+async function queryItems(
   kind: string,
   partition: string,
-  range: { from?: string; to?: string } = {},
-): Promise<{ items: RollupItem[]; rcu: number }> {
+  range: { from?: string; to?: string },
+  each: (item: RollupValues) => void,
+): Promise<number> {
   const { pk } = keyOf({ kind, partition, sort: '' });
   const keyCondition = ['pk = :pk'];
   const values: RollupValues = { ':pk': pk };
@@ -236,7 +326,6 @@ export async function queryRollups(
   else if (range.to !== undefined) keyCondition.push('sk <= :to');
   if (range.from !== undefined) values[':from'] = range.from;
   if (range.to !== undefined) values[':to'] = range.to;
-  const items: RollupItem[] = [];
   let rcu = 0;
   let start: Record<string, NativeAttributeValue> | undefined;
   do {
@@ -250,10 +339,93 @@ export async function queryRollups(
       }),
     );
     rcu += out.ConsumedCapacity?.CapacityUnits ?? 0;
-    for (const item of out.Items ?? []) items.push(strip(item));
+    for (const item of out.Items ?? []) each(item);
     start = out.LastEvaluatedKey;
   } while (start);
+  return rcu;
+}
+
+/**
+ * Every item of a partition whose sort key lies in [from, to] (either end open), in sort order,
+ * eventually consistent: what a dashboard reads, with the read units it cost.
+ */
+export async function queryRollups(
+  kind: string,
+  partition: string,
+  range: { from?: string; to?: string } = {},
+): Promise<{ items: RollupItem[]; rcu: number }> {
+  const items: RollupItem[] = [];
+  const rcu = await queryItems(kind, partition, range, (item) => items.push(strip(item)));
   return { items, rcu };
+}
+
+/** An item of a kind packed by columns, read by key: each key's numbers in the columns' order (0 for none). */
+export interface RollupRows {
+  sort: string;
+  rows: Map<string, number[]>;
+}
+
+/**
+ * queryRollups for a kind packed by columns, without a name per number: each item's keys with
+ * their columns' sums (packed, JSON and loose alike). Numbers no column holds are left out.
+ */
+export async function queryRollupRows(
+  kind: string,
+  partition: string,
+  range: { from?: string; to?: string } = {},
+): Promise<{ items: RollupRows[]; rcu: number }> {
+  const { columns } = packingOf(kind);
+  if (!columns) throw new Error(`rollup kind ${kind} is not packed by columns`);
+  const items: RollupRows[] = [];
+  const rcu = await queryItems(kind, partition, range, (item) =>
+    items.push({ sort: item.sk as string, rows: rowsOf(item, columns) }),
+  );
+  return { items, rcu };
+}
+
+/** An item's numbers by key and column: its columns' text parsed in place, then the JSON's and loose ones that fit. */
+function rowsOf(item: RollupValues, columns: readonly string[]): Map<string, number[]> {
+  const rows = new Map<string, number[]>();
+  const add = (key: string, c: number, n: number) => {
+    let row = rows.get(key);
+    if (!row) {
+      row = new Array<number>(columns.length).fill(0);
+      rows.set(key, row);
+    }
+    row[c] += n;
+  };
+  const named = (name: string, n: number) => {
+    const c = columns.findIndex((prefix) => name.startsWith(prefix) && COLUMN_KEY.test(name.slice(prefix.length)));
+    if (c >= 0) add(name.slice(columns[c].length), c, n);
+  };
+  const text = item[COLUMNS];
+  if (typeof text === 'string') {
+    const bar = text.indexOf('|');
+    // The columns the text was written with, as indexes of today's (-1: no longer a column).
+    const at = text
+      .slice(0, bar)
+      .split(',')
+      .map((c) => columns.indexOf(c));
+    let start = bar + 1;
+    while (start < text.length) {
+      let end = text.indexOf(' ', start);
+      if (end < 0) end = text.length;
+      const colon = text.indexOf(':', start);
+      const key = text.slice(start, colon);
+      for (let v = colon + 1, c = 0; v <= end; c++) {
+        let comma = text.indexOf(',', v);
+        if (comma < 0 || comma > end) comma = end;
+        if (comma > v && at[c] >= 0) add(key, at[c], Number(text.slice(v, comma)));
+        v = comma + 1;
+      }
+      start = end + 1;
+    }
+  }
+  if (typeof item[PACKED] === 'string')
+    for (const [name, n] of Object.entries(JSON.parse(item[PACKED] as string) as Record<string, number>))
+      named(name, n);
+  for (const [name, n] of looseNumbers(item)) named(name, n as number);
+  return rows;
 }
 
 /** Every item of a kind, for its repair path (a Scan: run it from a job, not a request). */
