@@ -77,6 +77,13 @@ export async function deliverBankNotification(message: BankDeliveryMessage, deps
   else await deliverTelegram(store, notification, message, deps);
 }
 
+/**
+ * A first attempt (not a replay) of a channel whose attempts have ended: the same message sent again
+ * by the notification's delivery follow-up, applied a second time (bank/deliveryMessages.ts). Dropped.
+ */
+const repeatedFirst = (message: BankDeliveryMessage, notify: NotifyStatusValue) =>
+  message.attempt === 1 && !message.replay && notify !== S.Pending;
+
 const cut = (text: string) => (text.length > RESP_MAX ? `${text.slice(0, RESP_MAX)}…` : text);
 const answerText = (body: unknown) =>
   body === undefined ? '' : cut(typeof body === 'string' ? body : JSON.stringify(body));
@@ -100,6 +107,7 @@ async function deliverWebhook(
     store.addHistory({ notification_id: n.id, channel, created_at: (deps.now ?? Date.now)(), ...row });
   // A receiver that answered 2xx never gets the same notification again, replay or not.
   if (n.status_webhook === P.Pushed) return;
+  if (repeatedFirst(message, n.notify_webhook)) return;
   // The same statement delivered by another notification (a statement pushed again): not twice.
   // Claimed while the account and its delivery state are read, and given back if nothing is sent.
   const statementId = n.category === BankNotificationCategory.values.Statement ? n.business_id : undefined;
@@ -210,6 +218,7 @@ async function deliverTelegram(
   deps: DeliveryDeps,
 ): Promise<void> {
   if (n.status_tg === P.Pushed) return;
+  if (repeatedFirst(message, n.notify_tg)) return;
   const result = await deps.sendTelegram(n.context);
   // Telegram asked to wait (a long 429), answered 5xx or not at all: tried again like a webhook.
   const retry = result.status === S.Failed && result.retryable && message.attempt < maxAttempts();

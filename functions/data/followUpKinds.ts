@@ -3,6 +3,8 @@
 // Lambda bundle these imports are all there is: a kind left out here stays pending there, logged
 // as unknown (followUpKinds.test.ts checks that every declaring module is imported).
 
+import '../bank/deliveryMessages.js';
+import '../bank/store.js';
 import '../checks/counts.js';
 import '../checks/engine.js';
 import '../checks/events.js';
