@@ -4,7 +4,7 @@
 // as unknown (followUpKinds.test.ts checks that every declaring module is imported).
 
 import '../bank/deliveryMessages.js';
-import '../bank/store.js';
+import '../bank/record.js';
 import '../checks/counts.js';
 import '../checks/engine.js';
 import '../checks/events.js';
