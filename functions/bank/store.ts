@@ -183,6 +183,7 @@ export interface BankStore {
     patch: Partial<StoredBankNotification>,
     expect?: Partial<StoredBankNotification>,
     basis?: StoredBankNotification,
+    followUps?: FollowUp[],
   ): Promise<StoredBankNotification>;
   listNotifications(query: ListQuery): Promise<ListOutcome<StoredBankNotification>>;
   /** Every notification whose webhook channel ended Failed (of one account when given). */
@@ -193,7 +194,9 @@ export interface BankStore {
     id: number,
     patch: { notify_status: NotifyStatusValue; notified_at: number | null },
   ): Promise<void>;
-  addHistory(row: New<StoredHistory>): Promise<StoredHistory>;
+  /** A history row; under `id` (newHistoryId, chosen before), written once however often this runs. */
+  addHistory(row: New<StoredHistory>, id?: number): Promise<StoredHistory | undefined>;
+  newHistoryId(): Promise<number>;
   listHistory(query: ListQuery): Promise<ListOutcome<StoredHistory>>;
   historyOf(notificationId: number): Promise<StoredHistory[]>;
   webhookState(accountId: number): Promise<WebhookStateRecord>;
@@ -528,8 +531,12 @@ export function dynamoBankStore(
 
     getNotification: (id) => notifications.get(id),
     getNotifications: (ids) => notifications.getMany([...new Set(ids)]),
-    updateNotification: (id, patch, expect, basis) =>
-      notifications.update(id, patch, { ...(expect ? { expect } : {}), ...(basis ? { basis } : {}) }),
+    updateNotification: (id, patch, expect, basis, followUps) =>
+      notifications.update(id, patch, {
+        ...(expect ? { expect } : {}),
+        ...(basis ? { basis } : {}),
+        ...(followUps?.length ? { followUps } : {}),
+      }),
     listNotifications: (query) => notifications.list(query),
     failedNotifications: (accountId) =>
       notifications.all({
@@ -540,7 +547,16 @@ export function dynamoBankStore(
       if (category === Statement) await statements.update(id, patch);
       else if (category === Balance) await stats.update(id, patch);
     },
-    addHistory: (row) => history.create(row),
+    async addHistory(row, id) {
+      if (id === undefined) return history.create(row);
+      try {
+        return await history.create(row, { id });
+      } catch (error) {
+        if (!(error instanceof ConditionFailedError)) throw error;
+        return history.get(id);
+      }
+    },
+    newHistoryId: () => idFromBlock(bankNotificationHistoryEntity.type),
     listHistory: (query) => history.list(query),
     historyOf: (notificationId) => history.all({ scope: { notification_id: notificationId } }),
     async webhookState(accountId) {

@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BankNotificationCategory, NotifyStatus } from '../../shared/enums.js';
 import { emptyListQuery, type ListQuery } from '../../shared/listQuery.js';
 import type { BankWebhookBody } from '../../shared/schemas/bankWebhook.js';
@@ -7,6 +9,7 @@ import { LEASE_MS, pollAccount } from '../../functions/bank/poll.js';
 import { readingOf } from '../../functions/bank/record.js';
 import * as service from '../../functions/bank/service.js';
 import { bankStore, type StoredBankAccount } from '../../functions/bank/store.js';
+import { deliverBankNotification } from '../../functions/bankWebhook/deliver.js';
 import { recordInbound } from '../../functions/bankWebhook/inbound/recordInbound.js';
 import { runToCrash } from '../../functions/lib/db/faults.js';
 import { findUniqueClaim } from '../../functions/lib/db/unique.js';
@@ -17,11 +20,14 @@ import { sent, setupQueues } from './checkRig.js';
 
 // Crash points of the bank's statement path (issue 25): a poll that records a transaction (its
 // statements, their notifications and deliveries, the balance change with its stat, notification
-// and delivery, the sub-account and its reading) and the inbound webhook's pushes, each crashed
+// and delivery, the sub-account and its reading), the inbound webhook's pushes and a webhook
+// delivery (claim, send, settle, history), each crashed
 // right after every write in turn (lib/db/faults.ts). Recovery is what the product does: the
 // follow-up sweeper, then the next poll (its lease expired) or the pusher sending again. Then each
 // statement is stored once with one notification, the balance change once and reconciled against
-// exactly those statements, every notification's delivery enqueued, nothing left pending.
+// exactly those statements, every notification's delivery enqueued, nothing left pending; a
+// delivery settled once, its history and claim as its outcome says, sent twice only when the crash
+// fell between the receiver's answer and the settling (nothing can tell then whether it arrived).
 
 const at = (hms: string) => Date.parse(`2026-11-23T${hms}+06:30`);
 const { bank, clock } = setupBankTest(at('09:00:00'));
@@ -224,4 +230,96 @@ describe('a crash at any write of the bank statement path leaves nothing the pro
     }
     expect(writes).toBeGreaterThan(6);
   });
+});
+
+/** A webhook receiver on this machine (allowed as a private host for the test): counts what it got, answers `status`. */
+const receiver = { status: 200, got: [] as { notification: number }[], url: '' };
+let server: Server | undefined;
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => {
+      body += c;
+    });
+    req.on('end', () => {
+      const id = String(req.headers['webhook-id'] ?? '');
+      receiver.got.push({ notification: Number(id.split('_')[1]) });
+      res.writeHead(receiver.status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ ok: receiver.status < 300, size: body.length }));
+    });
+  });
+  await new Promise<void>((r) => server?.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  process.env.ALLOWED_PRIVATE_HOSTS = `127.0.0.1:${port}`;
+  receiver.url = `http://127.0.0.1:${port}/hook`;
+});
+afterAll(async () => {
+  await new Promise<void>((r) => server?.close(() => r()));
+});
+
+const delivery = () => ({
+  store: bankStore(),
+  sendTelegram: async () => {
+    throw new Error('no chat in this test');
+  },
+  notice: async () => undefined,
+  timeZone: async () => 'Asia/Yangon',
+  now: () => clock.now(),
+  requeue: async () => undefined,
+});
+
+describe('a crash at any write of a webhook delivery leaves it settled once', () => {
+  for (const outcome of ['delivered', 'refused'] as const)
+    it(`an attempt the receiver ${outcome === 'delivered' ? 'answers 2xx' : 'refuses with a 4xx'}: the channel settled, its history, the statement's claim`, async () => {
+      receiver.status = outcome === 'delivered' ? 200 : 400;
+      const { Success, Failed } = NotifyStatus.values;
+      for (let n = 1; n < 60; n++) {
+        // A statement of an account with a webhook (and no chat), recorded by a poll as usual.
+        const acc = await polledAccount();
+        await service.updateAccount(acc.id, { webhook: receiver.url });
+        bank.transact(acc.user, acc.no, 25);
+        clock.set(clock.now() + 5_000);
+        await pollAccount({ ...deps(), chatOn: async () => false }, { accountId: acc.id, mode: 'poll' });
+        const store = bankStore();
+        const note = (await store.listNotifications(byAccount(acc.id))).result.find((x) => x.category === Statement);
+        if (!note) throw new Error('no statement notification');
+        const message = {
+          kind: 'bank_notification' as const,
+          notification_id: note.id,
+          channel: 1 as const,
+          attempt: 1,
+        };
+        const { crashed, lastWrite } = await runToCrash({ sequence: 'bank_delivery', afterWrites: n }, () =>
+          deliverBankNotification(message, delivery()),
+        );
+        const context = `bank_delivery, crash after write ${n}${crashed ? ` (${lastWrite})` : ' (no crash)'}`;
+        const settledBeforeRecovery =
+          (await store.getNotification(note.id))?.notify_webhook !== NotifyStatus.values.Pending;
+        // Recovery: the sweeper, then the queue gives the message again (its consumer never deleted it).
+        await sweepFollowUps({ before: Date.now() + 1 });
+        await deliverBankNotification(message, delivery());
+        const after = await store.getNotification(note.id);
+        expect(after?.notify_webhook, `${context}: channel`).toBe(outcome === 'delivered' ? Success : Failed);
+        const sends = receiver.got.filter((g) => g.notification === note.id).length;
+        // Settled before the crash: never sent again. Else the attempt ran again: twice at most.
+        expect(sends, `${context}: sends`).toBeGreaterThanOrEqual(1);
+        expect(sends, `${context}: sends`).toBeLessThanOrEqual(settledBeforeRecovery ? 1 : 2);
+        const history = await store.historyOf(note.id);
+        expect(history.length, `${context}: history rows`).toBeGreaterThanOrEqual(1);
+        expect(history.length, `${context}: history rows`).toBeLessThanOrEqual(sends);
+        for (const h of history) expect(h.code, `${context}: history`).toBe(receiver.status);
+        // The statement copies the outcome; its claim is kept once delivered, given back when refused.
+        const statement = (await store.listStatements(byAccount(acc.id))).result[0];
+        expect(statement?.notify_status, `${context}: the statement's status`).toBe(after?.notify_status);
+        const other = await store.claimDelivery(note.business_id, note.id + 1_000_000, clock.now());
+        expect(other.claimed, `${context}: another notification may deliver the statement`).toBe(outcome === 'refused');
+        if (other.claimed) await store.releaseDelivery(note.business_id, note.id + 1_000_000);
+        await expectNothingPending(context);
+        if (!crashed) {
+          expect(n).toBeGreaterThan(3);
+          return;
+        }
+      }
+      throw new Error('bank_delivery did not complete within 60 writes');
+    });
 });
