@@ -3,7 +3,7 @@ import { NotifyStatus, PushStatus } from '../../shared/enums.js';
 import { ConditionFailedError, type FollowUp } from '../lib/db/entity.js';
 import { applyNow } from '../lib/db/outbox.js';
 import { newChannelFields, pushStatusOf, settleChannel } from './channelStatus.js';
-import { type BankStore, type StoredBankNotification, useBankStore } from './store.js';
+import { type BankStore, type StoredBankNotification, useBankStore as installBankStore } from './store.js';
 
 const N = NotifyStatus.values;
 const P = PushStatus.values;
@@ -37,7 +37,7 @@ function notification(over: Partial<StoredBankNotification> = {}): StoredBankNot
   };
 }
 
-afterEach(() => useBankStore(undefined));
+afterEach(() => installBankStore(undefined));
 
 /**
  * The parts of the bank store settling uses, holding one notification and its statement's status;
@@ -71,7 +71,7 @@ function memoryStore(initial: StoredBankNotification, beforeWrite?: (row: Stored
       Object.assign(business, patch);
     },
   } as unknown as BankStore;
-  useBankStore(store);
+  installBankStore(store);
   return {
     store,
     row: () => row,
