@@ -1,4 +1,5 @@
 import { NotifyStatus } from '../../shared/enums.js';
+import { writeSequence } from '../lib/db/faults.js';
 import { defineFollowUp } from '../lib/db/outbox.js';
 import { logger } from '../lib/logger.js';
 import type { BankStatementLine } from './drivers/bankDriver.js';
@@ -135,28 +136,34 @@ export async function recordStatement(
 ): Promise<StatementOutcome> {
   if (seenLately(sub.reading, key)) return 'seen';
   const { store, account, targets, now } = scope;
-  const recorded = await store.recordStatement(
-    {
-      bank_name: account.bank_name,
-      account_id: account.id,
-      sub_account_id: sub.id,
-      sub_no: sub.no,
-      human_date: line.time ? `${line.date} ${line.time}` : line.date,
-      inflow: line.inflow,
-      name: line.name,
-      amount: line.amount,
-      remark: line.remark,
-      ref: line.ref ?? null,
-      balance: null,
-      key,
-      send_date: line.date,
-      send_time: line.time,
-      notify_status: baseline ? NotifyStatus.values.NoNotify : targets.row,
-      notified_at: null,
-      created_at: now,
-    },
-    baseline ? undefined : (stored) => statementNotification(account, targets, sub, line, stored.id, now),
-    { batch: scope.batch, ...(baseline ? {} : { countAfter: sub.countAfter }) },
+  // A new statement's writes (claim, row, notification...) are the sequence `bank_statement` of the
+  // fault hook (lib/db/faults.ts), inside a poll's or push's own: the kill test aims at them.
+  const inSequence = (fn: () => ReturnType<BankStore['recordStatement']>) =>
+    baseline ? fn() : writeSequence('bank_statement', fn);
+  const recorded = await inSequence(() =>
+    store.recordStatement(
+      {
+        bank_name: account.bank_name,
+        account_id: account.id,
+        sub_account_id: sub.id,
+        sub_no: sub.no,
+        human_date: line.time ? `${line.date} ${line.time}` : line.date,
+        inflow: line.inflow,
+        name: line.name,
+        amount: line.amount,
+        remark: line.remark,
+        ref: line.ref ?? null,
+        balance: null,
+        key,
+        send_date: line.date,
+        send_time: line.time,
+        notify_status: baseline ? NotifyStatus.values.NoNotify : targets.row,
+        notified_at: null,
+        created_at: now,
+      },
+      baseline ? undefined : (stored) => statementNotification(account, targets, sub, line, stored.id, now),
+      { batch: scope.batch, ...(baseline ? {} : { countAfter: sub.countAfter }) },
+    ),
   );
   remember(sub.reading, key);
   // Stored here, or by a writer that died before saving the reading: either way counted now.
