@@ -61,14 +61,6 @@ export interface DeliveryDeps {
   requeue?: (message: BankDeliveryMessage, delaySeconds: number) => Promise<void>;
 }
 
-/** A final outcome counted in the account's day figures (the delivery dashboard reads them). */
-async function countOutcome(deps: DeliveryDeps, accountId: number, figures: DayFigures): Promise<void> {
-  const now = (deps.now ?? Date.now)();
-  await deps.store
-    .addDayFigures(dayOf(now, await deps.timeZone()), accountId, figures)
-    .catch((error: unknown) => logger.warn('could not count a bank delivery', { error: error as Error }));
-}
-
 /** One attempt; its writes are the sequence `bank_delivery` of the crash tests (lib/db/faults.ts). */
 export function deliverBankNotification(message: BankDeliveryMessage, deps: DeliveryDeps): Promise<void> {
   return writeSequence('bank_delivery', () => deliver(message, deps));
@@ -245,10 +237,11 @@ async function deliverTelegram(
 ): Promise<void> {
   if (n.status_tg === P.Pushed) return;
   if (repeatedFirst(message, n.notify_tg)) return;
+  const historyId = await store.newHistoryId();
   const result = await deps.sendTelegram(n.context);
   // Telegram asked to wait (a long 429), answered 5xx or not at all: tried again like a webhook.
   const retry = result.status === S.Failed && result.retryable && message.attempt < maxAttempts();
-  await store.addHistory({
+  const row = {
     notification_id: n.id,
     channel: PushChannel.values.TG,
     callback_url: null,
@@ -258,14 +251,20 @@ async function deliverTelegram(
     resp: result.answer === null ? null : answerText(result.answer),
     remark: `${result.reason ?? 'Sent'}; attempt ${message.attempt} of ${maxAttempts()}${retry ? ', will retry' : ''}`,
     created_at: (deps.now ?? Date.now)(),
-  });
+  };
   if (retry) {
+    await store.addHistory(row, historyId);
     const next: BankDeliveryMessage = { ...message, attempt: message.attempt + 1 };
     await (deps.requeue ?? ((m, d) => sendDeliveries([m], d)))(next, retryDelaySeconds(next.attempt));
     return;
   }
   if (result.status === S.Failed) recordMetric('TelegramSendsFailed');
-  await settleChannel(store, n, 'tg', result.status, result.pushed_at);
-  if (result.status === S.Success) await countOutcome(deps, n.account_id, { tg_sent: 1 });
-  else if (result.status === S.Failed) await countOutcome(deps, n.account_id, { tg_failed: 1 });
+  // As for the webhook: one write settles the channel and records its history row and count.
+  const figures =
+    result.status === S.Success ? { tg_sent: 1 } : result.status === S.Failed ? { tg_failed: 1 } : undefined;
+  const day = dayOf((deps.now ?? Date.now)(), await deps.timeZone());
+  await settleChannel(store, n, 'tg', result.status, result.pushed_at, [
+    attemptHistory({ id: historyId, row }),
+    ...(figures ? [countDelivery({ day, account_id: n.account_id, figures })] : []),
+  ]);
 }

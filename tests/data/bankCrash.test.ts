@@ -269,6 +269,55 @@ const delivery = () => ({
 });
 
 describe('a crash at any write of a webhook delivery leaves it settled once', () => {
+  it('a message to the bank chat: the channel settled, its history, sent twice only if the crash cut the settling', async () => {
+    const { Success } = NotifyStatus.values;
+    let sends = 0;
+    const chat = {
+      ...delivery(),
+      sendTelegram: async () => {
+        sends++;
+        return {
+          status: Success,
+          reason: null,
+          retryable: false,
+          pushed_at: clock.now(),
+          answer: { ok: true },
+          lines: 4,
+        };
+      },
+    };
+    for (let n = 1; n < 60; n++) {
+      // A statement of an account with the bank chat on (and no webhook), recorded by a poll as usual.
+      const acc = await polledAccount();
+      bank.transact(acc.user, acc.no, 25);
+      clock.set(clock.now() + 5_000);
+      await poll(acc);
+      const store = bankStore();
+      const note = (await store.listNotifications(byAccount(acc.id))).result.find((x) => x.category === Statement);
+      if (!note) throw new Error('no statement notification');
+      const message = { kind: 'bank_notification' as const, notification_id: note.id, channel: 2 as const, attempt: 1 };
+      sends = 0;
+      const { crashed, lastWrite } = await runToCrash({ sequence: 'bank_delivery', afterWrites: n }, () =>
+        deliverBankNotification(message, chat),
+      );
+      const context = `bank_delivery (chat), crash after write ${n}${crashed ? ` (${lastWrite})` : ' (no crash)'}`;
+      const settled = (await store.getNotification(note.id))?.notify_tg !== NotifyStatus.values.Pending;
+      await sweepFollowUps({ before: Date.now() + 1 });
+      await deliverBankNotification(message, chat);
+      const after = await store.getNotification(note.id);
+      expect(after?.notify_tg, `${context}: channel`).toBe(Success);
+      expect(sends, `${context}: sends`).toBeGreaterThanOrEqual(1);
+      expect(sends, `${context}: sends`).toBeLessThanOrEqual(settled ? 1 : 2);
+      const history = await store.historyOf(note.id);
+      expect(history.length, `${context}: history rows`).toBe(1);
+      const statement = (await store.listStatements(byAccount(acc.id))).result[0];
+      expect(statement?.notify_status, `${context}: the statement's status`).toBe(after?.notify_status);
+      await expectNothingPending(context);
+      if (!crashed) return;
+    }
+    throw new Error('bank_delivery did not complete within 60 writes');
+  });
+
   for (const outcome of ['delivered', 'refused'] as const)
     it(`an attempt the receiver ${outcome === 'delivered' ? 'answers 2xx' : 'refuses with a 4xx'}: the channel settled, its history, the statement's claim`, async () => {
       receiver.status = outcome === 'delivered' ? 200 : 400;
