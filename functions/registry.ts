@@ -141,7 +141,8 @@ export const LAMBDAS: readonly LambdaDef[] = [
   },
   {
     // Applies the follow-ups of transitions whose writer died before it had (lib/db/outbox.ts):
-    // the task counters and ends, records and notifications of the check engine, and their sends.
+    // the task counters and ends, records and notifications of the check engine, and their sends;
+    // the bank's balance stats, notifications' deliveries and delivery bookkeeping; rule-slot logs.
     name: 'followUpSweeper',
     entry: 'functions/data/followUpSweep.ts',
     trigger: { type: 'schedule', everySeconds: 60 },

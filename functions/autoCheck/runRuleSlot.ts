@@ -1,10 +1,12 @@
 import { lastSlotInstant, slotsOf, weekOf, weekStampAt } from '../../shared/autoCheckSchedule.js';
-import type { AutoCheckEvent } from '../../shared/schemas/autoCheck.js';
-import { recordEvent } from '../checks/events.js';
+import type { AutoCheckEvent, SkippedSite } from '../../shared/schemas/autoCheck.js';
+import { newEventId, writeEvent } from '../checks/events.js';
+import { writeSequence } from '../lib/db/faults.js';
 import { ValidationError } from '../lib/errors.js';
 import { logger } from '../lib/logger.js';
 import { getSystemConfig } from '../systemConfig/getSystemConfig.js';
 import { partitionSites, skippedText, startRuleCheck } from './service.js';
+import { type SlotLogArgs, writeSlotLog, writeSlotLogNow } from './slotFollowUps.js';
 import { ruleStore, type SlotKey } from './store.js';
 
 /** A slot that fires this late (the local stack was down) is logged as missed instead of run. */
@@ -24,7 +26,12 @@ export type SlotOutcome =
  * decides between deliveries. The rule is read again here, so a schedule that fires late or was
  * left behind by an edit, a disable, a delete or a zone change starts nothing.
  */
-export async function runRuleSlot(event: AutoCheckEvent, now = Date.now()): Promise<SlotOutcome> {
+export function runRuleSlot(event: AutoCheckEvent, now = Date.now()): Promise<SlotOutcome> {
+  // Its writes are the sequence `rule_slot` of the crash tests (lib/db/faults.ts).
+  return writeSequence('rule_slot', () => run(event, now));
+}
+
+async function run(event: AutoCheckEvent, now: number): Promise<SlotOutcome> {
   const zone = (await getSystemConfig()).time_zone;
   const slotAt =
     event.slotAt ??
@@ -48,12 +55,8 @@ export async function runRuleSlot(event: AutoCheckEvent, now = Date.now()): Prom
   const holder = await ruleStore().claimSlot(key, now, MISSED_AFTER_MS);
   if (!holder) return { status: 'duplicate' };
 
-  const outcome = await runClaimed(rule, key, holder, slotAt, event.weekStamp, now);
-  // The run left its log row: the claim is kept for good (a failure here leaves it to expire).
-  await ruleStore()
-    .completeSlot(key, holder)
-    .catch((error: unknown) => logger.warn('auto-check slot claim not completed', { ...key, error: error as Error }));
-  return outcome;
+  // The run's log row completes the claim for good, as its follow-up (slotFollowUps.ts).
+  return runClaimed(rule, key, holder, slotAt, event.weekStamp, now);
 }
 
 async function runClaimed(
@@ -65,9 +68,14 @@ async function runClaimed(
   now: number,
 ): Promise<SlotOutcome> {
   const base = { rule_id: rule.id, week_stamp: weekStamp, slot_at: slotAt };
+  // The log's id first: the started check's operation row records the log (and the claim's end) in
+  // its own write, so a run that dies after it leaves them to the follow-up sweeper, never a check
+  // without its log, nor a claim a later delivery would take over and log missed.
+  const logId = await ruleStore().newLogId();
+  const logged = (log: SlotLogArgs['log']) => writeSlotLogNow({ id: logId, log, key, holder });
   try {
     if (now - slotAt >= MISSED_AFTER_MS) {
-      const log = await ruleStore().addLog({
+      const log = await logged({
         ...base,
         success: false,
         operation_id: null,
@@ -78,22 +86,36 @@ async function runClaimed(
       return { status: 'missed', logId: log.id };
     }
     try {
+      const eventId = await newEventId();
       // The slot's own time decides maintenance: a late delivery skips what was paused when it was due.
-      const { operationId, skipped } = await startRuleCheck(rule, null, `Rule ${rule.name}`, { pausedAt: slotAt });
-      const log = await ruleStore().addLog({
-        ...base,
-        success: true,
-        operation_id: operationId,
-        missed: false,
-        skipped,
-        remark: skipped.length ? `Skipped ${skippedText(skipped)}` : '',
-      });
-      await recordEvent('cron_check', operationId, `Auto-check rule ${rule.id} (${rule.name}) started`);
-      return { status: 'started', operationId, logId: log.id };
+      const followUps = (operationId: number, skipped: SkippedSite[]) => [
+        writeSlotLog({
+          id: logId,
+          log: {
+            ...base,
+            success: true,
+            operation_id: operationId,
+            missed: false,
+            skipped,
+            remark: skipped.length ? `Skipped ${skippedText(skipped)}` : '',
+          },
+          key,
+          holder,
+        }),
+        writeEvent({
+          id: eventId,
+          action: 'cron_check',
+          operation_id: operationId,
+          message: `Auto-check rule ${rule.id} (${rule.name}) started`,
+          at: now,
+        }),
+      ];
+      const { operationId } = await startRuleCheck(rule, null, `Rule ${rule.name}`, { pausedAt: slotAt, followUps });
+      return { status: 'started', operationId, logId };
     } catch (error) {
       // No site could be checked: a result to log, not a failure to retry.
       if (!(error instanceof ValidationError)) throw error;
-      const log = await ruleStore().addLog({
+      const log = await logged({
         ...base,
         success: false,
         operation_id: null,

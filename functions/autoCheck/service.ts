@@ -1,3 +1,4 @@
+import type { FollowUp } from '../lib/db/entity.js';
 import { nextRun, weekCalendar, weekStartInstant } from '../../shared/autoCheckSchedule.js';
 import { OperationName } from '../../shared/enums.js';
 import type { ListQuery } from '../../shared/listQuery.js';
@@ -190,7 +191,11 @@ export async function startRuleCheck(
   rule: StoredRule,
   operatorId: number | null,
   remark: string,
-  options: { pausedAt?: number } = {},
+  options: {
+    pausedAt?: number;
+    /** What the operation's start sets in motion besides its tasks (a slot's log): its follow-ups (checks/start.ts). */
+    followUps?: (operationId: number, skipped: SkippedSite[]) => FollowUp[];
+  } = {},
 ): Promise<{ operationId: number; skipped: SkippedSite[] }> {
   const { checkable, skipped } = await partitionSites(rule.sites, options);
   if (!checkable.length) {
@@ -203,6 +208,9 @@ export async function startRuleCheck(
     operatorId,
     ruleId: rule.id,
     remark: skipped.length ? `${remark}; skipped ${skippedText(skipped)}` : remark,
+    ...(options.followUps
+      ? { followUps: (operationId: number) => options.followUps?.(operationId, skipped) ?? [] }
+      : {}),
   });
   return { operationId: operation.id, skipped };
 }

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { ListQuery } from '../../shared/listQuery.js';
 import type { Checkpoints } from '../../shared/schemas/checks.js';
 import { type AutoLog, autoLogListFields, type RuleTimes, ruleListFields } from '../../shared/schemas/autoCheck.js';
-import { defineEntity, type ListOutcome } from '../lib/db/entity.js';
+import { ConditionFailedError, defineEntity, type FollowUp, type ListOutcome } from '../lib/db/entity.js';
+import { nextId } from '../lib/db/ids.js';
 import { leaseKind, LeaseStatus } from '../lib/db/lease.js';
 import { createRepository, type DynamoRepository } from '../lib/db/repository.js';
 import { onConditionFailure } from '../lib/onConditionFailure.js';
@@ -50,7 +51,15 @@ export interface RuleStore {
   /** Throws RuleNotFoundError. */
   deleteRule(id: number): Promise<void>;
 
-  addLog(log: Omit<StoredAutoLog, 'id' | 'created_at'>): Promise<StoredAutoLog>;
+  /**
+   * A run log row. Under `id` (newLogId, chosen before) it is written once however often this runs
+   * (a follow-up applied again); `followUps` are stored with it and applied once it is written.
+   */
+  addLog(
+    log: Omit<StoredAutoLog, 'id' | 'created_at'>,
+    options?: { id?: number; followUps?: FollowUp[] },
+  ): Promise<StoredAutoLog>;
+  newLogId(): Promise<number>;
   listLogs(query: ListQuery, ruleId?: number): Promise<ListOutcome<StoredAutoLog>>;
 
   /**
@@ -105,7 +114,17 @@ export function dynamoRuleStore(
     updateRule: (id, patch) => onRule(id, rules.update(id, patch)),
     deleteRule: (id) => onRule(id, rules.softDelete(id)),
 
-    addLog: (log) => logs.create(log),
+    async addLog(log, options = {}) {
+      try {
+        return await logs.create(log, options);
+      } catch (error) {
+        if (options.id === undefined || !(error instanceof ConditionFailedError)) throw error;
+        const found = await logs.get(options.id);
+        if (!found) throw error;
+        return found;
+      }
+    },
+    newLogId: () => nextId(autoLogEntity.type),
     listLogs: (query, ruleId) => logs.list(query, ruleId === undefined ? undefined : { scope: { rule_id: ruleId } }),
 
     async claimSlot(key, now, ms) {

@@ -1,8 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { NotifyStatus, PushStatus } from '../../shared/enums.js';
-import { ConditionFailedError } from '../lib/db/entity.js';
+import { ConditionFailedError, type FollowUp } from '../lib/db/entity.js';
+import { applyNow } from '../lib/db/outbox.js';
 import { newChannelFields, pushStatusOf, settleChannel } from './channelStatus.js';
-import type { BankStore, StoredBankNotification } from './store.js';
+import { type BankStore, type StoredBankNotification, useBankStore as installBankStore } from './store.js';
 
 const N = NotifyStatus.values;
 const P = PushStatus.values;
@@ -36,18 +37,30 @@ function notification(over: Partial<StoredBankNotification> = {}): StoredBankNot
   };
 }
 
-/** The parts of the bank store settling uses, holding one notification and its statement's status. */
+afterEach(() => installBankStore(undefined));
+
+/**
+ * The parts of the bank store settling uses, holding one notification and its statement's status;
+ * the process-wide store while the test runs (the settling's follow-ups reach it), applying them at once.
+ */
 function memoryStore(initial: StoredBankNotification, beforeWrite?: (row: StoredBankNotification) => void) {
   let row = initial;
   const business: { notify_status?: number; notified_at?: number | null } = {};
   const store = {
     getNotification: async () => row,
-    async updateNotification(_id: number, patch: Partial<StoredBankNotification>, expect?: Record<string, unknown>) {
+    async updateNotification(
+      _id: number,
+      patch: Partial<StoredBankNotification>,
+      expect?: Record<string, unknown>,
+      _basis?: StoredBankNotification,
+      followUps: FollowUp[] = [],
+    ) {
       beforeWrite?.(row);
       beforeWrite = undefined;
       for (const [field, value] of Object.entries(expect ?? {}))
         if (row[field as keyof StoredBankNotification] !== value) throw new ConditionFailedError('changed meanwhile');
       row = { ...row, ...patch };
+      await applyNow(followUps);
       return row;
     },
     async setBusinessStatus(
@@ -58,6 +71,7 @@ function memoryStore(initial: StoredBankNotification, beforeWrite?: (row: Stored
       Object.assign(business, patch);
     },
   } as unknown as BankStore;
+  installBankStore(store);
   return {
     store,
     row: () => row,

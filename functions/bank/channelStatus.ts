@@ -1,8 +1,9 @@
 import { BankNotificationCategory, NotifyStatus, PushStatus } from '../../shared/enums.js';
 import type { NotifyStatusValue, PushStatusValue } from '../../shared/schemas/bank.js';
-import { ConditionFailedError } from '../lib/db/entity.js';
+import { ConditionFailedError, type FollowUp } from '../lib/db/entity.js';
+import { defineFollowUp } from '../lib/db/outbox.js';
 import { logger } from '../lib/logger.js';
-import type { BankStore, StoredBankNotification } from './store.js';
+import { type BankStore, bankStore, type StoredBankNotification } from './store.js';
 
 // The statuses of a bank notification's channels (spec section 3, issue 15; docs/notifications.md
 // "Statuses"). Each channel keeps the notify status of its attempts (notify_webhook / notify_tg:
@@ -93,21 +94,30 @@ export function channelPatch(
  * status with it, which the statement or balance stat it is about copies (notified_at: when the
  * first channel was pushed). The webhook and the chat settle in separate messages that may run at
  * once: the write expects the other channel as it was read and, when that moved meanwhile, reads it
- * again, so notify_status always counts both.
+ * again, so notify_status always counts both. What the settling sets in motion (the copy on the
+ * statement or balance stat, and the caller's `followUps`: the attempt's history row, the claim's
+ * end...) is recorded in the same write (lib/db/outbox.ts), so a delivery that dies after it
+ * leaves them to the follow-up sweeper.
  */
 export async function settleChannel(
-  store: Pick<BankStore, 'updateNotification' | 'getNotification' | 'setBusinessStatus'>,
+  store: Pick<BankStore, 'updateNotification' | 'getNotification'>,
   n: StoredBankNotification,
   channel: Channel,
   notify: NotifyStatusValue,
   pushedAt: number | null = null,
+  followUps: FollowUp[] = [],
 ): Promise<StoredBankNotification> {
   let current = n;
   let updated: StoredBankNotification | undefined;
   for (let tries = 1; !updated; tries++) {
     const other = channel === 'webhook' ? { notify_tg: current.notify_tg } : { notify_webhook: current.notify_webhook };
+    const patch = channelPatch(current, channel, notify, pushedAt);
+    const business = businessStatusOf({ ...current, ...patch });
     try {
-      updated = await store.updateNotification(n.id, channelPatch(current, channel, notify, pushedAt), other, current);
+      updated = await store.updateNotification(n.id, patch, other, current, [
+        ...followUps,
+        ...(business ? [business] : []),
+      ]);
     } catch (error) {
       if (!(error instanceof ConditionFailedError) || tries >= SETTLE_TRIES) throw error;
       const fresh = await store.getNotification(n.id);
@@ -115,15 +125,35 @@ export async function settleChannel(
       current = fresh;
     }
   }
-  const { Statement, Balance } = BankNotificationCategory.values;
-  if (n.category === Statement || n.category === Balance) {
-    const pushed = [updated.pushed_webhook_at, updated.pushed_tg_at].filter((at): at is number => at !== null);
-    await store
-      .setBusinessStatus(n.category, n.business_id, {
-        notify_status: updated.notify_status,
-        notified_at: updated.notify_status === N.Success && pushed.length ? Math.min(...pushed) : null,
-      })
-      .catch((error: unknown) => logger.warn('could not set the notify status of the row', { error: error as Error }));
-  }
   return updated;
 }
+
+/** The statement's or balance stat's copy of a notification's notify status, as a follow-up of its settling. */
+function businessStatusOf(n: StoredBankNotification): FollowUp | undefined {
+  const { Statement, Balance } = BankNotificationCategory.values;
+  if (n.category !== Statement && n.category !== Balance) return undefined;
+  const pushed = [n.pushed_webhook_at, n.pushed_tg_at].filter((at): at is number => at !== null);
+  return setBusinessStatus({
+    category: n.category,
+    id: n.business_id,
+    notify_status: n.notify_status,
+    notified_at: n.notify_status === N.Success && pushed.length ? Math.min(...pushed) : null,
+  });
+}
+
+/** Follow-up of a settling: the row the notification is about copies its notify status (a set: applied twice, the same). */
+const setBusinessStatus = defineFollowUp(
+  'bank.business_status',
+  async (a: { category: number; id: number; notify_status: NotifyStatusValue; notified_at: number | null }) => {
+    try {
+      await bankStore().setBusinessStatus(a.category, a.id, {
+        notify_status: a.notify_status,
+        notified_at: a.notified_at,
+      });
+    } catch (error) {
+      // The row is gone (or never was, for a notification written on its own): nothing to copy to.
+      if (!(error instanceof ConditionFailedError)) throw error;
+      logger.warn('could not set the notify status of the row', { category: a.category, id: a.id });
+    }
+  },
+);

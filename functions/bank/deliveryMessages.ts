@@ -1,8 +1,9 @@
 import { NotifyStatus, PushChannel } from '../../shared/enums.js';
 import type { NotifyMessage } from '../../shared/schemas/notifyMessage.js';
-import { logger } from '../lib/logger.js';
+import type { FollowUp } from '../lib/db/entity.js';
+import { defineFollowUp } from '../lib/db/outbox.js';
 import { sendToQueue } from '../lib/queue/sendToQueue.js';
-import type { StoredBankNotification } from './store.js';
+import type { StoredBankNotification } from './entities.js';
 
 // The event the bank emits for each notification it writes: one message per channel to push on
 // the notify queue. The delivery (functions/bankWebhook, run by the notifier) consumes them; the
@@ -27,17 +28,18 @@ export function firstDeliveries(n: Channels, replay = false): BankDeliveryMessag
 }
 
 /**
- * The deliveries of notifications just written, in one send. A queue that cannot take them leaves
- * the notifications Pending and the poll goes on (a lost delivery must not lose a statement); the
- * start's requeue or a Replay sends them later.
+ * Follow-up of a new bank notification (lib/db/outbox.ts): its first deliveries, one per channel to
+ * push, recorded in the notification's own PutItem and sent once it is stored. A writer that dies
+ * before the send leaves the entry to the follow-up sweeper; a queue that refuses it does too (the
+ * entry stays until a send succeeds). Applied twice (the writer died after the send, before the
+ * entry was cleared), the delivery drops the second message: a first attempt of a channel no
+ * longer Pending is not sent again (deliver.ts).
  */
-export async function enqueueDeliveries(notifications: Channels[]): Promise<void> {
-  const messages = notifications.flatMap((n) => firstDeliveries(n));
-  if (!messages.length) return;
-  await sendDeliveries(messages).catch((error: unknown) =>
-    logger.error('could not enqueue bank notification deliveries; they stay Pending', {
-      notification_ids: notifications.map((n) => n.id),
-      error: error as Error,
-    }),
-  );
+export const deliverOnce = defineFollowUp('bank.deliver', (n: Channels) => sendDeliveries(firstDeliveries(n)));
+
+/** The follow-ups of a notification about to be written under `id`: its deliveries, if any channel is to push. */
+export function deliveriesOf(n: Channels): FollowUp[] {
+  return firstDeliveries(n).length
+    ? [deliverOnce({ id: n.id, notify_webhook: n.notify_webhook, notify_tg: n.notify_tg })]
+    : [];
 }

@@ -41,7 +41,17 @@ export type StoredBankAccount = StoredOf<
   }
 >;
 
-export type StoredSubAccount = StoredOf<typeof subAccountListFields>;
+export type StoredSubAccount = StoredOf<
+  typeof subAccountListFields,
+  {
+    /**
+     * When its last balance change was recorded (the poll's or push's instant): the change and
+     * this are one write, so a reading saved before it (record.ts readingOf) holds a sum that
+     * change already reconciled.
+     */
+    reconciled_at?: number;
+  }
+>;
 
 export type StoredStatement = StoredOf<
   typeof statementListFields,
@@ -192,6 +202,12 @@ export interface SubReading {
   /** Signed sum (minor units) and count of statements stored since the last balance change. */
   pending_cents: number;
   pending_count: number;
+  /**
+   * The instant of the poll or push that saved it. A statement stored after it that the reading
+   * does not remember was stored by a writer that died before saving its reading: counted again
+   * when read again (record.ts).
+   */
+  saved_at?: number;
 }
 
 export const subReadings = keyedRecords<SubReading>('bank_sub_reading');

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { BankAccountStatus, SubAccountStatus } from '../../shared/enums.js';
 import type { BankPollOutcome } from '../../shared/schemas/bank.js';
 import { sketchAttr, sketchBucket } from '../lib/durationSketch.js';
+import { writeSequence } from '../lib/db/faults.js';
 import type { RecordChange } from '../lib/db/keyedRecords.js';
 import { logger } from '../lib/logger.js';
 import { decryptSecret, encryptSecret } from '../lib/secrets/index.js';
@@ -21,12 +22,12 @@ import {
 } from './entities.js';
 import { notifyTargets } from './notify.js';
 import {
-  emptyReading,
   finishRecording,
   type RecordedSub,
   type RecordScope,
   recordBalance,
   recordScope,
+  readingOf,
   recordStatement,
   tallyFigures,
 } from './record.js';
@@ -97,7 +98,12 @@ export interface PollOutcome extends BankPollOutcome {
   due?: false;
 }
 
-export async function pollAccount(deps: PollDeps, req: PollRequest): Promise<PollOutcome> {
+/** One poll; its writes are the sequence `bank_poll` of the crash tests (lib/db/faults.ts). */
+export function pollAccount(deps: PollDeps, req: PollRequest): Promise<PollOutcome> {
+  return writeSequence('bank_poll', () => poll(deps, req));
+}
+
+async function poll(deps: PollDeps, req: PollRequest): Promise<PollOutcome> {
   const { store, clock } = deps;
   const holder = randomUUID();
   const started = clock.now();
@@ -241,7 +247,9 @@ export function snapshotEntry(
 async function loadSubs(store: BankStore, accountId: number) {
   const rows = await store.subsOf(accountId);
   const readings = await store.readings(rows);
-  const snapshot: SubSnapshot = Object.fromEntries(rows.map((s) => [s.no, snapshotEntry(s, readings.get(s.id))]));
+  const snapshot: SubSnapshot = Object.fromEntries(
+    rows.map((s) => [s.no, snapshotEntry(s, readingOf(s, readings.get(s.id)).reading)]),
+  );
   return { rows, readings, snapshot };
 }
 
@@ -306,8 +314,7 @@ async function runPoll(
       for (const [no, [id]] of wanted) {
         const sub = rows.get(id);
         if (!sub || !isUsable(sub)) continue;
-        const reading = loaded.readings.get(id) ?? emptyReading();
-        snapshot[no] = await pollSub(c, sub, reading, byNo.get(no));
+        snapshot[no] = await pollSub(c, sub, loaded.readings.get(id), byNo.get(no));
       }
       changed = true;
     }
@@ -381,11 +388,12 @@ interface SubPollContext {
 async function pollSub(
   c: SubPollContext,
   sub: StoredSubAccount,
-  reading: SubReading,
+  saved: SubReading | undefined,
   balance: BankBalance | undefined,
 ): Promise<SubSnapshot[string]> {
+  const { reading, countAfter } = readingOf(sub, saved);
   const baseline = reading.cursor === null && sub.available_balance === null;
-  const rec: RecordedSub = { id: sub.id, no: sub.no, available_balance: sub.available_balance, reading };
+  const rec: RecordedSub = { id: sub.id, no: sub.no, available_balance: sub.available_balance, reading, countAfter };
   let current = balance;
   try {
     await readStatements(c, rec, baseline);
@@ -419,9 +427,10 @@ async function pollSub(
     }
     throw error;
   }
+  // A recorded balance change wrote the row already (its balance and last refresh, with the change).
   const [updated] = await Promise.all([
-    c.store.updateSub(sub.id, { available_balance: rec.available_balance, last_refresh: c.clock.now() }),
-    c.store.saveReading(sub.id, rec.reading),
+    rec.written ?? c.store.updateSub(sub.id, { available_balance: rec.available_balance, last_refresh: c.clock.now() }),
+    c.store.saveReading(sub.id, { ...rec.reading, saved_at: c.scope.now }),
   ]);
   return snapshotEntry(updated, rec.reading);
 }

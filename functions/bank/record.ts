@@ -1,28 +1,35 @@
 import { NotifyStatus } from '../../shared/enums.js';
+import { writeSequence } from '../lib/db/faults.js';
+import { defineFollowUp } from '../lib/db/outbox.js';
 import { logger } from '../lib/logger.js';
-import { enqueueDeliveries } from './deliveryMessages.js';
 import type { BankStatementLine } from './drivers/bankDriver.js';
 import { secondOfDay } from './monitorSchedule.js';
 import { bankNotification, Category, type NotifyTargets, statementNotification } from './notify.js';
 import { cents } from './statementKey.js';
-import type {
-  BankStore,
-  CountBatch,
-  StoredBalanceStat,
-  StoredBankAccount,
-  StoredBankNotification,
-  SubReading,
+import {
+  bankStore,
+  type BankStore,
+  type CountBatch,
+  type StoredBalanceStat,
+  type StoredBankAccount,
+  type StoredSubAccount,
+  type SubReading,
 } from './store.js';
 
 // Recording what a bank says, the one way both the poller and the inbound webhook do it, under the
 // account's poll lease: a statement stored once by its key (dedup) with its notification, counted
 // towards its sub-account's next reconciliation; a balance change stored as a balance stat
 // reconciled against those statements, with its notification. The counts of every row written go
-// out in one batch at the end (`finish`), with the deliveries of every notification.
+// out in one batch at the end (`finish`); each notification's deliveries are its follow-ups.
 //
-// Each step after the first write of a statement is keyed by what caused it: the notification
-// takes the statement's (or balance stat's) id, and the sub-account's reading is rewritten whole
-// from the lines read, so doing a step again writes nothing new.
+// Crash safety (issue 25, docs/bank-monitor.md "A crash at any write"): each step after the first
+// write of a statement is keyed by what caused it: the claim of the statement's key names the ids
+// of its row and notification, so a writer that reads the line again writes what a dead one left
+// unwritten; a notification's deliveries and a balance change's stat and notification are
+// follow-ups (lib/db/outbox.ts) of the write that makes them due. The reading (the cursor, the
+// remembered keys, the sum to reconcile) is saved whole after the lines; a writer that died before
+// saving it leaves the old one, so its lines are read again, and the ones it stored count again
+// towards the sum (`countAfter`), unless its balance change was recorded (`reconciled_at`).
 
 /** Statement key prefixes a sub-account remembers: a line read again costs no write. */
 export const RECENT_KEYS = 200;
@@ -37,8 +44,6 @@ export interface RecordScope {
   now: number;
   timeZone: string;
   batch: CountBatch;
-  /** Notifications written, delivered at `finish`. */
-  written: StoredBankNotification[];
   tally: RecordTally;
 }
 
@@ -57,6 +62,29 @@ export interface RecordedSub {
   no: string;
   available_balance: number | null;
   reading: SubReading;
+  /**
+   * A statement found stored after this instant that the reading does not remember counts towards
+   * the sum (its writer died before saving the reading); undefined: none does (readingOf).
+   */
+  countAfter?: number;
+  /** The sub-account's row as a recorded balance change wrote it (its balance and last refresh): no other write needed. */
+  written?: StoredSubAccount;
+}
+
+/**
+ * The reading a poll or push works from, as its last saver left it. When a balance change was
+ * recorded after it was saved (its writer died between the two), the sum it holds was reconciled
+ * by that change: it starts again at 0, and only statements stored after that change count again.
+ */
+export function readingOf(
+  sub: Pick<StoredSubAccount, 'reconciled_at'>,
+  saved: SubReading | undefined,
+): { reading: SubReading; countAfter?: number } {
+  if (!saved) return { reading: emptyReading() };
+  const reconciled = sub.reconciled_at ?? 0;
+  if (saved.saved_at === undefined) return { reading: saved };
+  if (reconciled <= saved.saved_at) return { reading: saved, countAfter: saved.saved_at };
+  return { reading: { ...saved, pending_cents: 0, pending_count: 0 }, countAfter: reconciled };
 }
 
 export function recordScope(
@@ -73,7 +101,6 @@ export function recordScope(
     now,
     timeZone,
     batch: store.newCountBatch(),
-    written: [],
     tally: { statements: 0, balances: 0, unreconciled: 0, hours: {} },
   };
 }
@@ -109,32 +136,38 @@ export async function recordStatement(
 ): Promise<StatementOutcome> {
   if (seenLately(sub.reading, key)) return 'seen';
   const { store, account, targets, now } = scope;
-  const recorded = await store.recordStatement(
-    {
-      bank_name: account.bank_name,
-      account_id: account.id,
-      sub_account_id: sub.id,
-      sub_no: sub.no,
-      human_date: line.time ? `${line.date} ${line.time}` : line.date,
-      inflow: line.inflow,
-      name: line.name,
-      amount: line.amount,
-      remark: line.remark,
-      ref: line.ref ?? null,
-      balance: null,
-      key,
-      send_date: line.date,
-      send_time: line.time,
-      notify_status: baseline ? NotifyStatus.values.NoNotify : targets.row,
-      notified_at: null,
-      created_at: now,
-    },
-    baseline ? undefined : (stored) => statementNotification(account, targets, sub, line, stored.id, now),
-    { batch: scope.batch },
+  // A new statement's writes (claim, row, notification...) are the sequence `bank_statement` of the
+  // fault hook (lib/db/faults.ts), inside a poll's or push's own: the kill test aims at them.
+  const inSequence = (fn: () => ReturnType<BankStore['recordStatement']>) =>
+    baseline ? fn() : writeSequence('bank_statement', fn);
+  const recorded = await inSequence(() =>
+    store.recordStatement(
+      {
+        bank_name: account.bank_name,
+        account_id: account.id,
+        sub_account_id: sub.id,
+        sub_no: sub.no,
+        human_date: line.time ? `${line.date} ${line.time}` : line.date,
+        inflow: line.inflow,
+        name: line.name,
+        amount: line.amount,
+        remark: line.remark,
+        ref: line.ref ?? null,
+        balance: null,
+        key,
+        send_date: line.date,
+        send_time: line.time,
+        notify_status: baseline ? NotifyStatus.values.NoNotify : targets.row,
+        notified_at: null,
+        created_at: now,
+      },
+      baseline ? undefined : (stored) => statementNotification(account, targets, sub, line, stored.id, now),
+      { batch: scope.batch, ...(baseline ? {} : { countAfter: sub.countAfter }) },
+    ),
   );
   remember(sub.reading, key);
+  // Stored here, or by a writer that died before saving the reading: either way counted now.
   if (!recorded) return 'duplicate';
-  if (recorded.notification) scope.written.push(recorded.notification);
   if (!baseline) {
     sub.reading.pending_cents += line.inflow ? cents(line.amount) : -cents(line.amount);
     sub.reading.pending_count++;
@@ -156,88 +189,107 @@ export async function recordRepeat(
   line: BankStatementLine,
   statementId: number,
 ): Promise<void> {
-  const n = await scope.store.createNotification(
+  await scope.store.createNotification(
     statementNotification(scope.account, scope.targets, sub, line, statementId, scope.now),
     { batch: scope.batch },
   );
-  scope.written.push(n);
 }
 
 /**
  * A balance change of `sub` to `cur`: a balance stat reconciled against the statements stored
- * since the last change, and its notification. Undefined when the balance did not move. The
- * sub-account's pending sum starts again at 0 and its balance becomes `cur` (in `sub`; the caller
- * writes the sub-account).
+ * since the last change, and its notification. Undefined when the balance did not move (or another
+ * writer recorded this change). The sub-account's row takes `cur` in the same write that records
+ * the stat and notification as its follow-ups (`sub.written`); its pending sum starts again at 0
+ * (in `sub.reading`; the caller saves the reading).
  */
-export async function recordBalance(
-  scope: RecordScope,
-  sub: RecordedSub,
-  cur: number,
-): Promise<StoredBalanceStat | undefined> {
-  if (sub.available_balance === null) return undefined;
+export async function recordBalance(scope: RecordScope, sub: RecordedSub, cur: number): Promise<boolean> {
+  if (sub.available_balance === null) return false;
   const pre = sub.available_balance;
   const amountCents = cents(cur) - cents(pre);
-  if (amountCents === 0) return undefined;
+  if (amountCents === 0) return false;
   const { store, account, targets, now } = scope;
   const pending = sub.reading.pending_cents;
   const differenceCents = amountCents - pending;
   const reconciled = differenceCents === 0;
-  const { stat, notification } = await store.recordBalanceStat(
-    {
-      bank_name: account.bank_name,
-      account_id: account.id,
-      sub_account_id: sub.id,
-      sub_no: sub.no,
-      pre_bal: pre,
-      cur_bal: cur,
-      amount: amountCents / 100,
-      reconciled,
-      difference: differenceCents / 100,
-      statements_sum: pending / 100,
-      statements_count: sub.reading.pending_count,
-      notify_status: targets.row,
-      notified_at: null,
-      created_at: now,
-    },
-    (stored) =>
-      bankNotification(account, targets, {
-        category: Category.Balance,
-        business_id: stored.id,
-        sub: { id: sub.id, no: sub.no },
+  const recorded = await store.recordBalanceChange({ sub_id: sub.id, pre, cur, at: now }, (ids) => [
+    writeBalanceStat({
+      stat: {
+        id: ids.stat,
+        bank_name: account.bank_name,
+        account_id: account.id,
+        sub_account_id: sub.id,
+        sub_no: sub.no,
+        pre_bal: pre,
+        cur_bal: cur,
+        amount: amountCents / 100,
+        reconciled,
+        difference: differenceCents / 100,
+        statements_sum: pending / 100,
+        statements_count: sub.reading.pending_count,
+        notify_status: targets.row,
+        notified_at: null,
+        notification_id: ids.notification,
         created_at: now,
-        context: {
-          kind: 'balance',
-          bank: account.bank_name,
-          account: sub.no,
-          pre_bal: pre.toFixed(2),
-          cur_bal: cur.toFixed(2),
-          amount: (amountCents / 100).toFixed(2),
-          reconciled,
-          difference: (differenceCents / 100).toFixed(2),
-        },
-      }),
-    { batch: scope.batch },
-  );
+      },
+      user: account.user,
+      targets,
+    }),
+  ]);
+  if (!recorded) return false;
+  sub.written = recorded.sub;
   if (!reconciled) {
     logger.warn('bank balance change does not match its statements', {
       account_id: account.id,
       sub_account_id: sub.id,
-      difference: stat.difference,
+      difference: differenceCents / 100,
     });
     scope.tally.unreconciled++;
   }
-  scope.written.push(notification);
   scope.tally.balances++;
   sub.available_balance = cur;
   sub.reading.pending_cents = 0;
   sub.reading.pending_count = 0;
-  return stat;
+  return true;
 }
 
-/** After the rows: their counts, one ADD per counter item, and the deliveries of the notifications written. */
+type NewStat = Omit<StoredBalanceStat, 'updated_at'>;
+
+/** A balance stat's notification, from the stat alone (and where its account's notifications go). */
+function balanceNotification(stat: NewStat, user: string, targets: NotifyTargets) {
+  return bankNotification({ id: stat.account_id, bank_name: stat.bank_name, user }, targets, {
+    category: Category.Balance,
+    business_id: stat.id,
+    sub: { id: stat.sub_account_id, no: stat.sub_no },
+    created_at: stat.created_at,
+    context: {
+      kind: 'balance',
+      bank: stat.bank_name,
+      account: stat.sub_no,
+      pre_bal: stat.pre_bal.toFixed(2),
+      cur_bal: stat.cur_bal.toFixed(2),
+      amount: stat.amount.toFixed(2),
+      reconciled: stat.reconciled,
+      difference: stat.difference.toFixed(2),
+    },
+  });
+}
+
+/**
+ * Follow-up of a balance change (store.recordBalanceChange): its stat and its notification, each
+ * written once under the ids chosen before the change (the notification built from the stat).
+ */
+export const writeBalanceStat = defineFollowUp(
+  'bank.balance_stat',
+  ({ stat, user, targets }: { stat: NewStat; user: string; targets: NotifyTargets }) =>
+    bankStore().writeBalanceStat(stat as StoredBalanceStat, balanceNotification(stat, user, targets)),
+);
+
+/**
+ * After the rows: their counts, one ADD per counter item. (A crash before it leaves a list's total
+ * off until the counters' repair: list counters are not follow-ups, docs/data-model.md.)
+ */
 export async function finishRecording(scope: RecordScope): Promise<void> {
-  await Promise.all([scope.store.flushCounts(scope.batch), enqueueDeliveries(scope.written)]);
-  scope.written = [];
+  await scope.store.flushCounts(scope.batch);
 }
 
 /** What a scope's tally adds to the account's day figures, for the release of its lease. */

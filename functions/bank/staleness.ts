@@ -1,7 +1,6 @@
 import { BankAccountStatus } from '../../shared/enums.js';
 import { ConditionFailedError } from '../lib/db/entity.js';
 import { recordMetric } from '../lib/metrics.js';
-import { enqueueDeliveries } from './deliveryMessages.js';
 import { BankAccountNotFoundError } from './errors.js';
 import { rangeEnteredAt } from './monitorSchedule.js';
 import { bankNotification, Category, notifyTargets } from './notify.js';
@@ -67,7 +66,8 @@ export async function markIfStale(
   const since = staleSince(account, poll, now, timeZone);
   if (since === undefined || !(await flip(deps.store, account.id, true, now))) return false;
   recordMetric('BankAccountsStale');
-  const n = await deps.store.createNotification(
+  // Its deliveries are the notification's follow-ups (store.ts createNotification).
+  await deps.store.createNotification(
     bankNotification(account, notifyTargets(account, await deps.chatOn()), {
       category: Category.Monitor,
       business_id: account.id,
@@ -82,14 +82,14 @@ export async function markIfStale(
       },
     }),
   );
-  await enqueueDeliveries([n]);
   return true;
 }
 
 /** Ends a stale episode after a successful poll; true when this call ended it. */
 export async function recoverIfStale(deps: StalenessDeps, account: StoredBankAccount, now: number): Promise<boolean> {
   if (!account.stale || !(await flip(deps.store, account.id, false, null))) return false;
-  const n = await deps.store.createNotification(
+  // Its deliveries are the notification's follow-ups (store.ts createNotification).
+  await deps.store.createNotification(
     bankNotification(account, notifyTargets(account, await deps.chatOn()), {
       category: Category.Monitor,
       business_id: account.id,
@@ -104,6 +104,5 @@ export async function recoverIfStale(deps: StalenessDeps, account: StoredBankAcc
       },
     }),
   );
-  await enqueueDeliveries([n]);
   return true;
 }

@@ -2,13 +2,20 @@ import { BankAccountStatus, BankNotificationCategory, NotifyStatus } from '../..
 import { emptyListQuery, type ListQuery } from '../../shared/listQuery.js';
 import type { BankAccountStatusValue, NotifyStatusValue } from '../../shared/schemas/bank.js';
 import { CounterBatch, readCounter } from '../lib/db/counters.js';
-import { ConditionFailedError, type ListOutcome } from '../lib/db/entity.js';
+import { ConditionFailedError, type FollowUp, type ListOutcome } from '../lib/db/entity.js';
 import { idFromBlock, nextId } from '../lib/db/ids.js';
 import type { RecordChange } from '../lib/db/keyedRecords.js';
 import type { LeaseRecord, LeaseTake } from '../lib/db/lease.js';
 import { parentKey } from '../lib/db/listEngine.js';
 import { createRepository, type DynamoRepository } from '../lib/db/repository.js';
-import { claimIfFree, claimUnique, findUniqueOwner, releaseUnique, UniqueTakenError } from '../lib/db/unique.js';
+import {
+  claimIfFree,
+  claimUnique,
+  findUniqueClaim,
+  findUniqueOwner,
+  releaseUnique,
+  UniqueTakenError,
+} from '../lib/db/unique.js';
 import { onConditionFailure } from '../lib/onConditionFailure.js';
 import {
   balanceStatEntity,
@@ -35,6 +42,7 @@ import {
   type WebhookHealth,
   webhookHealth,
 } from './entities.js';
+import { deliveriesOf } from './deliveryMessages.js';
 import { BankAccountExistsError, BankAccountNotFoundError, SubAccountNotFoundError } from './errors.js';
 
 export type {
@@ -131,21 +139,31 @@ export interface BankStore {
   /**
    * Stores a statement once per key, with its notification: the key claimed for the statement's id
    * (the claim also names the notification's id), the row, then the notification (none for a line
-   * of the baseline history). Undefined when the key was stored before (by any writer): a duplicate.
+   * of the baseline history), whose deliveries are its follow-ups. Undefined when the key was
+   * stored before (by any writer): a duplicate. A claim whose rows a writer that died left
+   * unwritten is completed here, with the ids it names, and answered as stored (`fresh`); so is a
+   * statement stored after `countAfter` (its writer died before saving its reading), with `fresh`
+   * false (record.ts counts it towards its sub-account's reconciliation again).
    */
   recordStatement(
     statement: New<StoredStatement>,
     notification: ((stored: StoredStatement) => New<StoredBankNotification>) | undefined,
-    options?: { batch?: CountBatch; id?: number },
-  ): Promise<{ statement: StoredStatement; notification?: StoredBankNotification } | undefined>;
+    options?: { batch?: CountBatch; id?: number; countAfter?: number },
+  ): Promise<{ statement: StoredStatement; notification?: StoredBankNotification; fresh: boolean } | undefined>;
   /** The id of the statement stored under `key`, if any. */
   statementIdOf(key: string): Promise<number | undefined>;
-  /** A balance stat with its notification (the stat names the notification's id, chosen before either is written). */
-  recordBalanceStat(
-    stat: New<StoredBalanceStat>,
-    notification: (stored: StoredBalanceStat) => New<StoredBankNotification>,
-    options?: { batch?: CountBatch },
-  ): Promise<{ stat: StoredBalanceStat; notification: StoredBankNotification }>;
+  /**
+   * A balance change of a sub-account (`pre` to `cur`): one conditional write moves the
+   * sub-account's balance (only while it is still `pre`; undefined otherwise: another writer
+   * recorded it) with its last refresh and `reconciled_at`, and records `followUps` (the balance
+   * stat and its notification, record.ts) under the ids chosen for them before.
+   */
+  recordBalanceChange(
+    change: { sub_id: number; pre: number; cur: number; at: number },
+    followUps: (ids: { stat: number; notification: number }) => FollowUp[],
+  ): Promise<{ sub: StoredSubAccount; ids: { stat: number; notification: number } } | undefined>;
+  /** Writes a balance change's stat and notification under their ids, each once (the change's follow-up). */
+  writeBalanceStat(stat: StoredBalanceStat, notification: New<StoredBankNotification>): Promise<void>;
   /** A notification of its own (a monitor notice, a repeated statement). */
   createNotification(n: New<StoredBankNotification>, options?: { batch?: CountBatch }): Promise<StoredBankNotification>;
   listStatements(query: ListQuery): Promise<ListOutcome<StoredStatement>>;
@@ -165,6 +183,7 @@ export interface BankStore {
     patch: Partial<StoredBankNotification>,
     expect?: Partial<StoredBankNotification>,
     basis?: StoredBankNotification,
+    followUps?: FollowUp[],
   ): Promise<StoredBankNotification>;
   listNotifications(query: ListQuery): Promise<ListOutcome<StoredBankNotification>>;
   /** Every notification whose webhook channel ended Failed (of one account when given). */
@@ -175,7 +194,9 @@ export interface BankStore {
     id: number,
     patch: { notify_status: NotifyStatusValue; notified_at: number | null },
   ): Promise<void>;
-  addHistory(row: New<StoredHistory>): Promise<StoredHistory>;
+  /** A history row; under `id` (newHistoryId, chosen before), written once however often this runs. */
+  addHistory(row: New<StoredHistory>, id?: number): Promise<StoredHistory | undefined>;
+  newHistoryId(): Promise<number>;
   listHistory(query: ListQuery): Promise<ListOutcome<StoredHistory>>;
   historyOf(notificationId: number): Promise<StoredHistory[]>;
   webhookState(accountId: number): Promise<WebhookStateRecord>;
@@ -253,6 +274,69 @@ export function dynamoBankStore(
       if (error instanceof UniqueTakenError) throw new BankAccountExistsError(user);
       throw error;
     }
+  }
+
+  /** A create under an id chosen before: a second write of it (a follow-up applied again) is no error. */
+  async function createOnce(write: () => Promise<unknown>): Promise<void> {
+    try {
+      await write();
+    } catch (error) {
+      if (!(error instanceof ConditionFailedError)) throw error;
+    }
+  }
+
+  /** A notification under its chosen id, once, its deliveries recorded with it as follow-ups. */
+  async function createNotificationOnce(
+    data: New<StoredBankNotification>,
+    id: number,
+    batch?: CountBatch,
+  ): Promise<StoredBankNotification> {
+    const followUps = deliveriesOf({ id, notify_webhook: data.notify_webhook, notify_tg: data.notify_tg });
+    try {
+      return await notifications.create(data, { id, counts: batch, followUps });
+    } catch (error) {
+      if (!(error instanceof ConditionFailedError)) throw error;
+      const found = await notifications.get(id);
+      if (!found) throw error;
+      return found;
+    }
+  }
+
+  /**
+   * The key was claimed before. When the claim's rows are missing (their writer died after the
+   * claim), this writer writes them, under the ids the claim names, and the statement counts as
+   * stored here. When they are there, it is a duplicate, unless it was stored after `countAfter`.
+   */
+  async function completeClaimed(
+    data: New<StoredStatement>,
+    notify: ((stored: StoredStatement) => New<StoredBankNotification>) | undefined,
+    options: { batch?: CountBatch; countAfter?: number },
+  ): Promise<{ statement: StoredStatement; notification?: StoredBankNotification; fresh: boolean } | undefined> {
+    const claim = await findUniqueClaim(STATEMENT_KEY.type, STATEMENT_KEY.field, data.key);
+    if (!claim) return undefined;
+    const notificationId = claim.also.notification;
+    const [found, foundNotification] = await Promise.all([
+      statements.get(claim.owner),
+      notificationId === undefined ? undefined : notifications.get(notificationId),
+    ]);
+    let statement = found;
+    let fresh = false;
+    if (!statement) {
+      try {
+        statement = await statements.create(data, { id: claim.owner, counts: options.batch });
+        fresh = true;
+      } catch (error) {
+        if (!(error instanceof ConditionFailedError)) throw error;
+        statement = await statements.get(claim.owner);
+        if (!statement) throw error;
+      }
+    }
+    let notification = foundNotification;
+    if (!notification && notify && notificationId !== undefined)
+      notification = await createNotificationOnce(notify(statement), notificationId, options.batch);
+    const counted = fresh || (options.countAfter !== undefined && statement.created_at > options.countAfter);
+    if (!counted) return undefined;
+    return { statement, ...(notification ? { notification } : {}), fresh };
   }
 
   const store: BankStore = {
@@ -396,7 +480,8 @@ export function dynamoBankStore(
       const notificationId = notify ? await idFromBlock(bankNotificationEntity.type) : undefined;
       const also: Record<string, number> = notificationId === undefined ? {} : { notification: notificationId };
       // The key names its statement: a later writer of the same line finds it taken and stores nothing.
-      if (!(await claimIfFree(STATEMENT_KEY.type, STATEMENT_KEY.field, data.key, id, also))) return undefined;
+      if (!(await claimIfFree(STATEMENT_KEY.type, STATEMENT_KEY.field, data.key, id, also)))
+        return completeClaimed(data, notify, options);
       let statement: StoredStatement;
       try {
         statement = await statements.create(data, { id, counts: options.batch });
@@ -405,18 +490,35 @@ export function dynamoBankStore(
         await releaseUnique(STATEMENT_KEY.type, STATEMENT_KEY.field, data.key, id);
         throw error;
       }
-      if (!notify) return { statement };
-      const notification = await notifications.create(notify(statement), { id: notificationId, counts: options.batch });
-      return { statement, notification };
+      if (!notify || notificationId === undefined) return { statement, fresh: true };
+      const notification = await createNotificationOnce(notify(statement), notificationId, options.batch);
+      return { statement, notification, fresh: true };
     },
     statementIdOf: (key) => findUniqueOwner(STATEMENT_KEY.type, STATEMENT_KEY.field, key),
-    async recordBalanceStat(data, notify, options = {}) {
-      const notificationId = await idFromBlock(bankNotificationEntity.type);
-      const stat = await stats.create({ ...data, notification_id: notificationId }, { counts: options.batch });
-      const notification = await notifications.create(notify(stat), { id: notificationId, counts: options.batch });
-      return { stat, notification };
+    async recordBalanceChange(change, followUps) {
+      const ids = {
+        stat: await idFromBlock(balanceStatEntity.type),
+        notification: await idFromBlock(bankNotificationEntity.type),
+      };
+      try {
+        const sub = await subs.update(
+          change.sub_id,
+          { available_balance: change.cur, last_refresh: change.at, reconciled_at: change.at },
+          { expect: { available_balance: change.pre }, followUps: followUps(ids) },
+        );
+        return { sub, ids };
+      } catch (error) {
+        if (error instanceof ConditionFailedError) return undefined;
+        throw error;
+      }
     },
-    createNotification: (data, options) => notifications.create(data, { counts: options?.batch }),
+    async writeBalanceStat({ id, ...stat }, notification) {
+      await createOnce(() => stats.create(stat, { id }));
+      if (stat.notification_id !== undefined) await createNotificationOnce(notification, stat.notification_id);
+    },
+    async createNotification(data, options) {
+      return createNotificationOnce(data, await idFromBlock(bankNotificationEntity.type), options?.batch);
+    },
     listStatements: (query) => statements.list(query),
     listBalanceStats: (query) => stats.list(query),
     async latestUnreconciled() {
@@ -429,8 +531,12 @@ export function dynamoBankStore(
 
     getNotification: (id) => notifications.get(id),
     getNotifications: (ids) => notifications.getMany([...new Set(ids)]),
-    updateNotification: (id, patch, expect, basis) =>
-      notifications.update(id, patch, { ...(expect ? { expect } : {}), ...(basis ? { basis } : {}) }),
+    updateNotification: (id, patch, expect, basis, followUps) =>
+      notifications.update(id, patch, {
+        ...(expect ? { expect } : {}),
+        ...(basis ? { basis } : {}),
+        ...(followUps?.length ? { followUps } : {}),
+      }),
     listNotifications: (query) => notifications.list(query),
     failedNotifications: (accountId) =>
       notifications.all({
@@ -441,7 +547,16 @@ export function dynamoBankStore(
       if (category === Statement) await statements.update(id, patch);
       else if (category === Balance) await stats.update(id, patch);
     },
-    addHistory: (row) => history.create(row),
+    async addHistory(row, id) {
+      if (id === undefined) return history.create(row);
+      try {
+        return await history.create(row, { id });
+      } catch (error) {
+        if (!(error instanceof ConditionFailedError)) throw error;
+        return history.get(id);
+      }
+    },
+    newHistoryId: () => idFromBlock(bankNotificationHistoryEntity.type),
     listHistory: (query) => history.list(query),
     historyOf: (notificationId) => history.all({ scope: { notification_id: notificationId } }),
     async webhookState(accountId) {

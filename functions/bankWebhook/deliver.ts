@@ -6,7 +6,7 @@ import { settleChannel } from '../bank/channelStatus.js';
 import { type BankDeliveryMessage, sendDeliveries } from '../bank/deliveryMessages.js';
 import { bankSecretContext, type DayFigures } from '../bank/entities.js';
 import { dayOf } from '../bank/poll.js';
-import type { BankStore, StoredBankNotification, StoredHistory } from '../bank/store.js';
+import type { BankStore, StoredBankNotification } from '../bank/store.js';
 import { logger } from '../lib/logger.js';
 import { guardedJsonRequest, OutboundRequestError } from '../lib/net/guardedJsonRequest.js';
 import { decryptSecret } from '../lib/secrets/index.js';
@@ -16,6 +16,9 @@ import { isRetryable, maxAttempts, retryDelaySeconds, shouldPause, WEBHOOK_TIMEO
 import { signWebhook } from './signing.js';
 import { webhookSecretOf } from './webhookSecret.js';
 import { recordMetric } from '../lib/metrics.js';
+import type { FollowUp } from '../lib/db/entity.js';
+import { writeSequence } from '../lib/db/faults.js';
+import { attemptHistory, countDelivery, endStatementClaim, webhookHealthy } from './deliveryFollowUps.js';
 
 // One delivery attempt of one bank notification to one channel (docs/notifications.md, "Bank
 // webhook delivery"). Every attempt writes a history row; the channel's notify status follows:
@@ -58,15 +61,12 @@ export interface DeliveryDeps {
   requeue?: (message: BankDeliveryMessage, delaySeconds: number) => Promise<void>;
 }
 
-/** A final outcome counted in the account's day figures (the delivery dashboard reads them). */
-async function countOutcome(deps: DeliveryDeps, accountId: number, figures: DayFigures): Promise<void> {
-  const now = (deps.now ?? Date.now)();
-  await deps.store
-    .addDayFigures(dayOf(now, await deps.timeZone()), accountId, figures)
-    .catch((error: unknown) => logger.warn('could not count a bank delivery', { error: error as Error }));
+/** One attempt; its writes are the sequence `bank_delivery` of the crash tests (lib/db/faults.ts). */
+export function deliverBankNotification(message: BankDeliveryMessage, deps: DeliveryDeps): Promise<void> {
+  return writeSequence('bank_delivery', () => deliver(message, deps));
 }
 
-export async function deliverBankNotification(message: BankDeliveryMessage, deps: DeliveryDeps): Promise<void> {
+async function deliver(message: BankDeliveryMessage, deps: DeliveryDeps): Promise<void> {
   const { store } = deps;
   const notification = await store.getNotification(message.notification_id);
   if (!notification) {
@@ -76,6 +76,13 @@ export async function deliverBankNotification(message: BankDeliveryMessage, deps
   if (message.channel === PushChannel.values.WebHook) await deliverWebhook(store, notification, message, deps);
   else await deliverTelegram(store, notification, message, deps);
 }
+
+/**
+ * A first attempt (not a replay) of a channel whose attempts have ended: the same message sent again
+ * by the notification's delivery follow-up, applied a second time (bank/deliveryMessages.ts). Dropped.
+ */
+const repeatedFirst = (message: BankDeliveryMessage, notify: NotifyStatusValue) =>
+  message.attempt === 1 && !message.replay && notify !== S.Pending;
 
 const cut = (text: string) => (text.length > RESP_MAX ? `${text.slice(0, RESP_MAX)}…` : text);
 const answerText = (body: unknown) =>
@@ -89,6 +96,9 @@ async function deliverWebhook(
 ): Promise<void> {
   const now = (deps.now ?? Date.now)();
   const channel = PushChannel.values.WebHook;
+  // The attempt's history row is a follow-up of the channel's settling (settleChannel), written
+  // once under this id: a delivery that dies after the settling leaves it to the sweeper.
+  const historyId = await store.newHistoryId();
   const history = (row: {
     callback_url: string | null;
     params: unknown;
@@ -96,10 +106,14 @@ async function deliverWebhook(
     code: number | null;
     resp: string | null;
     remark: string;
-  }): Promise<StoredHistory> =>
-    store.addHistory({ notification_id: n.id, channel, created_at: (deps.now ?? Date.now)(), ...row });
+  }): FollowUp =>
+    attemptHistory({
+      id: historyId,
+      row: { notification_id: n.id, channel, created_at: (deps.now ?? Date.now)(), ...row },
+    });
   // A receiver that answered 2xx never gets the same notification again, replay or not.
   if (n.status_webhook === P.Pushed) return;
+  if (repeatedFirst(message, n.notify_webhook)) return;
   // The same statement delivered by another notification (a statement pushed again): not twice.
   // Claimed while the account and its delivery state are read, and given back if nothing is sent.
   const statementId = n.category === BankNotificationCategory.values.Statement ? n.business_id : undefined;
@@ -111,11 +125,16 @@ async function deliverWebhook(
   const claimed = claim.claimed;
   const payload = webhookPayload(n.context);
   /** An attempt that sends nothing: the claim given back, a row that says why, and the channel settled. */
+  const claimEnd = (delivered: boolean): FollowUp[] =>
+    statementId !== undefined && claimed
+      ? [endStatementClaim({ statement_id: statementId, notification_id: n.id, delivered })]
+      : [];
   const notSent = async (status: NotifyStatusValue, remark: string, sent?: { url: string; payload: unknown }) => {
-    if (statementId !== undefined && claimed) await store.releaseDelivery(statementId, n.id);
     const row = { callback_url: sent?.url ?? null, content: sent?.payload ?? null };
-    await history({ ...row, params: null, code: null, resp: null, remark });
-    await settleChannel(store, n, 'webhook', status);
+    await settleChannel(store, n, 'webhook', status, null, [
+      history({ ...row, params: null, code: null, resp: null, remark }),
+      ...claimEnd(false),
+    ]);
   };
   if (!account?.webhook || !payload)
     return notSent(S.NoTarget, !payload ? 'Not a webhook notification' : 'The account has no webhook');
@@ -171,15 +190,20 @@ async function deliverWebhook(
     resp,
     remark,
   };
-  await history(attempt);
+  const day = dayOf(now, await deps.timeZone());
+  const count = (figures: DayFigures) => countDelivery({ day, account_id: n.account_id, figures });
   if (ok) {
-    // Only a failing webhook has a count to clear: a healthy one's delivery writes nothing there.
-    // (A failure counted meanwhile by another delivery stays counted: failures are rare beside it.)
-    if (state.consecutive_failures > 0) await store.recordSuccess(account.id);
-    // The statement went out: its claim is kept for good, so no other notification sends it again.
-    if (statementId !== undefined) await store.completeDelivery(statementId, n.id);
-    await settleChannel(store, n, 'webhook', S.Success, now);
-    await countOutcome(deps, n.account_id, { wh_sent: 1 });
+    // One write settles the attempt (Pushed: a redelivered message finds it so and sends nothing)
+    // and records the rest: the history row, the claim kept for good (no other notification sends
+    // the statement again), a failing webhook's count cleared (a healthy one's delivery writes
+    // nothing there; a failure counted meanwhile by another delivery stays: failures are rare
+    // beside it), the day's count.
+    await settleChannel(store, n, 'webhook', S.Success, now, [
+      history(attempt),
+      ...claimEnd(true),
+      ...(state.consecutive_failures > 0 ? [webhookHealthy({ account_id: account.id })] : []),
+      count({ wh_sent: 1 }),
+    ]);
     return;
   }
   const after = await store.recordFailure(account.id, now);
@@ -190,17 +214,19 @@ async function deliverWebhook(
       .notice(pausedNotice(account, after))
       .catch((e: unknown) => logger.error('could not tell about the paused webhook', { error: e as Error }));
   }
-  if (statementId !== undefined) await store.releaseDelivery(statementId, n.id);
   if (retry && !pausing) {
     const next: BankDeliveryMessage = { ...message, attempt: message.attempt + 1 };
     const delay = retryDelaySeconds(next.attempt);
     await (deps.requeue ?? ((m, d) => sendDeliveries([m], d)))(next, delay);
-    await settleChannel(store, n, 'webhook', S.Pending);
+    await settleChannel(store, n, 'webhook', S.Pending, null, [history(attempt), ...claimEnd(false)]);
     return;
   }
   if (!pausing) recordMetric('WebhookDeliveriesFailed');
-  await settleChannel(store, n, 'webhook', pausing ? S.ChannelClosed : S.Failed);
-  if (!pausing) await countOutcome(deps, n.account_id, { wh_failed: 1 });
+  await settleChannel(store, n, 'webhook', pausing ? S.ChannelClosed : S.Failed, null, [
+    history(attempt),
+    ...claimEnd(false),
+    ...(pausing ? [] : [count({ wh_failed: 1 })]),
+  ]);
 }
 
 async function deliverTelegram(
@@ -210,10 +236,12 @@ async function deliverTelegram(
   deps: DeliveryDeps,
 ): Promise<void> {
   if (n.status_tg === P.Pushed) return;
+  if (repeatedFirst(message, n.notify_tg)) return;
+  const historyId = await store.newHistoryId();
   const result = await deps.sendTelegram(n.context);
   // Telegram asked to wait (a long 429), answered 5xx or not at all: tried again like a webhook.
   const retry = result.status === S.Failed && result.retryable && message.attempt < maxAttempts();
-  await store.addHistory({
+  const row = {
     notification_id: n.id,
     channel: PushChannel.values.TG,
     callback_url: null,
@@ -223,14 +251,20 @@ async function deliverTelegram(
     resp: result.answer === null ? null : answerText(result.answer),
     remark: `${result.reason ?? 'Sent'}; attempt ${message.attempt} of ${maxAttempts()}${retry ? ', will retry' : ''}`,
     created_at: (deps.now ?? Date.now)(),
-  });
+  };
   if (retry) {
+    await store.addHistory(row, historyId);
     const next: BankDeliveryMessage = { ...message, attempt: message.attempt + 1 };
     await (deps.requeue ?? ((m, d) => sendDeliveries([m], d)))(next, retryDelaySeconds(next.attempt));
     return;
   }
   if (result.status === S.Failed) recordMetric('TelegramSendsFailed');
-  await settleChannel(store, n, 'tg', result.status, result.pushed_at);
-  if (result.status === S.Success) await countOutcome(deps, n.account_id, { tg_sent: 1 });
-  else if (result.status === S.Failed) await countOutcome(deps, n.account_id, { tg_failed: 1 });
+  // As for the webhook: one write settles the channel and records its history row and count.
+  const figures =
+    result.status === S.Success ? { tg_sent: 1 } : result.status === S.Failed ? { tg_failed: 1 } : undefined;
+  const day = dayOf((deps.now ?? Date.now)(), await deps.timeZone());
+  await settleChannel(store, n, 'tg', result.status, result.pushed_at, [
+    attemptHistory({ id: historyId, row }),
+    ...(figures ? [countDelivery({ day, account_id: n.account_id, figures })] : []),
+  ]);
 }

@@ -41,6 +41,11 @@ export interface EventArgs {
   at: number;
 }
 
+/** An id for `writeEvent`, allocated by the cause before it records the event. */
+export function newEventId(): Promise<number> {
+  return checkStore().engineEvents.newId();
+}
+
 /** The event of a transition, written once under the id the transition allocated. */
 export const writeEvent = defineFollowUp('check.event', (e: EventArgs) =>
   checkStore().engineEvents.createOnce(

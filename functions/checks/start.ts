@@ -1,3 +1,4 @@
+import type { FollowUp } from '../lib/db/entity.js';
 import { OperationName, Process, RunStatus, TaskStatus } from '../../shared/enums.js';
 import {
   CheckMessages,
@@ -66,6 +67,11 @@ export interface StartCheckInput {
   operatorId: number | null;
   ruleId?: number | null;
   remark?: string;
+  /**
+   * What the operation's start sets in motion besides its tasks (a rule slot's log, autoCheck):
+   * stored with the operation's row, under its id chosen before, and applied once it is written.
+   */
+  followUps?: (operationId: number) => FollowUp[];
 }
 
 /**
@@ -86,21 +92,25 @@ export async function startCheck(input: StartCheckInput): Promise<StoredOperatio
   const plan = plannedSubtasks(checkpoints);
 
   const now = Date.now();
-  const operation = await checkStore().operations.create({
-    name: input.name,
-    status: RunStatus.values.Running,
-    operator_id: input.operatorId,
-    site_id: input.name === OperationName.values.SingleSite ? targets[0].site.id : null,
-    rule_id: input.ruleId ?? null,
-    task_total: targets.length,
-    task_done: 0,
-    task_failed: 0,
-    task_running: 0,
-    open: 1,
-    start_at: now,
-    end_at: null,
-    remark: input.remark ?? '',
-  });
+  const id = input.followUps ? await checkStore().operations.newId() : undefined;
+  const operation = await checkStore().operations.create(
+    {
+      name: input.name,
+      status: RunStatus.values.Running,
+      operator_id: input.operatorId,
+      site_id: input.name === OperationName.values.SingleSite ? targets[0].site.id : null,
+      rule_id: input.ruleId ?? null,
+      task_total: targets.length,
+      task_done: 0,
+      task_failed: 0,
+      task_running: 0,
+      open: 1,
+      start_at: now,
+      end_at: null,
+      remark: input.remark ?? '',
+    },
+    id === undefined ? undefined : { id, followUps: input.followUps?.(id) },
+  );
   await recordEvent('operation_start', operation.id, `Operation ${operation.id} started for ${targets.length} site(s)`);
 
   // Tasks are written a few at a time, and each task's first wave is sent as soon as its rows

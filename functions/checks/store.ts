@@ -158,7 +158,8 @@ type NewRow<T extends Row> = Omit<T, 'id' | 'created_at'> & Partial<Pick<T, 'cre
 export interface CheckRows<T extends Row> {
   /** An id for a row written later with `create(..., { id })`, so rows can name each other before they exist. */
   newId(): Promise<number>;
-  create(data: NewRow<T>, options?: { id?: number }): Promise<T>;
+  /** `followUps`: what the new row sets in motion, stored with it and applied once it is written (lib/db/outbox.ts). */
+  create(data: NewRow<T>, options?: { id?: number; followUps?: FollowUp[] }): Promise<T>;
   /** Writes the row under `id` (allocated by its cause) unless it exists: a follow-up applied twice writes it once. */
   createOnce(data: NewRow<T>, id: number): Promise<T>;
   createMany(data: NewRow<T>[]): Promise<T[]>;

@@ -3,6 +3,11 @@
 // Lambda bundle these imports are all there is: a kind left out here stays pending there, logged
 // as unknown (followUpKinds.test.ts checks that every declaring module is imported).
 
+import '../autoCheck/slotFollowUps.js';
+import '../bank/channelStatus.js';
+import '../bank/deliveryMessages.js';
+import '../bank/record.js';
+import '../bankWebhook/deliveryFollowUps.js';
 import '../checks/counts.js';
 import '../checks/engine.js';
 import '../checks/events.js';

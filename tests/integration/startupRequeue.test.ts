@@ -70,7 +70,6 @@ describe('a start of the stack', () => {
   it('sends again a bank webhook delivery still Pending from before it began, not one from since', async () => {
     const { bankStore } = await import('../../functions/bank/store.js');
     const { bankNotification } = await import('../../functions/bank/notify.js');
-    const { enqueueDeliveries } = await import('../../functions/bank/deliveryMessages.js');
     const requeue = await import('../../functions/bankWebhook/requeueAtStart.js');
     const before = Date.now() - 1;
     const { Pending, NoNeed } = NotifyStatus.values;
@@ -99,8 +98,7 @@ describe('a start of the stack', () => {
         },
       ),
     );
-    await enqueueDeliveries([created]);
-    // The delivery it was created with.
+    // The delivery it was created with (its follow-up, sent as it was written).
     const first = await sentFor(created.id);
     expect(first).toEqual([expect.objectContaining({ kind: 'bank_notification', notification_id: created.id })]);
 

@@ -5,12 +5,12 @@ import type { BankStatementLine } from '../../bank/drivers/bankDriver.js';
 import { notifyTargets } from '../../bank/notify.js';
 import { addDayFigures, dayOf, LEASE_MS, snapshotEntry } from '../../bank/poll.js';
 import {
-  emptyReading,
   finishRecording,
   type RecordedSub,
   type RecordScope,
   recordBalance,
   recordRepeat,
+  readingOf,
   recordScope,
   recordStatement,
   tallyFigures,
@@ -18,6 +18,7 @@ import {
 import type { BankRuntime } from '../../bank/runtime.js';
 import { statementKey } from '../../bank/statementKey.js';
 import type { PollStateData, StoredBankAccount, StoredSubAccount } from '../../bank/store.js';
+import { writeSequence } from '../../lib/db/faults.js';
 import type { RecordChange } from '../../lib/db/keyedRecords.js';
 import { ConflictError, ValidationError } from '../../lib/errors.js';
 
@@ -36,7 +37,16 @@ export class AccountBusyError extends ConflictError {
  * a balance stat reconciled against the statements since the last one. Under the account's poll
  * lease, so a running poll and a push never overwrite each other's sub-account state.
  */
-export async function recordInbound(
+export function recordInbound(
+  deps: BankRuntime,
+  accounts: StoredBankAccount[],
+  body: BankWebhookBody,
+): Promise<InboundBankWebhookReply> {
+  // Its writes are the sequence `bank_inbound` of the crash tests (lib/db/faults.ts).
+  return writeSequence('bank_inbound', () => record(deps, accounts, body));
+}
+
+async function record(
   deps: BankRuntime,
   accounts: StoredBankAccount[],
   body: BankWebhookBody,
@@ -68,8 +78,8 @@ export async function recordInbound(
   try {
     const [subs, chatOn, timeZone] = await Promise.all([store.getSubs([found.sub.id]), deps.chatOn(), deps.timeZone()]);
     const sub = subs[0] ?? found.sub;
-    const reading = (await store.readings([sub])).get(sub.id) ?? emptyReading();
-    const rec: RecordedSub = { id: sub.id, no: sub.no, available_balance: sub.available_balance, reading };
+    const { reading, countAfter } = readingOf(sub, (await store.readings([sub])).get(sub.id));
+    const rec: RecordedSub = { id: sub.id, no: sub.no, available_balance: sub.available_balance, reading, countAfter };
     const now = clock.now();
     const scope = recordScope(store, found.account, notifyTargets(found.account, chatOn), now, timeZone);
     let reply: InboundBankWebhookReply;
@@ -82,8 +92,10 @@ export async function recordInbound(
       await finishRecording(scope);
     }
     if (reply.recorded) {
-      const written = await store.updateSub(sub.id, { available_balance: rec.available_balance, last_refresh: now });
-      await store.saveReading(sub.id, rec.reading);
+      // A recorded balance change wrote the row already (its balance and last refresh, with the change).
+      const written =
+        rec.written ?? (await store.updateSub(sub.id, { available_balance: rec.available_balance, last_refresh: now }));
+      await store.saveReading(sub.id, { ...rec.reading, saved_at: now });
       // The poll record's snapshot of this sub-account follows, so the next poll reads its new statements.
       const fresh = state.subs !== undefined && state.subs_built === (state.subs_version ?? 0);
       if (fresh) change.set = { subs: { ...state.subs, [sub.no]: snapshotEntry(written, rec.reading) } };
@@ -131,6 +143,6 @@ async function recordPushedBalance(
     sub.available_balance = cur;
     return { recorded: true, duplicate: false };
   }
-  const stat = await recordBalance(scope, sub, cur);
-  return stat ? { recorded: true, duplicate: false } : { recorded: false, duplicate: true };
+  const changed = await recordBalance(scope, sub, cur);
+  return changed ? { recorded: true, duplicate: false } : { recorded: false, duplicate: true };
 }

@@ -312,6 +312,18 @@ async function unindex(key: Key, view: View): Promise<void> {
     });
 }
 
+/**
+ * Applies steps at once, in order (a store kept in memory, for unit tests: nothing it writes
+ * survives the process, so nothing is recorded for a sweeper).
+ */
+export async function applyNow(steps: FollowUp[]): Promise<void> {
+  for (const step of steps) {
+    const kind = KINDS.get(step.kind);
+    if (!kind) throw new Error(`follow-up of an unknown kind: ${step.kind}`);
+    await kind.apply(step.args as never);
+  }
+}
+
 /** The outbox attributes of a stored item, to carry over when the repository rewrites it whole. */
 export function outboxAttributes(item: Item): Item {
   return Object.fromEntries(Object.entries(item).filter(([attr]) => attr.startsWith(OUTBOX_PREFIX)));

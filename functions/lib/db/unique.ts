@@ -109,20 +109,22 @@ export async function releaseUnique(type: string, field: string, value: string, 
 
 /** The id holding `value`, if any. */
 export async function findUniqueOwner(type: string, field: string, value: string): Promise<number | undefined> {
-  const out = await dynamoClient().send(
-    new GetCommand({ TableName: config.tableName, Key: uniqueKey(type, field, value), ConsistentRead: true }),
-  );
-  return out.Item?.owner as number | undefined;
+  return (await findUniqueClaim(type, field, value))?.owner;
 }
 
-/** The claim of `value`: who holds it and since when (ms), for claims that expire (one-time codes). */
+/**
+ * The claim of `value`, if any: who holds it, since when (ms, for claims that expire: one-time
+ * codes), and the other ids it names (`also` of claimUnique: what the owner's writes after it are).
+ */
 export async function findUniqueClaim(
   type: string,
   field: string,
   value: string,
-): Promise<{ owner: number; claimed_at: number } | undefined> {
+): Promise<{ owner: number; claimed_at: number; also: Record<string, number> } | undefined> {
   const out = await dynamoClient().send(
     new GetCommand({ TableName: config.tableName, Key: uniqueKey(type, field, value), ConsistentRead: true }),
   );
-  return out.Item ? { owner: out.Item.owner as number, claimed_at: Number(out.Item.claimed_at) } : undefined;
+  if (!out.Item) return undefined;
+  const { pk: _pk, sk: _sk, owner, value: _value, claimed_at, ...also } = out.Item;
+  return { owner: owner as number, claimed_at: Number(claimed_at), also: also as Record<string, number> };
 }
