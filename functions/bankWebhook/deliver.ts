@@ -18,7 +18,14 @@ import { webhookSecretOf } from './webhookSecret.js';
 import { recordMetric } from '../lib/metrics.js';
 import type { FollowUp } from '../lib/db/entity.js';
 import { writeSequence } from '../lib/db/faults.js';
-import { attemptHistory, countDelivery, endStatementClaim, webhookHealthy } from './deliveryFollowUps.js';
+import {
+  attemptHistory,
+  countDelivery,
+  endStatementClaim,
+  pausedNoticeOnce,
+  pauseWebhook,
+  webhookHealthy,
+} from './deliveryFollowUps.js';
 
 // One delivery attempt of one bank notification to one channel (docs/notifications.md, "Bank
 // webhook delivery"). Every attempt writes a history row; the channel's notify status follows:
@@ -52,8 +59,11 @@ export interface DeliveryDeps {
   store: BankStore;
   /** Sends a bank notification to the bank chat. */
   sendTelegram: (context: BankNotificationContext) => Promise<BankTelegramSent>;
-  /** A console notification (the webhook was paused). */
-  notice: (notice: PausedNotice) => Promise<unknown>;
+  /**
+   * A console notification (the webhook was paused), as a follow-up step under an id allocated
+   * first (notifications' writeNotification): recorded with the settling, written once.
+   */
+  notice: { newId: () => Promise<number>; write: (id: number, notice: PausedNotice) => FollowUp };
   /** The configured time zone: the day a delivery counts in. */
   timeZone: () => Promise<string>;
   now?: () => number;
@@ -208,12 +218,6 @@ async function deliverWebhook(
   }
   const after = await store.recordFailure(account.id, now);
   const pausing = shouldPause(after, now);
-  if (pausing) {
-    await store.setPaused(account.id, now);
-    await deps
-      .notice(pausedNotice(account, after))
-      .catch((e: unknown) => logger.error('could not tell about the paused webhook', { error: e as Error }));
-  }
   if (retry && !pausing) {
     const next: BankDeliveryMessage = { ...message, attempt: message.attempt + 1 };
     const delay = retryDelaySeconds(next.attempt);
@@ -222,11 +226,35 @@ async function deliverWebhook(
     return;
   }
   if (!pausing) recordMetric('WebhookDeliveriesFailed');
+  // A pause is recorded by the settling too (one write): the webhook paused at this instant and
+  // the operators told once, so a delivery that dies after it leaves both to the sweeper, and one
+  // that dies before it left nothing paused (its message, given again, fails and pauses anew).
+  const pause = pausing ? await pauseSteps(deps, account, after, now) : [];
   await settleChannel(store, n, 'webhook', pausing ? S.ChannelClosed : S.Failed, null, [
     history(attempt),
     ...claimEnd(false),
     ...(pausing ? [] : [count({ wh_failed: 1 })]),
+    ...pause,
   ]);
+}
+
+/** The pause of an account's webhook at `now` and its notice, as follow-ups of the settling. */
+async function pauseSteps(
+  deps: DeliveryDeps,
+  account: Parameters<typeof pausedNotice>[0],
+  after: Parameters<typeof pausedNotice>[1],
+  now: number,
+): Promise<FollowUp[]> {
+  const noticeId = await deps.notice.newId();
+  return [
+    pauseWebhook({ account_id: account.id, paused_at: now }),
+    pausedNoticeOnce({
+      account_id: account.id,
+      paused_at: now,
+      notice_id: noticeId,
+      notice: deps.notice.write(noticeId, pausedNotice(account, after)),
+    }),
+  ];
 }
 
 async function deliverTelegram(
