@@ -23,6 +23,7 @@ import {
   countDelivery,
   endStatementClaim,
   pausedNoticeOnce,
+  pauseNoticed,
   pauseWebhook,
   webhookHealthy,
 } from './deliveryFollowUps.js';
@@ -139,18 +140,31 @@ async function deliverWebhook(
     statementId !== undefined && claimed
       ? [endStatementClaim({ statement_id: statementId, notification_id: n.id, delivered })]
       : [];
-  const notSent = async (status: NotifyStatusValue, remark: string, sent?: { url: string; payload: unknown }) => {
+  const notSent = async (
+    status: NotifyStatusValue,
+    remark: string,
+    sent?: { url: string; payload: unknown },
+    more: FollowUp[] = [],
+  ) => {
     const row = { callback_url: sent?.url ?? null, content: sent?.payload ?? null };
     await settleChannel(store, n, 'webhook', status, null, [
       history({ ...row, params: null, code: null, resp: null, remark }),
       ...claimEnd(false),
+      ...more,
     ]);
   };
   if (!account?.webhook || !payload)
     return notSent(S.NoTarget, !payload ? 'Not a webhook notification' : 'The account has no webhook');
   const target = { url: account.webhook, payload };
   if (state.paused_at !== null)
-    return notSent(S.ChannelClosed, 'The webhook is paused after repeated failures; resume it to deliver', target);
+    // A pause whose notice is not written yet (its delivery died between the pause and its
+    // settling, or is settling now): this settling records it too; the notice's claim keeps it once.
+    return notSent(
+      S.ChannelClosed,
+      'The webhook is paused after repeated failures; resume it to deliver',
+      target,
+      (await pauseNoticed(account.id, state.paused_at)) ? [] : await pauseSteps(deps, account, state, state.paused_at),
+    );
   if (statementId !== undefined && !claimed)
     return notSent(S.Duplication, `The same statement was already delivered (notification ${claim.owner})`, target);
 
@@ -226,9 +240,11 @@ async function deliverWebhook(
     return;
   }
   if (!pausing) recordMetric('WebhookDeliveriesFailed');
-  // A pause is recorded by the settling too (one write): the webhook paused at this instant and
-  // the operators told once, so a delivery that dies after it leaves both to the sweeper, and one
-  // that dies before it left nothing paused (its message, given again, fails and pauses anew).
+  // The pause is written at once (a webhook reads paused from now on, before this channel reads
+  // Channel Closed) and recorded by the settling with its notice (one write), so a delivery that
+  // dies after it leaves both to the sweeper; one that dies before it left the webhook paused
+  // without its notice, which the message given again records (above: paused, not yet noticed).
+  if (pausing) await store.setPaused(account.id, now);
   const pause = pausing ? await pauseSteps(deps, account, after, now) : [];
   await settleChannel(store, n, 'webhook', pausing ? S.ChannelClosed : S.Failed, null, [
     history(attempt),

@@ -2,7 +2,7 @@ import type { DayFigures, StoredHistory } from '../bank/entities.js';
 import { bankStore } from '../bank/store.js';
 import type { FollowUp } from '../lib/db/entity.js';
 import { applyNow, defineFollowUp } from '../lib/db/outbox.js';
-import { claimIfFree } from '../lib/db/unique.js';
+import { claimIfFree, findUniqueClaim } from '../lib/db/unique.js';
 import { logger } from '../lib/logger.js';
 
 // What settling a webhook attempt sets in motion (deliver.ts), recorded with the channel's new
@@ -90,7 +90,15 @@ export const pausedNoticeOnce = defineFollowUp(
       logger.info('paused-webhook notice not sent: not this pause', { account_id, paused_at, now: state.paused_at });
       return;
     }
-    if (!(await claimIfFree('bank_webhook_pause', 'notice', `${account_id}@${paused_at}`, notice_id))) return;
+    if (!(await claimIfFree(...noticeKey(account_id, paused_at), notice_id))) return;
     await applyNow([notice]);
   },
 );
+
+const noticeKey = (accountId: number, pausedAt: number) =>
+  ['bank_webhook_pause', 'notice', `${accountId}@${pausedAt}`] as const;
+
+/** Whether the notice of the webhook's pause at `pausedAt` was claimed (written, or being written) already. */
+export async function pauseNoticed(accountId: number, pausedAt: number): Promise<boolean> {
+  return (await findUniqueClaim(...noticeKey(accountId, pausedAt))) !== undefined;
+}
