@@ -11,6 +11,7 @@
 // 3600 s), so Monday 09:30 is 34200 and Sunday 23:59 is 604740.
 import { Cron } from 'croner';
 import type { CalendarCell, RuleTimes, Slot, WeekdayValue } from './schemas/autoCheck.js';
+import { wallClock } from './zoneClock.js';
 
 export type { CalendarCell, Slot };
 
@@ -127,35 +128,6 @@ export function slotInstantsBetween(
   return out.sort((a, b) => a.at.getTime() - b.at.getTime());
 }
 
-const partsFormat = new Map<string, Intl.DateTimeFormat>();
-/** The wall-clock fields of an instant in a zone (day 1-7 is Monday to Sunday), from the platform's zone data. */
-export function wallClock(at: Date | number, zone: string) {
-  let fmt = partsFormat.get(zone);
-  if (!fmt) {
-    fmt = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      weekday: 'short',
-      hour: '2-digit',
-      minute: '2-digit',
-    });
-    partsFormat.set(zone, fmt);
-  }
-  const parts = Object.fromEntries(fmt.formatToParts(new Date(at)).map((p) => [p.type, p.value]));
-  const day = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'].indexOf(parts.weekday) + 1;
-  return {
-    year: Number(parts.year),
-    month: Number(parts.month),
-    date: Number(parts.day),
-    day,
-    hour: Number(parts.hour),
-    minute: Number(parts.minute),
-  };
-}
-
 /** Seconds into the week of an instant, on the wall clock of `zone`. */
 export function weekStampAt(at: Date | number, zone: string): number {
   const w = wallClock(at, zone);
@@ -197,16 +169,6 @@ export function wallClockInstant(date: string, time: string, zone: string): numb
 /** The instant the week of `at` began (Monday 00:00 on the wall clock of `zone`). */
 export function weekStartInstant(at: Date | number, zone: string): number {
   return (lastSlotInstant(0, zone, at) as Date).getTime();
-}
-
-/** Whether a name is an IANA zone this platform knows. */
-export function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 // ---- The week calendar ---------------------------------------------------------------------

@@ -1,6 +1,8 @@
 // Calendar days in a time zone as 'YYYY-MM-DD' strings: the dashboard's rollups are kept per day
 // of the configured zone, and sort and compare as strings.
 
+import { zoneOffset } from './zoneClock.js';
+
 const formats = new Map<string, Intl.DateTimeFormat>();
 
 /** The day an instant falls on in `zone`. */
@@ -32,22 +34,7 @@ export function daysBetween(from: string, to: string): number {
 export function dayStart(day: string, zone: string): number {
   const [y, m, d] = day.split('-').map(Number);
   const wall = Date.UTC(y, m - 1, d);
-  // The zone's offset at an instant: its wall clock read as UTC, minus the instant.
-  const offset = (at: number) => {
-    const parts = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    }).formatToParts(at);
-    const n = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-    return Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second')) - at;
-  };
   // Twice: the offset at the guess can differ from the one at midnight across a DST change.
-  const guess = wall - offset(wall);
-  return wall - offset(guess);
+  const guess = wall - zoneOffset(wall, zone);
+  return wall - zoneOffset(guess, zone);
 }

@@ -5,7 +5,8 @@
 // A weekly window is wall-clock time: 01:00-03:00 lasts three real hours on the night the clocks go
 // back and one on the night they go forward; a range whose end is at or before its start (22:00-02:00)
 // runs from its weekday into the next day (Sunday's runs into Monday).
-import { cronFor, DAY_S, wallClock, weekStartInstant } from './autoCheckSchedule.js';
+import { cronFor, DAY_S, weekStartInstant } from './autoCheckSchedule.js';
+import { wallClock } from './zoneClock.js';
 import type { WeekdayValue } from './schemas/autoCheck.js';
 import type { MaintenanceBand, MaintenanceModeValue } from './schemas/maintenance.js';
 

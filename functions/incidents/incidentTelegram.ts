@@ -1,4 +1,4 @@
-import { wallClock } from '../../shared/autoCheckSchedule.js';
+import { wallClock } from '../../shared/zoneClock.js';
 import { Process, TestMode } from '../../shared/enums.js';
 import { IncidentEventKind, IncidentStatus } from '../../shared/schemas/incidents.js';
 import type { TelegramAnswer } from '../../shared/schemas/telegram.js';

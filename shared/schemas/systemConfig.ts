@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Process } from '../enums.js';
 import type { ListFields } from '../listQuery.js';
+import { isTimeZone } from '../zoneClock.js';
 
 const PROCESS_NAMES = Process.options.map((o) => o.label);
 
@@ -52,17 +53,6 @@ export const ConfigMessages = {
   duplicatePair: 'This channel-package pair is listed twice',
   duplicateKind: 'Each kind may appear only once',
 } as const;
-
-/** True for a zone name Intl knows (IANA names and 'UTC'); Intl throws a RangeError otherwise. */
-export function isTimeZone(name: string): boolean {
-  if (!name) return false;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const bounded = (b: { min: number; max: number }, message?: string) =>
   z

@@ -1,5 +1,6 @@
 // Display formats of spec section 9: '/' for null, SYSTEM for a missing user. Times show in the
 // system config's time zone (issue 12) once the shell knows it, in the browser's zone before.
+import { wallClock } from '@shared/zoneClock';
 import dayjs from 'dayjs';
 import { DATE_FORMAT, DATE_TIME_FORMAT, EMPTY_TEXT, SYSTEM_USER } from './constants';
 
@@ -21,26 +22,6 @@ export function setDisplayTimeZone(zone: string | undefined): void {
   displayZone = zone;
 }
 
-// One formatter per zone: building an Intl.DateTimeFormat costs far more than using one.
-const zoneFormatters = new Map<string, Intl.DateTimeFormat>();
-function zoneFormatter(zone: string): Intl.DateTimeFormat {
-  let f = zoneFormatters.get(zone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    zoneFormatters.set(zone, f);
-  }
-  return f;
-}
-
 /**
  * Epoch ms -> 'YYYY-MM-DD HH:mm:ss' (or 'YYYY-MM-DD' with `dateOnly`) in `zone`, the configured
  * display zone by default; '/' when absent.
@@ -48,10 +29,10 @@ function zoneFormatter(zone: string): Intl.DateTimeFormat {
 export function formatInZone(ms: Stamp, zone: string | undefined = displayZone, dateOnly = false): string {
   if (!valid(ms)) return EMPTY_TEXT;
   if (!zone) return dayjs(ms).format(dateOnly ? DATE_FORMAT : DATE_TIME_FORMAT);
-  const parts: Record<string, string> = {};
-  for (const p of zoneFormatter(zone).formatToParts(ms)) parts[p.type] = p.value;
-  const date = `${parts.year}-${parts.month}-${parts.day}`;
-  return dateOnly ? date : `${date} ${parts.hour}:${parts.minute}:${parts.second}`;
+  const w = wallClock(ms, zone);
+  const two = (n: number) => String(n).padStart(2, '0');
+  const date = `${w.year}-${two(w.month)}-${two(w.date)}`;
+  return dateOnly ? date : `${date} ${two(w.hour)}:${two(w.minute)}:${two(w.second)}`;
 }
 
 /** Epoch ms -> 'YYYY-MM-DD HH:mm:ss' in the display zone; '/' when absent. */

@@ -1,4 +1,5 @@
-import { wallClock, weekStampAt } from '@shared/autoCheckSchedule';
+import { weekStampAt } from '@shared/autoCheckSchedule';
+import { wallClock } from '@shared/zoneClock';
 import type { CalendarCell } from '@shared/schemas/autoCheck';
 import type { BankDashboard, DeliveryDashboard, ScorecardRow } from '@shared/schemas/dashboard';
 import { screen, within } from '@testing-library/react';

@@ -1,5 +1,6 @@
 import { Badge, makeStyles, Text, tokens } from '@fluentui/react-components';
-import { nextSlotInstant, wallClock, weekOf } from '@shared/autoCheckSchedule';
+import { nextSlotInstant, weekOf } from '@shared/autoCheckSchedule';
+import { wallClock } from '@shared/zoneClock';
 import type { MaintenanceBand } from '@shared/schemas/maintenance';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
