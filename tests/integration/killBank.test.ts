@@ -2,13 +2,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BankNotificationCategory, NotifyStatus } from '../../shared/enums.js';
-import { startDynamo } from '../../scripts/local/engines/dynamo.js';
-import { api, type Json, login } from '../helpers/api.js';
+import { api, login } from '../helpers/api.js';
 import { uniqueName } from '../helpers/authKit.js';
+import { type Row, tableAfterCrash } from '../helpers/crashedTable.js';
 import { killTree, type RunningStack, startStackProcess, stopStackProcess } from '../helpers/stackProcess.js';
 import { receivedBy, until } from '../helpers/until.js';
 
@@ -34,33 +32,6 @@ afterAll(async () => {
   if (stack) await stopStackProcess(stack.child);
   if (!process.env.KEEP_TEST_DATA) await rm(dataDir, { recursive: true, force: true });
 });
-
-type Row = Record<string, Json>;
-
-/** The table as the crash left it, read by an engine of the test's own on the stack's files. */
-async function tableAfterCrash(): Promise<Row[]> {
-  const engine = await startDynamo({ dataDir: join(dataDir, 'dynamo'), engine: 'dynalite' });
-  const client = DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      region: 'us-east-1',
-      endpoint: engine.endpoint,
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    }),
-  );
-  try {
-    const items: Row[] = [];
-    let start: Row | undefined;
-    do {
-      const page = await client.send(new ScanCommand({ TableName: 'patrol', ExclusiveStartKey: start }));
-      items.push(...(page.Items ?? []));
-      start = page.LastEvaluatedKey;
-    } while (start);
-    return items;
-  } finally {
-    client.destroy();
-    await engine.stop();
-  }
-}
 
 describe('a SIGKILL of the whole stack while it records a pushed statement, and a restart on the same data', () => {
   it('stores the statement once, with its notification, balance change and delivery once each', async () => {
@@ -137,7 +108,7 @@ describe('a SIGKILL of the whole stack while it records a pushed statement, and 
     // What the kill left: the statement's key claimed, naming the statement's and its notification's
     // ids, with the row or the notification not written (which of the two depends on whether the push
     // took a new block of ids first, one more write): the one cut is found by what it lacks.
-    const rows = await tableAfterCrash();
+    const rows = await tableAfterCrash(dataDir);
     const ofAccount = (type: string) =>
       rows.filter((r) => String(r.pk).startsWith(`${type}#`) && r.account_id === account.id);
     const statementRows = new Map(ofAccount('bank_statement').map((r) => [r.id, r]));

@@ -2,13 +2,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { NotificationCategory, NotifyStatus, RunStatus, TaskStatus } from '../../shared/enums.js';
-import { startDynamo } from '../../scripts/local/engines/dynamo.js';
-import { api, type Json, login } from '../helpers/api.js';
+import { api, login } from '../helpers/api.js';
 import { uniqueName } from '../helpers/authKit.js';
+import { type Row, tableAfterCrash } from '../helpers/crashedTable.js';
 import { killTree, type RunningStack, startStackProcess, stopStackProcess } from '../helpers/stackProcess.js';
 import { until } from '../helpers/until.js';
 
@@ -31,33 +29,6 @@ afterAll(async () => {
   if (stack) await stopStackProcess(stack.child);
   if (!process.env.KEEP_TEST_DATA) await rm(dataDir, { recursive: true, force: true });
 });
-
-type Row = Record<string, Json>;
-
-/** The table as the crash left it, read by an engine of the test's own on the stack's files. */
-async function tableAfterCrash(): Promise<Row[]> {
-  const engine = await startDynamo({ dataDir: join(dataDir, 'dynamo'), engine: 'dynalite' });
-  const client = DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      region: 'us-east-1',
-      endpoint: engine.endpoint,
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    }),
-  );
-  try {
-    const items: Row[] = [];
-    let start: Row | undefined;
-    do {
-      const page = await client.send(new ScanCommand({ TableName: 'patrol', ExclusiveStartKey: start }));
-      items.push(...(page.Items ?? []));
-      start = page.LastEvaluatedKey;
-    } while (start);
-    return items;
-  } finally {
-    client.destroy();
-    await engine.stop();
-  }
-}
 
 describe('a SIGKILL of the whole stack during a batch check, and a restart on the same data', () => {
   it('ends the check as if nothing happened: every subtask final, counters equal, nothing open, each record once', async () => {
@@ -116,7 +87,7 @@ describe('a SIGKILL of the whole stack during a batch check, and a restart on th
     // task has not counted it, and it has no end record and no notification. (Another subtask's end,
     // sent to the engine as the checker froze, may have landed too: a crash does not wait for requests
     // in flight.)
-    const rows = await tableAfterCrash();
+    const rows = await tableAfterCrash(dataDir);
     const ofOp = (type: string) => rows.filter((r) => String(r.pk).startsWith(`${type}#`) && r.operation_id === opId);
     const crossed = ofOp('subtask').filter(
       (s) =>
