@@ -4,6 +4,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { RunStatus } from '../../shared/enums.js';
+import { wallClock } from '../../shared/zoneClock.js';
 import { kit, uniqueName } from '../helpers/authKit.js';
 import { until } from '../helpers/until.js';
 import { browserSession, collectConsoleErrors, rowOf, screenshot, searchTable, shows } from './helpers.js';
@@ -176,6 +177,30 @@ describe('maintenance windows', () => {
       .result;
     expect(window).toMatchObject({ sites: [site.body.data.id], mode: 'pause', kind: 'once', active: true });
     windows.push(window.id);
+
+    // Its Edit shows the start and end on the configured zone's wall clock; a later end is kept.
+    const zone = (await api('get', '/super/system-config')).body.data.document.time_zone as string;
+    const pad = (n: number) => String(n).padStart(2, '0');
+    const wall = (ms: number) => {
+      const c = wallClock(ms, zone);
+      return { date: `${c.year}-${pad(c.month)}-${pad(c.date)}`, time: `${pad(c.hour)}:${pad(c.minute)}` };
+    };
+    await page.goto('/auto-checks/maintenance');
+    await searchTable(page, name);
+    await rowOf(page.getByRole('table').first(), name).getByRole('button', { name: 'Edit' }).click();
+    const dialog = page.getByRole('alertdialog');
+    const start = wall(window.start_at);
+    expect(await dialog.getByLabel('Start date').inputValue()).toBe(start.date);
+    expect(await dialog.getByLabel('Start time').inputValue()).toBe(start.time);
+    expect(await dialog.getByLabel('End time').inputValue()).toBe(wall(window.end_at).time);
+    const later = wall(window.end_at + 2 * 3_600_000);
+    await dialog.getByLabel('End date').fill(later.date);
+    await dialog.getByLabel('End time').fill(later.time);
+    await screenshot(page, 'maintenance-edit-once');
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const kept = (await api('get', `/maintenance/${window.id}`)).body.data;
+    expect(wall(kept.end_at)).toEqual(later);
   });
 });
 

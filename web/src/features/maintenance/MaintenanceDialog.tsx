@@ -25,6 +25,7 @@ import { useFormDialog } from '@/components/dialog/useFormDialog';
 import { useSystemConfig } from '@/features/super/systemConfigApi';
 import { useT } from '@/i18n';
 import { refreshMaintenance, saveMaintenance, siteNamesQuery } from './maintenanceApi';
+import { WallClockField } from './WallClockField';
 import { checkMaintenance, emptyMaintenanceForm, type MaintenanceForm, maintenanceFormOf } from './maintenanceForm';
 
 const useStyles = makeStyles({
@@ -127,42 +128,8 @@ export function MaintenanceDialog({ window: w, trigger }: { window?: Maintenance
       </Field>
       {form.kind === 'once' ? (
         <div className={styles.row}>
-          <Field
-            className={styles.grow}
-            label={t('Start ({zone})', { zone })}
-            validationMessage={message('start_date')}
-          >
-            <div className={styles.row}>
-              <Input
-                type="date"
-                aria-label={t('Start date')}
-                value={form.start_date}
-                onChange={(_, d) => change('start_date', d.value)}
-              />
-              <Input
-                type="time"
-                aria-label={t('Start time')}
-                value={form.start_clock}
-                onChange={(_, d) => change('start_clock', d.value)}
-              />
-            </div>
-          </Field>
-          <Field className={styles.grow} label={t('End ({zone})', { zone })} validationMessage={message('end_date')}>
-            <div className={styles.row}>
-              <Input
-                type="date"
-                aria-label={t('End date')}
-                value={form.end_date}
-                onChange={(_, d) => change('end_date', d.value)}
-              />
-              <Input
-                type="time"
-                aria-label={t('End time')}
-                value={form.end_clock}
-                onChange={(_, d) => change('end_clock', d.value)}
-              />
-            </div>
-          </Field>
+          <WallClockField edge="start" zone={zone} form={form} change={change} message={message('start_date')} />
+          <WallClockField edge="end" zone={zone} form={form} change={change} message={message('end_date')} />
         </div>
       ) : (
         <>
