@@ -106,6 +106,41 @@ async function linkedUser(role: 'operator' | 'viewer', tgId: number) {
   return { username, token, tgId, nickname: `Nick ${username}` };
 }
 
+/** A failing site checked once: its open incident and the incident's Telegram message. */
+async function checkedIncident() {
+  const site = await failingSite();
+  await checkLogin(site.id);
+  const [message] = await until(
+    'the incident message',
+    () => messagesAbout(site.name),
+    (ms) => ms.length === 1,
+  );
+  const [incident] = await incidentsOf(site.id);
+  return { site, message, incident };
+}
+
+/**
+ * A failing site whose login failure is recorded by the incident code at the test's own instant
+ * `t0`, so reminders can be ticked on a clock the test moves. `idBase` and `operationId` keep each
+ * test's made-up subtask apart from the others'.
+ */
+async function recordedFailure(idBase: number, operationId: number) {
+  const site = await failingSite();
+  const t0 = Date.now();
+  await modules.service.recordIncidentResult({
+    id: idBase + (t0 % 1_000_000) * 10,
+    operation_id: operationId,
+    site_id: site.id,
+    process: 1,
+    mode: 1,
+    status: RunStatus.values.Failed,
+    msg: 'Login failed',
+    end_at: t0,
+  });
+  const [incident] = await incidentsOf(site.id);
+  return { site, t0, incident };
+}
+
 const press = (message: ChatMessage, data: string, tgId: number) =>
   sandbox('updates/press', { chat_id: CHAT, message_id: message.message_id, data, from: { id: tgId } });
 
@@ -287,14 +322,7 @@ describe('the buttons of an incident message', () => {
   });
 
   it('answers an unlinked user and a viewer "Not allowed" and changes nothing; acknowledges for a linked operator', async () => {
-    const site = await failingSite();
-    await checkLogin(site.id);
-    const [message] = await until(
-      'the incident message',
-      () => messagesAbout(site.name),
-      (ms) => ms.length === 1,
-    );
-    const [incident] = await incidentsOf(site.id);
+    const { site, message, incident } = await checkedIncident();
     const ack = `i:${incident.id}:ack`;
 
     for (const tgId of [stranger, viewer.tgId]) {
@@ -337,14 +365,7 @@ describe('the buttons of an incident message', () => {
   });
 
   it('starts exactly one check with Re-run, as the linked user, and its failure joins the incident', async () => {
-    const site = await failingSite();
-    await checkLogin(site.id);
-    const [message] = await until(
-      'the incident message',
-      () => messagesAbout(site.name),
-      (ms) => ms.length === 1,
-    );
-    const [incident] = await incidentsOf(site.id);
+    const { site, message, incident } = await checkedIncident();
     const before = (await api('get', '/operations?page_size=1')).body.data.total_count as number;
 
     const pressed = await press(message, `i:${incident.id}:rerun`, operator.tgId);
@@ -368,14 +389,7 @@ describe('the buttons of an incident message', () => {
   });
 
   it('starts a one-hour maintenance window of the site with Start maintenance 1 h', async () => {
-    const site = await failingSite();
-    await checkLogin(site.id);
-    const [message] = await until(
-      'the incident message',
-      () => messagesAbout(site.name),
-      (ms) => ms.length === 1,
-    );
-    const [incident] = await incidentsOf(site.id);
+    const { site, message, incident } = await checkedIncident();
     const pressed = await press(message, `i:${incident.id}:mnt`, operator.tgId);
     expect(pressed).toMatchObject({ status: 200, answer: { text: 'Maintenance started for 1 h' } });
     const windows = (await api('get', `/maintenance?keyword=${encodeURIComponent(site.name)}&keywordField=name`)).body
@@ -420,25 +434,12 @@ describe('a silent maintenance window', () => {
 
 describe('reminders', () => {
   it('re-announce an open incident at the period as a reply, and stop once it is acknowledged', async () => {
-    const site = await failingSite();
-    const t0 = Date.now();
-    const id = 9_100_000_000 + (t0 % 1_000_000) * 10;
-    await modules.service.recordIncidentResult({
-      id,
-      operation_id: 987_654_322,
-      site_id: site.id,
-      process: 1,
-      mode: 1,
-      status: RunStatus.values.Failed,
-      msg: 'Login failed',
-      end_at: t0,
-    });
+    const { site, t0, incident } = await recordedFailure(9_100_000_000, 987_654_322);
     const [message] = await until(
       'the incident message',
       () => messagesAbout(site.name),
       (ms) => ms.length === 1,
     );
-    const [incident] = await incidentsOf(site.id);
     const min = 60_000;
     const remindedAt = async (at: number) =>
       (await modules.telegram.remindIncidents(at)).reminded.includes(incident.id as number);
@@ -468,19 +469,7 @@ describe('reminders', () => {
   });
 
   it('end a snooze when it runs out, and then remind again', async () => {
-    const site = await failingSite();
-    const t0 = Date.now();
-    await modules.service.recordIncidentResult({
-      id: 9_200_000_000 + (t0 % 1_000_000) * 10,
-      operation_id: 987_654_323,
-      site_id: site.id,
-      process: 1,
-      mode: 1,
-      status: RunStatus.values.Failed,
-      msg: 'Login failed',
-      end_at: t0,
-    });
-    const [incident] = await incidentsOf(site.id);
+    const { site, t0, incident } = await recordedFailure(9_200_000_000, 987_654_323);
     const snoozed = await modules.service.actOnIncident(
       incident.id as number,
       { action: 'snooze', minutes: 60 },
@@ -500,19 +489,7 @@ describe('reminders', () => {
   });
 
   it('are off with alerts.reminder_minutes 0, and come back with a period', async () => {
-    const site = await failingSite();
-    const t0 = Date.now();
-    await modules.service.recordIncidentResult({
-      id: 9_300_000_000 + (t0 % 1_000_000) * 10,
-      operation_id: 987_654_324,
-      site_id: site.id,
-      process: 1,
-      mode: 1,
-      status: RunStatus.values.Failed,
-      msg: 'Login failed',
-      end_at: t0,
-    });
-    const [incident] = await incidentsOf(site.id);
+    const { t0, incident } = await recordedFailure(9_300_000_000, 987_654_324);
     const min = 60_000;
     const tick = (at: number) => modules.telegram.remindIncidents(at);
     const document = (await api('get', '/super/system-config')).body.data.document;
