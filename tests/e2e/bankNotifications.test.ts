@@ -5,6 +5,7 @@
 // stands and both attempts (500, then 200) — against the real stack, the notifier and the sandbox receiver.
 import { describe, expect, inject, it } from 'vitest';
 import { kit, uniqueName } from '../helpers/authKit.js';
+import { refreshedAccount } from '../helpers/refreshedAccount.js';
 import { browserSession, cellOf, collectConsoleErrors, rowOf, screenshot, shows } from './helpers.js';
 import { until } from '../helpers/until.js';
 
@@ -26,7 +27,7 @@ describe('Notifications Bank', () => {
     const created = await api('post', '/bank/bank-accounts', { bank_name: 1, user, pwd: 'sandbox123' });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     const id = created.body.data.id as number;
-    await api('post', `/bank/bank-account/${id}/refresh`);
+    await refreshedAccount((path) => api('post', path), id);
     const apiKey = `key-${uniqueName('k')}`;
     const updated = await api('put', `/bank/bank-account/${id}`, {
       webhook: `${hooks}/hooks/${hook}`,

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { login } from '../helpers/api.js';
 import { kit, uniqueName } from '../helpers/authKit.js';
-import { until } from '../helpers/until.js';
+import { refreshedAccount } from '../helpers/refreshedAccount.js';
 
 const stack = inject('stack');
 const k = kit(stack);
@@ -18,17 +18,7 @@ const SANDBOX_PWD = 'sandbox123';
 const post = (path: string, body?: unknown) => client.post(`/api/v1${path}`, { token, body: body ?? {} });
 const put = (path: string, body: unknown) => client.put(`/api/v1${path}`, { token, body });
 const get = (path: string) => client.get(`/api/v1${path}`, { token });
-/**
- * Init (refresh) of a new account. Its own first poll may hold the lease at that moment ("A poll is
- * running"), as an operator may see too: asked again until a refresh of its own has run.
- */
-const refreshed = (id: number) =>
-  until(
-    `a refresh of account ${id}`,
-    () => post(`/bank/bank-account/${id}/refresh`),
-    (res) => res.status !== 200 || res.body.data?.polled === true,
-    { ms: 60_000, everyMs: 1000 },
-  );
+const refreshed = (id: number) => refreshedAccount(post, id);
 const control = async (name: string, body: unknown) => {
   const res = await fetch(`${sandbox}/__sandbox/bank/${name}`, {
     method: 'POST',

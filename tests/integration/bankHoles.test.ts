@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { login, loopbackAddress } from '../helpers/api.js';
 import { kit, uniqueName } from '../helpers/authKit.js';
+import { refreshedAccount } from '../helpers/refreshedAccount.js';
 
 const stack = inject('stack');
 const k = kit(stack);
@@ -37,7 +38,7 @@ async function keyedAccount() {
   });
   expect(created.status, JSON.stringify(created.body)).toBe(200);
   const id = created.body.data.id as number;
-  await post(`/bank/bank-account/${id}/refresh`);
+  await refreshedAccount(post, id);
   const apiKey = `key-${uniqueName('hk')}-0123456789`;
   const upd = await put(`/bank/bank-account/${id}`, { api_key: apiKey, range: [[0, 1]] });
   expect(upd.status, JSON.stringify(upd.body)).toBe(200);

@@ -7,6 +7,7 @@
 import { Webhook } from 'standardwebhooks';
 import { beforeAll, afterAll, describe, expect, inject, it } from 'vitest';
 import { kit, uniqueName } from '../helpers/authKit.js';
+import { refreshedAccount } from '../helpers/refreshedAccount.js';
 import { type ReceivedRequest, receivedBy, until } from '../helpers/until.js';
 
 const stack = inject('stack');
@@ -45,7 +46,7 @@ async function hookedAccount(bank: 1 | 2 = 1) {
   });
   expect(created.status, JSON.stringify(created.body)).toBe(200);
   const id = created.body.data.id as number;
-  await post(`/bank/bank-account/${id}/refresh`);
+  await refreshedAccount(post, id);
   const apiKey = `key-${uniqueName('k')}`;
   const upd = await put(`/bank/bank-account/${id}`, {
     webhook: `${hooks}/hooks/${hook}`,
