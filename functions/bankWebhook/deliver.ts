@@ -18,7 +18,15 @@ import { webhookSecretOf } from './webhookSecret.js';
 import { recordMetric } from '../lib/metrics.js';
 import type { FollowUp } from '../lib/db/entity.js';
 import { writeSequence } from '../lib/db/faults.js';
-import { attemptHistory, countDelivery, endStatementClaim, webhookHealthy } from './deliveryFollowUps.js';
+import {
+  attemptHistory,
+  countDelivery,
+  endStatementClaim,
+  pausedNoticeOnce,
+  pauseNoticed,
+  pauseWebhook,
+  webhookHealthy,
+} from './deliveryFollowUps.js';
 
 // One delivery attempt of one bank notification to one channel (docs/notifications.md, "Bank
 // webhook delivery"). Every attempt writes a history row; the channel's notify status follows:
@@ -52,8 +60,11 @@ export interface DeliveryDeps {
   store: BankStore;
   /** Sends a bank notification to the bank chat. */
   sendTelegram: (context: BankNotificationContext) => Promise<BankTelegramSent>;
-  /** A console notification (the webhook was paused). */
-  notice: (notice: PausedNotice) => Promise<unknown>;
+  /**
+   * A console notification (the webhook was paused), as a follow-up step under an id allocated
+   * first (notifications' writeNotification): recorded with the settling, written once.
+   */
+  notice: { newId: () => Promise<number>; write: (id: number, notice: PausedNotice) => FollowUp };
   /** The configured time zone: the day a delivery counts in. */
   timeZone: () => Promise<string>;
   now?: () => number;
@@ -129,18 +140,31 @@ async function deliverWebhook(
     statementId !== undefined && claimed
       ? [endStatementClaim({ statement_id: statementId, notification_id: n.id, delivered })]
       : [];
-  const notSent = async (status: NotifyStatusValue, remark: string, sent?: { url: string; payload: unknown }) => {
+  const notSent = async (
+    status: NotifyStatusValue,
+    remark: string,
+    sent?: { url: string; payload: unknown },
+    more: FollowUp[] = [],
+  ) => {
     const row = { callback_url: sent?.url ?? null, content: sent?.payload ?? null };
     await settleChannel(store, n, 'webhook', status, null, [
       history({ ...row, params: null, code: null, resp: null, remark }),
       ...claimEnd(false),
+      ...more,
     ]);
   };
   if (!account?.webhook || !payload)
     return notSent(S.NoTarget, !payload ? 'Not a webhook notification' : 'The account has no webhook');
   const target = { url: account.webhook, payload };
   if (state.paused_at !== null)
-    return notSent(S.ChannelClosed, 'The webhook is paused after repeated failures; resume it to deliver', target);
+    // A pause whose notice is not written yet (its delivery died between the pause and its
+    // settling, or is settling now): this settling records it too; the notice's claim keeps it once.
+    return notSent(
+      S.ChannelClosed,
+      'The webhook is paused after repeated failures; resume it to deliver',
+      target,
+      (await pauseNoticed(account.id, state.paused_at)) ? [] : await pauseSteps(deps, account, state, state.paused_at),
+    );
   if (statementId !== undefined && !claimed)
     return notSent(S.Duplication, `The same statement was already delivered (notification ${claim.owner})`, target);
 
@@ -208,12 +232,6 @@ async function deliverWebhook(
   }
   const after = await store.recordFailure(account.id, now);
   const pausing = shouldPause(after, now);
-  if (pausing) {
-    await store.setPaused(account.id, now);
-    await deps
-      .notice(pausedNotice(account, after))
-      .catch((e: unknown) => logger.error('could not tell about the paused webhook', { error: e as Error }));
-  }
   if (retry && !pausing) {
     const next: BankDeliveryMessage = { ...message, attempt: message.attempt + 1 };
     const delay = retryDelaySeconds(next.attempt);
@@ -222,11 +240,37 @@ async function deliverWebhook(
     return;
   }
   if (!pausing) recordMetric('WebhookDeliveriesFailed');
+  // The pause is written at once (a webhook reads paused from now on, before this channel reads
+  // Channel Closed) and recorded by the settling with its notice (one write), so a delivery that
+  // dies after it leaves both to the sweeper; one that dies before it left the webhook paused
+  // without its notice, which the message given again records (above: paused, not yet noticed).
+  if (pausing) await store.setPaused(account.id, now);
+  const pause = pausing ? await pauseSteps(deps, account, after, now) : [];
   await settleChannel(store, n, 'webhook', pausing ? S.ChannelClosed : S.Failed, null, [
     history(attempt),
     ...claimEnd(false),
     ...(pausing ? [] : [count({ wh_failed: 1 })]),
+    ...pause,
   ]);
+}
+
+/** The pause of an account's webhook at `now` and its notice, as follow-ups of the settling. */
+async function pauseSteps(
+  deps: DeliveryDeps,
+  account: Parameters<typeof pausedNotice>[0],
+  after: Parameters<typeof pausedNotice>[1],
+  now: number,
+): Promise<FollowUp[]> {
+  const noticeId = await deps.notice.newId();
+  return [
+    pauseWebhook({ account_id: account.id, paused_at: now }),
+    pausedNoticeOnce({
+      account_id: account.id,
+      paused_at: now,
+      notice_id: noticeId,
+      notice: deps.notice.write(noticeId, pausedNotice(account, after)),
+    }),
+  ];
 }
 
 async function deliverTelegram(

@@ -1,6 +1,9 @@
 import type { DayFigures, StoredHistory } from '../bank/entities.js';
 import { bankStore } from '../bank/store.js';
-import { defineFollowUp } from '../lib/db/outbox.js';
+import type { FollowUp } from '../lib/db/entity.js';
+import { applyNow, defineFollowUp } from '../lib/db/outbox.js';
+import { claimIfFree, findUniqueClaim } from '../lib/db/unique.js';
+import { logger } from '../lib/logger.js';
 
 // What settling a webhook attempt sets in motion (deliver.ts), recorded with the channel's new
 // status in the notification's one conditional write (bank/channelStatus.ts settleChannel), so a
@@ -50,3 +53,52 @@ export const countDelivery = defineFollowUp(
   ({ day, account_id, figures }: { day: string; account_id: number; figures: DayFigures }) =>
     bankStore().addDayFigures(day, account_id, figures),
 );
+
+/**
+ * The account's webhook paused at `paused_at` (the attempt that reached the pause rule). Set only if
+ * not paused yet: applied again, or after another delivery paused it meanwhile, the first pause stays.
+ */
+export const pauseWebhook = defineFollowUp(
+  'bank.webhook_pause',
+  ({ account_id, paused_at }: { account_id: number; paused_at: number }) =>
+    bankStore().setPaused(account_id, paused_at),
+);
+
+/**
+ * The operators told that the webhook was paused (`notice`: the console notification's own
+ * follow-up, under an id the attempt allocated, handed by the notifier so this feature does not
+ * import the notifications). Once per pause episode, whatever runs it again: only while the
+ * webhook is still paused at `paused_at` (a pause by another delivery, or a resume meanwhile,
+ * sends nothing), and under a claim keyed by the account and that instant, held by this notice's
+ * id (a second try of the same notice passes it; another notice of the same instant does not).
+ */
+export const pausedNoticeOnce = defineFollowUp(
+  'bank.webhook_paused_notice',
+  async ({
+    account_id,
+    paused_at,
+    notice_id,
+    notice,
+  }: {
+    account_id: number;
+    paused_at: number;
+    notice_id: number;
+    notice: FollowUp;
+  }) => {
+    const state = await bankStore().webhookState(account_id);
+    if (state.paused_at !== paused_at) {
+      logger.info('paused-webhook notice not sent: not this pause', { account_id, paused_at, now: state.paused_at });
+      return;
+    }
+    if (!(await claimIfFree(...noticeKey(account_id, paused_at), notice_id))) return;
+    await applyNow([notice]);
+  },
+);
+
+const noticeKey = (accountId: number, pausedAt: number) =>
+  ['bank_webhook_pause', 'notice', `${accountId}@${pausedAt}`] as const;
+
+/** Whether the notice of the webhook's pause at `pausedAt` was claimed (written, or being written) already. */
+export async function pauseNoticed(accountId: number, pausedAt: number): Promise<boolean> {
+  return (await findUniqueClaim(...noticeKey(accountId, pausedAt))) !== undefined;
+}

@@ -13,10 +13,14 @@ import { deliverBankNotification } from '../../functions/bankWebhook/deliver.js'
 import { recordInbound } from '../../functions/bankWebhook/inbound/recordInbound.js';
 import { runToCrash } from '../../functions/lib/db/faults.js';
 import { findUniqueClaim } from '../../functions/lib/db/unique.js';
+import { notificationStore } from '../../functions/notifications/store.js';
+import { pauseRule } from '../../functions/bankWebhook/retryPolicy.js';
 import { sweepFollowUps } from '../../functions/lib/db/outbox.js';
 import { createRepository } from '../../functions/lib/db/repository.js';
 import { setupBankTest } from '../bank/setup.js';
 import { sent, setupQueues } from './checkRig.js';
+import type { PausedNotice } from '../../functions/bankWebhook/pause.js';
+import { newNotificationId, writeNotification } from '../../functions/notifications/service.js';
 
 // Crash points of the bank's statement path (issue 25): a poll that records a transaction (its
 // statements, their notifications and deliveries, the balance change with its stat, notification
@@ -262,7 +266,7 @@ const delivery = () => ({
   sendTelegram: async () => {
     throw new Error('no chat in this test');
   },
-  notice: async () => undefined,
+  notice: { newId: newNotificationId, write: (id: number, n: PausedNotice) => writeNotification({ id, ...n }) },
   timeZone: async () => 'Asia/Yangon',
   now: () => clock.now(),
   requeue: async () => undefined,
@@ -371,4 +375,64 @@ describe('a crash at any write of a webhook delivery leaves it settled once', ()
       }
       throw new Error('bank_delivery did not complete within 60 writes');
     });
+
+  it('an attempt that pauses the webhook: paused once, the operators told once, the channel Channel Closed, its history', async () => {
+    receiver.status = 400;
+    const { ChannelClosed } = NotifyStatus.values;
+    const rule = pauseRule();
+    const store = bankStore();
+    for (let n = 1; n < 60; n++) {
+      // An account whose webhook has failed one time short of the pause rule for over its window.
+      const acc = await polledAccount();
+      await service.updateAccount(acc.id, { webhook: receiver.url });
+      for (let i = 1; i < rule.failures; i++) await store.recordFailure(acc.id, clock.now() - rule.overMs);
+      bank.transact(acc.user, acc.no, 25);
+      clock.set(clock.now() + 5_000);
+      await pollAccount({ ...deps(), chatOn: async () => false }, { accountId: acc.id, mode: 'poll' });
+      const note = (await store.listNotifications(byAccount(acc.id))).result.find((x) => x.category === Statement);
+      if (!note) throw new Error('no statement notification');
+      const message = { kind: 'bank_notification' as const, notification_id: note.id, channel: 1 as const, attempt: 1 };
+      const { crashed, lastWrite } = await runToCrash({ sequence: 'bank_delivery', afterWrites: n }, () =>
+        deliverBankNotification(message, delivery()),
+      );
+      const context = `bank_delivery (pause), crash after write ${n}${crashed ? ` (${lastWrite})` : ' (no crash)'}`;
+      const settledBeforeRecovery =
+        (await store.getNotification(note.id))?.notify_webhook !== NotifyStatus.values.Pending;
+      // Recovery: the sweeper, then the queue gives the message again.
+      await sweepFollowUps({ before: Date.now() + 1 });
+      await deliverBankNotification(message, delivery());
+      const after = await store.getNotification(note.id);
+      expect(after?.notify_webhook, `${context}: channel`).toBe(ChannelClosed);
+      const sends = receiver.got.filter((g) => g.notification === note.id).length;
+      expect(sends, `${context}: sends`).toBeGreaterThanOrEqual(1);
+      expect(sends, `${context}: sends`).toBeLessThanOrEqual(settledBeforeRecovery ? 1 : 2);
+      const history = await store.historyOf(note.id);
+      expect(history.length, `${context}: history rows`).toBe(1);
+      // The attempt's own row; or, when the crash fell between the pause and the settling, the row of
+      // the message given again, which found the webhook paused and sent nothing.
+      if (history[0]?.code !== 400) expect(history[0]?.remark, `${context}: history`).toMatch(/webhook is paused/);
+      // Paused once: one pause instant, and the one notice is the one keyed by it.
+      const state = await store.webhookState(acc.id);
+      expect(state.paused_at, `${context}: paused`).not.toBeNull();
+      expect(await store.pausedAccounts(), `${context}: among the paused`).toContain(acc.id);
+      const notices = (await notificationStore().list(emptyListQuery({ page_size: 0 }))).result.filter(
+        (x) => x.title === 'Bank webhook paused' && x.caption === `Account ${acc.user}`,
+      );
+      expect(notices.length, `${context}: notices`).toBe(1);
+      const claim = await findUniqueClaim('bank_webhook_pause', 'notice', `${acc.id}@${state.paused_at}`);
+      expect(claim?.owner, `${context}: the notice of this pause`).toBe(notices[0]?.id);
+      const statement = (await store.listStatements(byAccount(acc.id))).result[0];
+      expect(statement?.notify_status, `${context}: the statement's status`).toBe(after?.notify_status);
+      const other = await store.claimDelivery(note.business_id, note.id + 1_000_000, clock.now());
+      expect(other.claimed, `${context}: another notification may deliver the statement`).toBe(true);
+      await store.releaseDelivery(note.business_id, note.id + 1_000_000);
+      await expectNothingPending(context);
+      if (!crashed) {
+        // Failure count, history id, pause (2), notice id, settling, history row, claim, notice claim, notice.
+        expect(n).toBeGreaterThan(9);
+        return;
+      }
+    }
+    throw new Error('bank_delivery did not complete within 60 writes');
+  });
 });
