@@ -67,10 +67,14 @@ export const pauseWebhook = defineFollowUp(
 /**
  * The operators told that the webhook was paused (`notice`: the console notification's own
  * follow-up, under an id the attempt allocated, handed by the notifier so this feature does not
- * import the notifications). Once per pause episode, whatever runs it again: only while the
- * webhook is still paused at `paused_at` (a pause by another delivery, or a resume meanwhile,
- * sends nothing), and under a claim keyed by the account and that instant, held by this notice's
- * id (a second try of the same notice passes it; another notice of the same instant does not).
+ * import the notifications). Once per pause, whatever runs it again and whichever delivery records
+ * it: keyed by the pause actually stored, not by the instant the recording delivery computed (two
+ * deliveries failing at once both reach the pause rule; the first `paused_at` stays, and the other's
+ * notice tells of that pause instead of being dropped). The claim
+ * `bank_webhook_pause#notice#<account>@<stored paused_at>` is held by this notice's id: a second try
+ * of the same notice passes it, another notice of the same pause does not. Not paused any more (an
+ * operator resumed it meanwhile): nothing to tell. `paused_at` (the recording delivery's instant) is
+ * only logged.
  */
 export const pausedNoticeOnce = defineFollowUp(
   'bank.webhook_paused_notice',
@@ -85,12 +89,12 @@ export const pausedNoticeOnce = defineFollowUp(
     notice_id: number;
     notice: FollowUp;
   }) => {
-    const state = await bankStore().webhookState(account_id);
-    if (state.paused_at !== paused_at) {
-      logger.info('paused-webhook notice not sent: not this pause', { account_id, paused_at, now: state.paused_at });
+    const stored = (await bankStore().webhookState(account_id)).paused_at;
+    if (stored === null) {
+      logger.info('paused-webhook notice not sent: resumed meanwhile', { account_id, paused_at });
       return;
     }
-    if (!(await claimIfFree(...noticeKey(account_id, paused_at), notice_id))) return;
+    if (!(await claimIfFree(...noticeKey(account_id, stored), notice_id))) return;
     await applyNow([notice]);
   },
 );

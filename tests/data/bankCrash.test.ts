@@ -435,4 +435,62 @@ describe('a crash at any write of a webhook delivery leaves it settled once', ()
     }
     throw new Error('bank_delivery did not complete within 60 writes');
   });
+
+  it('two deliveries reaching the pause at once, the first dying at any write: one pause, one notice, of the pause stored', async () => {
+    receiver.status = 400;
+    const { ChannelClosed } = NotifyStatus.values;
+    const rule = pauseRule();
+    const store = bankStore();
+    for (let n = 1; n < 60; n++) {
+      // An account whose webhook has failed one time short of the pause rule, two statements to deliver.
+      const acc = await polledAccount();
+      await service.updateAccount(acc.id, { webhook: receiver.url });
+      for (let i = 1; i < rule.failures; i++) await store.recordFailure(acc.id, clock.now() - rule.overMs);
+      bank.transact(acc.user, acc.no, 25);
+      bank.transact(acc.user, acc.no, 35);
+      clock.set(clock.now() + 5_000);
+      await pollAccount({ ...deps(), chatOn: async () => false }, { accountId: acc.id, mode: 'poll' });
+      const notes = (await store.listNotifications(byAccount(acc.id))).result.filter((x) => x.category === Statement);
+      const [first, second] = notes;
+      if (!first || !second) throw new Error('two statement notifications expected');
+      const message = (id: number) => ({
+        kind: 'bank_notification' as const,
+        notification_id: id,
+        channel: 1 as const,
+        attempt: 1,
+      });
+      // The second delivery read the webhook's state before the first paused it (both ran at once).
+      const before = await store.webhookState(acc.id);
+      const { crashed, lastWrite } = await runToCrash({ sequence: 'bank_delivery', afterWrites: n }, () =>
+        deliverBankNotification(message(first.id), delivery()),
+      );
+      const context = `bank_delivery (pause at once), crash after write ${n}${crashed ? ` (${lastWrite})` : ' (no crash)'}`;
+      clock.set(clock.now() + 1_000);
+      const sawBefore = Object.assign(Object.create(store) as typeof store, { webhookState: async () => before });
+      await deliverBankNotification(message(second.id), { ...delivery(), store: sawBefore });
+      // The sweeper; the first message is not given again (yet): the notice must not wait for it.
+      await sweepFollowUps({ before: Date.now() + 1 });
+      const state = await store.webhookState(acc.id);
+      expect(state.paused_at, `${context}: paused`).not.toBeNull();
+      expect(await store.pausedAccounts(), `${context}: among the paused`).toContain(acc.id);
+      const notices = async () =>
+        (await notificationStore().list(emptyListQuery({ page_size: 0 }))).result.filter(
+          (x) => x.title === 'Bank webhook paused' && x.caption === `Account ${acc.user}`,
+        );
+      expect((await notices()).length, `${context}: notices`).toBe(1);
+      const claim = await findUniqueClaim('bank_webhook_pause', 'notice', `${acc.id}@${state.paused_at}`);
+      expect(claim?.owner, `${context}: the notice of the pause stored`).toBe((await notices())[0]?.id);
+      expect((await store.getNotification(second.id))?.notify_webhook, `${context}: the second`).toBe(ChannelClosed);
+      // Then the queue gives the first message again: still one pause, one notice; the first settled.
+      await deliverBankNotification(message(first.id), delivery());
+      await sweepFollowUps({ before: Date.now() + 1 });
+      expect((await store.webhookState(acc.id)).paused_at, `${context}: the same pause`).toBe(state.paused_at);
+      expect((await notices()).length, `${context}: notices`).toBe(1);
+      expect((await store.getNotification(first.id))?.notify_webhook, `${context}: the first`).toBe(ChannelClosed);
+      expect((await store.historyOf(first.id)).length, `${context}: the first's history`).toBe(1);
+      await expectNothingPending(context);
+      if (!crashed) return;
+    }
+    throw new Error('bank_delivery did not complete within 60 writes');
+  });
 });
