@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { BankNotificationCategory, NotifyStatus, PushChannel, PushStatus } from '../../shared/enums.js';
 import type { BankNotificationContext, NotifyStatusValue } from '../../shared/schemas/bank.js';
 import { WEBHOOK_HEADERS } from '../../shared/schemas/bankWebhook.js';
@@ -13,11 +12,11 @@ import { decryptSecret } from '../lib/secrets/index.js';
 import { type PausedNotice, pausedNotice } from './pause.js';
 import { webhookPayload } from './payload.js';
 import { isRetryable, maxAttempts, retryDelaySeconds, shouldPause, WEBHOOK_TIMEOUT_MS } from './retryPolicy.js';
-import { signWebhook } from './signing.js';
+import { signWebhook, webhookMessageId } from './signing.js';
 import { webhookSecretOf } from './webhookSecret.js';
 import { recordMetric } from '../lib/metrics.js';
 import type { FollowUp } from '../lib/db/entity.js';
-import { writeSequence } from '../lib/db/faults.js';
+import { outsideWrite, writeSequence } from '../lib/db/faults.js';
 import {
   attemptHistory,
   countDelivery,
@@ -169,7 +168,8 @@ async function deliverWebhook(
     return notSent(S.Duplication, `The same statement was already delivered (notification ${claim.owner})`, target);
 
   const body = JSON.stringify(payload);
-  const id = `msg_${n.id}_${randomUUID()}`;
+  // The message's id, not the attempt's: a receiver drops what it already took (at-least-once, below).
+  const id = webhookMessageId(n.id, n.account_id);
   const timestamp = Math.floor(now / 1000);
   const secret = await webhookSecretOf(account, store);
   const apiKey = account.api_key_enc
@@ -198,6 +198,8 @@ async function deliverWebhook(
     if (!(e instanceof OutboundRequestError)) throw e;
     error = e.message;
   }
+  // The receiver may have it now, whatever it answered: a crash from here on sends it again.
+  outsideWrite('WebhookRequest');
   const ok = code !== null && code >= 200 && code < 300;
   const last = message.attempt >= maxAttempts();
   const retry = !ok && isRetryable(code) && !last;
@@ -283,6 +285,7 @@ async function deliverTelegram(
   if (repeatedFirst(message, n.notify_tg)) return;
   const historyId = await store.newHistoryId();
   const result = await deps.sendTelegram(n.context);
+  outsideWrite('TelegramSend');
   // Telegram asked to wait (a long 429), answered 5xx or not at all: tried again like a webhook.
   const retry = result.status === S.Failed && result.retryable && message.attempt < maxAttempts();
   const row = {

@@ -236,8 +236,22 @@ describe('a crash at any write of the bank statement path leaves nothing the pro
   });
 });
 
-/** A webhook receiver on this machine (allowed as a private host for the test): counts what it got, answers `status`. */
-const receiver = { status: 200, got: [] as { notification: number }[], url: '' };
+/**
+ * A webhook receiver on this machine (allowed as a private host for the test): records what it got
+ * and answers `status`, de-duplicating by `webhook-id` as Standard Webhooks asks (a message it
+ * accepted before is answered 200 again and not taken twice).
+ */
+const receiver = {
+  status: 200,
+  got: [] as { notification: number; id: string; accepted: boolean }[],
+  ids: new Set<string>(),
+  url: '',
+};
+/** What the receiver got of a notification, repeats included, and what it took (each message once). */
+const receivedOf = (notification: number) => {
+  const got = receiver.got.filter((g) => g.notification === notification);
+  return { sends: got.length, accepted: got.filter((g) => g.accepted).length, ids: new Set(got.map((g) => g.id)) };
+};
 let server: Server | undefined;
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -247,9 +261,12 @@ beforeAll(async () => {
     });
     req.on('end', () => {
       const id = String(req.headers['webhook-id'] ?? '');
-      receiver.got.push({ notification: Number(id.split('_')[1]) });
-      res.writeHead(receiver.status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ ok: receiver.status < 300, size: body.length }));
+      const repeat = receiver.ids.has(id);
+      const status = repeat ? 200 : receiver.status;
+      if (status < 300) receiver.ids.add(id);
+      receiver.got.push({ notification: Number(id.split('_')[1]), id, accepted: status < 300 && !repeat });
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ ok: status < 300, size: body.length }));
     });
   });
   await new Promise<void>((r) => server?.listen(0, '127.0.0.1', r));
@@ -326,6 +343,7 @@ describe('a crash at any write of a webhook delivery leaves it settled once', ()
     it(`an attempt the receiver ${outcome === 'delivered' ? 'answers 2xx' : 'refuses with a 4xx'}: the channel settled, its history, the statement's claim`, async () => {
       receiver.status = outcome === 'delivered' ? 200 : 400;
       const { Success, Failed } = NotifyStatus.values;
+      const crashedAfter: string[] = [];
       for (let n = 1; n < 60; n++) {
         // A statement of an account with a webhook (and no chat), recorded by a poll as usual.
         const acc = await polledAccount();
@@ -346,6 +364,7 @@ describe('a crash at any write of a webhook delivery leaves it settled once', ()
           deliverBankNotification(message, delivery()),
         );
         const context = `bank_delivery, crash after write ${n}${crashed ? ` (${lastWrite})` : ' (no crash)'}`;
+        if (lastWrite) crashedAfter.push(lastWrite);
         const settledBeforeRecovery =
           (await store.getNotification(note.id))?.notify_webhook !== NotifyStatus.values.Pending;
         // Recovery: the sweeper, then the queue gives the message again (its consumer never deleted it).
@@ -353,14 +372,19 @@ describe('a crash at any write of a webhook delivery leaves it settled once', ()
         await deliverBankNotification(message, delivery());
         const after = await store.getNotification(note.id);
         expect(after?.notify_webhook, `${context}: channel`).toBe(outcome === 'delivered' ? Success : Failed);
-        const sends = receiver.got.filter((g) => g.notification === note.id).length;
-        // Settled before the crash: never sent again. Else the attempt ran again: twice at most.
+        const { sends, accepted, ids } = receivedOf(note.id);
+        // Settled before the crash: never sent again. Else the attempt ran again: twice at most, as
+        // the same message (one webhook-id), which the receiver took once.
         expect(sends, `${context}: sends`).toBeGreaterThanOrEqual(1);
         expect(sends, `${context}: sends`).toBeLessThanOrEqual(settledBeforeRecovery ? 1 : 2);
+        expect(ids.size, `${context}: one message, one webhook-id`).toBe(1);
+        expect(accepted, `${context}: accepted`).toBe(outcome === 'delivered' ? 1 : 0);
+        if (lastWrite === 'WebhookRequest') expect(sends, `${context}: sent again after the crash`).toBe(2);
         const history = await store.historyOf(note.id);
         expect(history.length, `${context}: history rows`).toBeGreaterThanOrEqual(1);
         expect(history.length, `${context}: history rows`).toBeLessThanOrEqual(sends);
-        for (const h of history) expect(h.code, `${context}: history`).toBe(receiver.status);
+        // A repeat the receiver had taken is answered 200 by it: the settling attempt records that.
+        for (const h of history) expect(h.code, `${context}: history`).toBe(outcome === 'delivered' ? 200 : 400);
         // The statement copies the outcome; its claim is kept once delivered, given back when refused.
         const statement = (await store.listStatements(byAccount(acc.id))).result[0];
         expect(statement?.notify_status, `${context}: the statement's status`).toBe(after?.notify_status);
@@ -370,6 +394,8 @@ describe('a crash at any write of a webhook delivery leaves it settled once', ()
         await expectNothingPending(context);
         if (!crashed) {
           expect(n).toBeGreaterThan(3);
+          // Among them the one that matters to a receiver: after its answer, before the settling.
+          expect(crashedAfter).toContain('WebhookRequest');
           return;
         }
       }
@@ -403,9 +429,10 @@ describe('a crash at any write of a webhook delivery leaves it settled once', ()
       await deliverBankNotification(message, delivery());
       const after = await store.getNotification(note.id);
       expect(after?.notify_webhook, `${context}: channel`).toBe(ChannelClosed);
-      const sends = receiver.got.filter((g) => g.notification === note.id).length;
+      const { sends, accepted } = receivedOf(note.id);
       expect(sends, `${context}: sends`).toBeGreaterThanOrEqual(1);
       expect(sends, `${context}: sends`).toBeLessThanOrEqual(settledBeforeRecovery ? 1 : 2);
+      expect(accepted, `${context}: accepted`).toBe(0);
       const history = await store.historyOf(note.id);
       expect(history.length, `${context}: history rows`).toBe(1);
       // The attempt's own row; or, when the crash fell between the pause and the settling, the row of
