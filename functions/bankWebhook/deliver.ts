@@ -1,7 +1,7 @@
 import { BankNotificationCategory, NotifyStatus, PushChannel, PushStatus } from '../../shared/enums.js';
 import type { BankNotificationContext, NotifyStatusValue } from '../../shared/schemas/bank.js';
 import { WEBHOOK_HEADERS } from '../../shared/schemas/bankWebhook.js';
-import { settleChannel } from '../bank/channelStatus.js';
+import { AttemptSettledError, settleChannel } from '../bank/channelStatus.js';
 import { type BankDeliveryMessage, sendDeliveries } from '../bank/deliveryMessages.js';
 import { bankSecretContext, type DayFigures } from '../bank/entities.js';
 import { dayOf } from '../bank/poll.js';
@@ -24,6 +24,7 @@ import {
   pausedNoticeOnce,
   pauseNoticed,
   pauseWebhook,
+  retryDelivery,
   webhookHealthy,
 } from './deliveryFollowUps.js';
 
@@ -67,7 +68,10 @@ export interface DeliveryDeps {
   /** The configured time zone: the day a delivery counts in. */
   timeZone: () => Promise<string>;
   now?: () => number;
-  /** Where retries go: the notify queue (with DelaySeconds) unless a test collects them. */
+  /**
+   * Where the chat's retries go: the notify queue (with DelaySeconds) unless a test collects them.
+   * A webhook's retry is a follow-up of its settling (deliveryFollowUps.ts retryDelivery): the queue.
+   */
   requeue?: (message: BankDeliveryMessage, delaySeconds: number) => Promise<void>;
 }
 
@@ -104,8 +108,35 @@ async function deliverWebhook(
   message: BankDeliveryMessage,
   deps: DeliveryDeps,
 ): Promise<void> {
+  // A copy of an attempt the chain has passed (a message given twice, or a retry's follow-up sent
+  // again): dropped. Its settling moved `webhook_attempt` on in the same write.
+  if (n.webhook_attempt !== undefined && message.attempt !== n.webhook_attempt) {
+    logger.info('bank delivery dropped: its attempt was settled', {
+      notification_id: n.id,
+      attempt: message.attempt,
+      at: n.webhook_attempt,
+    });
+    return;
+  }
+  try {
+    await attemptWebhook(store, n, message, deps);
+  } catch (error) {
+    // Two copies of this attempt ran at once and the other settled it: it recorded the attempt.
+    if (!(error instanceof AttemptSettledError)) throw error;
+    logger.info('bank delivery attempt settled by another copy', { notification_id: n.id, attempt: message.attempt });
+  }
+}
+
+async function attemptWebhook(
+  store: BankStore,
+  n: StoredBankNotification,
+  message: BankDeliveryMessage,
+  deps: DeliveryDeps,
+): Promise<void> {
   const now = (deps.now ?? Date.now)();
   const channel = PushChannel.values.WebHook;
+  // Every settling of this attempt moves the chain past it, in the same write.
+  const guard = { expected: n.webhook_attempt, next: message.attempt + 1 };
   // The attempt's history row is a follow-up of the channel's settling (settleChannel), written
   // once under this id: a delivery that dies after the settling leaves it to the sweeper.
   const historyId = await store.newHistoryId();
@@ -146,11 +177,15 @@ async function deliverWebhook(
     more: FollowUp[] = [],
   ) => {
     const row = { callback_url: sent?.url ?? null, content: sent?.payload ?? null };
-    await settleChannel(store, n, 'webhook', status, null, [
-      history({ ...row, params: null, code: null, resp: null, remark }),
-      ...claimEnd(false),
-      ...more,
-    ]);
+    await settleChannel(
+      store,
+      n,
+      'webhook',
+      status,
+      null,
+      [history({ ...row, params: null, code: null, resp: null, remark }), ...claimEnd(false), ...more],
+      guard,
+    );
   };
   if (!account?.webhook || !payload)
     return notSent(S.NoTarget, !payload ? 'Not a webhook notification' : 'The account has no webhook');
@@ -224,21 +259,42 @@ async function deliverWebhook(
     // the statement again), a failing webhook's count cleared (a healthy one's delivery writes
     // nothing there; a failure counted meanwhile by another delivery stays: failures are rare
     // beside it), the day's count.
-    await settleChannel(store, n, 'webhook', S.Success, now, [
-      history(attempt),
-      ...claimEnd(true),
-      ...(state.consecutive_failures > 0 ? [webhookHealthy({ account_id: account.id })] : []),
-      count({ wh_sent: 1 }),
-    ]);
+    await settleChannel(
+      store,
+      n,
+      'webhook',
+      S.Success,
+      now,
+      [
+        history(attempt),
+        ...claimEnd(true),
+        ...(state.consecutive_failures > 0 ? [webhookHealthy({ account_id: account.id })] : []),
+        count({ wh_sent: 1 }),
+      ],
+      guard,
+    );
     return;
   }
   const after = await store.recordFailure(account.id, now);
   const pausing = shouldPause(after, now);
   if (retry && !pausing) {
+    // The next attempt is this settling's follow-up: sent once this attempt is recorded (with its
+    // history row), never before it (a crash between them left this attempt without its row, or a
+    // second chain), nor twice in effect (a copy finds its attempt passed: above).
     const next: BankDeliveryMessage = { ...message, attempt: message.attempt + 1 };
-    const delay = retryDelaySeconds(next.attempt);
-    await (deps.requeue ?? ((m, d) => sendDeliveries([m], d)))(next, delay);
-    await settleChannel(store, n, 'webhook', S.Pending, null, [history(attempt), ...claimEnd(false)]);
+    await settleChannel(
+      store,
+      n,
+      'webhook',
+      S.Pending,
+      null,
+      [
+        history(attempt),
+        ...claimEnd(false),
+        retryDelivery({ message: next, delay_seconds: retryDelaySeconds(next.attempt) }),
+      ],
+      guard,
+    );
     return;
   }
   if (!pausing) recordMetric('WebhookDeliveriesFailed');
@@ -248,12 +304,15 @@ async function deliverWebhook(
   // without its notice, which the message given again records (above: paused, not yet noticed).
   if (pausing) await store.setPaused(account.id, now);
   const pause = pausing ? await pauseSteps(deps, account, after, now) : [];
-  await settleChannel(store, n, 'webhook', pausing ? S.ChannelClosed : S.Failed, null, [
-    history(attempt),
-    ...claimEnd(false),
-    ...(pausing ? [] : [count({ wh_failed: 1 })]),
-    ...pause,
-  ]);
+  await settleChannel(
+    store,
+    n,
+    'webhook',
+    pausing ? S.ChannelClosed : S.Failed,
+    null,
+    [history(attempt), ...claimEnd(false), ...(pausing ? [] : [count({ wh_failed: 1 })]), ...pause],
+    guard,
+  );
 }
 
 /** The pause of an account's webhook at `now` and its notice, as follow-ups of the settling. */

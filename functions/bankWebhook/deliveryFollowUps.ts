@@ -1,3 +1,4 @@
+import { type BankDeliveryMessage, sendDeliveries } from '../bank/deliveryMessages.js';
 import type { DayFigures, StoredHistory } from '../bank/entities.js';
 import { bankStore } from '../bank/store.js';
 import type { FollowUp } from '../lib/db/entity.js';
@@ -36,6 +37,18 @@ export const endStatementClaim = defineFollowUp(
     if (delivered) await bankStore().completeDelivery(statement_id, notification_id);
     else await bankStore().releaseDelivery(statement_id, notification_id);
   },
+);
+
+/**
+ * The next attempt of a webhook's chain, on the notify queue after its delay: recorded by the
+ * settling of the attempt that failed (which moved the chain to it, `webhook_attempt`), so the chain
+ * goes on once the attempt is settled and only then. Sent again (its writer died between the send
+ * and the clear), the copy finds its attempt settled or settles nothing (settleChannel's guard).
+ */
+export const retryDelivery = defineFollowUp(
+  'bank.delivery_retry',
+  ({ message, delay_seconds }: { message: BankDeliveryMessage; delay_seconds: number }) =>
+    sendDeliveries([message], delay_seconds),
 );
 
 /** A webhook that answered 2xx again: its failures start from 0 (a set: applied twice, the same). */

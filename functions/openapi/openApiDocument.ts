@@ -183,13 +183,11 @@ const exampleBodies = {
 
 const outboundHeaders = z.object({
   'X-API-Key': z.string().optional().meta({ description: "The account's api_key, when one is set" }),
-  [WEBHOOK_HEADERS.id]: z
-    .string()
-    .meta({
-      description:
-        '`msg_<notification id>_<account id>`: the message\'s id, the same on every attempt, replay and resend; ' +
-        'de-duplicate by it',
-    }),
+  [WEBHOOK_HEADERS.id]: z.string().meta({
+    description:
+      "`msg_<notification id>_<account id>`: the message's id, the same on every attempt, replay and resend; " +
+      'de-duplicate by it',
+  }),
   [WEBHOOK_HEADERS.timestamp]: z.string().regex(/^\d+$/).meta({ description: 'Seconds since the epoch' }),
   [WEBHOOK_HEADERS.signature]: z
     .string()

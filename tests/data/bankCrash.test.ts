@@ -243,6 +243,8 @@ describe('a crash at any write of the bank statement path leaves nothing the pro
  */
 const receiver = {
   status: 200,
+  /** The first request of each message is answered 500 (then `status`): an attempt to retry. */
+  failFirst: false,
   got: [] as { notification: number; id: string; accepted: boolean }[],
   ids: new Set<string>(),
   url: '',
@@ -262,7 +264,8 @@ beforeAll(async () => {
     req.on('end', () => {
       const id = String(req.headers['webhook-id'] ?? '');
       const repeat = receiver.ids.has(id);
-      const status = repeat ? 200 : receiver.status;
+      const first = !receiver.got.some((g) => g.id === id);
+      const status = repeat ? 200 : receiver.failFirst && first ? 500 : receiver.status;
       if (status < 300) receiver.ids.add(id);
       receiver.got.push({ notification: Number(id.split('_')[1]), id, accepted: status < 300 && !repeat });
       res.writeHead(status, { 'content-type': 'application/json' });
@@ -461,6 +464,81 @@ describe('a crash at any write of a webhook delivery leaves it settled once', ()
       }
     }
     throw new Error('bank_delivery did not complete within 60 writes');
+  });
+
+  it('an attempt that fails and is retried: the next attempt sent once it is settled, one chain, each attempt one row', async () => {
+    receiver.status = 200;
+    receiver.failFirst = true;
+    const { Success } = NotifyStatus.values;
+    const store = bankStore();
+    const base = process.env.BANK_WEBHOOK_RETRY_BASE_S;
+    process.env.BANK_WEBHOOK_RETRY_BASE_S = '0';
+    const crashedAfter: string[] = [];
+    try {
+      for (let n = 1; n < 60; n++) {
+        const acc = await polledAccount();
+        await service.updateAccount(acc.id, { webhook: receiver.url });
+        bank.transact(acc.user, acc.no, 25);
+        clock.set(clock.now() + 5_000);
+        await pollAccount({ ...deps(), chatOn: async () => false }, { accountId: acc.id, mode: 'poll' });
+        const note = (await store.listNotifications(byAccount(acc.id))).result.find((x) => x.category === Statement);
+        if (!note) throw new Error('no statement notification');
+        const first = { kind: 'bank_notification' as const, notification_id: note.id, channel: 1 as const, attempt: 1 };
+        const { crashed, lastWrite } = await runToCrash({ sequence: 'bank_delivery', afterWrites: n }, () =>
+          deliverBankNotification(first, delivery()),
+        );
+        const context = `bank_delivery (retry), crash after write ${n}${crashed ? ` (${lastWrite})` : ' (no crash)'}`;
+        if (lastWrite) crashedAfter.push(lastWrite);
+        const settledBeforeRecovery = (await store.getNotification(note.id))?.webhook_attempt === 2;
+        const retriesOf = async () =>
+          (await sent('notify')).filter((m) => m.notification_id === note.id && m.attempt === 2).length;
+        const retriedBeforeRecovery = await retriesOf();
+        // Never before the attempt is settled: the retry is the settling's follow-up.
+        if (!settledBeforeRecovery) expect(retriedBeforeRecovery, `${context}: retry before settling`).toBe(0);
+        // Recovery: the sweeper, the queue gives the first message again, then every message the
+        // queue holds for this notification runs (copies included) until none is new.
+        await sweepFollowUps({ before: Date.now() + 1 });
+        await deliverBankNotification(first, delivery());
+        const ran = new Set<number>();
+        for (let more = true; more; ) {
+          more = false;
+          const queued = (await sent('notify')).map((m, i) => [i, m] as const);
+          for (const [i, m] of queued)
+            if (m.notification_id === note.id && m.attempt !== undefined && m.attempt > 1 && !ran.has(i)) {
+              ran.add(i);
+              more = true;
+              await deliverBankNotification({ ...first, attempt: m.attempt }, delivery());
+              await sweepFollowUps({ before: Date.now() + 1 });
+            }
+        }
+        const after = await store.getNotification(note.id);
+        expect(after?.notify_webhook, `${context}: channel`).toBe(Success);
+        const { sends, accepted } = receivedOf(note.id);
+        expect(accepted, `${context}: accepted`).toBe(1);
+        // The 500, then the 200; a third request only when the crash fell after a request, before
+        // its settling (the attempt ran again).
+        expect(sends, `${context}: sends`).toBeLessThanOrEqual(settledBeforeRecovery ? 2 : 3);
+        const history = await store.historyOf(note.id);
+        const attempts = history.map((h) => Number(/attempt (\d+) of/.exec(h.remark ?? '')?.[1])).sort();
+        // One chain: each attempt recorded once, in order from 1; the 500's row whenever it was settled.
+        expect(attempts, `${context}: attempts recorded`).toEqual(attempts.map((_, i) => i + 1));
+        if (settledBeforeRecovery) expect(history.map((h) => h.code).sort(), `${context}: rows`).toEqual([200, 500]);
+        // The retry's message: sent by the settling's follow-up, once; twice only when the crash fell
+        // between its send and the entry's clear (the sweeper sends it again; the copy was dropped above).
+        expect(await retriesOf(), `${context}: the retry's message`).toBeLessThanOrEqual(retriedBeforeRecovery ? 2 : 1);
+        await expectNothingPending(context);
+        if (!crashed) {
+          expect(crashedAfter).toContain('WebhookRequest');
+          expect(crashedAfter.some((w) => w.startsWith('SendMessage'))).toBe(true);
+          return;
+        }
+      }
+      throw new Error('bank_delivery did not complete within 60 writes');
+    } finally {
+      receiver.failFirst = false;
+      if (base === undefined) delete process.env.BANK_WEBHOOK_RETRY_BASE_S;
+      else process.env.BANK_WEBHOOK_RETRY_BASE_S = base;
+    }
   });
 
   it('two deliveries reaching the pause at once, the first dying at any write: one pause, one notice, of the pause stored', async () => {
