@@ -90,14 +90,21 @@ export function channelPatch(
 }
 
 /**
- * The attempt a settling ends (`expected`: the notification's `webhook_attempt` as the attempt read
- * it, absent the first time) and the one that may run next: the write holds only while the chain
- * is still at `expected`, so of two copies of one attempt (a message given twice) one settles it.
+ * The attempt a settling ends (`expected`: the notification's `webhook_attempt` / `tg_attempt` as
+ * the attempt read it, absent the first time) and the one that may run next: the write holds only
+ * while the chain is still at `expected`, so of two copies of one attempt (a message given twice)
+ * one settles it.
  */
 export interface AttemptGuard {
   expected: number | undefined;
   next: number;
 }
+
+/** Where each channel's chain of attempts is (entities.ts). */
+export const attemptField = { webhook: 'webhook_attempt', tg: 'tg_attempt' } as const satisfies Record<
+  Channel,
+  keyof StoredBankNotification
+>;
 
 /** Another copy of the same attempt settled it first: this one records nothing (docs/notifications.md). */
 export class AttemptSettledError extends Error {
@@ -112,7 +119,7 @@ export class AttemptSettledError extends Error {
  * again, so notify_status always counts both. What the settling sets in motion (the copy on the
  * statement or balance stat, and the caller's `followUps`: the attempt's history row, the claim's
  * end...) is recorded in the same write (lib/db/outbox.ts), so a delivery that dies after it
- * leaves them to the follow-up sweeper. A webhook attempt's settling passes its `attempt` guard:
+ * leaves them to the follow-up sweeper. An attempt's settling passes its `attempt` guard:
  * the chain moves on in the same write, or AttemptSettledError when another copy moved it first.
  */
 export async function settleChannel(
@@ -130,14 +137,14 @@ export async function settleChannel(
     const other = channel === 'webhook' ? { notify_tg: current.notify_tg } : { notify_webhook: current.notify_webhook };
     const patch = {
       ...channelPatch(current, channel, notify, pushedAt),
-      ...(attempt ? { webhook_attempt: attempt.next } : {}),
+      ...(attempt ? { [attemptField[channel]]: attempt.next } : {}),
     };
     const business = businessStatusOf({ ...current, ...patch });
     try {
       updated = await store.updateNotification(
         n.id,
         patch,
-        { ...other, ...(attempt ? { webhook_attempt: attempt.expected } : {}) },
+        { ...other, ...(attempt ? { [attemptField[channel]]: attempt.expected } : {}) },
         current,
         [...followUps, ...(business ? [business] : [])],
       );
@@ -145,7 +152,7 @@ export async function settleChannel(
       if (!(error instanceof ConditionFailedError) || tries >= SETTLE_TRIES) throw error;
       const fresh = await store.getNotification(n.id);
       if (!fresh) throw error;
-      if (attempt && fresh.webhook_attempt !== attempt.expected)
+      if (attempt && fresh[attemptField[channel]] !== attempt.expected)
         throw new AttemptSettledError(`notification ${n.id}: attempt ${attempt.next - 1} was settled by another copy`);
       current = fresh;
     }

@@ -86,6 +86,8 @@ export type StoredBankNotification = StoredOf<
      * (and on rows written before it existed): any attempt may run.
      */
     webhook_attempt?: number;
+    /** The same for the bank chat's chain of attempts. */
+    tg_attempt?: number;
   }
 >;
 

@@ -1,8 +1,14 @@
 import { BankNotificationCategory, NotifyStatus, PushChannel, PushStatus } from '../../shared/enums.js';
 import type { BankNotificationContext, NotifyStatusValue } from '../../shared/schemas/bank.js';
 import { WEBHOOK_HEADERS } from '../../shared/schemas/bankWebhook.js';
-import { AttemptSettledError, settleChannel } from '../bank/channelStatus.js';
-import { type BankDeliveryMessage, sendDeliveries } from '../bank/deliveryMessages.js';
+import {
+  type AttemptGuard,
+  AttemptSettledError,
+  attemptField,
+  type Channel,
+  settleChannel,
+} from '../bank/channelStatus.js';
+import type { BankDeliveryMessage } from '../bank/deliveryMessages.js';
 import { bankSecretContext, type DayFigures } from '../bank/entities.js';
 import { dayOf } from '../bank/poll.js';
 import type { BankStore, StoredBankNotification } from '../bank/store.js';
@@ -68,11 +74,6 @@ export interface DeliveryDeps {
   /** The configured time zone: the day a delivery counts in. */
   timeZone: () => Promise<string>;
   now?: () => number;
-  /**
-   * Where the chat's retries go: the notify queue (with DelaySeconds) unless a test collects them.
-   * A webhook's retry is a follow-up of its settling (deliveryFollowUps.ts retryDelivery): the queue.
-   */
-  requeue?: (message: BankDeliveryMessage, delaySeconds: number) => Promise<void>;
 }
 
 /** One attempt; its writes are the sequence `bank_delivery` of the crash tests (lib/db/faults.ts). */
@@ -87,9 +88,38 @@ async function deliver(message: BankDeliveryMessage, deps: DeliveryDeps): Promis
     logger.warn('bank notification to deliver is gone', { notification_id: message.notification_id });
     return;
   }
-  if (message.channel === PushChannel.values.WebHook) await deliverWebhook(store, notification, message, deps);
-  else await deliverTelegram(store, notification, message, deps);
+  const channel = message.channel === PushChannel.values.WebHook ? 'webhook' : 'tg';
+  // A copy of an attempt the channel's chain has passed (a message given twice, or a retry's
+  // follow-up sent again): dropped. Its settling moved `webhook_attempt` / `tg_attempt` on.
+  const at = notification[attemptField[channel]];
+  if (at !== undefined && message.attempt !== at) {
+    logger.info('bank delivery dropped: its attempt was settled', {
+      notification_id: notification.id,
+      channel,
+      attempt: message.attempt,
+      at,
+    });
+    return;
+  }
+  try {
+    if (channel === 'webhook') await deliverWebhook(store, notification, message, deps);
+    else await deliverTelegram(store, notification, message, deps);
+  } catch (error) {
+    // Two copies of this attempt ran at once and the other settled it: it recorded the attempt.
+    if (!(error instanceof AttemptSettledError)) throw error;
+    logger.info('bank delivery attempt settled by another copy', {
+      notification_id: notification.id,
+      channel,
+      attempt: message.attempt,
+    });
+  }
 }
+
+/** Every settling of an attempt moves its channel's chain past it, in the same write (settleChannel). */
+const guardOf = (n: StoredBankNotification, channel: Channel, message: BankDeliveryMessage): AttemptGuard => ({
+  expected: n[attemptField[channel]],
+  next: message.attempt + 1,
+});
 
 /**
  * A first attempt (not a replay) of a channel whose attempts have ended: the same message sent again
@@ -108,35 +138,9 @@ async function deliverWebhook(
   message: BankDeliveryMessage,
   deps: DeliveryDeps,
 ): Promise<void> {
-  // A copy of an attempt the chain has passed (a message given twice, or a retry's follow-up sent
-  // again): dropped. Its settling moved `webhook_attempt` on in the same write.
-  if (n.webhook_attempt !== undefined && message.attempt !== n.webhook_attempt) {
-    logger.info('bank delivery dropped: its attempt was settled', {
-      notification_id: n.id,
-      attempt: message.attempt,
-      at: n.webhook_attempt,
-    });
-    return;
-  }
-  try {
-    await attemptWebhook(store, n, message, deps);
-  } catch (error) {
-    // Two copies of this attempt ran at once and the other settled it: it recorded the attempt.
-    if (!(error instanceof AttemptSettledError)) throw error;
-    logger.info('bank delivery attempt settled by another copy', { notification_id: n.id, attempt: message.attempt });
-  }
-}
-
-async function attemptWebhook(
-  store: BankStore,
-  n: StoredBankNotification,
-  message: BankDeliveryMessage,
-  deps: DeliveryDeps,
-): Promise<void> {
   const now = (deps.now ?? Date.now)();
   const channel = PushChannel.values.WebHook;
-  // Every settling of this attempt moves the chain past it, in the same write.
-  const guard = { expected: n.webhook_attempt, next: message.attempt + 1 };
+  const guard = guardOf(n, 'webhook', message);
   // The attempt's history row is a follow-up of the channel's settling (settleChannel), written
   // once under this id: a delivery that dies after the settling leaves it to the sweeper.
   const historyId = await store.newHistoryId();
@@ -358,10 +362,22 @@ async function deliverTelegram(
     remark: `${result.reason ?? 'Sent'}; attempt ${message.attempt} of ${maxAttempts()}${retry ? ', will retry' : ''}`,
     created_at: (deps.now ?? Date.now)(),
   };
+  const guard = guardOf(n, 'tg', message);
   if (retry) {
-    await store.addHistory(row, historyId);
+    // As for the webhook: the next attempt is this settling's follow-up, with the history row.
     const next: BankDeliveryMessage = { ...message, attempt: message.attempt + 1 };
-    await (deps.requeue ?? ((m, d) => sendDeliveries([m], d)))(next, retryDelaySeconds(next.attempt));
+    await settleChannel(
+      store,
+      n,
+      'tg',
+      S.Pending,
+      null,
+      [
+        attemptHistory({ id: historyId, row }),
+        retryDelivery({ message: next, delay_seconds: retryDelaySeconds(next.attempt) }),
+      ],
+      guard,
+    );
     return;
   }
   if (result.status === S.Failed) recordMetric('TelegramSendsFailed');
@@ -369,8 +385,16 @@ async function deliverTelegram(
   const figures =
     result.status === S.Success ? { tg_sent: 1 } : result.status === S.Failed ? { tg_failed: 1 } : undefined;
   const day = dayOf((deps.now ?? Date.now)(), await deps.timeZone());
-  await settleChannel(store, n, 'tg', result.status, result.pushed_at, [
-    attemptHistory({ id: historyId, row }),
-    ...(figures ? [countDelivery({ day, account_id: n.account_id, figures })] : []),
-  ]);
+  await settleChannel(
+    store,
+    n,
+    'tg',
+    result.status,
+    result.pushed_at,
+    [
+      attemptHistory({ id: historyId, row }),
+      ...(figures ? [countDelivery({ day, account_id: n.account_id, figures })] : []),
+    ],
+    guard,
+  );
 }

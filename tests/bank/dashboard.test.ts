@@ -120,7 +120,6 @@ describe('the bank dashboard', () => {
       timeZone,
       now: () => clock.now(),
       notice: { newId: newNotificationId, write: (id: number, n: PausedNotice) => writeNotification({ id, ...n }) },
-      requeue: async () => undefined,
       sendTelegram: async () => ({
         ...(outcomes[attempt - 1] ?? outcomes[0]),
         reason: null,

@@ -289,7 +289,6 @@ const delivery = () => ({
   notice: { newId: newNotificationId, write: (id: number, n: PausedNotice) => writeNotification({ id, ...n }) },
   timeZone: async () => 'Asia/Yangon',
   now: () => clock.now(),
-  requeue: async () => undefined,
 });
 
 describe('a crash at any write of a webhook delivery leaves it settled once', () => {
@@ -466,80 +465,106 @@ describe('a crash at any write of a webhook delivery leaves it settled once', ()
     throw new Error('bank_delivery did not complete within 60 writes');
   });
 
-  it('an attempt that fails and is retried: the next attempt sent once it is settled, one chain, each attempt one row', async () => {
-    receiver.status = 200;
-    receiver.failFirst = true;
-    const { Success } = NotifyStatus.values;
-    const store = bankStore();
-    const base = process.env.BANK_WEBHOOK_RETRY_BASE_S;
-    process.env.BANK_WEBHOOK_RETRY_BASE_S = '0';
-    const crashedAfter: string[] = [];
-    try {
-      for (let n = 1; n < 60; n++) {
-        const acc = await polledAccount();
-        await service.updateAccount(acc.id, { webhook: receiver.url });
-        bank.transact(acc.user, acc.no, 25);
-        clock.set(clock.now() + 5_000);
-        await pollAccount({ ...deps(), chatOn: async () => false }, { accountId: acc.id, mode: 'poll' });
-        const note = (await store.listNotifications(byAccount(acc.id))).result.find((x) => x.category === Statement);
-        if (!note) throw new Error('no statement notification');
-        const first = { kind: 'bank_notification' as const, notification_id: note.id, channel: 1 as const, attempt: 1 };
-        const { crashed, lastWrite } = await runToCrash({ sequence: 'bank_delivery', afterWrites: n }, () =>
-          deliverBankNotification(first, delivery()),
-        );
-        const context = `bank_delivery (retry), crash after write ${n}${crashed ? ` (${lastWrite})` : ' (no crash)'}`;
-        if (lastWrite) crashedAfter.push(lastWrite);
-        const settledBeforeRecovery = (await store.getNotification(note.id))?.webhook_attempt === 2;
-        const retriesOf = async () =>
-          (await sent('notify')).filter((m) => m.notification_id === note.id && m.attempt === 2).length;
-        const retriedBeforeRecovery = await retriesOf();
-        // Never before the attempt is settled: the retry is the settling's follow-up.
-        if (!settledBeforeRecovery) expect(retriedBeforeRecovery, `${context}: retry before settling`).toBe(0);
-        // Recovery: the sweeper, the queue gives the first message again, then every message the
-        // queue holds for this notification runs (copies included) until none is new.
-        await sweepFollowUps({ before: Date.now() + 1 });
-        await deliverBankNotification(first, delivery());
-        const ran = new Set<number>();
-        for (let more = true; more; ) {
-          more = false;
-          const queued = (await sent('notify')).map((m, i) => [i, m] as const);
-          for (const [i, m] of queued)
-            if (m.notification_id === note.id && m.attempt !== undefined && m.attempt > 1 && !ran.has(i)) {
-              ran.add(i);
-              more = true;
-              await deliverBankNotification({ ...first, attempt: m.attempt }, delivery());
-              await sweepFollowUps({ before: Date.now() + 1 });
-            }
+  for (const via of ['webhook', 'chat'] as const)
+    it(`an attempt ${via === 'webhook' ? 'to the webhook' : 'to the bank chat'} that fails and is retried: the next attempt sent once it is settled, one chain, each attempt one row`, async () => {
+      receiver.status = 200;
+      receiver.failFirst = true;
+      const { Success, Failed } = NotifyStatus.values;
+      const store = bankStore();
+      const base = process.env.BANK_WEBHOOK_RETRY_BASE_S;
+      process.env.BANK_WEBHOOK_RETRY_BASE_S = '0';
+      const crashedAfter: string[] = [];
+      // The chat: the first send of each notification fails retryably (Telegram answered 5xx), then succeeds.
+      const chatSends = new Map<number, number>();
+      const deliveryOf = (notificationId: number) => ({
+        ...delivery(),
+        sendTelegram: async () => {
+          const sends = (chatSends.get(notificationId) ?? 0) + 1;
+          chatSends.set(notificationId, sends);
+          return {
+            status: sends === 1 ? Failed : Success,
+            reason: sends === 1 ? 'Telegram answered 502' : null,
+            retryable: sends === 1,
+            pushed_at: sends === 1 ? null : clock.now(),
+            answer: { ok: sends > 1 },
+            lines: 4,
+          };
+        },
+      });
+      const channel = via === 'webhook' ? (1 as const) : (2 as const);
+      try {
+        for (let n = 1; n < 60; n++) {
+          const acc = await polledAccount();
+          if (via === 'webhook') await service.updateAccount(acc.id, { webhook: receiver.url });
+          bank.transact(acc.user, acc.no, 25);
+          clock.set(clock.now() + 5_000);
+          await pollAccount({ ...deps(), chatOn: async () => via === 'chat' }, { accountId: acc.id, mode: 'poll' });
+          const note = (await store.listNotifications(byAccount(acc.id))).result.find((x) => x.category === Statement);
+          if (!note) throw new Error('no statement notification');
+          const first = { kind: 'bank_notification' as const, notification_id: note.id, channel, attempt: 1 };
+          const { crashed, lastWrite } = await runToCrash({ sequence: 'bank_delivery', afterWrites: n }, () =>
+            deliverBankNotification(first, deliveryOf(note.id)),
+          );
+          const context = `bank_delivery (${via} retry), crash after write ${n}${crashed ? ` (${lastWrite})` : ' (no crash)'}`;
+          if (lastWrite) crashedAfter.push(lastWrite);
+          const stored = await store.getNotification(note.id);
+          const settledBeforeRecovery = (via === 'webhook' ? stored?.webhook_attempt : stored?.tg_attempt) === 2;
+          const retriesOf = async () =>
+            (await sent('notify')).filter(
+              (m) => m.notification_id === note.id && m.channel === channel && m.attempt === 2,
+            ).length;
+          const retriedBeforeRecovery = await retriesOf();
+          // Never before the attempt is settled: the retry is the settling's follow-up.
+          if (!settledBeforeRecovery) expect(retriedBeforeRecovery, `${context}: retry before settling`).toBe(0);
+          // Recovery: the sweeper, the queue gives the first message again, then every message the
+          // queue holds for this notification runs (copies included) until none is new.
+          await sweepFollowUps({ before: Date.now() + 1 });
+          await deliverBankNotification(first, deliveryOf(note.id));
+          const ran = new Set<number>();
+          for (let more = true; more; ) {
+            more = false;
+            const queued = (await sent('notify')).map((m, i) => [i, m] as const);
+            for (const [i, m] of queued)
+              if (m.notification_id === note.id && m.channel === channel && (m.attempt ?? 0) > 1 && !ran.has(i)) {
+                ran.add(i);
+                more = true;
+                await deliverBankNotification({ ...first, attempt: m.attempt as number }, deliveryOf(note.id));
+                await sweepFollowUps({ before: Date.now() + 1 });
+              }
+          }
+          const after = await store.getNotification(note.id);
+          expect(via === 'webhook' ? after?.notify_webhook : after?.notify_tg, `${context}: channel`).toBe(Success);
+          // The failure, then the success; a third send only when the crash fell after a send, before
+          // its settling (the attempt ran again).
+          if (via === 'webhook') {
+            const { sends, accepted } = receivedOf(note.id);
+            expect(accepted, `${context}: accepted`).toBe(1);
+            expect(sends, `${context}: sends`).toBeLessThanOrEqual(settledBeforeRecovery ? 2 : 3);
+          } else expect(chatSends.get(note.id), `${context}: sends`).toBeLessThanOrEqual(settledBeforeRecovery ? 2 : 3);
+          const history = await store.historyOf(note.id);
+          const attempts = history.map((h) => Number(/attempt (\d+) of/.exec(h.remark ?? '')?.[1])).sort();
+          // One chain: each attempt recorded once, in order from 1; the failure's row whenever it was settled.
+          expect(attempts, `${context}: attempts recorded`).toEqual(attempts.map((_, i) => i + 1));
+          if (settledBeforeRecovery) expect(history.length, `${context}: rows`).toBe(2);
+          // The retry's message: sent by the settling's follow-up, once; twice only when the crash fell
+          // between its send and the entry's clear (the sweeper sends it again; the copy was dropped above).
+          expect(await retriesOf(), `${context}: the retry's message`).toBeLessThanOrEqual(
+            retriedBeforeRecovery ? 2 : 1,
+          );
+          await expectNothingPending(context);
+          if (!crashed) {
+            expect(crashedAfter).toContain(via === 'webhook' ? 'WebhookRequest' : 'TelegramSend');
+            expect(crashedAfter.some((w) => w.startsWith('SendMessage'))).toBe(true);
+            return;
+          }
         }
-        const after = await store.getNotification(note.id);
-        expect(after?.notify_webhook, `${context}: channel`).toBe(Success);
-        const { sends, accepted } = receivedOf(note.id);
-        expect(accepted, `${context}: accepted`).toBe(1);
-        // The 500, then the 200; a third request only when the crash fell after a request, before
-        // its settling (the attempt ran again).
-        expect(sends, `${context}: sends`).toBeLessThanOrEqual(settledBeforeRecovery ? 2 : 3);
-        const history = await store.historyOf(note.id);
-        const attempts = history.map((h) => Number(/attempt (\d+) of/.exec(h.remark ?? '')?.[1])).sort();
-        // One chain: each attempt recorded once, in order from 1; the 500's row whenever it was settled.
-        expect(attempts, `${context}: attempts recorded`).toEqual(attempts.map((_, i) => i + 1));
-        if (settledBeforeRecovery) expect(history.map((h) => h.code).sort(), `${context}: rows`).toEqual([200, 500]);
-        // The retry's message: sent by the settling's follow-up, once; twice only when the crash fell
-        // between its send and the entry's clear (the sweeper sends it again; the copy was dropped above).
-        expect(await retriesOf(), `${context}: the retry's message`).toBeLessThanOrEqual(retriedBeforeRecovery ? 2 : 1);
-        await expectNothingPending(context);
-        if (!crashed) {
-          expect(crashedAfter).toContain('WebhookRequest');
-          expect(crashedAfter.some((w) => w.startsWith('SendMessage'))).toBe(true);
-          return;
-        }
+        throw new Error('bank_delivery did not complete within 60 writes');
+      } finally {
+        receiver.failFirst = false;
+        if (base === undefined) delete process.env.BANK_WEBHOOK_RETRY_BASE_S;
+        else process.env.BANK_WEBHOOK_RETRY_BASE_S = base;
       }
-      throw new Error('bank_delivery did not complete within 60 writes');
-    } finally {
-      receiver.failFirst = false;
-      if (base === undefined) delete process.env.BANK_WEBHOOK_RETRY_BASE_S;
-      else process.env.BANK_WEBHOOK_RETRY_BASE_S = base;
-    }
-  });
+    });
 
   it('two deliveries reaching the pause at once, the first dying at any write: one pause, one notice, of the pause stored', async () => {
     receiver.status = 400;
