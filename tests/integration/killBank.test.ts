@@ -230,4 +230,119 @@ describe('a SIGKILL of the whole stack while it records a pushed statement, and 
       ).toEqual(n.id === notificationId ? [false, true] : [false]);
     }
   }, 300_000);
+
+  // The same kill during a poll (the sandbox bank keeps its ledger in DATA_DIR, so after the restart
+  // it still shows the line the dead poll was recording): the next poll completes the cut statement.
+  it('during a poll: the statement being recorded completed by the next poll, every line once, each delivery accepted once', async () => {
+    const pollDir = await mkdtemp(join(tmpdir(), 'patrol-kill-poll-'));
+    const pollMarker = join(pollDir, 'crashed.json');
+    try {
+      stack = await startStackProcess({
+        dataDir: pollDir,
+        adminPassword: PASSWORD,
+        env: { ...env, PATROL_CRASH_AT: 'bank_statement:2', PATROL_CRASH_MARKER: pollMarker },
+      });
+      let client = api(stack.url);
+      let token = await login(stack.url, 'admin', PASSWORD);
+      const call = (method: 'get' | 'post' | 'put', path: string, body?: unknown) =>
+        client[method](`/api/v1${path}`, { token, ...(body !== undefined ? { body } : {}) });
+      const hook = uniqueName('killpoll').toLowerCase();
+      const user = uniqueName('kp').toLowerCase();
+      const created = await call('post', '/bank/bank-accounts', { bank_name: 1, user, pwd: 'sandbox123' });
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      const account = created.body.data as { id: number };
+      await until(
+        'the account inited',
+        () => call('post', `/bank/bank-account/${account.id}/refresh`, {}),
+        (res) => res.status !== 200 || res.body.data?.polled === true,
+        { ms: 60_000, everyMs: 1000 },
+      );
+      // Delivering to the receiver; polled by hand (a statements refresh), not by the schedule.
+      const upd = await call('put', `/bank/bank-account/${account.id}`, {
+        webhook: `${receiver.url}/hooks/${hook}`,
+        range: [[0, 1]],
+      });
+      expect(upd.status, JSON.stringify(upd.body)).toBe(200);
+      const subs = (await call('get', `/bank/bank-account/${account.id}/sub`)).body.data as { no: string }[];
+      // A line at the bank: the poll records it (or a line of the bank's own feed first) and freezes at
+      // the aimed write, so its answer never comes.
+      const added = await fetch(`${stack.env.SANDBOX_BANK_URL}/__sandbox/bank/transaction`, {
+        method: 'POST',
+        body: JSON.stringify({ bank: 'kbz', user, no: subs[0]?.no, amount: 555, remark: 'kill poll' }),
+      });
+      expect(added.status).toBe(200);
+      const polling = call('post', `/bank/bank-account/${account.id}/refresh-sts`, {}).catch(() => undefined);
+      await until('the aimed crash', async () => existsSync(pollMarker), Boolean, { ms: 90_000, everyMs: 50 });
+      expect(await killTree(stack.child)).toBeGreaterThanOrEqual(2);
+      stack = undefined;
+      await polling;
+      expect(JSON.parse(readFileSync(pollMarker, 'utf8'))).toMatchObject({ sequence: 'bank_statement' });
+
+      // What the kill left: one statement claimed without its row or notification.
+      const rows = await tableAfterCrash(pollDir);
+      const ofAccount = (type: string) =>
+        rows.filter((r) => String(r.pk).startsWith(`${type}#`) && r.account_id === account.id);
+      const stored = new Map(ofAccount('bank_statement').map((r) => [r.id, r]));
+      const notified = new Set(ofAccount('bank_notification').map((n) => n.business_id));
+      const cut = rows
+        .filter((r) => String(r.pk).startsWith('unique#bank_statement#key#'))
+        .filter((c) => {
+          const row = stored.get(c.owner);
+          return !row || (row.notify_status !== NotifyStatus.values.NoNotify && !notified.has(c.owner));
+        });
+      expect(cut, 'statements claimed before the kill, without their row or notification').toHaveLength(1);
+      const { owner: statementId } = cut[0] as Row;
+
+      // The restart, not armed: the next poll (once the dead one's lease expired) reads the same lines,
+      // which the bank still shows.
+      stack = await startStackProcess({ dataDir: pollDir, adminPassword: PASSWORD, env });
+      client = api(stack.url);
+      token = await login(stack.url, 'admin', PASSWORD);
+      await until(
+        'the poll after the restart',
+        () => call('post', `/bank/bank-account/${account.id}/refresh-sts`, {}),
+        (res) => res.status === 200 && res.body.data?.polled === true,
+        { ms: 60_000, everyMs: 1000 },
+      );
+      const { Statement } = BankNotificationCategory.values;
+      const statementsNow = async () =>
+        (
+          (await call('get', `/bank/statements?account_id=%3D-${account.id}&page_size=0`)).body.data.result as Row[]
+        ).filter((x) => x.notify_status !== NotifyStatus.values.NoNotify);
+      const notes = async () =>
+        (await call('get', `/notifications-bank?account_id=%3D-${account.id}&page_size=0`)).body.data.result as Row[];
+      const { statements, notes: all } = await until(
+        'the cut statement and the added line recorded, every delivery settled',
+        async () => ({ statements: await statementsNow(), notes: await notes() }),
+        ({ statements, notes }) =>
+          statements.some((x) => x.id === statementId) &&
+          statements.some((x) => x.remark === 'kill poll') &&
+          statements.every((x) => notes.some((n) => n.category === Statement && n.business_id === x.id)) &&
+          notes.every((n) => n.notify_webhook !== NotifyStatus.values.Pending),
+        { ms: 90_000, everyMs: 500 },
+      );
+      // Every line once (the bank's feed may add its own lines: each of those once too).
+      const lines = statements.map((x) => `${x.sub_account_id}|${x.ref ?? `${x.amount}|${x.remark}|${x.human_date}`}`);
+      expect(new Set(lines).size, 'no line stored twice').toBe(lines.length);
+      expect(statements.filter((x) => x.remark === 'kill poll')).toHaveLength(1);
+      for (const x of statements)
+        expect(
+          all.filter((n) => n.category === Statement && n.business_id === x.id),
+          `notification of statement ${x.id}`,
+        ).toHaveLength(1);
+      // Each notification accepted by the webhook once.
+      const accepted = await acceptedBy(receiver.url, hook);
+      for (const n of all) {
+        expect(n.notify_webhook, `notification ${n.id}`).toBe(NotifyStatus.values.Success);
+        expect(
+          accepted.filter((r) => r.headers['webhook-id'] === `msg_${n.id}_${account.id}`),
+          `notification ${n.id} accepted`,
+        ).toHaveLength(1);
+      }
+    } finally {
+      if (stack) await stopStackProcess(stack.child);
+      stack = undefined;
+      if (!process.env.KEEP_TEST_DATA) await rm(pollDir, { recursive: true, force: true });
+    }
+  }, 300_000);
 });
