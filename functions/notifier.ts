@@ -4,7 +4,7 @@ import { NotifyMessage } from '../shared/schemas/notifyMessage.js';
 import { bankRuntime } from './bank/runtime.js';
 import { type DeliveryDeps, deliverBankNotification } from './bankWebhook/deliver.js';
 import { sqsRecordHandler } from './lib/queue/sqsRecordHandler.js';
-import { createNotification } from './notifications/service.js';
+import { newNotificationId, writeNotification } from './notifications/service.js';
 import { bankTelegramLines } from './notifications/telegram/bankLines.js';
 import { deliverNotification } from './notifications/telegram/deliverNotification.js';
 import { syncIncidentTelegram } from './incidents/incidentTelegram.js';
@@ -27,7 +27,7 @@ function bankDeliveryDeps(): DeliveryDeps {
       const lines = bankTelegramLines(context);
       return { ...(await sendBankTelegram(lines)), lines: lines.length };
     },
-    notice: (notice) => createNotification(notice),
+    notice: { newId: newNotificationId, write: (id, notice) => writeNotification({ id, ...notice }) },
   };
 }
 

@@ -13,6 +13,9 @@ export const verifyWithLibrary = `import { Webhook } from 'standardwebhooks';
 // headers: the request headers (webhook-id, webhook-timestamp, webhook-signature)
 // Returns the parsed body; throws when the signature does not match or the timestamp
 // is more than 5 minutes away from now.
+// Delivery is at least once: the same notification may arrive again (a retry, a replay, or a
+// resend after a crash), always with the same webhook-id. Process each webhook-id once (store it
+// under a unique key with what it did) and answer 2xx to a repeat.
 export function verifyBankNotification(secret, rawBody, headers) {
   return new Webhook(secret).verify(rawBody, headers);
 }
@@ -28,6 +31,9 @@ const TOLERANCE_SECONDS = 5 * 60;
 // headers: the request headers, names in lower case (as Node gives them)
 // Returns the parsed body; throws when the signature does not match or the timestamp
 // is more than 5 minutes away from now.
+// Delivery is at least once: the same notification may arrive again (a retry, a replay, or a
+// resend after a crash), always with the same webhook-id. Process each webhook-id once (store it
+// under a unique key with what it did) and answer 2xx to a repeat.
 export function verifyBankNotification(secret, rawBody, headers) {
   const id = headers['webhook-id'];
   const timestamp = headers['webhook-timestamp'];

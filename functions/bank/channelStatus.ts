@@ -90,6 +90,28 @@ export function channelPatch(
 }
 
 /**
+ * The attempt a settling ends (`expected`: the notification's `webhook_attempt` / `tg_attempt` as
+ * the attempt read it, absent the first time) and the one that may run next: the write holds only
+ * while the chain is still at `expected`, so of two copies of one attempt (a message given twice)
+ * one settles it.
+ */
+export interface AttemptGuard {
+  expected: number | undefined;
+  next: number;
+}
+
+/** Where each channel's chain of attempts is (entities.ts). */
+export const attemptField = { webhook: 'webhook_attempt', tg: 'tg_attempt' } as const satisfies Record<
+  Channel,
+  keyof StoredBankNotification
+>;
+
+/** Another copy of the same attempt settled it first: this one records nothing (docs/notifications.md). */
+export class AttemptSettledError extends Error {
+  override name = 'AttemptSettledError';
+}
+
+/**
  * Moves one channel to `notify` (`pushedAt` when it was delivered), and the notification's notify
  * status with it, which the statement or balance stat it is about copies (notified_at: when the
  * first channel was pushed). The webhook and the chat settle in separate messages that may run at
@@ -97,7 +119,8 @@ export function channelPatch(
  * again, so notify_status always counts both. What the settling sets in motion (the copy on the
  * statement or balance stat, and the caller's `followUps`: the attempt's history row, the claim's
  * end...) is recorded in the same write (lib/db/outbox.ts), so a delivery that dies after it
- * leaves them to the follow-up sweeper.
+ * leaves them to the follow-up sweeper. An attempt's settling passes its `attempt` guard:
+ * the chain moves on in the same write, or AttemptSettledError when another copy moved it first.
  */
 export async function settleChannel(
   store: Pick<BankStore, 'updateNotification' | 'getNotification'>,
@@ -106,22 +129,31 @@ export async function settleChannel(
   notify: NotifyStatusValue,
   pushedAt: number | null = null,
   followUps: FollowUp[] = [],
+  attempt?: AttemptGuard,
 ): Promise<StoredBankNotification> {
   let current = n;
   let updated: StoredBankNotification | undefined;
   for (let tries = 1; !updated; tries++) {
     const other = channel === 'webhook' ? { notify_tg: current.notify_tg } : { notify_webhook: current.notify_webhook };
-    const patch = channelPatch(current, channel, notify, pushedAt);
+    const patch = {
+      ...channelPatch(current, channel, notify, pushedAt),
+      ...(attempt ? { [attemptField[channel]]: attempt.next } : {}),
+    };
     const business = businessStatusOf({ ...current, ...patch });
     try {
-      updated = await store.updateNotification(n.id, patch, other, current, [
-        ...followUps,
-        ...(business ? [business] : []),
-      ]);
+      updated = await store.updateNotification(
+        n.id,
+        patch,
+        { ...other, ...(attempt ? { [attemptField[channel]]: attempt.expected } : {}) },
+        current,
+        [...followUps, ...(business ? [business] : [])],
+      );
     } catch (error) {
       if (!(error instanceof ConditionFailedError) || tries >= SETTLE_TRIES) throw error;
       const fresh = await store.getNotification(n.id);
       if (!fresh) throw error;
+      if (attempt && fresh[attemptField[channel]] !== attempt.expected)
+        throw new AttemptSettledError(`notification ${n.id}: attempt ${attempt.next - 1} was settled by another copy`);
       current = fresh;
     }
   }

@@ -75,7 +75,20 @@ export type StoredBalanceStat = StoredOf<
 
 export type StoredBankNotification = StoredOf<
   typeof bankNotificationListFields,
-  { bank_name: BankValue; account_user: string; sub_no: string | null }
+  {
+    bank_name: BankValue;
+    account_user: string;
+    sub_no: string | null;
+    /**
+     * The attempt the webhook's chain of attempts is at: the one whose message may run (a copy of an
+     * attempt already settled is dropped), moved by each settling of an attempt in the same write
+     * (bank/channelStatus.ts settleChannel), back to 1 by a Replay. Absent until the first settling
+     * (and on rows written before it existed): any attempt may run.
+     */
+    webhook_attempt?: number;
+    /** The same for the bank chat's chain of attempts. */
+    tg_attempt?: number;
+  }
 >;
 
 export type StoredHistory = StoredOf<typeof bankNotificationHistoryListFields>;

@@ -203,6 +203,7 @@ export interface BankStore {
   /** One failed attempt: counts it (atomically) and returns the state after it. */
   recordFailure(accountId: number, now: number): Promise<WebhookStateRecord>;
   recordSuccess(accountId: number): Promise<void>;
+  /** Pauses the webhook at `pausedAt` unless it is paused already (that pause kept), or resumes it (null). */
   setPaused(accountId: number, pausedAt: number | null): Promise<void>;
   pausedAccounts(): Promise<number[]>;
   /**
@@ -579,7 +580,9 @@ export function dynamoBankStore(
         await webhookHealth.update(accountId, { set: { failures: 0 }, remove: ['paused_at', 'failing_since'] });
         await pausedWebhooks.update('', { deleteFromSet: { ids: [accountId] } });
       } else {
-        await webhookHealth.update(accountId, { set: { paused_at: pausedAt } });
+        // Only if not paused yet: applied again (a follow-up), or after another delivery paused it
+        // meanwhile, the first pause's instant stays (its notice is keyed by it).
+        await webhookHealth.update(accountId, { setIfAbsent: { paused_at: pausedAt } });
         await pausedWebhooks.update('', { addToSet: { ids: [accountId] } });
       }
     },

@@ -1,9 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import { BankNotificationCategory, NotifyStatus, PushChannel, PushStatus } from '../../shared/enums.js';
 import type { BankNotificationContext, NotifyStatusValue } from '../../shared/schemas/bank.js';
 import { WEBHOOK_HEADERS } from '../../shared/schemas/bankWebhook.js';
-import { settleChannel } from '../bank/channelStatus.js';
-import { type BankDeliveryMessage, sendDeliveries } from '../bank/deliveryMessages.js';
+import {
+  type AttemptGuard,
+  AttemptSettledError,
+  attemptField,
+  type Channel,
+  settleChannel,
+} from '../bank/channelStatus.js';
+import type { BankDeliveryMessage } from '../bank/deliveryMessages.js';
 import { bankSecretContext, type DayFigures } from '../bank/entities.js';
 import { dayOf } from '../bank/poll.js';
 import type { BankStore, StoredBankNotification } from '../bank/store.js';
@@ -13,12 +18,21 @@ import { decryptSecret } from '../lib/secrets/index.js';
 import { type PausedNotice, pausedNotice } from './pause.js';
 import { webhookPayload } from './payload.js';
 import { isRetryable, maxAttempts, retryDelaySeconds, shouldPause, WEBHOOK_TIMEOUT_MS } from './retryPolicy.js';
-import { signWebhook } from './signing.js';
+import { signWebhook, webhookMessageId } from './signing.js';
 import { webhookSecretOf } from './webhookSecret.js';
 import { recordMetric } from '../lib/metrics.js';
 import type { FollowUp } from '../lib/db/entity.js';
-import { writeSequence } from '../lib/db/faults.js';
-import { attemptHistory, countDelivery, endStatementClaim, webhookHealthy } from './deliveryFollowUps.js';
+import { outsideWrite, writeSequence } from '../lib/db/faults.js';
+import {
+  attemptHistory,
+  countDelivery,
+  endStatementClaim,
+  pausedNoticeOnce,
+  pauseNoticed,
+  pauseWebhook,
+  retryDelivery,
+  webhookHealthy,
+} from './deliveryFollowUps.js';
 
 // One delivery attempt of one bank notification to one channel (docs/notifications.md, "Bank
 // webhook delivery"). Every attempt writes a history row; the channel's notify status follows:
@@ -52,13 +66,14 @@ export interface DeliveryDeps {
   store: BankStore;
   /** Sends a bank notification to the bank chat. */
   sendTelegram: (context: BankNotificationContext) => Promise<BankTelegramSent>;
-  /** A console notification (the webhook was paused). */
-  notice: (notice: PausedNotice) => Promise<unknown>;
+  /**
+   * A console notification (the webhook was paused), as a follow-up step under an id allocated
+   * first (notifications' writeNotification): recorded with the settling, written once.
+   */
+  notice: { newId: () => Promise<number>; write: (id: number, notice: PausedNotice) => FollowUp };
   /** The configured time zone: the day a delivery counts in. */
   timeZone: () => Promise<string>;
   now?: () => number;
-  /** Where retries go: the notify queue (with DelaySeconds) unless a test collects them. */
-  requeue?: (message: BankDeliveryMessage, delaySeconds: number) => Promise<void>;
 }
 
 /** One attempt; its writes are the sequence `bank_delivery` of the crash tests (lib/db/faults.ts). */
@@ -73,9 +88,38 @@ async function deliver(message: BankDeliveryMessage, deps: DeliveryDeps): Promis
     logger.warn('bank notification to deliver is gone', { notification_id: message.notification_id });
     return;
   }
-  if (message.channel === PushChannel.values.WebHook) await deliverWebhook(store, notification, message, deps);
-  else await deliverTelegram(store, notification, message, deps);
+  const channel = message.channel === PushChannel.values.WebHook ? 'webhook' : 'tg';
+  // A copy of an attempt the channel's chain has passed (a message given twice, or a retry's
+  // follow-up sent again): dropped. Its settling moved `webhook_attempt` / `tg_attempt` on.
+  const at = notification[attemptField[channel]];
+  if (at !== undefined && message.attempt !== at) {
+    logger.info('bank delivery dropped: its attempt was settled', {
+      notification_id: notification.id,
+      channel,
+      attempt: message.attempt,
+      at,
+    });
+    return;
+  }
+  try {
+    if (channel === 'webhook') await deliverWebhook(store, notification, message, deps);
+    else await deliverTelegram(store, notification, message, deps);
+  } catch (error) {
+    // Two copies of this attempt ran at once and the other settled it: it recorded the attempt.
+    if (!(error instanceof AttemptSettledError)) throw error;
+    logger.info('bank delivery attempt settled by another copy', {
+      notification_id: notification.id,
+      channel,
+      attempt: message.attempt,
+    });
+  }
 }
+
+/** Every settling of an attempt moves its channel's chain past it, in the same write (settleChannel). */
+const guardOf = (n: StoredBankNotification, channel: Channel, message: BankDeliveryMessage): AttemptGuard => ({
+  expected: n[attemptField[channel]],
+  next: message.attempt + 1,
+});
 
 /**
  * A first attempt (not a replay) of a channel whose attempts have ended: the same message sent again
@@ -96,6 +140,7 @@ async function deliverWebhook(
 ): Promise<void> {
   const now = (deps.now ?? Date.now)();
   const channel = PushChannel.values.WebHook;
+  const guard = guardOf(n, 'webhook', message);
   // The attempt's history row is a follow-up of the channel's settling (settleChannel), written
   // once under this id: a delivery that dies after the settling leaves it to the sweeper.
   const historyId = await store.newHistoryId();
@@ -129,23 +174,41 @@ async function deliverWebhook(
     statementId !== undefined && claimed
       ? [endStatementClaim({ statement_id: statementId, notification_id: n.id, delivered })]
       : [];
-  const notSent = async (status: NotifyStatusValue, remark: string, sent?: { url: string; payload: unknown }) => {
+  const notSent = async (
+    status: NotifyStatusValue,
+    remark: string,
+    sent?: { url: string; payload: unknown },
+    more: FollowUp[] = [],
+  ) => {
     const row = { callback_url: sent?.url ?? null, content: sent?.payload ?? null };
-    await settleChannel(store, n, 'webhook', status, null, [
-      history({ ...row, params: null, code: null, resp: null, remark }),
-      ...claimEnd(false),
-    ]);
+    await settleChannel(
+      store,
+      n,
+      'webhook',
+      status,
+      null,
+      [history({ ...row, params: null, code: null, resp: null, remark }), ...claimEnd(false), ...more],
+      guard,
+    );
   };
   if (!account?.webhook || !payload)
     return notSent(S.NoTarget, !payload ? 'Not a webhook notification' : 'The account has no webhook');
   const target = { url: account.webhook, payload };
   if (state.paused_at !== null)
-    return notSent(S.ChannelClosed, 'The webhook is paused after repeated failures; resume it to deliver', target);
+    // A pause whose notice is not written yet (its delivery died between the pause and its
+    // settling, or is settling now): this settling records it too; the notice's claim keeps it once.
+    return notSent(
+      S.ChannelClosed,
+      'The webhook is paused after repeated failures; resume it to deliver',
+      target,
+      (await pauseNoticed(account.id, state.paused_at)) ? [] : await pauseSteps(deps, account, state, state.paused_at),
+    );
   if (statementId !== undefined && !claimed)
     return notSent(S.Duplication, `The same statement was already delivered (notification ${claim.owner})`, target);
 
   const body = JSON.stringify(payload);
-  const id = `msg_${n.id}_${randomUUID()}`;
+  // The message's id, not the attempt's: a receiver drops what it already took (at-least-once, below).
+  const id = webhookMessageId(n.id, n.account_id);
   const timestamp = Math.floor(now / 1000);
   const secret = await webhookSecretOf(account, store);
   const apiKey = account.api_key_enc
@@ -174,6 +237,8 @@ async function deliverWebhook(
     if (!(e instanceof OutboundRequestError)) throw e;
     error = e.message;
   }
+  // The receiver may have it now, whatever it answered: a crash from here on sends it again.
+  outsideWrite('WebhookRequest');
   const ok = code !== null && code >= 200 && code < 300;
   const last = message.attempt >= maxAttempts();
   const retry = !ok && isRetryable(code) && !last;
@@ -198,35 +263,79 @@ async function deliverWebhook(
     // the statement again), a failing webhook's count cleared (a healthy one's delivery writes
     // nothing there; a failure counted meanwhile by another delivery stays: failures are rare
     // beside it), the day's count.
-    await settleChannel(store, n, 'webhook', S.Success, now, [
-      history(attempt),
-      ...claimEnd(true),
-      ...(state.consecutive_failures > 0 ? [webhookHealthy({ account_id: account.id })] : []),
-      count({ wh_sent: 1 }),
-    ]);
+    await settleChannel(
+      store,
+      n,
+      'webhook',
+      S.Success,
+      now,
+      [
+        history(attempt),
+        ...claimEnd(true),
+        ...(state.consecutive_failures > 0 ? [webhookHealthy({ account_id: account.id })] : []),
+        count({ wh_sent: 1 }),
+      ],
+      guard,
+    );
     return;
   }
   const after = await store.recordFailure(account.id, now);
   const pausing = shouldPause(after, now);
-  if (pausing) {
-    await store.setPaused(account.id, now);
-    await deps
-      .notice(pausedNotice(account, after))
-      .catch((e: unknown) => logger.error('could not tell about the paused webhook', { error: e as Error }));
-  }
   if (retry && !pausing) {
+    // The next attempt is this settling's follow-up: sent once this attempt is recorded (with its
+    // history row), never before it (a crash between them left this attempt without its row, or a
+    // second chain), nor twice in effect (a copy finds its attempt passed: above).
     const next: BankDeliveryMessage = { ...message, attempt: message.attempt + 1 };
-    const delay = retryDelaySeconds(next.attempt);
-    await (deps.requeue ?? ((m, d) => sendDeliveries([m], d)))(next, delay);
-    await settleChannel(store, n, 'webhook', S.Pending, null, [history(attempt), ...claimEnd(false)]);
+    await settleChannel(
+      store,
+      n,
+      'webhook',
+      S.Pending,
+      null,
+      [
+        history(attempt),
+        ...claimEnd(false),
+        retryDelivery({ message: next, delay_seconds: retryDelaySeconds(next.attempt) }),
+      ],
+      guard,
+    );
     return;
   }
   if (!pausing) recordMetric('WebhookDeliveriesFailed');
-  await settleChannel(store, n, 'webhook', pausing ? S.ChannelClosed : S.Failed, null, [
-    history(attempt),
-    ...claimEnd(false),
-    ...(pausing ? [] : [count({ wh_failed: 1 })]),
-  ]);
+  // The pause is written at once (a webhook reads paused from now on, before this channel reads
+  // Channel Closed) and recorded by the settling with its notice (one write), so a delivery that
+  // dies after it leaves both to the sweeper; one that dies before it left the webhook paused
+  // without its notice, which the message given again records (above: paused, not yet noticed).
+  if (pausing) await store.setPaused(account.id, now);
+  const pause = pausing ? await pauseSteps(deps, account, after, now) : [];
+  await settleChannel(
+    store,
+    n,
+    'webhook',
+    pausing ? S.ChannelClosed : S.Failed,
+    null,
+    [history(attempt), ...claimEnd(false), ...(pausing ? [] : [count({ wh_failed: 1 })]), ...pause],
+    guard,
+  );
+}
+
+/** The pause of an account's webhook at `now` and its notice, as follow-ups of the settling. */
+async function pauseSteps(
+  deps: DeliveryDeps,
+  account: Parameters<typeof pausedNotice>[0],
+  after: Parameters<typeof pausedNotice>[1],
+  now: number,
+): Promise<FollowUp[]> {
+  const noticeId = await deps.notice.newId();
+  return [
+    pauseWebhook({ account_id: account.id, paused_at: now }),
+    pausedNoticeOnce({
+      account_id: account.id,
+      paused_at: now,
+      notice_id: noticeId,
+      notice: deps.notice.write(noticeId, pausedNotice(account, after)),
+    }),
+  ];
 }
 
 async function deliverTelegram(
@@ -239,6 +348,7 @@ async function deliverTelegram(
   if (repeatedFirst(message, n.notify_tg)) return;
   const historyId = await store.newHistoryId();
   const result = await deps.sendTelegram(n.context);
+  outsideWrite('TelegramSend');
   // Telegram asked to wait (a long 429), answered 5xx or not at all: tried again like a webhook.
   const retry = result.status === S.Failed && result.retryable && message.attempt < maxAttempts();
   const row = {
@@ -252,10 +362,22 @@ async function deliverTelegram(
     remark: `${result.reason ?? 'Sent'}; attempt ${message.attempt} of ${maxAttempts()}${retry ? ', will retry' : ''}`,
     created_at: (deps.now ?? Date.now)(),
   };
+  const guard = guardOf(n, 'tg', message);
   if (retry) {
-    await store.addHistory(row, historyId);
+    // As for the webhook: the next attempt is this settling's follow-up, with the history row.
     const next: BankDeliveryMessage = { ...message, attempt: message.attempt + 1 };
-    await (deps.requeue ?? ((m, d) => sendDeliveries([m], d)))(next, retryDelaySeconds(next.attempt));
+    await settleChannel(
+      store,
+      n,
+      'tg',
+      S.Pending,
+      null,
+      [
+        attemptHistory({ id: historyId, row }),
+        retryDelivery({ message: next, delay_seconds: retryDelaySeconds(next.attempt) }),
+      ],
+      guard,
+    );
     return;
   }
   if (result.status === S.Failed) recordMetric('TelegramSendsFailed');
@@ -263,8 +385,16 @@ async function deliverTelegram(
   const figures =
     result.status === S.Success ? { tg_sent: 1 } : result.status === S.Failed ? { tg_failed: 1 } : undefined;
   const day = dayOf((deps.now ?? Date.now)(), await deps.timeZone());
-  await settleChannel(store, n, 'tg', result.status, result.pushed_at, [
-    attemptHistory({ id: historyId, row }),
-    ...(figures ? [countDelivery({ day, account_id: n.account_id, figures })] : []),
-  ]);
+  await settleChannel(
+    store,
+    n,
+    'tg',
+    result.status,
+    result.pushed_at,
+    [
+      attemptHistory({ id: historyId, row }),
+      ...(figures ? [countDelivery({ day, account_id: n.account_id, figures })] : []),
+    ],
+    guard,
+  );
 }

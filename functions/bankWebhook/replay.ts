@@ -1,6 +1,6 @@
 import { NotifyStatus, PushStatus } from '../../shared/enums.js';
 import type { ReplayBody, ReplayOutcome } from '../../shared/schemas/bankWebhook.js';
-import { settleChannel } from '../bank/channelStatus.js';
+import { AttemptSettledError, settleChannel } from '../bank/channelStatus.js';
 import { sendDeliveries } from '../bank/deliveryMessages.js';
 import type { BankStore } from '../bank/store.js';
 import { attemptGapMs } from './retryPolicy.js';
@@ -38,7 +38,14 @@ export async function replayNotifications(store: BankStore, body: ReplayBody): P
       skipped.push({ id: n.id, reason: 'Still being delivered; replay it once its attempts have ended' });
       continue;
     }
-    await settleChannel(store, n, 'webhook', S.Pending);
+    try {
+      // A new chain from attempt 1: its first message may run, any copy of the old chain's may not.
+      await settleChannel(store, n, 'webhook', S.Pending, null, [], { expected: n.webhook_attempt, next: 1 });
+    } catch (error) {
+      if (!(error instanceof AttemptSettledError)) throw error;
+      skipped.push({ id: n.id, reason: 'Still being delivered; replay it once its attempts have ended' });
+      continue;
+    }
     queued.push(n.id);
   }
   await sendDeliveries(

@@ -12,6 +12,15 @@ export function generateWebhookSecret(): string {
   return PREFIX + randomBytes(32).toString('base64');
 }
 
+/**
+ * The `webhook-id` of a notification sent to an account's webhook: the same for every attempt,
+ * retry, replay and resend after a crash of that message (Standard Webhooks: the id is the message's,
+ * so a receiver de-duplicates by it), never the same for two notifications. Only the signature and
+ * the timestamp change between attempts.
+ */
+export const webhookMessageId = (notificationId: number, accountId: number): string =>
+  `msg_${notificationId}_${accountId}`;
+
 /** The `webhook-signature` header value for one delivery. */
 export function signWebhook(secret: string, id: string, timestampSeconds: number, body: string): string {
   const key = Buffer.from(secret.startsWith(PREFIX) ? secret.slice(PREFIX.length) : secret, 'base64');

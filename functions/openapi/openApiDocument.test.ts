@@ -93,6 +93,11 @@ describe('the API document', () => {
       'webhook-signature',
       'webhook-timestamp',
     ]);
+    // At least once, so the id is the message's: a receiver de-duplicates by it.
+    const id = headers.find((p: { name: string }) => p.name === 'webhook-id');
+    expect(id.description).toMatch(/the same on every attempt, replay and resend/);
+    expect(post.description).toMatch(/process each `webhook-id` once and answer 2xx to a repeat/);
+    expect(post.description).not.toMatch(/new `webhook-id`/);
     expect(schemaOf(post.requestBody.content['application/json'].schema).safeParse(statementExample).success).toBe(
       true,
     );

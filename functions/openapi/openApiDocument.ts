@@ -183,7 +183,11 @@ const exampleBodies = {
 
 const outboundHeaders = z.object({
   'X-API-Key': z.string().optional().meta({ description: "The account's api_key, when one is set" }),
-  [WEBHOOK_HEADERS.id]: z.string().meta({ description: '`msg_<notification id>_<uuid>`, new per attempt' }),
+  [WEBHOOK_HEADERS.id]: z.string().meta({
+    description:
+      "`msg_<notification id>_<account id>`: the message's id, the same on every attempt, replay and resend; " +
+      'de-duplicate by it',
+  }),
   [WEBHOOK_HEADERS.timestamp]: z.string().regex(/^\d+$/).meta({ description: 'Seconds since the epoch' }),
   [WEBHOOK_HEADERS.signature]: z
     .string()
@@ -199,8 +203,10 @@ const outboundBankNotification: ZodOpenApiOperationObject = {
     '`v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the base64-decoded part of ' +
     "the account's `whsec_` secret (GET /bank/bank-account/{id}/webhook-secret). Verify the raw body before parsing " +
     'it and refuse a timestamp more than 5 minutes away; `x-codeSamples` (and the Help page, Bank Notification tab) ' +
-    'hold two recipes. Each attempt has a new `webhook-id`; a notification is never delivered again once a 2xx ' +
-    'acknowledged it.',
+    'hold two recipes. Delivery is at least once: a notification is not sent again once a 2xx acknowledged it, but ' +
+    'a crash between your 2xx and Patrol recording it sends it again. Every attempt, retry, replay and resend of a ' +
+    'notification carries the same `webhook-id` (a new timestamp and signature): process each `webhook-id` once and ' +
+    'answer 2xx to a repeat.',
   requestParams: { header: outboundHeaders },
   requestBody: {
     required: true,

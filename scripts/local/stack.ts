@@ -189,7 +189,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       startSqs({ queues: QUEUES, region: REGION }),
       startS3({ directory: join(dataDir, 's3'), buckets: [VIDEO_BUCKET] }),
       startSandboxSite({ port: 0 }),
-      startSandboxBank({ port: 0 }),
+      // Its ledger kept in DATA_DIR: a restart finds the statements a poll read before it.
+      startSandboxBank({ port: 0, stateFile: join(dataDir, 'sandbox-bank.json') }),
       startSandboxTelegram({ port: 0 }),
       startSandboxWebhook({ port: 0 }),
     ]);

@@ -15,6 +15,8 @@ import { deliverBankNotification } from '../../functions/bankWebhook/deliver.js'
 import { NotifyStatus } from '../../shared/enums.js';
 import { emptyListQuery } from '../../shared/listQuery.js';
 import { setupBankTest } from './setup.js';
+import type { PausedNotice } from '../../functions/bankWebhook/pause.js';
+import { newNotificationId, writeNotification } from '../../functions/notifications/service.js';
 
 const at = (day: string, hms: string) => Date.parse(`2026-11-${day}T${hms}+06:30`);
 const { bank, clock } = setupBankTest(at('23', '20:00:00'));
@@ -117,8 +119,7 @@ describe('the bank dashboard', () => {
       store: bankStore(),
       timeZone,
       now: () => clock.now(),
-      notice: async () => undefined,
-      requeue: async () => undefined,
+      notice: { newId: newNotificationId, write: (id: number, n: PausedNotice) => writeNotification({ id, ...n }) },
       sendTelegram: async () => ({
         ...(outcomes[attempt - 1] ?? outcomes[0]),
         reason: null,

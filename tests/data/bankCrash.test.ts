@@ -13,10 +13,14 @@ import { deliverBankNotification } from '../../functions/bankWebhook/deliver.js'
 import { recordInbound } from '../../functions/bankWebhook/inbound/recordInbound.js';
 import { runToCrash } from '../../functions/lib/db/faults.js';
 import { findUniqueClaim } from '../../functions/lib/db/unique.js';
+import { notificationStore } from '../../functions/notifications/store.js';
+import { pauseRule } from '../../functions/bankWebhook/retryPolicy.js';
 import { sweepFollowUps } from '../../functions/lib/db/outbox.js';
 import { createRepository } from '../../functions/lib/db/repository.js';
 import { setupBankTest } from '../bank/setup.js';
 import { sent, setupQueues } from './checkRig.js';
+import type { PausedNotice } from '../../functions/bankWebhook/pause.js';
+import { newNotificationId, writeNotification } from '../../functions/notifications/service.js';
 
 // Crash points of the bank's statement path (issue 25): a poll that records a transaction (its
 // statements, their notifications and deliveries, the balance change with its stat, notification
@@ -232,8 +236,24 @@ describe('a crash at any write of the bank statement path leaves nothing the pro
   });
 });
 
-/** A webhook receiver on this machine (allowed as a private host for the test): counts what it got, answers `status`. */
-const receiver = { status: 200, got: [] as { notification: number }[], url: '' };
+/**
+ * A webhook receiver on this machine (allowed as a private host for the test): records what it got
+ * and answers `status`, de-duplicating by `webhook-id` as Standard Webhooks asks (a message it
+ * accepted before is answered 200 again and not taken twice).
+ */
+const receiver = {
+  status: 200,
+  /** The first request of each message is answered 500 (then `status`): an attempt to retry. */
+  failFirst: false,
+  got: [] as { notification: number; id: string; accepted: boolean }[],
+  ids: new Set<string>(),
+  url: '',
+};
+/** What the receiver got of a notification, repeats included, and what it took (each message once). */
+const receivedOf = (notification: number) => {
+  const got = receiver.got.filter((g) => g.notification === notification);
+  return { sends: got.length, accepted: got.filter((g) => g.accepted).length, ids: new Set(got.map((g) => g.id)) };
+};
 let server: Server | undefined;
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -243,9 +263,13 @@ beforeAll(async () => {
     });
     req.on('end', () => {
       const id = String(req.headers['webhook-id'] ?? '');
-      receiver.got.push({ notification: Number(id.split('_')[1]) });
-      res.writeHead(receiver.status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ ok: receiver.status < 300, size: body.length }));
+      const repeat = receiver.ids.has(id);
+      const first = !receiver.got.some((g) => g.id === id);
+      const status = repeat ? 200 : receiver.failFirst && first ? 500 : receiver.status;
+      if (status < 300) receiver.ids.add(id);
+      receiver.got.push({ notification: Number(id.split('_')[1]), id, accepted: status < 300 && !repeat });
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ ok: status < 300, size: body.length }));
     });
   });
   await new Promise<void>((r) => server?.listen(0, '127.0.0.1', r));
@@ -262,10 +286,9 @@ const delivery = () => ({
   sendTelegram: async () => {
     throw new Error('no chat in this test');
   },
-  notice: async () => undefined,
+  notice: { newId: newNotificationId, write: (id: number, n: PausedNotice) => writeNotification({ id, ...n }) },
   timeZone: async () => 'Asia/Yangon',
   now: () => clock.now(),
-  requeue: async () => undefined,
 });
 
 describe('a crash at any write of a webhook delivery leaves it settled once', () => {
@@ -322,6 +345,7 @@ describe('a crash at any write of a webhook delivery leaves it settled once', ()
     it(`an attempt the receiver ${outcome === 'delivered' ? 'answers 2xx' : 'refuses with a 4xx'}: the channel settled, its history, the statement's claim`, async () => {
       receiver.status = outcome === 'delivered' ? 200 : 400;
       const { Success, Failed } = NotifyStatus.values;
+      const crashedAfter: string[] = [];
       for (let n = 1; n < 60; n++) {
         // A statement of an account with a webhook (and no chat), recorded by a poll as usual.
         const acc = await polledAccount();
@@ -342,6 +366,7 @@ describe('a crash at any write of a webhook delivery leaves it settled once', ()
           deliverBankNotification(message, delivery()),
         );
         const context = `bank_delivery, crash after write ${n}${crashed ? ` (${lastWrite})` : ' (no crash)'}`;
+        if (lastWrite) crashedAfter.push(lastWrite);
         const settledBeforeRecovery =
           (await store.getNotification(note.id))?.notify_webhook !== NotifyStatus.values.Pending;
         // Recovery: the sweeper, then the queue gives the message again (its consumer never deleted it).
@@ -349,14 +374,19 @@ describe('a crash at any write of a webhook delivery leaves it settled once', ()
         await deliverBankNotification(message, delivery());
         const after = await store.getNotification(note.id);
         expect(after?.notify_webhook, `${context}: channel`).toBe(outcome === 'delivered' ? Success : Failed);
-        const sends = receiver.got.filter((g) => g.notification === note.id).length;
-        // Settled before the crash: never sent again. Else the attempt ran again: twice at most.
+        const { sends, accepted, ids } = receivedOf(note.id);
+        // Settled before the crash: never sent again. Else the attempt ran again: twice at most, as
+        // the same message (one webhook-id), which the receiver took once.
         expect(sends, `${context}: sends`).toBeGreaterThanOrEqual(1);
         expect(sends, `${context}: sends`).toBeLessThanOrEqual(settledBeforeRecovery ? 1 : 2);
+        expect(ids.size, `${context}: one message, one webhook-id`).toBe(1);
+        expect(accepted, `${context}: accepted`).toBe(outcome === 'delivered' ? 1 : 0);
+        if (lastWrite === 'WebhookRequest') expect(sends, `${context}: sent again after the crash`).toBe(2);
         const history = await store.historyOf(note.id);
         expect(history.length, `${context}: history rows`).toBeGreaterThanOrEqual(1);
         expect(history.length, `${context}: history rows`).toBeLessThanOrEqual(sends);
-        for (const h of history) expect(h.code, `${context}: history`).toBe(receiver.status);
+        // A repeat the receiver had taken is answered 200 by it: the settling attempt records that.
+        for (const h of history) expect(h.code, `${context}: history`).toBe(outcome === 'delivered' ? 200 : 400);
         // The statement copies the outcome; its claim is kept once delivered, given back when refused.
         const statement = (await store.listStatements(byAccount(acc.id))).result[0];
         expect(statement?.notify_status, `${context}: the statement's status`).toBe(after?.notify_status);
@@ -366,9 +396,231 @@ describe('a crash at any write of a webhook delivery leaves it settled once', ()
         await expectNothingPending(context);
         if (!crashed) {
           expect(n).toBeGreaterThan(3);
+          // Among them the one that matters to a receiver: after its answer, before the settling.
+          expect(crashedAfter).toContain('WebhookRequest');
           return;
         }
       }
       throw new Error('bank_delivery did not complete within 60 writes');
     });
+
+  it('an attempt that pauses the webhook: paused once, the operators told once, the channel Channel Closed, its history', async () => {
+    receiver.status = 400;
+    const { ChannelClosed } = NotifyStatus.values;
+    const rule = pauseRule();
+    const store = bankStore();
+    for (let n = 1; n < 60; n++) {
+      // An account whose webhook has failed one time short of the pause rule for over its window.
+      const acc = await polledAccount();
+      await service.updateAccount(acc.id, { webhook: receiver.url });
+      for (let i = 1; i < rule.failures; i++) await store.recordFailure(acc.id, clock.now() - rule.overMs);
+      bank.transact(acc.user, acc.no, 25);
+      clock.set(clock.now() + 5_000);
+      await pollAccount({ ...deps(), chatOn: async () => false }, { accountId: acc.id, mode: 'poll' });
+      const note = (await store.listNotifications(byAccount(acc.id))).result.find((x) => x.category === Statement);
+      if (!note) throw new Error('no statement notification');
+      const message = { kind: 'bank_notification' as const, notification_id: note.id, channel: 1 as const, attempt: 1 };
+      const { crashed, lastWrite } = await runToCrash({ sequence: 'bank_delivery', afterWrites: n }, () =>
+        deliverBankNotification(message, delivery()),
+      );
+      const context = `bank_delivery (pause), crash after write ${n}${crashed ? ` (${lastWrite})` : ' (no crash)'}`;
+      const settledBeforeRecovery =
+        (await store.getNotification(note.id))?.notify_webhook !== NotifyStatus.values.Pending;
+      // Recovery: the sweeper, then the queue gives the message again.
+      await sweepFollowUps({ before: Date.now() + 1 });
+      await deliverBankNotification(message, delivery());
+      const after = await store.getNotification(note.id);
+      expect(after?.notify_webhook, `${context}: channel`).toBe(ChannelClosed);
+      const { sends, accepted } = receivedOf(note.id);
+      expect(sends, `${context}: sends`).toBeGreaterThanOrEqual(1);
+      expect(sends, `${context}: sends`).toBeLessThanOrEqual(settledBeforeRecovery ? 1 : 2);
+      expect(accepted, `${context}: accepted`).toBe(0);
+      const history = await store.historyOf(note.id);
+      expect(history.length, `${context}: history rows`).toBe(1);
+      // The attempt's own row; or, when the crash fell between the pause and the settling, the row of
+      // the message given again, which found the webhook paused and sent nothing.
+      if (history[0]?.code !== 400) expect(history[0]?.remark, `${context}: history`).toMatch(/webhook is paused/);
+      // Paused once: one pause instant, and the one notice is the one keyed by it.
+      const state = await store.webhookState(acc.id);
+      expect(state.paused_at, `${context}: paused`).not.toBeNull();
+      expect(await store.pausedAccounts(), `${context}: among the paused`).toContain(acc.id);
+      const notices = (await notificationStore().list(emptyListQuery({ page_size: 0 }))).result.filter(
+        (x) => x.title === 'Bank webhook paused' && x.caption === `Account ${acc.user}`,
+      );
+      expect(notices.length, `${context}: notices`).toBe(1);
+      const claim = await findUniqueClaim('bank_webhook_pause', 'notice', `${acc.id}@${state.paused_at}`);
+      expect(claim?.owner, `${context}: the notice of this pause`).toBe(notices[0]?.id);
+      const statement = (await store.listStatements(byAccount(acc.id))).result[0];
+      expect(statement?.notify_status, `${context}: the statement's status`).toBe(after?.notify_status);
+      const other = await store.claimDelivery(note.business_id, note.id + 1_000_000, clock.now());
+      expect(other.claimed, `${context}: another notification may deliver the statement`).toBe(true);
+      await store.releaseDelivery(note.business_id, note.id + 1_000_000);
+      await expectNothingPending(context);
+      if (!crashed) {
+        // Failure count, history id, pause (2), notice id, settling, history row, claim, notice claim, notice.
+        expect(n).toBeGreaterThan(9);
+        return;
+      }
+    }
+    throw new Error('bank_delivery did not complete within 60 writes');
+  });
+
+  for (const via of ['webhook', 'chat'] as const)
+    it(`an attempt ${via === 'webhook' ? 'to the webhook' : 'to the bank chat'} that fails and is retried: the next attempt sent once it is settled, one chain, each attempt one row`, async () => {
+      receiver.status = 200;
+      receiver.failFirst = true;
+      const { Success, Failed } = NotifyStatus.values;
+      const store = bankStore();
+      const base = process.env.BANK_WEBHOOK_RETRY_BASE_S;
+      process.env.BANK_WEBHOOK_RETRY_BASE_S = '0';
+      const crashedAfter: string[] = [];
+      // The chat: the first send of each notification fails retryably (Telegram answered 5xx), then succeeds.
+      const chatSends = new Map<number, number>();
+      const deliveryOf = (notificationId: number) => ({
+        ...delivery(),
+        sendTelegram: async () => {
+          const sends = (chatSends.get(notificationId) ?? 0) + 1;
+          chatSends.set(notificationId, sends);
+          return {
+            status: sends === 1 ? Failed : Success,
+            reason: sends === 1 ? 'Telegram answered 502' : null,
+            retryable: sends === 1,
+            pushed_at: sends === 1 ? null : clock.now(),
+            answer: { ok: sends > 1 },
+            lines: 4,
+          };
+        },
+      });
+      const channel = via === 'webhook' ? (1 as const) : (2 as const);
+      try {
+        for (let n = 1; n < 60; n++) {
+          const acc = await polledAccount();
+          if (via === 'webhook') await service.updateAccount(acc.id, { webhook: receiver.url });
+          bank.transact(acc.user, acc.no, 25);
+          clock.set(clock.now() + 5_000);
+          await pollAccount({ ...deps(), chatOn: async () => via === 'chat' }, { accountId: acc.id, mode: 'poll' });
+          const note = (await store.listNotifications(byAccount(acc.id))).result.find((x) => x.category === Statement);
+          if (!note) throw new Error('no statement notification');
+          const first = { kind: 'bank_notification' as const, notification_id: note.id, channel, attempt: 1 };
+          const { crashed, lastWrite } = await runToCrash({ sequence: 'bank_delivery', afterWrites: n }, () =>
+            deliverBankNotification(first, deliveryOf(note.id)),
+          );
+          const context = `bank_delivery (${via} retry), crash after write ${n}${crashed ? ` (${lastWrite})` : ' (no crash)'}`;
+          if (lastWrite) crashedAfter.push(lastWrite);
+          const stored = await store.getNotification(note.id);
+          const settledBeforeRecovery = (via === 'webhook' ? stored?.webhook_attempt : stored?.tg_attempt) === 2;
+          const retriesOf = async () =>
+            (await sent('notify')).filter(
+              (m) => m.notification_id === note.id && m.channel === channel && m.attempt === 2,
+            ).length;
+          const retriedBeforeRecovery = await retriesOf();
+          // Never before the attempt is settled: the retry is the settling's follow-up.
+          if (!settledBeforeRecovery) expect(retriedBeforeRecovery, `${context}: retry before settling`).toBe(0);
+          // Recovery: the sweeper, the queue gives the first message again, then every message the
+          // queue holds for this notification runs (copies included) until none is new.
+          await sweepFollowUps({ before: Date.now() + 1 });
+          await deliverBankNotification(first, deliveryOf(note.id));
+          const ran = new Set<number>();
+          for (let more = true; more; ) {
+            more = false;
+            const queued = (await sent('notify')).map((m, i) => [i, m] as const);
+            for (const [i, m] of queued)
+              if (m.notification_id === note.id && m.channel === channel && (m.attempt ?? 0) > 1 && !ran.has(i)) {
+                ran.add(i);
+                more = true;
+                await deliverBankNotification({ ...first, attempt: m.attempt as number }, deliveryOf(note.id));
+                await sweepFollowUps({ before: Date.now() + 1 });
+              }
+          }
+          const after = await store.getNotification(note.id);
+          expect(via === 'webhook' ? after?.notify_webhook : after?.notify_tg, `${context}: channel`).toBe(Success);
+          // The failure, then the success; a third send only when the crash fell after a send, before
+          // its settling (the attempt ran again).
+          if (via === 'webhook') {
+            const { sends, accepted } = receivedOf(note.id);
+            expect(accepted, `${context}: accepted`).toBe(1);
+            expect(sends, `${context}: sends`).toBeLessThanOrEqual(settledBeforeRecovery ? 2 : 3);
+          } else expect(chatSends.get(note.id), `${context}: sends`).toBeLessThanOrEqual(settledBeforeRecovery ? 2 : 3);
+          const history = await store.historyOf(note.id);
+          const attempts = history.map((h) => Number(/attempt (\d+) of/.exec(h.remark ?? '')?.[1])).sort();
+          // One chain: each attempt recorded once, in order from 1; the failure's row whenever it was settled.
+          expect(attempts, `${context}: attempts recorded`).toEqual(attempts.map((_, i) => i + 1));
+          if (settledBeforeRecovery) expect(history.length, `${context}: rows`).toBe(2);
+          // The retry's message: sent by the settling's follow-up, once; twice only when the crash fell
+          // between its send and the entry's clear (the sweeper sends it again; the copy was dropped above).
+          expect(await retriesOf(), `${context}: the retry's message`).toBeLessThanOrEqual(
+            retriedBeforeRecovery ? 2 : 1,
+          );
+          await expectNothingPending(context);
+          if (!crashed) {
+            expect(crashedAfter).toContain(via === 'webhook' ? 'WebhookRequest' : 'TelegramSend');
+            expect(crashedAfter.some((w) => w.startsWith('SendMessage'))).toBe(true);
+            return;
+          }
+        }
+        throw new Error('bank_delivery did not complete within 60 writes');
+      } finally {
+        receiver.failFirst = false;
+        if (base === undefined) delete process.env.BANK_WEBHOOK_RETRY_BASE_S;
+        else process.env.BANK_WEBHOOK_RETRY_BASE_S = base;
+      }
+    });
+
+  it('two deliveries reaching the pause at once, the first dying at any write: one pause, one notice, of the pause stored', async () => {
+    receiver.status = 400;
+    const { ChannelClosed } = NotifyStatus.values;
+    const rule = pauseRule();
+    const store = bankStore();
+    for (let n = 1; n < 60; n++) {
+      // An account whose webhook has failed one time short of the pause rule, two statements to deliver.
+      const acc = await polledAccount();
+      await service.updateAccount(acc.id, { webhook: receiver.url });
+      for (let i = 1; i < rule.failures; i++) await store.recordFailure(acc.id, clock.now() - rule.overMs);
+      bank.transact(acc.user, acc.no, 25);
+      bank.transact(acc.user, acc.no, 35);
+      clock.set(clock.now() + 5_000);
+      await pollAccount({ ...deps(), chatOn: async () => false }, { accountId: acc.id, mode: 'poll' });
+      const notes = (await store.listNotifications(byAccount(acc.id))).result.filter((x) => x.category === Statement);
+      const [first, second] = notes;
+      if (!first || !second) throw new Error('two statement notifications expected');
+      const message = (id: number) => ({
+        kind: 'bank_notification' as const,
+        notification_id: id,
+        channel: 1 as const,
+        attempt: 1,
+      });
+      // The second delivery read the webhook's state before the first paused it (both ran at once).
+      const before = await store.webhookState(acc.id);
+      const { crashed, lastWrite } = await runToCrash({ sequence: 'bank_delivery', afterWrites: n }, () =>
+        deliverBankNotification(message(first.id), delivery()),
+      );
+      const context = `bank_delivery (pause at once), crash after write ${n}${crashed ? ` (${lastWrite})` : ' (no crash)'}`;
+      clock.set(clock.now() + 1_000);
+      const sawBefore = Object.assign(Object.create(store) as typeof store, { webhookState: async () => before });
+      await deliverBankNotification(message(second.id), { ...delivery(), store: sawBefore });
+      // The sweeper; the first message is not given again (yet): the notice must not wait for it.
+      await sweepFollowUps({ before: Date.now() + 1 });
+      const state = await store.webhookState(acc.id);
+      expect(state.paused_at, `${context}: paused`).not.toBeNull();
+      expect(await store.pausedAccounts(), `${context}: among the paused`).toContain(acc.id);
+      const notices = async () =>
+        (await notificationStore().list(emptyListQuery({ page_size: 0 }))).result.filter(
+          (x) => x.title === 'Bank webhook paused' && x.caption === `Account ${acc.user}`,
+        );
+      expect((await notices()).length, `${context}: notices`).toBe(1);
+      const claim = await findUniqueClaim('bank_webhook_pause', 'notice', `${acc.id}@${state.paused_at}`);
+      expect(claim?.owner, `${context}: the notice of the pause stored`).toBe((await notices())[0]?.id);
+      expect((await store.getNotification(second.id))?.notify_webhook, `${context}: the second`).toBe(ChannelClosed);
+      // Then the queue gives the first message again: still one pause, one notice; the first settled.
+      await deliverBankNotification(message(first.id), delivery());
+      await sweepFollowUps({ before: Date.now() + 1 });
+      expect((await store.webhookState(acc.id)).paused_at, `${context}: the same pause`).toBe(state.paused_at);
+      expect((await notices()).length, `${context}: notices`).toBe(1);
+      expect((await store.getNotification(first.id))?.notify_webhook, `${context}: the first`).toBe(ChannelClosed);
+      expect((await store.historyOf(first.id)).length, `${context}: the first's history`).toBe(1);
+      await expectNothingPending(context);
+      if (!crashed) return;
+    }
+    throw new Error('bank_delivery did not complete within 60 writes');
+  });
 });

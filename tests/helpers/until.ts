@@ -22,11 +22,17 @@ export interface ReceivedRequest {
   headers: Record<string, string>;
   body: string;
   status: number;
+  /** A repeat of a message (its webhook-id) the hook had accepted: answered 200, not taken again. */
+  duplicate: boolean;
 }
 
 /** The requests a hook of the sandbox receiver at `hooks` got, oldest first. */
 export const receivedBy = async (hooks: string, hook: string): Promise<ReceivedRequest[]> =>
   (await fetch(`${hooks}/sandbox/hooks/${hook}/requests`)).json();
+
+/** The messages a hook accepted (2xx, the first request of each webhook-id), oldest first. */
+export const acceptedBy = async (hooks: string, hook: string): Promise<ReceivedRequest[]> =>
+  (await fetch(`${hooks}/sandbox/hooks/${hook}/accepted`)).json();
 
 /**
  * Waits, if need be, until the current fixed window of `windowSeconds` (functions/lib/rateLimit.ts:

@@ -8,7 +8,8 @@ import { api, login } from '../helpers/api.js';
 import { uniqueName } from '../helpers/authKit.js';
 import { type Row, tableAfterCrash } from '../helpers/crashedTable.js';
 import { killTree, type RunningStack, startStackProcess, stopStackProcess } from '../helpers/stackProcess.js';
-import { receivedBy, until } from '../helpers/until.js';
+import { acceptedBy, receivedBy, until } from '../helpers/until.js';
+import { startSandboxWebhook } from '../../scripts/sandbox/webhook/server.js';
 
 // Issue 25, item 4, during bank activity: the local stack's whole process tree is SIGKILLed while it
 // records a statement a bank pushed to it (POST /webhook/bank), then started again on the same
@@ -16,20 +17,31 @@ import { receivedBy, until } from '../helpers/until.js';
 // the stack runs with the fault hook armed (lib/db/faults.ts) to freeze its process right after the
 // second write of the new statement (`bank_statement`: its key's claim, naming the statement's and its
 // notification's ids, then its row; or, when the process takes a new block of ids first, the claim).
-// After the restart the push finds the claim and writes what it lacks under the ids it names; a
-// balance push then matches it, and each notification reaches the account's webhook once.
+// After the restart the push finds the claim and writes what it lacks under the ids it names. That
+// restart is armed too, at the statement's delivery, right after the receiver answered 2xx and before
+// the settling (`bank_delivery:WebhookRequest`): killed again there and started a third time, the
+// delivery runs again (the start requeues the Pending one) and the receiver gets the same message,
+// same `webhook-id`, a second time; de-duplicating by it as Standard Webhooks asks, it takes it once.
+// A balance push then matches the statement, and each notification is accepted by the webhook once.
+// The receiver is the sandbox one (scripts/sandbox/webhook/server.ts) run by this test, outside the
+// killed tree, so it remembers across the kills what it received and accepted.
 // (Pushes, not polls: the sandbox bank keeps its transactions in memory, so after a restart it would
 // not show the cut line again, as a real bank does.)
 
 const PASSWORD = 'kill-bank-pass-1';
 const dataDir = await mkdtemp(join(tmpdir(), 'patrol-kill-bank-'));
 const marker = join(dataDir, 'crashed.json');
-// The dead push's lease frees itself sooner than the default 45 s (the push sent again waits for it).
-const env = { BANK_LEASE_MS: '8000' };
+const deliveryMarker = join(dataDir, 'crashed-delivery.json');
+// The webhook receiver, outlives the stack's kills.
+const receiver = await startSandboxWebhook({ port: 0 });
+// The dead push's lease frees itself sooner than the default 45 s (the push sent again waits for it);
+// the stack may deliver to the receiver on this machine.
+const env = { BANK_LEASE_MS: '8000', ALLOWED_PRIVATE_HOSTS: new URL(receiver.url).host };
 let stack: RunningStack | undefined;
 
 afterAll(async () => {
   if (stack) await stopStackProcess(stack.child);
+  await receiver.stop();
   if (!process.env.KEEP_TEST_DATA) await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -44,7 +56,7 @@ describe('a SIGKILL of the whole stack while it records a pushed statement, and 
     let token = await login(stack.url, 'admin', PASSWORD);
     const call = (method: 'get' | 'post' | 'put', path: string, body?: unknown) =>
       client[method](`/api/v1${path}`, { token, ...(body !== undefined ? { body } : {}) });
-    const hooks = stack.env.SANDBOX_WEBHOOK_URL as string;
+    const hooks = receiver.url;
     const hook = uniqueName('killbank').toLowerCase();
     const apiKey = `key-${uniqueName('kb')}`;
     const push = (body: unknown) =>
@@ -122,30 +134,51 @@ describe('a SIGKILL of the whole stack while it records a pushed statement, and 
     expect(cut, 'statements claimed before the kill, without their row or notification').toHaveLength(1);
     const { owner: statementId, notification: notificationId } = cut[0] as Row;
 
-    // The restart: the same DATA_DIR, the hook not armed.
+    // The restart: the same DATA_DIR, the hook armed at the delivery, after the receiver's answer.
+    stack = await startStackProcess({
+      dataDir,
+      adminPassword: PASSWORD,
+      env: { ...env, PATROL_CRASH_AT: 'bank_delivery:WebhookRequest', PATROL_CRASH_MARKER: deliveryMarker },
+    });
+    client = api(stack.url);
+    token = await login(stack.url, 'admin', PASSWORD);
+    const { Statement, Balance } = BankNotificationCategory.values;
+    // The pusher sends the statement again (its lease waits out the dead push's). Its delivery follows
+    // at once and freezes the process after the receiver's 2xx (maybe before this push's answer).
+    const frozen = until('the aimed crash of the delivery', async () => existsSync(deliveryMarker), Boolean, {
+      ms: 90_000,
+      everyMs: 50,
+    });
+    for (let tries = 0; ; tries++) {
+      const again = await Promise.race([push(statement), frozen.then(() => undefined)]);
+      if (again === undefined) break;
+      if (again.status === 409 && tries < 60) {
+        await new Promise((r) => setTimeout(r, 1000));
+        continue;
+      }
+      expect(again.status, JSON.stringify(again.body)).toBe(200);
+      expect(again.body.data, 'recorded now: the claim was completed, not taken for a repeat').toMatchObject({
+        recorded: true,
+        duplicate: false,
+      });
+      break;
+    }
+    await frozen;
+    expect(await killTree(stack.child)).toBeGreaterThanOrEqual(2);
+    stack = undefined;
+    expect(JSON.parse(readFileSync(deliveryMarker, 'utf8'))).toMatchObject({
+      sequence: 'bank_delivery',
+      lastWrite: 'WebhookRequest',
+    });
+    // The receiver took it; nothing of ours says so yet.
+    expect((await acceptedBy(hooks, hook)).map((r) => r.headers['webhook-id'])).toEqual([
+      `msg_${notificationId}_${account.id}`,
+    ]);
+
+    // The third start, not armed: it sends the Pending delivery again.
     stack = await startStackProcess({ dataDir, adminPassword: PASSWORD, env });
     client = api(stack.url);
     token = await login(stack.url, 'admin', PASSWORD);
-    // The sandbox receiver came back on another port (and forgot what it got): the webhook follows it.
-    const hooksNow = stack.env.SANDBOX_WEBHOOK_URL as string;
-    const moved = await call('put', `/bank/bank-account/${account.id}`, { webhook: `${hooksNow}/hooks/${hook}` });
-    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
-    const { Statement, Balance } = BankNotificationCategory.values;
-    // The pusher sends the statement again (its lease waits out the dead push's), then the balance.
-    const again = await until(
-      'the push sent again',
-      () => push(statement),
-      (res) => res.status !== 409,
-      {
-        ms: 60_000,
-        everyMs: 1000,
-      },
-    );
-    expect(again.status, JSON.stringify(again.body)).toBe(200);
-    expect(again.body.data, 'recorded now: the claim was completed, not taken for a repeat').toMatchObject({
-      recorded: true,
-      duplicate: false,
-    });
     const pre = sub.available_balance;
     const balance = await push({
       bank: 1,
@@ -179,12 +212,137 @@ describe('a SIGKILL of the whole stack while it records a pushed statement, and 
     ]);
     expect(notes.filter((n) => n.category === Balance)).toHaveLength(1);
 
-    // Each notification delivered to the webhook once.
-    const requests = await receivedBy(hooksNow, hook);
-    for (const n of notes.filter((x) => x.notify_webhook === NotifyStatus.values.Success))
+    // Each notification accepted by the webhook once; the statement's received twice (the kill fell
+    // between the receiver's 2xx and the settling), as one message: the same webhook-id.
+    const requests = await receivedBy(hooks, hook);
+    const accepted = await acceptedBy(hooks, hook);
+    const succeeded = notes.filter((x) => x.notify_webhook === NotifyStatus.values.Success);
+    expect(succeeded.map((n) => n.id).sort()).toEqual(notes.map((n) => n.id).sort());
+    for (const n of succeeded) {
+      const id = `msg_${n.id}_${account.id}`;
       expect(
-        requests.filter((r) => String(r.headers['webhook-id']).startsWith(`msg_${n.id}_`)),
-        `deliveries of notification ${n.id}`,
+        accepted.filter((r) => r.headers['webhook-id'] === id),
+        `notification ${n.id} accepted`,
       ).toHaveLength(1);
+      expect(
+        requests.filter((r) => r.headers['webhook-id'] === id).map((r) => r.duplicate),
+        `notification ${n.id} received`,
+      ).toEqual(n.id === notificationId ? [false, true] : [false]);
+    }
+  }, 300_000);
+
+  // The same kill during a poll (the sandbox bank keeps its ledger in DATA_DIR, so after the restart
+  // it still shows the line the dead poll was recording): the next poll completes the cut statement.
+  it('during a poll: the statement being recorded completed by the next poll, every line once, each delivery accepted once', async () => {
+    const pollDir = await mkdtemp(join(tmpdir(), 'patrol-kill-poll-'));
+    const pollMarker = join(pollDir, 'crashed.json');
+    try {
+      stack = await startStackProcess({
+        dataDir: pollDir,
+        adminPassword: PASSWORD,
+        env: { ...env, PATROL_CRASH_AT: 'bank_statement:2', PATROL_CRASH_MARKER: pollMarker },
+      });
+      let client = api(stack.url);
+      let token = await login(stack.url, 'admin', PASSWORD);
+      const call = (method: 'get' | 'post' | 'put', path: string, body?: unknown) =>
+        client[method](`/api/v1${path}`, { token, ...(body !== undefined ? { body } : {}) });
+      const hook = uniqueName('killpoll').toLowerCase();
+      const user = uniqueName('kp').toLowerCase();
+      const created = await call('post', '/bank/bank-accounts', { bank_name: 1, user, pwd: 'sandbox123' });
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      const account = created.body.data as { id: number };
+      await until(
+        'the account inited',
+        () => call('post', `/bank/bank-account/${account.id}/refresh`, {}),
+        (res) => res.status !== 200 || res.body.data?.polled === true,
+        { ms: 60_000, everyMs: 1000 },
+      );
+      // Delivering to the receiver; polled by hand (a statements refresh), not by the schedule.
+      const upd = await call('put', `/bank/bank-account/${account.id}`, {
+        webhook: `${receiver.url}/hooks/${hook}`,
+        range: [[0, 1]],
+      });
+      expect(upd.status, JSON.stringify(upd.body)).toBe(200);
+      const subs = (await call('get', `/bank/bank-account/${account.id}/sub`)).body.data as { no: string }[];
+      // A line at the bank: the poll records it (or a line of the bank's own feed first) and freezes at
+      // the aimed write, so its answer never comes.
+      const added = await fetch(`${stack.env.SANDBOX_BANK_URL}/__sandbox/bank/transaction`, {
+        method: 'POST',
+        body: JSON.stringify({ bank: 'kbz', user, no: subs[0]?.no, amount: 555, remark: 'kill poll' }),
+      });
+      expect(added.status).toBe(200);
+      const polling = call('post', `/bank/bank-account/${account.id}/refresh-sts`, {}).catch(() => undefined);
+      await until('the aimed crash', async () => existsSync(pollMarker), Boolean, { ms: 90_000, everyMs: 50 });
+      expect(await killTree(stack.child)).toBeGreaterThanOrEqual(2);
+      stack = undefined;
+      await polling;
+      expect(JSON.parse(readFileSync(pollMarker, 'utf8'))).toMatchObject({ sequence: 'bank_statement' });
+
+      // What the kill left: one statement claimed without its row or notification.
+      const rows = await tableAfterCrash(pollDir);
+      const ofAccount = (type: string) =>
+        rows.filter((r) => String(r.pk).startsWith(`${type}#`) && r.account_id === account.id);
+      const stored = new Map(ofAccount('bank_statement').map((r) => [r.id, r]));
+      const notified = new Set(ofAccount('bank_notification').map((n) => n.business_id));
+      const cut = rows
+        .filter((r) => String(r.pk).startsWith('unique#bank_statement#key#'))
+        .filter((c) => {
+          const row = stored.get(c.owner);
+          return !row || (row.notify_status !== NotifyStatus.values.NoNotify && !notified.has(c.owner));
+        });
+      expect(cut, 'statements claimed before the kill, without their row or notification').toHaveLength(1);
+      const { owner: statementId } = cut[0] as Row;
+
+      // The restart, not armed: the next poll (once the dead one's lease expired) reads the same lines,
+      // which the bank still shows.
+      stack = await startStackProcess({ dataDir: pollDir, adminPassword: PASSWORD, env });
+      client = api(stack.url);
+      token = await login(stack.url, 'admin', PASSWORD);
+      await until(
+        'the poll after the restart',
+        () => call('post', `/bank/bank-account/${account.id}/refresh-sts`, {}),
+        (res) => res.status === 200 && res.body.data?.polled === true,
+        { ms: 60_000, everyMs: 1000 },
+      );
+      const { Statement } = BankNotificationCategory.values;
+      const statementsNow = async () =>
+        (
+          (await call('get', `/bank/statements?account_id=%3D-${account.id}&page_size=0`)).body.data.result as Row[]
+        ).filter((x) => x.notify_status !== NotifyStatus.values.NoNotify);
+      const notes = async () =>
+        (await call('get', `/notifications-bank?account_id=%3D-${account.id}&page_size=0`)).body.data.result as Row[];
+      const { statements, notes: all } = await until(
+        'the cut statement and the added line recorded, every delivery settled',
+        async () => ({ statements: await statementsNow(), notes: await notes() }),
+        ({ statements, notes }) =>
+          statements.some((x) => x.id === statementId) &&
+          statements.some((x) => x.remark === 'kill poll') &&
+          statements.every((x) => notes.some((n) => n.category === Statement && n.business_id === x.id)) &&
+          notes.every((n) => n.notify_webhook !== NotifyStatus.values.Pending),
+        { ms: 90_000, everyMs: 500 },
+      );
+      // Every line once (the bank's feed may add its own lines: each of those once too).
+      const lines = statements.map((x) => `${x.sub_account_id}|${x.ref ?? `${x.amount}|${x.remark}|${x.human_date}`}`);
+      expect(new Set(lines).size, 'no line stored twice').toBe(lines.length);
+      expect(statements.filter((x) => x.remark === 'kill poll')).toHaveLength(1);
+      for (const x of statements)
+        expect(
+          all.filter((n) => n.category === Statement && n.business_id === x.id),
+          `notification of statement ${x.id}`,
+        ).toHaveLength(1);
+      // Each notification accepted by the webhook once.
+      const accepted = await acceptedBy(receiver.url, hook);
+      for (const n of all) {
+        expect(n.notify_webhook, `notification ${n.id}`).toBe(NotifyStatus.values.Success);
+        expect(
+          accepted.filter((r) => r.headers['webhook-id'] === `msg_${n.id}_${account.id}`),
+          `notification ${n.id} accepted`,
+        ).toHaveLength(1);
+      }
+    } finally {
+      if (stack) await stopStackProcess(stack.child);
+      stack = undefined;
+      if (!process.env.KEEP_TEST_DATA) await rm(pollDir, { recursive: true, force: true });
+    }
   }, 300_000);
 });

@@ -107,5 +107,11 @@ describe('a start of the stack', () => {
 
     await requeue.handler(startupEvent(Date.now() + 1));
     expect(await sentFor(created.id)).toEqual(first);
+
+    // A chain of attempts under way (its third attempt queued when the local queue was lost): it goes
+    // on at that attempt, which its delivery runs (a first attempt would be dropped as passed).
+    await bankStore().updateNotification(created.id, { webhook_attempt: 3 });
+    await requeue.handler(startupEvent(Date.now() + 1));
+    expect(await sentFor(created.id)).toEqual([{ ...first[0], attempt: 3 }]);
   });
 });

@@ -4,7 +4,9 @@
 //
 // Production code names its multi-write steps with `writeSequence('subtask_end', fn)`. Every
 // DynamoDB write (Put, Update, Delete, BatchWrite, TransactWrite) and every queue send counts as a
-// write (`writeFaults`, a middleware on both clients). Nothing is armed unless a test arms it:
+// write (`writeFaults`, a middleware on both clients), and so does a change made outside our data
+// that the code names with `outsideWrite` (a request a webhook receiver answered: a crash right
+// after it is the at-least-once case). Nothing is armed unless a test arms it:
 //   - in a test process, `runToCrash({ sequence, afterWrites }, fn)` runs fn with the fault armed
 //     for that call only (an AsyncLocalStorage scope, so several may run at once). After the N-th
 //     write of the sequence the write's caller gets InjectedCrash, and from then on every write made
@@ -13,7 +15,9 @@
 //   - in the local stack (the kill test), PATROL_CRASH_AT=`<sequence>:<N>` with PATROL_CRASH_MARKER=
 //     `<file>`: after the N-th write of the first such sequence the process writes the marker (what it
 //     wrote last) and stops itself with SIGSTOP, so nothing more is written until the test SIGKILLs
-//     the stack's whole process tree.
+//     the stack's whole process tree. `<sequence>:<name>` instead aims at the first write of that
+//     name (a command, e.g. PutItemCommand, or an outsideWrite label, e.g. WebhookRequest), wherever
+//     it falls in the sequence.
 // Unarmed, writeSequence is a plain call and the middleware passes every command through.
 
 import { writeFileSync } from 'node:fs';
@@ -27,8 +31,11 @@ export class InjectedCrash extends Error {
 export interface CrashPoint {
   /** A name given to writeSequence, e.g. 'subtask_end'. */
   sequence: string;
-  /** The write after which the process dies (1 = right after the sequence's first write). */
-  afterWrites: number;
+  /**
+   * The write after which the process dies: its number (1 = right after the sequence's first
+   * write), or its name (the first write of that command or outsideWrite label).
+   */
+  afterWrites: number | string;
 }
 
 interface Plan extends CrashPoint {
@@ -61,9 +68,9 @@ function envPlan(): Plan | undefined {
   const at = process.env.PATROL_CRASH_AT;
   const marker = process.env.PATROL_CRASH_MARKER;
   if (!at || !marker) return undefined;
-  const [sequence, n] = at.split(':');
-  const afterWrites = Number(n);
-  if (!sequence || !Number.isInteger(afterWrites) || afterWrites < 1) return undefined;
+  const [sequence, n = ''] = at.split(':');
+  const afterWrites = /^\d+$/.test(n) ? Number(n) : n;
+  if (!sequence || afterWrites === '' || afterWrites === 0) return undefined;
   return {
     sequence,
     afterWrites,
@@ -128,10 +135,26 @@ export const writeFaults =
     const { plan, counter } = scope;
     if (plan.fired) throw new InjectedCrash(`${command} after the crash of ${plan.sequence}`);
     const out = await next(args);
-    if (counter && ++counter.count === plan.afterWrites && !plan.fired) {
-      plan.fired = true;
-      plan.lastWrite = command;
-      plan.die(plan);
-    }
+    if (counter) counted(plan, counter, command);
     return out;
   };
+
+/** One write of the armed sequence done: the process dies here if this is the aimed one. */
+function counted(plan: Plan, counter: { count: number }, write: string): void {
+  const n = ++counter.count;
+  if (plan.fired || (typeof plan.afterWrites === 'number' ? n !== plan.afterWrites : write !== plan.afterWrites))
+    return;
+  plan.fired = true;
+  plan.lastWrite = write;
+  plan.die(plan);
+}
+
+/**
+ * A change outside our data, done (e.g. `WebhookRequest`: a receiver answered, or did not): counted
+ * as a write of the armed sequence, so a crash can be aimed right after it, before anything records
+ * it. Unarmed, nothing.
+ */
+export function outsideWrite(label: string): void {
+  const scope = scopes.getStore();
+  if (scope?.counter) counted(scope.plan, scope.counter, label);
+}

@@ -87,13 +87,40 @@ export interface LedgerOptions {
   now?: () => number;
 }
 
+/** Everything a ledger holds, as plain data (ledgerFile.ts keeps it across restarts). */
+export interface LedgerState {
+  logins: BankLogin[];
+  refCounter: number;
+}
+
 export class Ledger {
   private readonly logins = new Map<string, BankLogin>();
   private refCounter = 0;
+  private changes = 0;
   readonly now: () => number;
 
   constructor(private readonly opts: LedgerOptions) {
     this.now = opts.now ?? Date.now;
+  }
+
+  /** Moves on every change of the state (a login made, a transaction, a control's switch). */
+  get version(): number {
+    return this.changes;
+  }
+
+  /** Marks a change made to a login from outside (the control API sets its fields directly). */
+  touch(): void {
+    this.changes++;
+  }
+
+  snapshot(): LedgerState {
+    return { logins: [...this.logins.values()], refCounter: this.refCounter };
+  }
+
+  restore(state: LedgerState): void {
+    this.logins.clear();
+    for (const login of state.logins) this.logins.set(this.key(login.bank, login.user), login);
+    this.refCounter = state.refCounter;
   }
 
   private key(bank: BankSlug, user: string) {
@@ -107,12 +134,14 @@ export class Ledger {
     if (!login) {
       login = this.create(bank, user);
       this.logins.set(key, login);
+      this.changes++;
     }
     return login;
   }
 
   reset(): void {
     this.logins.clear();
+    this.changes++;
   }
 
   private create(bank: BankSlug, user: string): BankLogin {
@@ -173,6 +202,7 @@ export class Ledger {
 
   private apply(sub: SubAccount, txn: Omit<Txn, 'ref'>): Txn {
     const full: Txn = { ...txn, ref: `${String(txn.at).slice(-9)}${String(++this.refCounter).padStart(5, '0')}` };
+    this.changes++;
     sub.balance += txn.inflow ? txn.amount : -txn.amount;
     // Kept in time order: a portal filters and pages by time.
     let i = sub.txns.length;
@@ -224,6 +254,7 @@ export class Ledger {
   dropTxn(login: BankLogin, sub: SubAccount, t: { amount: number; inflow: boolean }): void {
     this.advance(login);
     sub.balance += t.inflow ? t.amount : -t.amount;
+    this.changes++;
   }
 }
 

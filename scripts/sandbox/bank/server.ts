@@ -1,12 +1,14 @@
 // The sandbox banks: a KBZ portal under /kbz and an AYA portal under /aya on one local server,
 // over one ledger of logins, sub-accounts, statements and balances, with a control API under
-// /__sandbox/bank/ for tests and the demo. Plain node:http; all state lives in memory per server
-// instance (like the sandbox 4D site). The contract is documented in docs/bank-driver.md.
+// /__sandbox/bank/ for tests and the demo. Plain node:http; state lives in memory per server
+// instance (like the sandbox 4D site), and the ledger also in `stateFile` when given (the local
+// stack's DATA_DIR: kept across restarts, ledgerFile.ts). The contract is documented in docs/bank-driver.md.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ayaPortal } from './ayaPortal';
 import { kbzPortal } from './kbzPortal';
 import { type BankLogin, type BankSlug, DEMO_BANK_LOGINS, Ledger, SANDBOX_BANK_PASSWORD, toMajor } from './ledger';
+import { ledgerKeeper, loadLedger } from './ledgerFile';
 import {
   BankBehaviourBook,
   newToken,
@@ -32,6 +34,8 @@ export interface SandboxBankOptions {
   slowMs?: number;
   /** Lifetime of a portal session (default 30 min). */
   sessionTtlMs?: number;
+  /** Keeps the ledger in this file across restarts (loaded at start, written on every change). */
+  stateFile?: string;
 }
 
 export interface SandboxBankHandle {
@@ -56,6 +60,8 @@ export async function startSandboxBank(opts: SandboxBankOptions): Promise<Sandbo
   const slowMs = opts.slowMs ?? 8000;
   const sessionTtlMs = opts.sessionTtlMs ?? 30 * 60_000;
   const ledger = new Ledger({ seed: opts.seed ?? 13, feedEveryMs: opts.feedEveryMs ?? 20_000 });
+  if (opts.stateFile) loadLedger(ledger, opts.stateFile);
+  const keep = opts.stateFile ? ledgerKeeper(ledger, opts.stateFile) : () => undefined;
   const book = new BankBehaviourBook();
   const sessions = new Map<string, PortalSession>();
   const timers = new Set<NodeJS.Timeout>();
@@ -246,7 +252,12 @@ export async function startSandboxBank(opts: SandboxBankOptions): Promise<Sandbo
     const url = new URL(req.url ?? '/', 'http://sandbox');
     const path = url.pathname.replace(/\/+$/, '') || '/';
     const ctl = /^\/__sandbox\/bank\/([a-z-]+)$/.exec(path);
-    if (ctl) return control(req, ctl[1]);
+    if (ctl) {
+      const reply = await control(req, ctl[1]);
+      // A control may have set a login's fields directly.
+      if (reply.status === 200) ledger.touch();
+      return reply;
+    }
     if (path === '/kbz' || path.startsWith('/kbz/')) return kbzPortal(req, path, url, kit);
     if (path === '/aya' || path.startsWith('/aya/')) return ayaPortal(req, path, url, kit);
     if (path === '/')
@@ -258,6 +269,12 @@ export async function startSandboxBank(opts: SandboxBankOptions): Promise<Sandbo
     route(req)
       .catch(() => Reply.json(500, { error: 'Internal Server Error' }))
       .then((reply) => {
+        // On disk before the answer: what a caller saw survives a kill.
+        try {
+          keep();
+        } catch (error) {
+          console.warn('[sandbox bank] could not keep the ledger:', (error as Error).message);
+        }
         if (res.destroyed) return;
         res.writeHead(reply.status, { 'cache-control': 'no-store', ...reply.headers });
         res.end(reply.body);

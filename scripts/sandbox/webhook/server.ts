@@ -3,8 +3,15 @@
 // per the hook's switches: 200 by default; `fail` N times with 500 then 200, always 500, 429
 // with Retry-After, or a slow answer. Plain node:http; state lives in memory per server.
 //
+// It de-duplicates as a receiver following Standard Webhooks does (Patrol delivers at least once,
+// and every resend of a notification carries the same `webhook-id`): a request whose webhook-id
+// the hook already accepted (answered 2xx) is answered 200 again without being taken twice and
+// without consuming the hook's switches. Both are recorded: every request received (`duplicate`
+// marks the repeats) and the ones accepted, each message once.
+//
 // Control API (JSON):
-//   GET    /sandbox/hooks/<name>/requests      what the hook received, oldest first
+//   GET    /sandbox/hooks/<name>/requests      what the hook received, oldest first, repeats included
+//   GET    /sandbox/hooks/<name>/accepted      what the hook accepted: 2xx, first of its webhook-id
 //   PUT    /sandbox/hooks/<name>/behaviour     {mode: 'ok'|'fail'|'always'|'rate'|'status', times?, status?, delay_ms?}
 //   DELETE /sandbox/hooks/<name>               forgets the hook's requests and switches
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -25,6 +32,8 @@ export interface ReceivedDelivery {
   body: string;
   /** What the hook answered. */
   status: number;
+  /** A message whose webhook-id the hook had already accepted: answered 200 again, not taken twice. */
+  duplicate: boolean;
 }
 
 export interface HookBehaviour {
@@ -38,6 +47,8 @@ export interface HookBehaviour {
 
 interface Hook {
   requests: ReceivedDelivery[];
+  /** The webhook-ids answered 2xx (what a receiver stores to process each message once). */
+  acceptedIds: Set<string>;
   behaviour: HookBehaviour;
   answered: number;
 }
@@ -59,7 +70,7 @@ export async function startSandboxWebhook(opts: { port: number; host?: string })
   const hookOf = (name: string) => {
     let h = hooks.get(name);
     if (!h) {
-      h = { requests: [], behaviour: { mode: 'ok' }, answered: 0 };
+      h = { requests: [], acceptedIds: new Set(), behaviour: { mode: 'ok' }, answered: 0 };
       hooks.set(name, h);
     }
     return h;
@@ -91,10 +102,13 @@ export async function startSandboxWebhook(opts: { port: number; host?: string })
       if (hook && req.method === 'POST') {
         const h = hookOf(hook[1] as string);
         const body = await readBody(req);
-        const answer = answerFor(h);
         const headers: Record<string, string> = {};
         for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = String(v);
-        h.requests.push({ seq: ++seq, at: Date.now(), headers, body, status: answer.status });
+        const id = headers['webhook-id'];
+        const duplicate = id !== undefined && h.acceptedIds.has(id);
+        const answer = duplicate ? { status: 200, headers: {} } : answerFor(h);
+        if (id !== undefined && answer.status < 300) h.acceptedIds.add(id);
+        h.requests.push({ seq: ++seq, at: Date.now(), headers, body, status: answer.status, duplicate });
         if (h.requests.length > KEEP) h.requests.shift();
         if (h.behaviour.delay_ms) await new Promise((r) => setTimeout(r, h.behaviour.delay_ms));
         json(
@@ -105,10 +119,16 @@ export async function startSandboxWebhook(opts: { port: number; host?: string })
         );
         return;
       }
-      const control = /^\/sandbox\/hooks\/([\w.-]{1,100})(\/requests|\/behaviour)?$/.exec(url.pathname);
+      const control = /^\/sandbox\/hooks\/([\w.-]{1,100})(\/requests|\/accepted|\/behaviour)?$/.exec(url.pathname);
       if (control) {
         const name = control[1] as string;
         if (control[2] === '/requests' && req.method === 'GET') return json(res, 200, hookOf(name).requests);
+        if (control[2] === '/accepted' && req.method === 'GET')
+          return json(
+            res,
+            200,
+            hookOf(name).requests.filter((r) => r.status < 300 && !r.duplicate),
+          );
         if (control[2] === '/behaviour' && req.method === 'PUT') {
           const behaviour = JSON.parse((await readBody(req)) || '{}') as HookBehaviour;
           const h = hookOf(name);

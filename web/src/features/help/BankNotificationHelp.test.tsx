@@ -93,7 +93,7 @@ const doc: ApiDocument = {
         description: 'Doc: signed per Standard Webhooks.',
         parameters: [
           { in: 'header', name: 'X-API-Key', description: 'Doc: the api_key' },
-          { in: 'header', name: 'webhook-id', required: true, description: 'Doc: new per attempt' },
+          { in: 'header', name: 'webhook-id', required: true, description: 'Doc: the same on every attempt' },
           { in: 'header', name: 'webhook-timestamp', required: true, description: 'Doc: seconds' },
           { in: 'header', name: 'webhook-signature', required: true, description: 'Doc: v1 entries' },
         ],
