@@ -38,6 +38,7 @@ await ensureTable(dynamo.endpoint, 'patrol-bench');
 // Imported once the environment points at the engines.
 const { checkStore } = await import('../functions/checks/store.js');
 const { claimSubtask, finishSubtask } = await import('../functions/checks/engine.js');
+const { pendingSubtask } = await import('../functions/checks/pendingSubtask.js');
 
 const calls = { reads: 0, writes: 0 };
 const WRITES = /^(Put|Update|Delete|BatchWrite)/;
@@ -84,21 +85,9 @@ async function newCheck() {
     remark: '',
   });
   return subtasks.createMany(
-    PROCESSES.map((process) => ({
-      task_id: task.id,
-      operation_id: op.id,
-      site_id: 1,
-      mode: TestMode.values.D4,
-      process,
-      status: RunStatus.values.Pending,
-      start_at: null,
-      end_at: null,
-      msg: '',
-      attempts: null,
-      flaky: false,
-      degraded: false,
-      duration_ms: null,
-    })),
+    PROCESSES.map((process) =>
+      pendingSubtask({ task_id: task.id, operation_id: op.id, site_id: 1, mode: TestMode.values.D4, process }),
+    ),
   );
 }
 

@@ -14,132 +14,15 @@ import { join } from 'node:path';
 import { closeSharedBrowser } from '../functions/checks/browser/launchBrowser.js';
 import { apiCaller } from './apiCaller.js';
 import { startLocalStack } from '../scripts/local/stack.js';
-import { processTree } from '../scripts/tools/processTree.js';
 import { Process, RunStatus } from '../shared/enums.js';
 import type { BareResult } from './bareRecording.js';
+import { cpuTotal, type MemSample, startTreeSampler, treeCpuBy } from './treeSampler.js';
 
 const SITES = Number(process.env.BENCH_SITES ?? 50);
 const CONCURRENCY = Number(process.env.CHECKER_CONCURRENCY ?? 4);
 const ADMIN_PASSWORD = 'bench-admin-pass-1';
 const POINTS = Process.options.map((p) => ({ point: p.value, modes: [1, 3] }));
 const benchDir = import.meta.dirname ?? '.';
-
-// --- process-tree memory -------------------------------------------------------------------
-
-interface MemSample {
-  rss_mib: number;
-  /** Proportional set size: shared pages split between the processes that map them. */
-  pss_mib: number;
-  node_rss_mib: number;
-  chromium_rss_mib: number;
-  chromium_procs: number;
-}
-
-function kib(text: string, key: string): number {
-  return Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(text)?.[1] ?? 0);
-}
-
-function sampleTree(root: number): MemSample {
-  const s: MemSample = { rss_mib: 0, pss_mib: 0, node_rss_mib: 0, chromium_rss_mib: 0, chromium_procs: 0 };
-  for (const pid of processTree(root)) {
-    try {
-      const comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
-      const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
-      const rss = kib(rollup, 'Rss') / 1024;
-      s.rss_mib += rss;
-      s.pss_mib += kib(rollup, 'Pss') / 1024;
-      if (/chrom/i.test(comm)) {
-        s.chromium_rss_mib += rss;
-        s.chromium_procs++;
-      } else if (/node|tsx/.test(comm)) s.node_rss_mib += rss;
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return s;
-}
-
-/** Peaks of each figure (not of one sample) over the sampled time, and the mean load average. */
-function startSampler(root: () => number | undefined) {
-  const peak: MemSample = { rss_mib: 0, pss_mib: 0, node_rss_mib: 0, chromium_rss_mib: 0, chromium_procs: 0 };
-  const loads: number[] = [];
-  let cpuPeak = 0;
-  let cpuPeakBy: ReturnType<typeof treeCpuBy> | undefined;
-  const tick = () => {
-    loads.push(loadavg()[0]);
-    const pid = root();
-    if (!pid) return;
-    const s = sampleTree(pid);
-    for (const k of Object.keys(peak) as (keyof MemSample)[]) peak[k] = Math.max(peak[k], s[k]);
-    const by = treeCpuBy(pid);
-    const total = Object.values(by).reduce((a, b) => a + b, 0);
-    if (total >= cpuPeak) {
-      cpuPeak = total;
-      cpuPeakBy = by;
-    }
-  };
-  const timer = setInterval(tick, 1000);
-  return {
-    stop() {
-      clearInterval(timer);
-      tick();
-      // cpu_s: the tree's CPU seconds at its largest, i.e. the last sample before it was taken down.
-      return {
-        peak,
-        load_mean: loads.reduce((a, b) => a + b, 0) / Math.max(1, loads.length),
-        cpu_s: cpuPeak,
-        cpu_by: cpuPeakBy,
-      };
-    },
-  };
-}
-
-// --- CPU time ------------------------------------------------------------------------------
-// Seconds of CPU (user + system) the work took, which load does not stretch the way it stretches
-// wall time: /proc's utime, stime of a process and cutime, cstime of its children that ended and
-// were waited for (Chromium's renderers, a closed browser), in clock ticks.
-
-const TICKS_PER_S = 100;
-
-function cpuTicks(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // Fields 14-17 of proc(5): utime, stime, cutime, cstime (f[0] is field 3).
-  return Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
-}
-
-/** CPU seconds of a process tree so far: its live processes and the ended ones they waited for. */
-function treeCpuS(root: number): number {
-  return Object.values(treeCpuBy(root)).reduce((a, b) => a + b, 0);
-}
-
-/**
- * The same by part: the root process (for the engine: API, queues, S3, the sandbox), Chromium's
- * processes, the checker's consumer process, dynalite, and any other.
- */
-function treeCpuBy(root: number): {
-  root: number;
-  chromium: number;
-  checker: number;
-  dynalite: number;
-  others: number;
-} {
-  const by = { root: 0, chromium: 0, checker: 0, dynalite: 0, others: 0 };
-  for (const pid of processTree(root)) {
-    try {
-      const s = cpuTicks(pid) / TICKS_PER_S;
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      if (pid === root) by.root += s;
-      else if (/chrom/i.test(readFileSync(`/proc/${pid}/comm`, 'utf8'))) by.chromium += s;
-      else if (cmd.includes('consumerProcess')) by.checker += s;
-      else if (cmd.includes('dynalite')) by.dynalite += s;
-      else by.others += s;
-    } catch {
-      // Gone meanwhile: its parent's cutime holds it once waited for.
-    }
-  }
-  return by;
-}
 
 // --- figures --------------------------------------------------------------------------------
 
@@ -194,8 +77,9 @@ async function engineRun(): Promise<RunFigures & { failure_msgs: string[]; opera
       siteIds.push(site.id);
     }
 
-    const sampler = startSampler(() => process.pid);
-    const cpuBefore = treeCpuBy(process.pid);
+    // The sampler is a process of its own (treeSampler.ts), left out of the engine's figures.
+    const sampler = await startTreeSampler(process.pid);
+    const cpuBefore = treeCpuBy(process.pid, sampler.pid);
     const clicked = Date.now();
     const op = (await call('POST', '/sites/check', token, { sites: siteIds, points: POINTS })) as { id: number };
     const answeredMs = Date.now() - clicked;
@@ -216,11 +100,13 @@ async function engineRun(): Promise<RunFigures & { failure_msgs: string[]; opera
           `engine: ${((Date.now() - clicked) / 1000).toFixed(0)} s, ${ended}/${total} subtasks ended; load average ${loadNow()}`,
         );
       }
-      await new Promise((r) => setTimeout(r, 2000));
+      // The watcher's own reads (sign-in check, operation, tasks, their sites and accounts: ~6 DynamoDB
+      // calls) land in the measured stack; every 5 s is enough, as the figures come from the rows.
+      await new Promise((r) => setTimeout(r, 5000));
     }
-    const { peak, load_mean } = sampler.stop();
-    const cpuAfter = treeCpuBy(process.pid);
-    const cpuS = treeCpuS(process.pid) - Object.values(cpuBefore).reduce((a, b) => a + b, 0);
+    const cpuAfter = treeCpuBy(process.pid, sampler.pid);
+    const { peak, load_mean } = await sampler.stop();
+    const cpuS = cpuTotal(cpuAfter) - cpuTotal(cpuBefore);
     console.log(
       `engine: CPU s by process: ${Object.entries(cpuAfter)
         .map(([part, sAfter]) => `${part} ${(sAfter - cpuBefore[part as keyof typeof cpuBefore]).toFixed(1)}`)
@@ -287,9 +173,9 @@ async function bareRun(): Promise<RunFigures & { failure_msgs: string[] }> {
   // Its tree's CPU time as sampled while it runs (the engine's is read with its tree whole, at the
   // end): when the script closes its browser, Chromium's helpers may end without their parent
   // waiting for them, and their time never reaches this process's cutime.
-  const sampler = startSampler(() => child.pid);
+  const sampler = await startTreeSampler(child.pid as number);
   const code = await new Promise<number | null>((r) => child.once('exit', r));
-  const { peak, load_mean, cpu_s: cpuS, cpu_by } = sampler.stop();
+  const { peak, load_mean, cpu_s: cpuS, cpu_by } = await sampler.stop();
   console.log(
     `bare: CPU s by process: ${Object.entries(cpu_by ?? {})
       .map(([part, sec]) => `${part} ${sec.toFixed(1)}`)

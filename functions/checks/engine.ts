@@ -144,12 +144,18 @@ export const subtaskEndFollowUps: ((end: SubtaskEnd) => FollowUp | undefined)[] 
  * Running -> Done/Failed for the delivery that claimed it; its follow-ups roll the result up into
  * the task and the operation and write the records and notifications once each.
  */
-export function finishSubtask(sub: StoredSubtask, runId: string, outcome: SubtaskOutcome): Promise<boolean> {
+export function finishSubtask(
+  sub: StoredSubtask,
+  runId: string,
+  outcome: SubtaskOutcome,
+  /** The site's name when the caller has read it already (the checker has): one read fewer. */
+  knownSiteName?: string,
+): Promise<boolean> {
   return writeSequence('subtask_end', async () => {
     const status = outcome.success ? Done : Failed;
     const { success: _s, ...fields } = outcome;
     const [site, eventId, notificationId] = await Promise.all([
-      siteName(sub.site_id),
+      knownSiteName ?? siteName(sub.site_id),
       checkStore().engineEvents.newId(),
       newNotificationId(),
     ]);

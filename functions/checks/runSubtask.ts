@@ -124,7 +124,7 @@ async function execute(sub: StoredSubtask, runId: string): Promise<void> {
     ...stored,
     isLogin && outcome.success && outcome.session ? saveSession(task, outcome.session) : undefined,
   ]);
-  await finishSubtask(sub, runId, subtaskOutcome(outcome, attempt, failures, checker.time_budget_ms));
+  await finishSubtask(sub, runId, subtaskOutcome(outcome, attempt, failures, checker.time_budget_ms), site.name);
 }
 
 /**

@@ -13,6 +13,7 @@ import { mapLimit } from '../lib/mapLimit.js';
 import { enabledAccounts, getSite } from '../sites/service.js';
 import { SiteNotFoundError } from '../sites/errors.js';
 import { recordEvent } from './events.js';
+import { pendingSubtask } from './pendingSubtask.js';
 import { enqueueSubtasks } from './queue.js';
 import { type StoredOperation, type StoredSubtask, checkStore } from './store.js';
 
@@ -133,21 +134,15 @@ export async function startCheck(input: StartCheckInput): Promise<StoredOperatio
       remark: '',
     });
     const created = await checkStore().subtasks.createMany(
-      plan.map((step) => ({
-        task_id: task.id,
-        operation_id: operation.id,
-        site_id: site.id,
-        mode: step.mode,
-        process: step.process,
-        status: RunStatus.values.Pending,
-        start_at: null,
-        end_at: null,
-        msg: '',
-        attempts: null,
-        flaky: false,
-        degraded: false,
-        duration_ms: null,
-      })),
+      plan.map((step) =>
+        pendingSubtask({
+          task_id: task.id,
+          operation_id: operation.id,
+          site_id: site.id,
+          mode: step.mode,
+          process: step.process,
+        }),
+      ),
     );
     await enqueueSubtasks(firstWave(created));
   });

@@ -20,7 +20,7 @@ import {
   type ListOptions,
   type ListOutcome,
 } from '../lib/db/entity.js';
-import { nextId } from '../lib/db/ids.js';
+import { newIdOf } from '../lib/db/ids.js';
 import { createRepository, type DynamoRepository } from '../lib/db/repository.js';
 import { NotFoundError } from '../lib/errors.js';
 import { onConditionFailure } from '../lib/onConditionFailure.js';
@@ -108,6 +108,8 @@ export const checkLogEntity = defineEntity<StoredCheckLog>({
   retention: 'log_rows',
   // High volume: day buckets, so no partition takes the type's writes (docs/data-model.md).
   partitioning: { bucket: 'day' },
+  // A few per subtask: ids from a block per process (lib/db/ids.ts), not a counter write each.
+  ids: 'blocks',
 });
 
 export const rawLogEntity = defineEntity<StoredRawLog>({
@@ -117,6 +119,8 @@ export const rawLogEntity = defineEntity<StoredRawLog>({
   retention: 'raw_logs',
   // High volume: day buckets, so no partition takes the type's writes (docs/data-model.md).
   partitioning: { bucket: 'day' },
+  // A few per subtask: ids from a block per process (lib/db/ids.ts), not a counter write each.
+  ids: 'blocks',
 });
 
 export const videoEntity = defineEntity<StoredVideo>({
@@ -126,6 +130,8 @@ export const videoEntity = defineEntity<StoredVideo>({
   retention: 'videos',
   // High volume: day buckets, so no partition takes the type's writes (docs/data-model.md).
   partitioning: { bucket: 'day' },
+  // A few per subtask: ids from a block per process (lib/db/ids.ts), not a counter write each.
+  ids: 'blocks',
 });
 
 export const checkResultEntity = defineEntity<StoredCheckResult>({
@@ -133,6 +139,8 @@ export const checkResultEntity = defineEntity<StoredCheckResult>({
   fields: checkResultFields,
   keys: ['subtask_id'],
   retention: 'log_rows',
+  // One per attempt: ids from a block per process (lib/db/ids.ts), not a counter write each.
+  ids: 'blocks',
 });
 
 export const betUploadEntity = defineEntity<StoredBetUpload>({
@@ -149,6 +157,8 @@ export const engineEventEntity = defineEntity<StoredEngineEvent>({
   retention: 'events',
   // High volume: day buckets, so no partition takes the type's writes (docs/data-model.md).
   partitioning: { bucket: 'day' },
+  // A few per subtask: ids from a block per process (lib/db/ids.ts), not a counter write each.
+  ids: 'blocks',
 });
 
 type Row = { id: number; created_at: number };
@@ -217,7 +227,7 @@ function dynamoCheckRows<T extends Row>(
   const existing = (id: number, write: Promise<T>) =>
     onConditionFailure(write, () => new NotFoundError(`${def.type} ${id} does not exist`));
   return {
-    newId: () => nextId(def.type),
+    newId: () => newIdOf(def),
     create: (data, options) => repo.create(data, options),
     async createOnce(data, id) {
       try {

@@ -20,8 +20,26 @@ export interface SlotLease {
 const slotKey = (pool: string, slot: number) => keyedRecords('slot', { compound: true }).keyOf(`${pool}/${slot}`);
 
 /**
+ * Slots this process gave back, last first, per pool: most likely still free, so the next take
+ * tries them before the others. A busy pool (4 checks at a time under a limit of 4) used to try
+ * ~2.2 slots per take from a random start, each failed try a conditional put that costs what a
+ * write costs.
+ */
+const freedHere = new Map<string, number[]>();
+const FREED_KEPT = 16;
+
+/** The order to try the first `limit` slots in: those given back here, then the rest from a random start. */
+function tryOrder(pool: string, limit: number): number[] {
+  const freed = (freedHere.get(pool) ?? []).filter((slot) => slot < limit);
+  const start = Math.floor(Math.random() * limit);
+  const rest = Array.from({ length: limit }, (_, i) => (start + i) % limit).filter((slot) => !freed.includes(slot));
+  return [...freed, ...rest];
+}
+
+/**
  * Takes a free slot of `pool` among the first `limit`, or answers undefined when all are held.
- * Slots are tried from a random start so parallel takers rarely collide on the same item.
+ * Slots this process gave back are tried first; the others from a random start, so parallel
+ * takers rarely collide on the same item.
  */
 export async function takeSlot(
   pool: string,
@@ -30,9 +48,10 @@ export async function takeSlot(
   leaseMs: number,
   now = Date.now(),
 ): Promise<SlotLease | undefined> {
-  const start = Math.floor(Math.random() * limit);
-  for (let i = 0; i < limit; i++) {
-    const slot = (start + i) % limit;
+  for (const slot of tryOrder(pool, limit)) {
+    // Taken by this try, or by another holder: either way not free to offer again.
+    const freed = freedHere.get(pool);
+    if (freed?.includes(slot)) freed.splice(freed.indexOf(slot), 1);
     try {
       await dynamoClient().send(
         new PutCommand({
@@ -69,6 +88,8 @@ export async function releaseSlot(lease: SlotLease): Promise<void> {
         ExpressionAttributeValues: { ':holder': lease.holder },
       }),
     );
+    const freed = freedHere.get(lease.pool) ?? [];
+    freedHere.set(lease.pool, [lease.slot, ...freed.filter((s) => s !== lease.slot)].slice(0, FREED_KEPT));
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
   }

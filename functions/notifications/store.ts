@@ -3,7 +3,7 @@ import type { StoredOf } from '../../shared/listFields.js';
 import type { ListQuery } from '../../shared/listQuery.js';
 import { notificationListFields } from '../../shared/schemas/notifications.js';
 import { ConditionFailedError, defineEntity, type ListOutcome } from '../lib/db/entity.js';
-import { nextId } from '../lib/db/ids.js';
+import { newIdOf } from '../lib/db/ids.js';
 import { createRepository, type DynamoRepository } from '../lib/db/repository.js';
 import { onConditionFailure } from '../lib/onConditionFailure.js';
 import { NotificationNotFoundError } from './errors.js';
@@ -65,6 +65,8 @@ export const notificationEntity = defineEntity<StoredNotification>({
   retention: 'notifications',
   // High volume: day buckets, so no partition takes the type's writes (docs/data-model.md).
   partitioning: { bucket: 'day' },
+  // One or more per subtask: ids from a block per process (lib/db/ids.ts), not a counter write each.
+  ids: 'blocks',
 });
 
 export function dynamoNotificationStore(
@@ -72,7 +74,7 @@ export function dynamoNotificationStore(
 ): NotificationStore {
   return {
     create: (notification) => repo.create(notification),
-    newId: () => nextId(notificationEntity.type),
+    newId: () => newIdOf(notificationEntity),
     async createOnce(id, notification) {
       try {
         return { row: await repo.create(notification, { id }), created: true };

@@ -18,7 +18,11 @@ export interface QueueConsumerOptions {
   context: () => Context;
   sqs: SQSClient;
   region: string;
-  /** Long-poll wait; short so that stop() is quick. */
+  /**
+   * Long-poll wait (default 20 s, SQS's longest): a message ends the wait at once, and stop() aborts
+   * the waiting receives. Each empty answer costs this process and fauxqs a request: at 5 s the
+   * stack's ~25 idle workers (the bank poller's 20) spent ~1 CPU s a minute on them.
+   */
   waitTimeSeconds?: number;
   onError?: (message: string, error: unknown) => void;
 }
@@ -93,7 +97,7 @@ export function startQueueConsumer(opts: QueueConsumerOptions): QueueConsumer {
           new ReceiveMessageCommand({
             QueueUrl: opts.queueUrl,
             MaxNumberOfMessages: Math.min(Math.max(opts.batchSize, 1), 10),
-            WaitTimeSeconds: Math.min(opts.waitTimeSeconds ?? 5, 20),
+            WaitTimeSeconds: Math.min(opts.waitTimeSeconds ?? 20, 20),
             MessageSystemAttributeNames: ['All'],
             MessageAttributeNames: ['All'],
           }),

@@ -21,6 +21,7 @@ import { telegramSettingsStore, UNKNOWN_CHANNEL } from '../../functions/notifica
 import { operationCountsOf, taskCountsOf } from '../../functions/checks/counts.js';
 import { countsInRollups, readCheckTimings } from '../../functions/checks/checkRollup.js';
 import { claimSubtask, finishSubtask } from '../../functions/checks/engine.js';
+import { pendingSubtask } from '../../functions/checks/pendingSubtask.js';
 import { incidentEntity, incidentStore } from '../../functions/incidents/store.js';
 import { reapOperation } from '../../functions/checks/reapStuck.js';
 import { PENDING_LIMIT_MS, RUNNING_LIMIT_MS } from '../../functions/checks/reaper.js';
@@ -131,21 +132,15 @@ export async function newCheck(plan: ProcessValue[][]): Promise<Check> {
       remark: '',
     });
     const subs = await subtasks.createMany(
-      processes.map((process) => ({
-        task_id: task.id,
-        operation_id: op.id,
-        site_id: task.site_id,
-        mode: TestMode.values.D4,
-        process,
-        status: Pending,
-        start_at: null,
-        end_at: null,
-        msg: '',
-        attempts: null,
-        flaky: false,
-        degraded: false,
-        duration_ms: null,
-      })),
+      processes.map((process) =>
+        pendingSubtask({
+          task_id: task.id,
+          operation_id: op.id,
+          site_id: task.site_id,
+          mode: TestMode.values.D4,
+          process,
+        }),
+      ),
     );
     out.tasks.push({ task, subs });
   }

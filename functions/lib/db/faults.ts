@@ -100,6 +100,15 @@ export function writeSequence<R>(name: string, fn: () => Promise<R>): Promise<R>
 }
 
 /**
+ * Runs `fn` outside any armed sequence: work every caller of the process shares (an id block,
+ * ids.ts), which belongs to no one sequence. Counted in the sequence that happened to need it
+ * first, its crash would fail the other callers waiting on it as if their own process had died.
+ */
+export function outsideSequences<R>(fn: () => R): R {
+  return scopes.exit(fn);
+}
+
+/**
  * Runs `fn` with a crash armed after the `afterWrites`-th write of the sequence `sequence` (test
  * only). Resolves when fn has settled, with whether the crash happened (false: the sequence had
  * fewer writes, or fn never entered it) and the command of the write it died after.

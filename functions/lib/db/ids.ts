@@ -7,6 +7,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoClient } from '../aws/clients.js';
 import { config } from '../config.js';
+import { outsideSequences } from './faults.js';
 
 export function counterKey(type: string): { pk: string; sk: string } {
   return { pk: `counter#${type}`, sk: 'counter' };
@@ -48,7 +49,11 @@ export async function idFromBlock(type: string): Promise<number> {
   for (;;) {
     let block = blocks.get(type);
     if (!block) {
-      block = nextIds(type, ID_BLOCK).then((ids) => ({ next: ids[0] as number, end: (ids.at(-1) as number) + 1 }));
+      // The block is the process's, not the caller's: taken outside the caller's crash-test sequence.
+      block = outsideSequences(() => nextIds(type, ID_BLOCK)).then((ids) => ({
+        next: ids[0] as number,
+        end: (ids.at(-1) as number) + 1,
+      }));
       blocks.set(type, block);
       block.catch(() => blocks.delete(type));
     }
@@ -56,4 +61,12 @@ export async function idFromBlock(type: string): Promise<number> {
     if (current.next < current.end) return current.next++;
     if (blocks.get(type) === block) blocks.delete(type);
   }
+}
+
+/**
+ * An id for a row of `def` written later (`create(data, { id })`), taken the way its create would take
+ * it: from this process's block for a type with `ids: 'blocks'`, else from the type's counter.
+ */
+export function newIdOf(def: { type: string; ids?: 'counter' | 'blocks' }): Promise<number> {
+  return def.ids === 'blocks' ? idFromBlock(def.type) : nextId(def.type);
 }
