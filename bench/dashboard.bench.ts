@@ -19,6 +19,7 @@ import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { addDays, dayOf, dayStart } from '../shared/calendarDay.js';
 import { BankAccountStatus, RunStatus } from '../shared/enums.js';
 import { apiCaller } from './apiCaller.js';
+import { childPids, cpuNs } from './cpuMeter.js';
 import { startLocalStack } from '../scripts/local/stack.js';
 import { LAMBDAS } from '../functions/registry.js';
 import type { SwitchStatus } from '../shared/schemas/bank.js';
@@ -28,6 +29,10 @@ const SITES = Number(process.env.BENCH_SITES ?? 100);
 const SUBTASKS = Number(process.env.BENCH_SUBTASKS ?? 1_000_000);
 const REPS = Number(process.env.BENCH_REPS ?? 51);
 const ACCOUNTS = Number(process.env.BENCH_BANK_ACCOUNTS ?? 200);
+/** BENCH_ONLY=<regex>: measure only the scenarios it matches (and the raw baseline). */
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : undefined;
+/** BENCH_PROFILE=<dir>: a CPU profile of this process (API and handlers) per scenario, into that directory. */
+const PROFILE_DIR = process.env.BENCH_PROFILE;
 const DAYS = 90;
 /** Subtasks of each earlier day added one by one after the day's summed ADDs. */
 const LAST_ONE_BY_ONE = 24;
@@ -101,6 +106,25 @@ const { addDayFigures, LEASE_MS } = await import('../functions/bank/poll.js');
 const { sketchAttr, sketchBucket } = await import('../functions/lib/durationSketch.js');
 const call = apiCaller(stack.url);
 
+/** Runs `work` under V8's sampling profiler and writes `<dir>/<scenario>.cpuprofile` (open it in Chrome's DevTools). */
+async function profiled<T>(scenario: string, work: () => Promise<T>): Promise<T> {
+  const { Session } = await import('node:inspector/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 100 });
+  await session.post('Profiler.start');
+  try {
+    return await work();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    const dir = PROFILE_DIR as string;
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `${scenario.replace(/[^\w]+/g, '_').slice(0, 60)}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  }
+}
+
 interface Figure {
   scenario: string;
   median_ms: number;
@@ -108,6 +132,9 @@ interface Figure {
   p95_over_raw: number;
   rcu: number;
   rows: number;
+  /** CPU per call (ms): this process (the stack's API, and the caller) and the dynalite child. */
+  cpu_node_ms: number;
+  cpu_dynalite_ms: number;
 }
 
 try {
@@ -348,16 +375,30 @@ try {
     const d = data as { result?: unknown[]; cells?: unknown[] };
     return { rcu, rows: (d.result ?? d.cells ?? []).length };
   };
+  // CPU time does not stretch with the machine's load as wall time does: per call, in this
+  // process (the stack's API server and handlers, and the bench's own calls into it) and in dynalite.
+  const [dynalitePid] = childPids(process.pid, 'dynalite');
+  if (!dynalitePid) console.log('the dynalite child was not found: its CPU reads as 0');
   async function measure(scenario: string, run: () => Promise<{ rcu: number; rows: number }>) {
     await run(); // warm-up
     const ms: number[] = [];
     let last = { rcu: 0, rows: 0 };
+    const cpu0 = [cpuNs(process.pid), cpuNs(dynalitePid)];
     for (let i = 0; i < REPS; i++) {
       const t = performance.now();
       last = await run();
       ms.push(performance.now() - t);
     }
-    return { scenario, median_ms: quantile(ms, 0.5), p95_ms: quantile(ms, 0.95), rcu: last.rcu, rows: last.rows };
+    const cpu1 = [cpuNs(process.pid), cpuNs(dynalitePid)];
+    return {
+      scenario,
+      median_ms: quantile(ms, 0.5),
+      p95_ms: quantile(ms, 0.95),
+      rcu: last.rcu,
+      rows: last.rows,
+      cpu_node_ms: (cpu1[0] - cpu0[0]) / 1e6 / REPS,
+      cpu_dynalite_ms: (cpu1[1] - cpu0[1]) / 1e6 / REPS,
+    };
   }
   /** The rules the calendar reads (its route reports no read units): the same Query, measured. */
   const rulesQuery = async () => {
@@ -453,7 +494,8 @@ try {
   const raw = await measure(plan[0][0], plan[0][1]);
   const figures: Figure[] = [{ ...raw, p95_over_raw: 1 }];
   for (const [scenario, run] of plan.slice(1)) {
-    const f = await measure(scenario, run);
+    if (ONLY && !ONLY.test(scenario)) continue;
+    const f = PROFILE_DIR ? await profiled(scenario, () => measure(scenario, run)) : await measure(scenario, run);
     figures.push({ ...f, p95_over_raw: f.p95_ms / raw.p95_ms });
   }
   // The baseline again at the end: a machine whose load moved during the run shows it here.
@@ -461,11 +503,12 @@ try {
   figures.push({ ...rawAfter, p95_over_raw: rawAfter.p95_ms / raw.p95_ms });
 
   console.log(
-    `\n${'scenario'.padEnd(46)} ${'median'.padStart(8)} ${'p95'.padStart(8)} ${'÷raw'.padStart(6)} ${'RCU'.padStart(7)} rows`,
+    `\n${'scenario'.padEnd(46)} ${'median'.padStart(8)} ${'p95'.padStart(8)} ${'÷raw'.padStart(6)} ${'RCU'.padStart(7)} ${'CPU node'.padStart(9)} ${'CPU dyn'.padStart(8)} ${'÷raw'.padStart(6)} rows`,
   );
+  const rawCpu = raw.cpu_node_ms + raw.cpu_dynalite_ms;
   for (const f of figures)
     console.log(
-      `${f.scenario.padEnd(46)} ${f.median_ms.toFixed(1).padStart(8)} ${f.p95_ms.toFixed(1).padStart(8)} ${f.p95_over_raw.toFixed(2).padStart(6)} ${f.rcu.toFixed(1).padStart(7)} ${f.rows}`,
+      `${f.scenario.padEnd(46)} ${f.median_ms.toFixed(1).padStart(8)} ${f.p95_ms.toFixed(1).padStart(8)} ${f.p95_over_raw.toFixed(2).padStart(6)} ${f.rcu.toFixed(1).padStart(7)} ${f.cpu_node_ms.toFixed(2).padStart(9)} ${f.cpu_dynalite_ms.toFixed(2).padStart(8)} ${((f.cpu_node_ms + f.cpu_dynalite_ms) / rawCpu).toFixed(2).padStart(6)} ${f.rows}`,
     );
   const page = figures.filter((f) => /\((Health|History|Timings|Next runs|Bank|Delivery)\)/.test(f.scenario));
   // The calendar's route reports no read units: its rules Query stands in for them.

@@ -13,6 +13,16 @@ export const DashboardMessages = {
   site: 'site_id must be a site id',
 } as const;
 
+/** The wall screen (`/?tv=1`) reads every panel again this often. */
+export const WALL_REFRESH_MS = 30_000;
+
+/**
+ * Every dashboard answer is the same for every caller: the API keeps each one this long and serves
+ * it again meanwhile (functions/lib/http/sharedAnswers.ts). Well under WALL_REFRESH_MS, so each
+ * refresh shows a newer answer than the last; as long as the console's own staleTime (10 s).
+ */
+export const DASHBOARD_SHARED_MS = 10_000;
+
 /** The Health panel's switch. */
 export const SCORECARD_DAYS = [7, 30, 90] as const;
 export type ScorecardDays = (typeof SCORECARD_DAYS)[number];
