@@ -117,7 +117,7 @@ export function leaseKind<D extends object>(kind: string, options: LeaseKindOpti
     const all = recordData<Record<string, NativeAttributeValue>>(item);
     if (!all) return undefined;
     const data: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(all)) if (!LEASE_ATTRS.has(k)) data[k] = v;
+    for (const k in all) if (!LEASE_ATTRS.has(k)) data[k] = all[k];
     return {
       status: leaseStatusOf(all, options.reusable, now),
       holder: all[A.holder] as string | undefined,
