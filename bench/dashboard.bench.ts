@@ -23,7 +23,7 @@ import { childPids, cpuNs } from './cpuMeter.js';
 import { startLocalStack } from '../scripts/local/stack.js';
 import { LAMBDAS } from '../functions/registry.js';
 import type { SwitchStatus } from '../shared/schemas/bank.js';
-import type { BankDashboard, DeliveryDashboard } from '../shared/schemas/dashboard.js';
+import { type BankDashboard, type DeliveryDashboard, type Heatmap, heatmapCells } from '../shared/schemas/dashboard.js';
 
 const SITES = Number(process.env.BENCH_SITES ?? 100);
 const SUBTASKS = Number(process.env.BENCH_SUBTASKS ?? 1_000_000);
@@ -370,10 +370,14 @@ try {
   };
 
   // --- measure ---------------------------------------------------------------------------------
+  /** An answer's rows: a list's length, a heatmap's cells (its site-days with runs). */
+  const rowsOf = (result: unknown): number =>
+    Array.isArray(result)
+      ? result.length
+      : (result as Heatmap).sites.reduce((n, s) => n + s.runs.filter((r) => r > 0).length, 0);
   const api = (path: string) => async () => {
     const { data, rcu } = await call('GET', path, token);
-    const d = data as { result?: unknown[]; cells?: unknown[] };
-    return { rcu, rows: (d.result ?? d.cells ?? []).length };
+    return { rcu, rows: rowsOf((data as { result: unknown }).result) };
   };
   // CPU time does not stretch with the machine's load as wall time does: per call, in this
   // process (the stack's API server and handlers, and the bench's own calls into it) and in dynalite.
@@ -423,14 +427,21 @@ try {
     return { rcu, rows };
   };
   const inProcess =
-    <T>(read: () => Promise<{ result?: T[]; cells?: T[]; rcu: number }>) =>
+    <T>(read: () => Promise<{ result?: T; cells?: T[]; rcu: number }>) =>
     async () => {
       const out = await read();
-      return { rcu: out.rcu, rows: (out.result ?? out.cells ?? []).length };
+      return { rcu: out.rcu, rows: rowsOf(out.result ?? out.cells ?? []) };
     };
   const timingsSite = siteIds[0];
   const historyAnswer = await heatmap(90);
-  const envelope = { data: { result: historyAnswer.result } };
+  const historyCells = heatmapCells(historyAnswer.result);
+  /** An answer's JSON written and read back, as the API and the browser do, no I/O. */
+  const jsonAlone = (result: unknown) => async () => {
+    const back = JSON.parse(JSON.stringify({ code: 1000, msg: 'SUCCESS', data: { result } })) as {
+      data: { result: unknown };
+    };
+    return { rcu: 0, rows: rowsOf(back.data.result) };
+  };
   const plan: [string, () => Promise<{ rcu: number; rows: number }>][] = [
     ['raw 20-item Query (baseline)', rawQuery],
     // The services alone, in this process, as the list bench times repo.list against the same raw Query.
@@ -444,16 +455,10 @@ try {
       },
     ],
     ['in-process heatmap(90)', inProcess(() => heatmap(90))],
-    // The floor of any History answer of this shape: its 9,000 rows' JSON written and read, no I/O.
-    [
-      'History answer as JSON alone (stringify + parse)',
-      async () => {
-        const { result } = historyAnswer;
-        const rows = (JSON.parse(JSON.stringify({ code: 1000, msg: 'SUCCESS', data: { result } })) as typeof envelope)
-          .data.result.length;
-        return { rcu: 0, rows };
-      },
-    ],
+    // The floor of a History answer: its JSON written and read, no I/O; as 9,000 cell objects (the
+    // issue's shape, ~720 KB) and as columns (what the route answers, ~90 KB).
+    ['History answer as cells, JSON alone', jsonAlone(historyCells)],
+    ['History answer as columns, JSON alone', jsonAlone(historyAnswer.result)],
     ['in-process timings(site, 30)', inProcess(() => timings(timingsSite, 30))],
     ['rules Query of the calendar (its read units)', rulesQuery],
     // The same answers through HTTP, the API pipeline (auth, envelope) and JSON: what the browser waits for.
@@ -508,6 +513,22 @@ try {
         ]
       : [[scenario, run]],
   );
+  {
+    // What each answer weighs on the wire (its JSON, uncompressed).
+    const sizes: string[] = [];
+    for (const path of [
+      '/dashboard/scorecard?days=7',
+      '/dashboard/heatmap?days=90',
+      `/dashboard/timings?site_id=${timingsSite}&days=30`,
+      '/auto-check/calendar',
+      '/dashboard/bank?hours=24',
+      '/dashboard/delivery?hours=24',
+    ]) {
+      const res = await fetch(`${stack.url}/api/v1${path}`, { headers: { authorization: `Bearer ${token}` } });
+      sizes.push(`${path.split('?')[0]} ${((await res.text()).length / 1024).toFixed(0)} KB`);
+    }
+    console.log(`answers: ${sizes.join(', ')}`);
+  }
   console.log(`measuring ${REPS} calls each; load average ${load()}`);
   // The baseline's code warmed up first (JIT), as every answer's is by the calls before it.
   for (let i = 0; i < 200; i++) await rawQuery();

@@ -330,10 +330,14 @@ export interface HeatmapDay {
   degraded: number;
 }
 
-/** Per site and day (configured zone) of the last `days` days: one small item per day, read by site (HEAT_COLUMNS' order). */
-export async function readCheckHeatmap(days: number, now = Date.now()): Promise<{ days: HeatmapDay[]; rcu: number }> {
+/** Per site and day (configured zone) of the last `days` days (`dates`, oldest first): one small item per day, read by site (HEAT_COLUMNS' order). */
+export async function readCheckHeatmap(
+  days: number,
+  now = Date.now(),
+): Promise<{ days: HeatmapDay[]; dates: string[]; rcu: number }> {
   const { time_zone } = await getSystemConfig();
   const today = dayOf(now, time_zone);
+  const dates = Array.from({ length: days }, (_, i) => addDays(today, i - (days - 1)));
   const { items, rcu } = await queryRollupRows(HEAT_KIND, 'all', { from: addDays(today, -(days - 1)), to: today });
   // Items come oldest day first: each site's days are collected in order, then the sites in order.
   const bySite = new Map<number, HeatmapDay[]>();
@@ -349,7 +353,7 @@ export async function readCheckHeatmap(days: number, now = Date.now()): Promise<
   }
   const out: HeatmapDay[] = [];
   for (const site of [...bySite.keys()].sort((a, b) => a - b)) out.push(...(bySite.get(site) ?? []));
-  return { days: out, rcu };
+  return { days: out, dates, rcu };
 }
 
 export interface TimingPoint {

@@ -2,7 +2,13 @@
 // one site's timings, from the check rollups (functions/checks/checkRollup.ts) and one read of the
 // sites' names. Never a log row: each answer reads a fixed number of small items whatever the
 // history's size, and reports the read units it cost.
-import type { HeatmapCell, ScorecardDays, ScorecardRow, TimingPoint } from '../../shared/schemas/dashboard.js';
+import {
+  type Heatmap,
+  heatmapOf,
+  type ScorecardDays,
+  type ScorecardRow,
+  type TimingPoint,
+} from '../../shared/schemas/dashboard.js';
 import { readCheckHeatmap, readCheckScorecard, readCheckTimings } from '../checks/checkRollup.js';
 import { liveSiteNames } from '../sites/service.js';
 
@@ -44,10 +50,16 @@ export async function scorecard(days: ScorecardDays, now = Date.now()): Promise<
   return { result: rows, rcu: round(rcu + names.rcu) };
 }
 
-/** Per live site and day with runs, over the last `days` days of the configured zone. */
-export async function heatmap(days: number, now = Date.now()): Promise<Measured<HeatmapCell[]>> {
-  const [{ days: cells, rcu }, names] = await Promise.all([readCheckHeatmap(days, now), liveSiteNames()]);
-  return { result: cells.filter((c) => names.sites.has(c.site_id)), rcu: round(rcu + names.rcu) };
+/** Per live site and day with runs, over the last `days` days of the configured zone, by columns (`Heatmap`). */
+export async function heatmap(days: number, now = Date.now()): Promise<Measured<Heatmap>> {
+  const [{ days: cells, dates, rcu }, names] = await Promise.all([readCheckHeatmap(days, now), liveSiteNames()]);
+  return {
+    result: heatmapOf(
+      cells.filter((c) => names.sites.has(c.site_id)),
+      dates,
+    ),
+    rcu: round(rcu + names.rcu),
+  };
 }
 
 /** p50/p95 per process and day of one site. */

@@ -80,7 +80,7 @@ const DELIVERY: DeliveryDashboard = {
 
 function renderHome(routes: Record<string, () => unknown>, path = '/') {
   const api = stubApi({
-    'GET /dashboard/heatmap': () => ({ result: [] }),
+    'GET /dashboard/heatmap': () => ({ result: { dates: [], sites: [] } }),
     'GET /dashboard/timings': () => ({ result: [] }),
     'GET /auto-check/calendar': () => ({ time_zone: 'Asia/Yangon', concurrency: 4, cells: [] }),
     ...routes,

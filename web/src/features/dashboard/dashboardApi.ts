@@ -1,7 +1,7 @@
 import type {
   BankDashboard,
   DeliveryDashboard,
-  HeatmapCell,
+  Heatmap,
   ScorecardDays,
   ScorecardRow,
   TimingPoint,
@@ -29,7 +29,7 @@ export const scorecardQuery = (days: ScorecardDays, refetchInterval?: number) =>
 export const heatmapQuery = (refetchInterval?: number) =>
   queryOptions({
     queryKey: [DASHBOARD, 'heatmap', 90] as const,
-    queryFn: ({ signal }) => get<{ result: HeatmapCell[] }>('/dashboard/heatmap?days=90', signal),
+    queryFn: ({ signal }) => get<{ result: Heatmap }>('/dashboard/heatmap?days=90', signal),
     refetchInterval,
   });
 
