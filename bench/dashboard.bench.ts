@@ -23,7 +23,13 @@ import { childPids, cpuNs } from './cpuMeter.js';
 import { startLocalStack } from '../scripts/local/stack.js';
 import { LAMBDAS } from '../functions/registry.js';
 import type { SwitchStatus } from '../shared/schemas/bank.js';
-import { type BankDashboard, type DeliveryDashboard, type Heatmap, heatmapCells } from '../shared/schemas/dashboard.js';
+import {
+  type BankDashboard,
+  type DeliveryDashboard,
+  type Heatmap,
+  heatmapCells,
+  type Scorecard,
+} from '../shared/schemas/dashboard.js';
 
 const SITES = Number(process.env.BENCH_SITES ?? 100);
 const SUBTASKS = Number(process.env.BENCH_SUBTASKS ?? 1_000_000);
@@ -370,11 +376,12 @@ try {
   };
 
   // --- measure ---------------------------------------------------------------------------------
-  /** An answer's rows: a list's length, a heatmap's cells (its site-days with runs). */
-  const rowsOf = (result: unknown): number =>
-    Array.isArray(result)
-      ? result.length
-      : (result as Heatmap).sites.reduce((n, s) => n + s.runs.filter((r) => r > 0).length, 0);
+  /** An answer's rows: a list's length, a scorecard's rows, a heatmap's cells (its site-days with runs). */
+  const rowsOf = (result: unknown): number => {
+    if (Array.isArray(result)) return result.length;
+    if ('site' in (result as Scorecard)) return (result as Scorecard).site.length;
+    return (result as Heatmap).sites.reduce((n, s) => n + s.runs.filter((r) => r > 0).length, 0);
+  };
   const api = (path: string) => async () => {
     const { data, rcu } = await call('GET', path, token);
     const d = data as { result?: unknown; cells?: unknown[] };

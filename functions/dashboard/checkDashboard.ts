@@ -5,7 +5,9 @@
 import {
   type Heatmap,
   heatmapOf,
+  type Scorecard,
   type ScorecardDays,
+  scorecardOf,
   type ScorecardRow,
   type TimingPoint,
 } from '../../shared/schemas/dashboard.js';
@@ -20,8 +22,8 @@ export interface Measured<T> {
   rcu: number;
 }
 
-/** One row per (site, process, mode) that has run, over the last `days` days; deleted sites are left out. */
-export async function scorecard(days: ScorecardDays, now = Date.now()): Promise<Measured<ScorecardRow[]>> {
+/** One row per (site, process, mode) that has run, over the last `days` days, by columns (`Scorecard`); deleted sites are left out. */
+export async function scorecard(days: ScorecardDays, now = Date.now()): Promise<Measured<Scorecard>> {
   const [{ cells, rcu }, names] = await Promise.all([readCheckScorecard(days, now), liveSiteNames()]);
   const rows = cells.flatMap((c): ScorecardRow[] => {
     const site = names.sites.get(c.site_id);
@@ -47,7 +49,7 @@ export async function scorecard(days: ScorecardDays, now = Date.now()): Promise<
     ];
   });
   rows.sort((a, b) => a.site_name.localeCompare(b.site_name) || a.process - b.process || a.mode - b.mode);
-  return { result: rows, rcu: round(rcu + names.rcu) };
+  return { result: scorecardOf(rows), rcu: round(rcu + names.rcu) };
 }
 
 /** Per live site and day with runs, over the last `days` days of the configured zone, by columns (`Heatmap`). */

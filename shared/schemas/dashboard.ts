@@ -88,6 +88,66 @@ export interface ScorecardRow {
   last_at: number | null;
 }
 
+/** The numbers of a scorecard row, each a column of `Scorecard`. */
+const SCORECARD_COLUMNS = [
+  'process',
+  'mode',
+  'runs',
+  'passed',
+  'failed',
+  'flaky',
+  'degraded',
+  'pass_rate',
+  'flake_rate',
+  'p50_ms',
+  'p95_ms',
+  'last_status',
+  'last_at',
+] as const satisfies readonly (keyof ScorecardRow)[];
+type ScorecardColumn = (typeof SCORECARD_COLUMNS)[number];
+
+/**
+ * GET /dashboard/scorecard's `result`: the rows above sent by columns, row i being entry i of every
+ * array (rows ordered by site name, process, mode), its site `sites[site[i]]`. 1,600 rows (100 sites ×
+ * 16 cells) are ~345 KB of JSON as objects, ~110 KB as columns, and reading them is what a shared
+ * answer costs most. `scorecardRows` gives the rows back.
+ */
+export type Scorecard = {
+  sites: { site_id: number; site_name: string }[];
+  /** Each row's index into `sites`. */
+  site: number[];
+} & { [C in ScorecardColumn]: ScorecardRow[C][] };
+
+/** Rows by columns, in their order. */
+export function scorecardOf(rows: readonly ScorecardRow[]): Scorecard {
+  const sites: Scorecard['sites'] = [];
+  const siteIndex = new Map<number, number>();
+  const columns = Object.fromEntries(SCORECARD_COLUMNS.map((c) => [c, [] as unknown[]])) as Record<
+    ScorecardColumn,
+    unknown[]
+  >;
+  const site: number[] = [];
+  for (const row of rows) {
+    let i = siteIndex.get(row.site_id);
+    if (i === undefined) {
+      i = sites.push({ site_id: row.site_id, site_name: row.site_name }) - 1;
+      siteIndex.set(row.site_id, i);
+    }
+    site.push(i);
+    for (const c of SCORECARD_COLUMNS) columns[c].push(row[c]);
+  }
+  return { sites, site, ...columns } as Scorecard;
+}
+
+/** The rows of a scorecard, in its order. */
+export function scorecardRows(card: Scorecard): ScorecardRow[] {
+  return card.site.map((s, i) => {
+    const row = { site_id: card.sites[s].site_id, site_name: card.sites[s].site_name } as Record<string, unknown>;
+    for (const c of SCORECARD_COLUMNS) row[c] = card[c][i];
+    return row as unknown as ScorecardRow;
+  });
+}
+
 /** One site and day (configured zone, 'YYYY-MM-DD') with runs. */
 export interface HeatmapCell {
   site_id: number;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunStatus } from '../../shared/enums.js';
-import { type Heatmap, heatmapCells } from '../../shared/schemas/dashboard.js';
+import { type Heatmap, heatmapCells, type Scorecard, scorecardRows } from '../../shared/schemas/dashboard.js';
 import { DEMO_TELEGRAM } from '../../scripts/local/demo.js';
 import { type LocalStack, startLocalStack } from '../../scripts/local/stack.js';
 import { api, type Json, login } from '../helpers/api.js';
@@ -99,7 +99,7 @@ describe('the home dashboard on a first start', () => {
     expect(calendar.cells).toHaveLength(14);
 
     // The demo check ended above: its subtasks are on the dashboard.
-    const rows = (await get('/dashboard/scorecard')).result as Json[];
+    const rows = scorecardRows((await get('/dashboard/scorecard')).result as Scorecard);
     const bySite = (name: string) => rows.filter((r) => r.site_name === name);
     expect(bySite('Sandbox Agent A').map((r) => [r.process, r.last_status])).toEqual([
       [1, RunStatus.values.Done],

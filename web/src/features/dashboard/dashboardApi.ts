@@ -1,10 +1,12 @@
-import type {
-  BankDashboard,
-  DeliveryDashboard,
-  Heatmap,
-  ScorecardDays,
-  ScorecardRow,
-  TimingPoint,
+import {
+  type BankDashboard,
+  type DeliveryDashboard,
+  type Heatmap,
+  type Scorecard,
+  type ScorecardDays,
+  type ScorecardRow,
+  scorecardRows,
+  type TimingPoint,
 } from '@shared/schemas/dashboard';
 import { queryOptions } from '@tanstack/react-query';
 import { request } from '@/api/request';
@@ -22,7 +24,10 @@ const get = <T>(url: string, signal: AbortSignal) =>
 export const scorecardQuery = (days: ScorecardDays, refetchInterval?: number) =>
   queryOptions({
     queryKey: [DASHBOARD, 'scorecard', days] as const,
-    queryFn: ({ signal }) => get<{ result: ScorecardRow[] }>(`/dashboard/scorecard?days=${days}`, signal),
+    // Sent by columns (shared/schemas/dashboard.ts Scorecard); the panels read rows.
+    queryFn: async ({ signal }): Promise<{ result: ScorecardRow[] }> => ({
+      result: scorecardRows((await get<{ result: Scorecard }>(`/dashboard/scorecard?days=${days}`, signal)).result),
+    }),
     refetchInterval,
   });
 
