@@ -8,6 +8,11 @@
 // against a raw 20-item Query of ~0.4 KB items in the same run, with the read units it reports.
 // The Bank and Delivery panels read the bank monitor's day figures of BENCH_BANK_ACCOUNTS (200)
 // accounts, seeded through the poll's and the deliveries' own writers.
+// Each call's CPU time is reported beside its wall time, in this process (the stack's API, and the
+// bench's own fetch and JSON.parse, as a browser's) and in the dynalite child: load stretches wall
+// time, not CPU time. Each dashboard answer is measured cold (no shared answer kept) and shared
+// (served again within DASHBOARD_SHARED_MS). BENCH_ONLY=<regex> measures some scenarios only,
+// BENCH_PROFILE=<dir> writes a CPU profile of this process per scenario.
 // BENCH_SITES, BENCH_SUBTASKS, BENCH_REPS (51) shorten a run. BENCH_DATA_DIR keeps the stack's data
 // in that directory and measures again without seeding when a run of the same size seeded it today
 // (seeding 10^6 subtasks takes minutes).
