@@ -8,6 +8,11 @@
 // against a raw 20-item Query of ~0.4 KB items in the same run, with the read units it reports.
 // The Bank and Delivery panels read the bank monitor's day figures of BENCH_BANK_ACCOUNTS (200)
 // accounts, seeded through the poll's and the deliveries' own writers.
+// Each call's CPU time is reported beside its wall time, in this process (the stack's API, and the
+// bench's own fetch and JSON.parse, as a browser's) and in the dynalite child: load stretches wall
+// time, not CPU time. Each dashboard answer is measured cold (no shared answer kept) and shared
+// (served again within DASHBOARD_SHARED_MS). BENCH_ONLY=<regex> measures some scenarios only,
+// BENCH_PROFILE=<dir> writes a CPU profile of this process per scenario.
 // BENCH_SITES, BENCH_SUBTASKS, BENCH_REPS (51) shorten a run. BENCH_DATA_DIR keeps the stack's data
 // in that directory and measures again without seeding when a run of the same size seeded it today
 // (seeding 10^6 subtasks takes minutes).
@@ -19,15 +24,26 @@ import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { addDays, dayOf, dayStart } from '../shared/calendarDay.js';
 import { BankAccountStatus, RunStatus } from '../shared/enums.js';
 import { apiCaller } from './apiCaller.js';
+import { childPids, cpuNs } from './cpuMeter.js';
 import { startLocalStack } from '../scripts/local/stack.js';
 import { LAMBDAS } from '../functions/registry.js';
 import type { SwitchStatus } from '../shared/schemas/bank.js';
-import type { BankDashboard, DeliveryDashboard } from '../shared/schemas/dashboard.js';
+import {
+  type BankDashboard,
+  type DeliveryDashboard,
+  type Heatmap,
+  heatmapCells,
+  type Scorecard,
+} from '../shared/schemas/dashboard.js';
 
 const SITES = Number(process.env.BENCH_SITES ?? 100);
 const SUBTASKS = Number(process.env.BENCH_SUBTASKS ?? 1_000_000);
 const REPS = Number(process.env.BENCH_REPS ?? 51);
 const ACCOUNTS = Number(process.env.BENCH_BANK_ACCOUNTS ?? 200);
+/** BENCH_ONLY=<regex>: measure only the scenarios it matches (and the raw baseline). */
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : undefined;
+/** BENCH_PROFILE=<dir>: a CPU profile of this process (API and handlers) per scenario, into that directory. */
+const PROFILE_DIR = process.env.BENCH_PROFILE;
 const DAYS = 90;
 /** Subtasks of each earlier day added one by one after the day's summed ADDs. */
 const LAST_ONE_BY_ONE = 24;
@@ -101,6 +117,25 @@ const { addDayFigures, LEASE_MS } = await import('../functions/bank/poll.js');
 const { sketchAttr, sketchBucket } = await import('../functions/lib/durationSketch.js');
 const call = apiCaller(stack.url);
 
+/** Runs `work` under V8's sampling profiler and writes `<dir>/<scenario>.cpuprofile` (open it in Chrome's DevTools). */
+async function profiled<T>(scenario: string, work: () => Promise<T>): Promise<T> {
+  const { Session } = await import('node:inspector/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 100 });
+  await session.post('Profiler.start');
+  try {
+    return await work();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    const dir = PROFILE_DIR as string;
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `${scenario.replace(/[^\w]+/g, '_').slice(0, 60)}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  }
+}
+
 interface Figure {
   scenario: string;
   median_ms: number;
@@ -108,6 +143,9 @@ interface Figure {
   p95_over_raw: number;
   rcu: number;
   rows: number;
+  /** CPU per call (ms): this process (the stack's API, and the caller) and the dynalite child. */
+  cpu_node_ms: number;
+  cpu_dynalite_ms: number;
 }
 
 try {
@@ -343,21 +381,42 @@ try {
   };
 
   // --- measure ---------------------------------------------------------------------------------
+  /** An answer's rows: a list's length, a scorecard's rows, a heatmap's cells (its site-days with runs). */
+  const rowsOf = (result: unknown): number => {
+    if (Array.isArray(result)) return result.length;
+    if ('site' in (result as Scorecard)) return (result as Scorecard).site.length;
+    return (result as Heatmap).sites.reduce((n, s) => n + s.runs.filter((r) => r > 0).length, 0);
+  };
   const api = (path: string) => async () => {
     const { data, rcu } = await call('GET', path, token);
-    const d = data as { result?: unknown[]; cells?: unknown[] };
-    return { rcu, rows: (d.result ?? d.cells ?? []).length };
+    const d = data as { result?: unknown; cells?: unknown[] };
+    return { rcu, rows: rowsOf(d.result ?? d.cells ?? []) };
   };
+  // CPU time does not stretch with the machine's load as wall time does: per call, in this
+  // process (the stack's API server and handlers, and the bench's own calls into it) and in dynalite.
+  const [dynalitePid] = childPids(process.pid, 'dynalite');
+  if (!dynalitePid) console.log('the dynalite child was not found: its CPU reads as 0');
   async function measure(scenario: string, run: () => Promise<{ rcu: number; rows: number }>) {
-    await run(); // warm-up
+    // Warm-up: a few calls, so the garbage the scenario before left is collected before the timed ones.
+    for (let i = 0; i < 5; i++) await run();
     const ms: number[] = [];
     let last = { rcu: 0, rows: 0 };
+    const cpu0 = [cpuNs(process.pid), cpuNs(dynalitePid)];
     for (let i = 0; i < REPS; i++) {
       const t = performance.now();
       last = await run();
       ms.push(performance.now() - t);
     }
-    return { scenario, median_ms: quantile(ms, 0.5), p95_ms: quantile(ms, 0.95), rcu: last.rcu, rows: last.rows };
+    const cpu1 = [cpuNs(process.pid), cpuNs(dynalitePid)];
+    return {
+      scenario,
+      median_ms: quantile(ms, 0.5),
+      p95_ms: quantile(ms, 0.95),
+      rcu: last.rcu,
+      rows: last.rows,
+      cpu_node_ms: (cpu1[0] - cpu0[0]) / 1e6 / REPS,
+      cpu_dynalite_ms: (cpu1[1] - cpu0[1]) / 1e6 / REPS,
+    };
   }
   /** The rules the calendar reads (its route reports no read units): the same Query, measured. */
   const rulesQuery = async () => {
@@ -382,14 +441,21 @@ try {
     return { rcu, rows };
   };
   const inProcess =
-    <T>(read: () => Promise<{ result?: T[]; cells?: T[]; rcu: number }>) =>
+    <T>(read: () => Promise<{ result?: T; cells?: T[]; rcu: number }>) =>
     async () => {
       const out = await read();
-      return { rcu: out.rcu, rows: (out.result ?? out.cells ?? []).length };
+      return { rcu: out.rcu, rows: rowsOf(out.result ?? out.cells ?? []) };
     };
   const timingsSite = siteIds[0];
   const historyAnswer = await heatmap(90);
-  const envelope = { data: { result: historyAnswer.result } };
+  const historyCells = heatmapCells(historyAnswer.result);
+  /** An answer's JSON written and read back, as the API and the browser do, no I/O. */
+  const jsonAlone = (result: unknown) => async () => {
+    const back = JSON.parse(JSON.stringify({ code: 1000, msg: 'SUCCESS', data: { result } })) as {
+      data: { result: unknown };
+    };
+    return { rcu: 0, rows: rowsOf(back.data.result) };
+  };
   const plan: [string, () => Promise<{ rcu: number; rows: number }>][] = [
     ['raw 20-item Query (baseline)', rawQuery],
     // The services alone, in this process, as the list bench times repo.list against the same raw Query.
@@ -403,16 +469,10 @@ try {
       },
     ],
     ['in-process heatmap(90)', inProcess(() => heatmap(90))],
-    // The floor of any History answer of this shape: its 9,000 rows' JSON written and read, no I/O.
-    [
-      'History answer as JSON alone (stringify + parse)',
-      async () => {
-        const { result } = historyAnswer;
-        const rows = (JSON.parse(JSON.stringify({ code: 1000, msg: 'SUCCESS', data: { result } })) as typeof envelope)
-          .data.result.length;
-        return { rcu: 0, rows };
-      },
-    ],
+    // The floor of a History answer: its JSON written and read, no I/O; as 9,000 cell objects (the
+    // issue's shape, ~720 KB) and as columns (what the route answers, ~90 KB).
+    ['History answer as cells, JSON alone', jsonAlone(historyCells)],
+    ['History answer as columns, JSON alone', jsonAlone(historyAnswer.result)],
     ['in-process timings(site, 30)', inProcess(() => timings(timingsSite, 30))],
     ['rules Query of the calendar (its read units)', rulesQuery],
     // The same answers through HTTP, the API pipeline (auth, envelope) and JSON: what the browser waits for.
@@ -449,11 +509,48 @@ try {
       `bank panel: ${bank.polls} polls, ${bank.statements.total} statements, lag p95 ${bank.poll_lag_p95_ms} ms, ${bank.stale.length} stale; delivery: webhooks ${delivery.webhook.sent} sent ${delivery.webhook.failed} failed, Telegram ${delivery.telegram.sent} sent ${delivery.telegram.failed} failed`,
     );
   }
+  // Each dashboard answer twice: cold (no answer kept: every call reads and writes it, what a lone
+  // viewer's first call costs) and shared (kept DASHBOARD_SHARED_MS and served again, what every
+  // further caller within that time gets: functions/lib/http/sharedAnswers.ts).
+  const { processAnswers } = await import('../functions/lib/http/sharedAnswers.js');
+  const measured = plan.flatMap(([scenario, run]): typeof plan =>
+    scenario.startsWith('GET /dashboard/')
+      ? [
+          [
+            `${scenario}, cold`,
+            async () => {
+              processAnswers.clear();
+              return run();
+            },
+          ],
+          [`${scenario}, shared`, run],
+        ]
+      : [[scenario, run]],
+  );
+  {
+    // What each answer weighs on the wire (its JSON, uncompressed).
+    const sizes: string[] = [];
+    for (const path of [
+      '/dashboard/scorecard?days=7',
+      '/dashboard/heatmap?days=90',
+      `/dashboard/timings?site_id=${timingsSite}&days=30`,
+      '/auto-check/calendar',
+      '/dashboard/bank?hours=24',
+      '/dashboard/delivery?hours=24',
+    ]) {
+      const res = await fetch(`${stack.url}/api/v1${path}`, { headers: { authorization: `Bearer ${token}` } });
+      sizes.push(`${path.split('?')[0]} ${((await res.text()).length / 1024).toFixed(0)} KB`);
+    }
+    console.log(`answers: ${sizes.join(', ')}`);
+  }
   console.log(`measuring ${REPS} calls each; load average ${load()}`);
+  // The baseline's code warmed up first (JIT), as every answer's is by the calls before it.
+  for (let i = 0; i < 200; i++) await rawQuery();
   const raw = await measure(plan[0][0], plan[0][1]);
   const figures: Figure[] = [{ ...raw, p95_over_raw: 1 }];
-  for (const [scenario, run] of plan.slice(1)) {
-    const f = await measure(scenario, run);
+  for (const [scenario, run] of measured.slice(1)) {
+    if (ONLY && !ONLY.test(scenario)) continue;
+    const f = PROFILE_DIR ? await profiled(scenario, () => measure(scenario, run)) : await measure(scenario, run);
     figures.push({ ...f, p95_over_raw: f.p95_ms / raw.p95_ms });
   }
   // The baseline again at the end: a machine whose load moved during the run shows it here.
@@ -461,21 +558,32 @@ try {
   figures.push({ ...rawAfter, p95_over_raw: rawAfter.p95_ms / raw.p95_ms });
 
   console.log(
-    `\n${'scenario'.padEnd(46)} ${'median'.padStart(8)} ${'p95'.padStart(8)} ${'÷raw'.padStart(6)} ${'RCU'.padStart(7)} rows`,
+    `\n${'scenario'.padEnd(46)} ${'median'.padStart(8)} ${'p95'.padStart(8)} ${'÷raw'.padStart(6)} ${'RCU'.padStart(7)} ${'CPU node'.padStart(9)} ${'CPU dyn'.padStart(8)} ${'÷raw'.padStart(6)} rows`,
   );
+  const rawCpu = raw.cpu_node_ms + raw.cpu_dynalite_ms;
   for (const f of figures)
     console.log(
-      `${f.scenario.padEnd(46)} ${f.median_ms.toFixed(1).padStart(8)} ${f.p95_ms.toFixed(1).padStart(8)} ${f.p95_over_raw.toFixed(2).padStart(6)} ${f.rcu.toFixed(1).padStart(7)} ${f.rows}`,
+      `${f.scenario.padEnd(46)} ${f.median_ms.toFixed(1).padStart(8)} ${f.p95_ms.toFixed(1).padStart(8)} ${f.p95_over_raw.toFixed(2).padStart(6)} ${f.rcu.toFixed(1).padStart(7)} ${f.cpu_node_ms.toFixed(2).padStart(9)} ${f.cpu_dynalite_ms.toFixed(2).padStart(8)} ${((f.cpu_node_ms + f.cpu_dynalite_ms) / rawCpu).toFixed(2).padStart(6)} ${f.rows}`,
     );
-  const page = figures.filter((f) => /\((Health|History|Timings|Next runs|Bank|Delivery)\)/.test(f.scenario));
   // The calendar's route reports no read units: its rules Query stands in for them.
   const calendarRcu = figures.find((f) => f.scenario.startsWith('rules Query'))?.rcu ?? 0;
-  const pageRcu = page.reduce((s, f) => s + (Number.isNaN(f.rcu) ? calendarRcu : f.rcu), 0);
-  const perPanel = page
-    .map((f) => `${/\((\w[\w ]*)\)/.exec(f.scenario)?.[1]} ${Number.isNaN(f.rcu) ? calendarRcu : f.rcu}`)
-    .join(', ');
+  const rcuOf = (f: Figure) => (Number.isNaN(f.rcu) ? calendarRcu : f.rcu);
+  const panel = /\((Health|History|Timings|Next runs|Bank|Delivery)\)/;
+  // The page's read units are its cold calls' (a shared answer reads nothing); the calendar is never shared.
+  const page = figures.filter((f) => panel.test(f.scenario) && !f.scenario.endsWith(', shared'));
+  const pageRcu = page.reduce((s, f) => s + rcuOf(f), 0);
+  const perPanel = page.map((f) => `${panel.exec(f.scenario)?.[1]} ${rcuOf(f)}`).join(', ');
+  const worst = (list: Figure[]) => {
+    const f = list.reduce((a, b) => (b.p95_over_raw > a.p95_over_raw ? b : a), list[0]);
+    const cpu = (x: Figure) => (x.cpu_node_ms + x.cpu_dynalite_ms) / rawCpu;
+    const byCpu = list.reduce((a, b) => (cpu(b) > cpu(a) ? b : a), list[0]);
+    return f
+      ? `p95 ${f.p95_over_raw.toFixed(2)} (${f.scenario}), CPU ${cpu(byCpu).toFixed(2)} (${byCpu.scenario})`
+      : 'none';
+  };
+  const shared = figures.filter((f) => panel.test(f.scenario) && !f.scenario.endsWith(', cold'));
   console.log(
-    `\ndefault home page: ${page.length} calls, ${pageRcu.toFixed(1)} RCU in all (${perPanel}); worst p95 ÷ raw ${Math.max(...page.map((f) => f.p95_over_raw)).toFixed(2)}; load average ${load()}`,
+    `\ndefault home page: ${page.length} calls, ${pageRcu.toFixed(1)} RCU in all (${perPanel}); load average ${load()}\n  worst ÷ raw, cold: ${worst(page)}\n  worst ÷ raw, shared: ${worst(shared)}`,
   );
   const out = join(import.meta.dirname ?? '.', 'results');
   mkdirSync(out, { recursive: true });

@@ -1,7 +1,7 @@
 import { declaredRow } from '../../shared/listFields.js';
 import { balanceStatListFields } from '../../shared/schemas/bank.js';
 import type { BankDashboard, DeliveryDashboard } from '../../shared/schemas/dashboard.js';
-import { mergeSketches, sketchOf, sketchQuantile } from '../lib/durationSketch.js';
+import { sketchQuantile } from '../lib/durationSketch.js';
 import type { DayFigures } from './entities.js';
 import { secondOfDay } from './monitorSchedule.js';
 import { dayOf } from './poll.js';
@@ -30,9 +30,14 @@ interface Window {
 }
 
 /** Every account's figures of every day of the window: rolled days, and the poll records' current days. */
-async function figuresOf(deps: BankRuntime, window: Window, withPollRecords: boolean) {
+async function figuresOf(
+  deps: BankRuntime,
+  window: Window,
+  withPollRecords: boolean,
+  fields?: readonly (keyof DayFigures)[],
+) {
   const [rolled, states] = await Promise.all([
-    Promise.all(window.days.map((day) => deps.store.dayFigures(day).then((r) => ({ day, ...r })))),
+    Promise.all(window.days.map((day) => deps.store.dayFigures(day, fields).then((r) => ({ day, ...r })))),
     withPollRecords ? deps.store.allPollStates(window.to) : undefined,
   ]);
   const out: { day: string; account: number; figures: DayFigures }[] = [];
@@ -46,6 +51,53 @@ async function figuresOf(deps: BankRuntime, window: Window, withPollRecords: boo
       out.push({ day: state.data.day, account, figures: state.data });
   }
   return { out, rcu, states: states?.states };
+}
+
+const L = 'l'.charCodeAt(0);
+const H = 'h'.charCodeAt(0);
+/** `l12`, `h8`: a lag bucket or an hour, by the digits after the letter (-1 for any other name). */
+function indexOf(attr: string): number {
+  if (attr.length < 2 || attr.length > 4) return -1;
+  let n = 0;
+  for (let i = 1; i < attr.length; i++) {
+    const d = attr.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    n = n * 10 + d;
+  }
+  return n;
+}
+
+const firstHourOf = (window: Window & { timeZone: string }) =>
+  Math.floor(secondOfDay(window.from, window.timeZone) / 3600);
+
+/**
+ * Every record's numbers summed in one pass over its attributes (~50 each; two records per account
+ * and day at most): named sums, the lag buckets (`l<n>`) merged into one sketch, and statements per
+ * hour (`h<n>`), the hours of `cutDay` before `firstHour` left out.
+ */
+function summed(out: { day: string; figures: DayFigures }[], cutDay: string | undefined, firstHour: number) {
+  const sums: Record<string, number> = {};
+  const lag = new Map<number, number>();
+  const perHour = new Map<string, { day: string; hour: number; count: number }>();
+  for (const { day, figures } of out) {
+    const values = figures as Record<string, unknown>;
+    for (const attr in values) {
+      const n = values[attr];
+      if (typeof n !== 'number') continue;
+      const first = attr.charCodeAt(0);
+      const index = first === L || first === H ? indexOf(attr) : -1;
+      if (index < 0) sums[attr] = (sums[attr] ?? 0) + n;
+      else if (first === L) lag.set(index, (lag.get(index) ?? 0) + n);
+      else if (!(day === cutDay && index < firstHour)) {
+        const key = `${day} ${index}`;
+        const slot = perHour.get(key);
+        if (slot) slot.count += n;
+        else perHour.set(key, { day, hour: index, count: n });
+      }
+    }
+  }
+  const per_hour = [...perHour.values()].sort((a, b) => a.day.localeCompare(b.day) || a.hour - b.hour);
+  return { sums, lag, per_hour };
 }
 
 async function windowOf(deps: BankRuntime, hours: number): Promise<Window & { timeZone: string }> {
@@ -63,25 +115,9 @@ export async function bankDashboard(deps: BankRuntime, hours: number): Promise<{
     deps.store.staleAccounts(),
     deps.store.latestUnreconciled(),
   ]);
-  const sum = (field: keyof DayFigures) => out.reduce((a, { figures }) => a + Number(figures[field] ?? 0), 0);
   // Hours of the window's first day before its start are left out.
-  const firstDay = window.days[0];
-  const firstHour = Math.floor(secondOfDay(window.from, window.timeZone) / 3600);
-  const perHour = new Map<string, { day: string; hour: number; count: number }>();
-  for (const { day, figures } of out) {
-    for (const [attr, n] of Object.entries(figures)) {
-      const m = /^h(\d+)$/.exec(attr);
-      if (!m || typeof n !== 'number') continue;
-      const hour = Number(m[1]);
-      if (day === firstDay && hour < firstHour && window.days.length > 1) continue;
-      const key = `${day} ${hour}`;
-      const slot = perHour.get(key) ?? { day, hour, count: 0 };
-      slot.count += n;
-      perHour.set(key, slot);
-    }
-  }
-  const per_hour = [...perHour.values()].sort((a, b) => a.day.localeCompare(b.day) || a.hour - b.hour);
-  const lag = mergeSketches(out.map(({ figures }) => sketchOf(figures as Record<string, unknown>, 'l')));
+  const { sums, lag, per_hour } = summed(out, window.days.length > 1 ? window.days[0] : undefined, firstHourOf(window));
+  const sum = (field: keyof DayFigures) => sums[field] ?? 0;
   const latest = unreconciled.stat && unreconciled.stat.created_at >= window.from ? unreconciled.stat : undefined;
   const reply: BankDashboard = {
     hours,
@@ -106,13 +142,19 @@ export async function bankDashboard(deps: BankRuntime, hours: number): Promise<{
   return { reply, rcu: rcu + statuses.rcu + stale.rcu + unreconciled.rcu };
 }
 
+const DELIVERY_FIGURES = ['wh_sent', 'wh_failed', 'tg_sent', 'tg_failed'] as const;
+
 export async function deliveryDashboard(
   deps: BankRuntime,
   hours: number,
 ): Promise<{ reply: DeliveryDashboard; rcu: number }> {
   const window = await windowOf(deps, hours);
   // Deliveries add to the rollup records directly: the poll records hold none.
-  const [{ out, rcu }, paused] = await Promise.all([figuresOf(deps, window, false), deps.store.pausedAccounts()]);
+  // Only their four numbers come back: the records' lag buckets and hours are what the Bank panel reads.
+  const [{ out, rcu }, paused] = await Promise.all([
+    figuresOf(deps, window, false, DELIVERY_FIGURES),
+    deps.store.pausedAccounts(),
+  ]);
   const sum = (field: keyof DayFigures) => out.reduce((a, { figures }) => a + Number(figures[field] ?? 0), 0);
   const sent = sum('wh_sent');
   const failed = sum('wh_failed');

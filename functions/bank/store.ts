@@ -223,7 +223,10 @@ export interface BankStore {
   // ---- Rollups ----
   /** Adds to an account's figures of a day (deliveries, the days a poll rolls over). */
   addDayFigures(day: string, accountId: number, figures: DayFigures): Promise<void>;
-  dayFigures(day: string): Promise<{ figures: Map<number, DayFigures>; rcu: number }>;
+  dayFigures(
+    day: string,
+    fields?: readonly (keyof DayFigures)[],
+  ): Promise<{ figures: Map<number, DayFigures>; rcu: number }>;
   /** Sets an account's figures of a day as counted again from the rows (the rollups' repair). */
   setDayFigures(day: string, accountId: number, figures: DayFigures): Promise<void>;
   /** Every statement, balance stat and bank notification still kept (the rollups' repair reads them all). */
@@ -612,8 +615,8 @@ export function dynamoBankStore(
       const add = Object.fromEntries(Object.entries(figures).filter(([, v]) => typeof v === 'number' && v !== 0));
       if (Object.keys(add).length) await dayRollups.update(`${day}/${accountId}`, { add });
     },
-    async dayFigures(day) {
-      const { records, rcu } = await dayRollups.allIn(day);
+    async dayFigures(day, fields) {
+      const { records, rcu } = await dayRollups.allIn(day, fields);
       // allIn keys a record by the rest of its id (`${day}/${account}` less the day): the account id.
       return { figures: new Map([...records].map(([k, v]) => [Number(k), v])), rcu };
     },

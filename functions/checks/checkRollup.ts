@@ -33,7 +33,14 @@ import {
   type RollupValues,
   scanRollups,
 } from '../lib/db/rollups.js';
-import { mergeSketches, sketchAttr, sketchBucket, sketchOf, sketchQuantile } from '../lib/durationSketch.js';
+import {
+  mergeSketches,
+  sketchAttr,
+  sketchBucket,
+  sketchOf,
+  sketchQuantile,
+  sketchQuantiles,
+} from '../lib/durationSketch.js';
 import { mapLimit } from '../lib/mapLimit.js';
 import { getSystemConfig } from '../systemConfig/getSystemConfig.js';
 import { type StoredSubtask, checkStore } from './store.js';
@@ -212,49 +219,71 @@ export interface CellStats {
   last_at: number | null;
 }
 
+/** A window attribute's name read once: `c13r` → cell '13', kind 'r'; `c13d40` → kind 'd', bucket 40. */
+interface WindowAttr {
+  cell: string;
+  kind: string;
+  bucket: number;
+}
+/** Names recur in every site's item (16 cells × a few numbers and buckets): each is parsed once per process. */
+const windowAttrs = new Map<string, WindowAttr | null>();
+function windowAttr(attr: string): WindowAttr | null {
+  let parsed = windowAttrs.get(attr);
+  if (parsed === undefined) {
+    parsed =
+      attr.length >= 4 && attr[0] === 'c'
+        ? { cell: attr.slice(1, 3), kind: attr[3], bucket: attr[3] === SKETCH ? Number(attr.slice(4)) : -1 }
+        : null;
+    // Bounded: names are made of 8 processes × 2 modes × a few kinds and 101 buckets.
+    if (windowAttrs.size < 10_000) windowAttrs.set(attr, parsed);
+  }
+  return parsed;
+}
+
 function cellsOf(site: number, values: RollupValues, minus: RollupValues = {}): CellStats[] {
   const cells = new Map<
     string,
     { num: Record<string, number>; sketch: Map<number, number>; last?: { status: number; at: number } }
   >();
-  const cell = (key: string) => {
-    let c = cells.get(key);
+  // `c13r`, `c13d40`, `c13l`: ~270 attributes a site, their names parsed once (windowAttr).
+  for (const attr in values) {
+    const parsed = windowAttr(attr);
+    if (!parsed) continue;
+    const value = values[attr];
+    let c = cells.get(parsed.cell);
     if (!c) {
       c = { num: {}, sketch: new Map() };
-      cells.set(key, c);
+      cells.set(parsed.cell, c);
     }
-    return c;
-  };
-  // `c13r`, `c13d40`, `c13l`: parsed by hand, ~270 attributes a site.
-  for (const attr in values) {
-    if (attr.length < 4 || attr[0] !== 'c') continue;
-    const key = attr.slice(1, 3);
-    const kind = attr[3];
-    const value = values[attr];
-    const c = cell(key);
-    if (kind === 'l') {
+    if (parsed.kind === 'l') {
       c.last = parseLast(value);
       continue;
     }
     if (typeof value !== 'number') continue;
-    const n = value - (typeof minus[attr] === 'number' ? (minus[attr] as number) : 0);
-    if (kind === SKETCH) c.sketch.set(Number(attr.slice(4)), Math.max(0, n));
-    else c.num[kind] = Math.max(0, n);
+    const less = minus[attr];
+    const n = typeof less === 'number' ? value - less : value;
+    if (parsed.kind === SKETCH) c.sketch.set(parsed.bucket, Math.max(0, n));
+    else c.num[parsed.kind] = Math.max(0, n);
   }
-  return [...cells].map(([key, c]) => ({
-    site_id: site,
-    process: Number(key[0]),
-    mode: Number(key[1]),
-    runs: c.num.r ?? 0,
-    passed: c.num.p ?? 0,
-    failed: c.num.f ?? 0,
-    flaky: c.num.k ?? 0,
-    degraded: c.num.g ?? 0,
-    p50_ms: sketchQuantile(c.sketch, 0.5),
-    p95_ms: sketchQuantile(c.sketch, 0.95),
-    last_status: c.last?.status ?? null,
-    last_at: c.last?.at ?? null,
-  }));
+  const out: CellStats[] = [];
+  for (const [key, c] of cells) {
+    const [p50_ms, p95_ms] = sketchQuantiles(c.sketch, [0.5, 0.95]);
+    out.push({
+      site_id: site,
+      process: Number(key[0]),
+      mode: Number(key[1]),
+      runs: c.num.r ?? 0,
+      passed: c.num.p ?? 0,
+      failed: c.num.f ?? 0,
+      flaky: c.num.k ?? 0,
+      degraded: c.num.g ?? 0,
+      p50_ms,
+      p95_ms,
+      last_status: c.last?.status ?? null,
+      last_at: c.last?.at ?? null,
+    });
+  }
+  return out;
 }
 
 /**
@@ -301,10 +330,14 @@ export interface HeatmapDay {
   degraded: number;
 }
 
-/** Per site and day (configured zone) of the last `days` days: one small item per day, read by site (HEAT_COLUMNS' order). */
-export async function readCheckHeatmap(days: number, now = Date.now()): Promise<{ days: HeatmapDay[]; rcu: number }> {
+/** Per site and day (configured zone) of the last `days` days (`dates`, oldest first): one small item per day, read by site (HEAT_COLUMNS' order). */
+export async function readCheckHeatmap(
+  days: number,
+  now = Date.now(),
+): Promise<{ days: HeatmapDay[]; dates: string[]; rcu: number }> {
   const { time_zone } = await getSystemConfig();
   const today = dayOf(now, time_zone);
+  const dates = Array.from({ length: days }, (_, i) => addDays(today, i - (days - 1)));
   const { items, rcu } = await queryRollupRows(HEAT_KIND, 'all', { from: addDays(today, -(days - 1)), to: today });
   // Items come oldest day first: each site's days are collected in order, then the sites in order.
   const bySite = new Map<number, HeatmapDay[]>();
@@ -320,7 +353,7 @@ export async function readCheckHeatmap(days: number, now = Date.now()): Promise<
   }
   const out: HeatmapDay[] = [];
   for (const site of [...bySite.keys()].sort((a, b) => a - b)) out.push(...(bySite.get(site) ?? []));
-  return { days: out, rcu };
+  return { days: out, dates, rcu };
 }
 
 export interface TimingPoint {

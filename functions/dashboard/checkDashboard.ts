@@ -2,7 +2,15 @@
 // one site's timings, from the check rollups (functions/checks/checkRollup.ts) and one read of the
 // sites' names. Never a log row: each answer reads a fixed number of small items whatever the
 // history's size, and reports the read units it cost.
-import type { HeatmapCell, ScorecardDays, ScorecardRow, TimingPoint } from '../../shared/schemas/dashboard.js';
+import {
+  type Heatmap,
+  heatmapOf,
+  type Scorecard,
+  type ScorecardDays,
+  scorecardOf,
+  type ScorecardRow,
+  type TimingPoint,
+} from '../../shared/schemas/dashboard.js';
 import { readCheckHeatmap, readCheckScorecard, readCheckTimings } from '../checks/checkRollup.js';
 import { liveSiteNames } from '../sites/service.js';
 
@@ -14,8 +22,8 @@ export interface Measured<T> {
   rcu: number;
 }
 
-/** One row per (site, process, mode) that has run, over the last `days` days; deleted sites are left out. */
-export async function scorecard(days: ScorecardDays, now = Date.now()): Promise<Measured<ScorecardRow[]>> {
+/** One row per (site, process, mode) that has run, over the last `days` days, by columns (`Scorecard`); deleted sites are left out. */
+export async function scorecard(days: ScorecardDays, now = Date.now()): Promise<Measured<Scorecard>> {
   const [{ cells, rcu }, names] = await Promise.all([readCheckScorecard(days, now), liveSiteNames()]);
   const rows = cells.flatMap((c): ScorecardRow[] => {
     const site = names.sites.get(c.site_id);
@@ -41,13 +49,19 @@ export async function scorecard(days: ScorecardDays, now = Date.now()): Promise<
     ];
   });
   rows.sort((a, b) => a.site_name.localeCompare(b.site_name) || a.process - b.process || a.mode - b.mode);
-  return { result: rows, rcu: round(rcu + names.rcu) };
+  return { result: scorecardOf(rows), rcu: round(rcu + names.rcu) };
 }
 
-/** Per live site and day with runs, over the last `days` days of the configured zone. */
-export async function heatmap(days: number, now = Date.now()): Promise<Measured<HeatmapCell[]>> {
-  const [{ days: cells, rcu }, names] = await Promise.all([readCheckHeatmap(days, now), liveSiteNames()]);
-  return { result: cells.filter((c) => names.sites.has(c.site_id)), rcu: round(rcu + names.rcu) };
+/** Per live site and day with runs, over the last `days` days of the configured zone, by columns (`Heatmap`). */
+export async function heatmap(days: number, now = Date.now()): Promise<Measured<Heatmap>> {
+  const [{ days: cells, dates, rcu }, names] = await Promise.all([readCheckHeatmap(days, now), liveSiteNames()]);
+  return {
+    result: heatmapOf(
+      cells.filter((c) => names.sites.has(c.site_id)),
+      dates,
+    ),
+    rcu: round(rcu + names.rcu),
+  };
 }
 
 /** p50/p95 per process and day of one site. */

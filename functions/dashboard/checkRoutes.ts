@@ -1,5 +1,5 @@
 import { HEADERS } from '../../shared/envelope.js';
-import { HeatmapQuery, ScorecardQuery, TimingsQuery } from '../../shared/schemas/dashboard.js';
+import { DASHBOARD_SHARED_MS, HeatmapQuery, ScorecardQuery, TimingsQuery } from '../../shared/schemas/dashboard.js';
 import { type Request, Router } from '../lib/http/router.js';
 import { heatmap, type Measured, scorecard, timings } from './checkDashboard.js';
 
@@ -14,10 +14,11 @@ export const checkDashboardRouter = new Router()
   .get(
     '/dashboard/scorecard',
     async (req) => measuredReply(req, await scorecard((req.queryData as ScorecardQuery).days)),
-    { query: ScorecardQuery },
+    { query: ScorecardQuery, sharedFor: DASHBOARD_SHARED_MS },
   )
   .get('/dashboard/heatmap', async (req) => measuredReply(req, await heatmap((req.queryData as HeatmapQuery).days)), {
     query: HeatmapQuery,
+    sharedFor: DASHBOARD_SHARED_MS,
   })
   .get(
     '/dashboard/timings',
@@ -25,5 +26,5 @@ export const checkDashboardRouter = new Router()
       const { site_id, days } = req.queryData as TimingsQuery;
       return measuredReply(req, await timings(site_id, days));
     },
-    { query: TimingsQuery },
+    { query: TimingsQuery, sharedFor: DASHBOARD_SHARED_MS },
   );

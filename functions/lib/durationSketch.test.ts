@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { mergeSketches, sketchAttr, sketchBucket, sketchOf, sketchQuantile } from './durationSketch.js';
+import {
+  mergeSketches,
+  sketchAttr,
+  sketchBucket,
+  sketchOf,
+  sketchQuantile,
+  sketchQuantiles,
+} from './durationSketch.js';
 
 function sketchFrom(values: number[]): Map<number, number> {
   const sketch = new Map<number, number>();
@@ -8,6 +15,17 @@ function sketchFrom(values: number[]): Map<number, number> {
 }
 
 describe('durationSketch', () => {
+  it('reads several quantiles in one pass as it reads each alone', () => {
+    const values = [3, 3, 40, 41, 900, 2_000, 2_100, 60_000];
+    const sketch = sketchFrom(values);
+    const qs = [0.01, 0.5, 0.5, 0.95, 1];
+    // The rank-th value's bucket, read at the bucket's geometric middle (1.2^(b - 0.5)).
+    const expected = qs.map((q) => Math.round(1.2 ** (sketchBucket(values[Math.ceil(q * values.length) - 1]) - 0.5)));
+    expect(sketchQuantiles(sketch, qs)).toEqual(expected);
+    expect(qs.map((q) => sketchQuantile(sketch, q))).toEqual(expected);
+    expect(sketchQuantiles(new Map(), [0.5, 0.95])).toEqual([null, null]);
+  });
+
   it('reads p50 and p95 within 10 % of the exact values', () => {
     const values = Array.from({ length: 1000 }, (_, i) => 50 + ((i * 7919) % 1000) * 12); // 50 .. 12 038 ms
     const sorted = [...values].sort((a, b) => a - b);

@@ -44,13 +44,21 @@ export function mergeSketches(sketches: Iterable<Map<number, number>>): Map<numb
 
 /** The q-quantile (0 < q ≤ 1) in ms, rounded; null for an empty sketch. */
 export function sketchQuantile(sketch: Map<number, number>, q: number): number | null {
-  const total = [...sketch.values()].reduce((a, n) => a + n, 0);
-  if (total <= 0) return null;
-  const rank = Math.ceil(q * total);
+  return sketchQuantiles(sketch, [q])[0];
+}
+
+/** Several quantiles (ascending q) from one pass over the sorted buckets: e.g. p50 and p95 of a cell. */
+export function sketchQuantiles(sketch: Map<number, number>, qs: readonly number[]): (number | null)[] {
+  let total = 0;
+  for (const n of sketch.values()) total += n;
+  const out: (number | null)[] = qs.map(() => null);
+  if (total <= 0) return out;
   let seen = 0;
+  let next = 0;
   for (const bucket of [...sketch.keys()].sort((a, b) => a - b)) {
-    seen += sketch.get(bucket)!;
-    if (seen >= rank) return Math.round(bucketValue(bucket));
+    seen += sketch.get(bucket) as number;
+    while (next < qs.length && seen >= Math.ceil(qs[next] * total)) out[next++] = Math.round(bucketValue(bucket));
+    if (next === qs.length) break;
   }
-  return null;
+  return out;
 }

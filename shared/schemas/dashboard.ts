@@ -13,6 +13,16 @@ export const DashboardMessages = {
   site: 'site_id must be a site id',
 } as const;
 
+/** The wall screen (`/?tv=1`) reads every panel again this often. */
+export const WALL_REFRESH_MS = 30_000;
+
+/**
+ * Every dashboard answer is the same for every caller: the API keeps each one this long and serves
+ * it again meanwhile (functions/lib/http/sharedAnswers.ts). Well under WALL_REFRESH_MS, so each
+ * refresh shows a newer answer than the last; as long as the console's own staleTime (10 s).
+ */
+export const DASHBOARD_SHARED_MS = 10_000;
+
 /** The Health panel's switch. */
 export const SCORECARD_DAYS = [7, 30, 90] as const;
 export type ScorecardDays = (typeof SCORECARD_DAYS)[number];
@@ -78,6 +88,66 @@ export interface ScorecardRow {
   last_at: number | null;
 }
 
+/** The numbers of a scorecard row, each a column of `Scorecard`. */
+const SCORECARD_COLUMNS = [
+  'process',
+  'mode',
+  'runs',
+  'passed',
+  'failed',
+  'flaky',
+  'degraded',
+  'pass_rate',
+  'flake_rate',
+  'p50_ms',
+  'p95_ms',
+  'last_status',
+  'last_at',
+] as const satisfies readonly (keyof ScorecardRow)[];
+type ScorecardColumn = (typeof SCORECARD_COLUMNS)[number];
+
+/**
+ * GET /dashboard/scorecard's `result`: the rows above sent by columns, row i being entry i of every
+ * array (rows ordered by site name, process, mode), its site `sites[site[i]]`. 1,600 rows (100 sites ×
+ * 16 cells) are ~345 KB of JSON as objects, ~110 KB as columns, and reading them is what a shared
+ * answer costs most. `scorecardRows` gives the rows back.
+ */
+export type Scorecard = {
+  sites: { site_id: number; site_name: string }[];
+  /** Each row's index into `sites`. */
+  site: number[];
+} & { [C in ScorecardColumn]: ScorecardRow[C][] };
+
+/** Rows by columns, in their order. */
+export function scorecardOf(rows: readonly ScorecardRow[]): Scorecard {
+  const sites: Scorecard['sites'] = [];
+  const siteIndex = new Map<number, number>();
+  const columns = Object.fromEntries(SCORECARD_COLUMNS.map((c) => [c, [] as unknown[]])) as Record<
+    ScorecardColumn,
+    unknown[]
+  >;
+  const site: number[] = [];
+  for (const row of rows) {
+    let i = siteIndex.get(row.site_id);
+    if (i === undefined) {
+      i = sites.push({ site_id: row.site_id, site_name: row.site_name }) - 1;
+      siteIndex.set(row.site_id, i);
+    }
+    site.push(i);
+    for (const c of SCORECARD_COLUMNS) columns[c].push(row[c]);
+  }
+  return { sites, site, ...columns } as Scorecard;
+}
+
+/** The rows of a scorecard, in its order. */
+export function scorecardRows(card: Scorecard): ScorecardRow[] {
+  return card.site.map((s, i) => {
+    const row = { site_id: card.sites[s].site_id, site_name: card.sites[s].site_name } as Record<string, unknown>;
+    for (const c of SCORECARD_COLUMNS) row[c] = card[c][i];
+    return row as unknown as ScorecardRow;
+  });
+}
+
 /** One site and day (configured zone, 'YYYY-MM-DD') with runs. */
 export interface HeatmapCell {
   site_id: number;
@@ -86,6 +156,65 @@ export interface HeatmapCell {
   failed: number;
   flaky: number;
   degraded: number;
+}
+
+/**
+ * GET /dashboard/heatmap's `result`: the cells above sent by columns, one number per day of `dates`
+ * in each of a site's four arrays (0 on a day without runs). 100 sites × 90 days are 9,000 cells: as
+ * objects ~720 KB of JSON, whose writing and reading cost more than a raw Query several times over;
+ * as columns ~90 KB. `heatmapCells` gives the cells back.
+ */
+export interface Heatmap {
+  /** The days of the window, oldest first. */
+  dates: string[];
+  /** Each live site with runs in the window, by id. */
+  sites: HeatmapSite[];
+}
+
+export interface HeatmapSite {
+  site_id: number;
+  runs: number[];
+  failed: number[];
+  flaky: number[];
+  degraded: number[];
+}
+
+/** Cells (days with runs only) in columns over `dates`; cells of other days are left out. */
+export function heatmapOf(cells: Iterable<HeatmapCell>, dates: string[]): Heatmap {
+  const index = new Map(dates.map((d, i) => [d, i]));
+  const sites = new Map<number, HeatmapSite>();
+  for (const c of cells) {
+    const i = index.get(c.date);
+    if (i === undefined) continue;
+    let site = sites.get(c.site_id);
+    if (!site) {
+      const zeros = () => new Array<number>(dates.length).fill(0);
+      site = { site_id: c.site_id, runs: zeros(), failed: zeros(), flaky: zeros(), degraded: zeros() };
+      sites.set(c.site_id, site);
+    }
+    site.runs[i] = c.runs;
+    site.failed[i] = c.failed;
+    site.flaky[i] = c.flaky;
+    site.degraded[i] = c.degraded;
+  }
+  return { dates, sites: [...sites.values()].sort((a, b) => a.site_id - b.site_id) };
+}
+
+/** The cells of a heatmap, days with runs only, by site then day. */
+export function heatmapCells({ dates, sites }: Heatmap): HeatmapCell[] {
+  const cells: HeatmapCell[] = [];
+  for (const s of sites)
+    for (const [i, date] of dates.entries())
+      if (s.runs[i] > 0)
+        cells.push({
+          site_id: s.site_id,
+          date,
+          runs: s.runs[i],
+          failed: s.failed[i],
+          flaky: s.flaky[i],
+          degraded: s.degraded[i],
+        });
+  return cells;
 }
 
 /** p50/p95 of one process's passes (both modes) on one day of one site. */

@@ -40,6 +40,9 @@ export default async function setup(project: TestProject) {
       BANK_WEBHOOK_PAUSE_FAILURES: '5',
       BANK_WEBHOOK_PAUSE_MIN_MS: '0',
       BANK_WEBHOOK_RATE_LIMIT: '30',
+      // Tests read a dashboard answer right after the write it must show: none is kept and served again
+      // (the sharing itself: functions/lib/http/sharedAnswers.test.ts, apiHandler.test.ts).
+      SHARED_ANSWERS: 'off',
       // The e2e browser cannot pick its local address: it plays users behind a trusted proxy on
       // this machine, each page with its own X-Forwarded-For. Integration tests connect from
       // addresses of their own instead (tests/helpers/api.ts `from`) and trust no proxy.

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { RunStatus } from '../../shared/enums.js';
+import { heatmapCells, scorecardRows } from '../../shared/schemas/dashboard.js';
 import { kit, uniqueName } from '../helpers/authKit.js';
 import { until } from '../helpers/until.js';
 
@@ -73,7 +74,8 @@ describe('after a passing check of a new site', () => {
       const res = await get(`/dashboard/scorecard?days=${days}`);
       expect(res.status).toBe(200);
       expect(Number(res.headers['x-consumed-rcu'])).toBeGreaterThan(0);
-      const row = res.body.data.result.find((r: { site_id: number }) => r.site_id === site.id);
+      // Sent by columns, read back as rows.
+      const row = scorecardRows(res.body.data.result).find((r) => r.site_id === site.id);
       expect(row).toMatchObject({
         site_id: site.id,
         site_name: site.name,
@@ -88,15 +90,17 @@ describe('after a passing check of a new site', () => {
         flake_rate: 0,
         last_status: RunStatus.values.Done,
       });
-      expect(row.p50_ms).toBeGreaterThan(0);
-      expect(row.p95_ms).toBeGreaterThanOrEqual(row.p50_ms);
+      expect(row?.p50_ms).toBeGreaterThan(0);
+      expect(row?.p95_ms).toBeGreaterThanOrEqual(row?.p50_ms ?? Number.POSITIVE_INFINITY);
     }
   });
 
   it('shows one day of the site on the heatmap and in its timings', async () => {
     const heat = await get('/dashboard/heatmap');
     expect(Number(heat.headers['x-consumed-rcu'])).toBeGreaterThan(0);
-    const cells = heat.body.data.result.filter((c: { site_id: number }) => c.site_id === site.id);
+    // Sent by columns over the window's 90 days (oldest first), read back as cells.
+    expect(heat.body.data.result.dates).toHaveLength(90);
+    const cells = heatmapCells(heat.body.data.result).filter((c) => c.site_id === site.id);
     expect(cells).toEqual([
       { site_id: site.id, date: expect.stringMatching(/^\d{4}-\d\d-\d\d$/), runs: 1, failed: 0, flaky: 0, degraded },
     ]);

@@ -116,15 +116,15 @@ export function leaseKind<D extends object>(kind: string, options: LeaseKindOpti
   ): LeaseRecord<D> | undefined => {
     const all = recordData<Record<string, NativeAttributeValue>>(item);
     if (!all) return undefined;
-    const data: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(all)) if (!LEASE_ATTRS.has(k)) data[k] = v;
-    return {
+    const record = {
       status: leaseStatusOf(all, options.reusable, now),
       holder: all[A.holder] as string | undefined,
       until: all[A.until] as number | undefined,
       keepUntil: all[A.keep] as number | undefined,
-      data: data as D,
     };
+    // The rest is the feature's data: the item itself, the protocol's attributes taken out (no copy).
+    for (const k of LEASE_ATTRS) if (k in all) delete all[k];
+    return { ...record, data: all as D };
   };
 
   /** A write only the holder may make (its token still on the record, in progress). */

@@ -1,18 +1,20 @@
 import middy, { type MiddyfiedHandler } from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { HEADERS } from '../../../shared/envelope.js';
 import { type Authenticate, access } from './middlewares/access.js';
 import { API_PREFIX, type ApiContext, type ApiResult, apiState, matchedRoute } from './middlewares/apiState.js';
 import { type AuditRecorder, audit } from './middlewares/audit.js';
 import { bodyLimits } from './middlewares/bodyLimits.js';
-import { envelope } from './middlewares/envelope.js';
+import { envelope, successBody } from './middlewares/envelope.js';
 import { jsonBody } from './middlewares/jsonBody.js';
 import { loggingContext } from './middlewares/loggingContext.js';
 import { type EdgeCheck, originGate } from './middlewares/originGate.js';
 import { rateLimit } from './middlewares/rateLimit.js';
 import { routing } from './middlewares/routing.js';
 import { validation } from './middlewares/validation.js';
-import type { AuthUser, Request, Router } from './router.js';
+import { type AuthUser, RawReply, type Request, type Route, type Router } from './router.js';
+import { processAnswers } from './sharedAnswers.js';
 
 export { API_PREFIX } from './middlewares/apiState.js';
 export type { AuditInput, AuditRecorder } from './middlewares/audit.js';
@@ -51,6 +53,31 @@ function routeRequest(event: APIGatewayProxyEventV2, context: ApiContext): Reque
 }
 
 /**
+ * A route's answer shared by every caller for `sharedFor` ms (sharedAnswers.ts): computed and
+ * written once, served again as written. A caller who did not compute it read nothing: its
+ * x-consumed-rcu is 0, and `age` says how old (whole seconds) the answer it got is.
+ */
+async function sharedReply(route: Route, req: Request): Promise<RawReply> {
+  const key = `${route.pattern} ${JSON.stringify(req.params)} ${JSON.stringify(req.queryData ?? req.query)}`;
+  const answer = await processAnswers.answer(key, route.sharedFor ?? 0, async () => {
+    const headers: Record<string, string> = {};
+    const setHeader = (name: string, value: string) => {
+      headers[name.toLowerCase()] = value;
+    };
+    const data = await route.handler({ ...req, setHeader });
+    if (data instanceof RawReply)
+      throw new Error(`${route.pattern}: a shared answer is an envelope's data, not a RawReply`);
+    return { body: successBody(data), headers };
+  });
+  const headers = { ...answer.headers };
+  if (!answer.computed) {
+    headers[HEADERS.consumedCapacity] = '0';
+    headers.age = String(Math.floor(answer.ageMs / 1000));
+  }
+  return new RawReply(200, answer.body, headers);
+}
+
+/**
  * The one Lambda handler behind API Gateway (HTTP API, payload v2), as a middy chain of small
  * steps, each its own module: lower-case headers, open the logging context, put results and
  * errors in the envelope, refuse what did not come through CloudFront (cloud only), find the route (and parse
@@ -80,8 +107,10 @@ export function createApiHandler(
     .use(validation())
     .handler(async (event, context) => {
       const route = matchedRoute({ context });
+      const req = routeRequest(event, context);
       // The envelope middleware wraps whatever the route returns (a RawReply goes out as is).
-      return (await route.handler(routeRequest(event, context))) as ApiResult;
+      if (route.sharedFor && req.method === 'GET') return (await sharedReply(route, req)) as ApiResult;
+      return (await route.handler(req)) as ApiResult;
     });
   // Callers pass a plain Lambda context; loggingContext() adds the API state to it first thing.
   return handler as unknown as MiddyfiedHandler<APIGatewayProxyEventV2, ApiResult, Error, Context>;

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { ListFields } from '../../../shared/listQuery.js';
 import type { UserRoleValue } from '../../../shared/schemas/auth.js';
 import type { RateLimitRule } from '../rateLimit.js';
+import { MAX_TTL_MS } from './sharedAnswers.js';
 
 /** Who is calling: set by the access step of the API handler for every user and super route. */
 export interface AuthUser {
@@ -149,6 +150,11 @@ export interface RouteOptions<S extends z.ZodType | undefined> {
   query?: z.ZodType;
   /** A per-user budget, applied by the pipeline's rate-limit step (middlewares/rateLimit.ts). */
   rateLimit?: RouteRateLimit;
+  /**
+   * A GET whose answer is the same for every caller who may call it: kept this many ms in this
+   * process and served again to callers of the same path and query meanwhile (sharedAnswers.ts).
+   */
+  sharedFor?: number;
 }
 
 export type RouteHandler<Body, Params = Record<string, string | number>> = (
@@ -167,6 +173,7 @@ export interface Route {
   list?: ListFields;
   query?: z.ZodType;
   rateLimit?: RouteRateLimit;
+  sharedFor?: number;
   /** The `:name` parameters: ids, parsed to numbers by the router. */
   ids: string[];
   /** Raw (still percent-encoded) parameter values, or null if the path is not this route's. */
@@ -247,6 +254,11 @@ export class Router {
     handler: RouteHandler<S extends z.ZodType ? z.output<S> : unknown, ParamsOf<P>>,
     options: RouteOptions<S> = {},
   ): this {
+    if (
+      options.sharedFor !== undefined &&
+      (method !== 'GET' || !(options.sharedFor > 0 && options.sharedFor <= MAX_TTL_MS))
+    )
+      throw new Error(`${method} ${pattern}: sharedFor is for GET routes, 1 to ${MAX_TTL_MS} ms`);
     return this.push({
       method,
       pattern,
@@ -258,6 +270,7 @@ export class Router {
       ...(options.list ? { list: options.list } : {}),
       ...(options.query ? { query: options.query } : {}),
       ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
+      ...(options.sharedFor ? { sharedFor: options.sharedFor } : {}),
       ids: idsOf(pattern),
       match: compile(pattern),
       handler: handler as RouteHandler<unknown>,

@@ -55,6 +55,10 @@ export function toFailure(error: unknown): Failure {
   return { status: 500, headers: {}, body: { code: ErrorCode.Internal, msg: 'Internal error, try later.' } };
 }
 
+/** The body of a success: `{code: 1000, msg: 'SUCCESS', data}`. */
+export const successBody = (data: unknown): string =>
+  JSON.stringify({ code: SUCCESS_CODE, msg: 'SUCCESS', data: data ?? null });
+
 /**
  * The wire envelope (spec section 7), both ways: what the handler returns becomes
  * `{code: 1000, msg, data}` (a RawReply goes out as it is), and what any step throws becomes
@@ -77,7 +81,7 @@ export function envelope(): ApiMiddleware {
       request.response = {
         statusCode: 200,
         headers: state.responseHeaders,
-        body: JSON.stringify({ code: SUCCESS_CODE, msg: 'SUCCESS', data: data ?? null }),
+        body: successBody(data),
       } satisfies ApiResult;
     },
     onError: (request) => {

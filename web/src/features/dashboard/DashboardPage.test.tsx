@@ -1,7 +1,7 @@
 import { weekStampAt } from '@shared/autoCheckSchedule';
 import { wallClock } from '@shared/zoneClock';
 import type { CalendarCell } from '@shared/schemas/autoCheck';
-import type { BankDashboard, DeliveryDashboard, ScorecardRow } from '@shared/schemas/dashboard';
+import { type BankDashboard, type DeliveryDashboard, type ScorecardRow, scorecardOf } from '@shared/schemas/dashboard';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -80,7 +80,7 @@ const DELIVERY: DeliveryDashboard = {
 
 function renderHome(routes: Record<string, () => unknown>, path = '/') {
   const api = stubApi({
-    'GET /dashboard/heatmap': () => ({ result: [] }),
+    'GET /dashboard/heatmap': () => ({ result: { dates: [], sites: [] } }),
     'GET /dashboard/timings': () => ({ result: [] }),
     'GET /auto-check/calendar': () => ({ time_zone: 'Asia/Yangon', concurrency: 4, cells: [] }),
     ...routes,
@@ -101,7 +101,7 @@ const panel = (name: string) => screen.findByRole('region', { name }, { timeout:
 describe('Home dashboard', () => {
   it('colours each health cell by its last result with its pass and flake rates, and opens its subtasks', async () => {
     const { api } = renderHome({
-      'GET /dashboard/scorecard': () => ({ result: SCORECARD }),
+      'GET /dashboard/scorecard': () => ({ result: scorecardOf(SCORECARD) }),
       'GET /dashboard/bank': () => BANK,
       'GET /dashboard/delivery': () => DELIVERY,
     });
@@ -125,7 +125,7 @@ describe('Home dashboard', () => {
 
   it('shows the bank and delivery figures from their routes', async () => {
     renderHome({
-      'GET /dashboard/scorecard': () => ({ result: SCORECARD }),
+      'GET /dashboard/scorecard': () => ({ result: scorecardOf(SCORECARD) }),
       'GET /dashboard/bank': () => BANK,
       'GET /dashboard/delivery': () => DELIVERY,
     });
@@ -139,7 +139,7 @@ describe('Home dashboard', () => {
 
   it('says when a panel has nothing yet and when it could not load, each on its own', async () => {
     renderHome({
-      'GET /dashboard/scorecard': () => ({ result: [] }),
+      'GET /dashboard/scorecard': () => ({ result: scorecardOf([]) }),
       'GET /dashboard/bank': () => jsonResponse({ code: 5000, msg: 'Server error, try later.', request_id: 'r' }, 500),
       // No delivery route at all (the bank monitor serves it): a 404 is that panel's error only.
     });
@@ -185,7 +185,7 @@ describe('Home dashboard', () => {
     };
     const nextRuns = async (weekStart: number) => {
       renderHome({
-        'GET /dashboard/scorecard': () => ({ result: [] }),
+        'GET /dashboard/scorecard': () => ({ result: scorecardOf([]) }),
         'GET /auto-check/calendar': () => ({
           time_zone: zone,
           concurrency: 4,
@@ -215,14 +215,14 @@ describe('Home dashboard', () => {
 
   it('follows the language switch', async () => {
     await i18n.changeLanguage('zh');
-    renderHome({ 'GET /dashboard/scorecard': () => ({ result: SCORECARD }) });
+    renderHome({ 'GET /dashboard/scorecard': () => ({ result: scorecardOf(SCORECARD) }) });
     const health = await panel('健康状况');
     expect(await within(health).findByRole('tab', { name: '7 天' })).toBeInTheDocument();
     expect(await panel('即将运行')).toBeInTheDocument();
   });
 
   it('puts failing sites first on the wall screen', async () => {
-    renderHome({ 'GET /dashboard/scorecard': () => ({ result: SCORECARD }) }, '/?tv=1');
+    renderHome({ 'GET /dashboard/scorecard': () => ({ result: scorecardOf(SCORECARD) }) }, '/?tv=1');
     const health = await panel('Health');
     await within(health).findByRole('button', { name: 'Mega Agent · Login Account (D4)' });
     expect(

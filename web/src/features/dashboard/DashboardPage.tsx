@@ -4,6 +4,7 @@
 // failing cells first.
 import { Button, makeStyles, mergeClasses, Text, tokens } from '@fluentui/react-components';
 import { FullScreenMaximizeRegular, TvRegular } from '@fluentui/react-icons';
+import { WALL_REFRESH_MS } from '@shared/schemas/dashboard';
 import type { ReactNode } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useAuth } from '@/app/auth';
@@ -16,9 +17,6 @@ import { HealthPanel } from './panels/HealthPanel';
 import { HistoryPanel } from './panels/HistoryPanel';
 import { NextRunsPanel } from './panels/NextRunsPanel';
 import { TimingsPanel } from './panels/TimingsPanel';
-
-/** How often the wall screen reads again. */
-export const WALL_REFRESH_MS = 30_000;
 
 const useStyles = makeStyles({
   page: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalL },

@@ -1,10 +1,12 @@
-import type {
-  BankDashboard,
-  DeliveryDashboard,
-  HeatmapCell,
-  ScorecardDays,
-  ScorecardRow,
-  TimingPoint,
+import {
+  type BankDashboard,
+  type DeliveryDashboard,
+  type Heatmap,
+  type Scorecard,
+  type ScorecardDays,
+  type ScorecardRow,
+  scorecardRows,
+  type TimingPoint,
 } from '@shared/schemas/dashboard';
 import { queryOptions } from '@tanstack/react-query';
 import { request } from '@/api/request';
@@ -22,14 +24,17 @@ const get = <T>(url: string, signal: AbortSignal) =>
 export const scorecardQuery = (days: ScorecardDays, refetchInterval?: number) =>
   queryOptions({
     queryKey: [DASHBOARD, 'scorecard', days] as const,
-    queryFn: ({ signal }) => get<{ result: ScorecardRow[] }>(`/dashboard/scorecard?days=${days}`, signal),
+    // Sent by columns (shared/schemas/dashboard.ts Scorecard); the panels read rows.
+    queryFn: async ({ signal }): Promise<{ result: ScorecardRow[] }> => ({
+      result: scorecardRows((await get<{ result: Scorecard }>(`/dashboard/scorecard?days=${days}`, signal)).result),
+    }),
     refetchInterval,
   });
 
 export const heatmapQuery = (refetchInterval?: number) =>
   queryOptions({
     queryKey: [DASHBOARD, 'heatmap', 90] as const,
-    queryFn: ({ signal }) => get<{ result: HeatmapCell[] }>('/dashboard/heatmap?days=90', signal),
+    queryFn: ({ signal }) => get<{ result: Heatmap }>('/dashboard/heatmap?days=90', signal),
     refetchInterval,
   });
 

@@ -1,5 +1,6 @@
 import { HeatMapChart, type HeatMapChartData } from '@fluentui/react-charts';
 import { addDays, dayOf, dayStart } from '@shared/calendarDay';
+import { heatmapCells } from '@shared/schemas/dashboard';
 import { DEFAULT_SYSTEM_CONFIG } from '@shared/schemas/systemConfig';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
@@ -31,17 +32,17 @@ export function HistoryPanel({ refetchInterval }: { refetchInterval?: number }):
       title="History"
       query={query}
       wide
-      isEmpty={(d) => d.result.length === 0}
+      isEmpty={(d) => d.result.sites.length === 0}
       emptyText="No checks in 90 days yet"
     >
       {({ result }) => {
         const siteName = new Map((names.data?.result ?? []).map((r) => [r.site_id, r.site_name]));
         const today = dayOf(Date.now(), zone);
         const days = Array.from({ length: DAYS }, (_, i) => addDays(today, i - (DAYS - 1)));
-        const byKey = new Map(result.map((c) => [`${c.site_id}#${c.date}`, c]));
-        const siteIds = [...new Set(result.map((c) => c.site_id))].sort((a, b) =>
-          (siteName.get(a) ?? '').localeCompare(siteName.get(b) ?? ''),
-        );
+        const byKey = new Map(heatmapCells(result).map((c) => [`${c.site_id}#${c.date}`, c]));
+        const siteIds = result.sites
+          .map((s) => s.site_id)
+          .sort((a, b) => (siteName.get(a) ?? '').localeCompare(siteName.get(b) ?? ''));
         const groups = new Map<string, HeatMapChartData>(
           LEGENDS.map((legend, i) => [legend, { legend: t(legend), value: LEGEND_VALUES[i], data: [] }]),
         );
