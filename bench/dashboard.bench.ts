@@ -477,12 +477,15 @@ try {
     ['rules Query of the calendar (its read units)', rulesQuery],
     // The same answers through HTTP, the API pipeline (auth, envelope) and JSON: what the browser waits for.
     ['GET /health (the pipeline alone, no read)', async () => ({ ...(await call('GET', '/health')), rows: 0 })],
-    ['GET /dashboard/scorecard?days=7 (Health)', api('/dashboard/scorecard?days=7')],
-    ['GET /dashboard/heatmap?days=90 (History)', api('/dashboard/heatmap?days=90')],
+    // The console asks for Health and History by columns; the rows (the calls' default) beside them.
+    ['GET /dashboard/scorecard?days=7 (Health)', api('/dashboard/scorecard?days=7&shape=columns')],
+    ['GET /dashboard/heatmap?days=90 (History)', api('/dashboard/heatmap?days=90&shape=columns')],
+    ['GET /dashboard/scorecard?days=7 as rows', api('/dashboard/scorecard?days=7')],
+    ['GET /dashboard/heatmap?days=90 as rows', api('/dashboard/heatmap?days=90')],
     [`GET /dashboard/timings?days=30 (Timings)`, api(`/dashboard/timings?site_id=${timingsSite}&days=30`)],
     ['GET /auto-check/calendar (Next runs)', api('/auto-check/calendar')],
-    ['GET /dashboard/scorecard?days=30', api('/dashboard/scorecard?days=30')],
-    ['GET /dashboard/scorecard?days=90', api('/dashboard/scorecard?days=90')],
+    ['GET /dashboard/scorecard?days=30', api('/dashboard/scorecard?days=30&shape=columns')],
+    ['GET /dashboard/scorecard?days=90', api('/dashboard/scorecard?days=90&shape=columns')],
   ];
   // The bank monitor's panels: rows are the accounts with a last statement, and the delivery answer's one summary.
   plan.push(

@@ -1,5 +1,12 @@
 import { HEADERS } from '../../shared/envelope.js';
-import { DASHBOARD_SHARED_MS, HeatmapQuery, ScorecardQuery, TimingsQuery } from '../../shared/schemas/dashboard.js';
+import {
+  DASHBOARD_SHARED_MS,
+  HeatmapQuery,
+  heatmapCells,
+  ScorecardQuery,
+  scorecardRows,
+  TimingsQuery,
+} from '../../shared/schemas/dashboard.js';
 import { type Request, Router } from '../lib/http/router.js';
 import { heatmap, type Measured, scorecard, timings } from './checkDashboard.js';
 
@@ -13,13 +20,26 @@ function measuredReply<T>(req: Request, { result, rcu }: Measured<T>): { result:
 export const checkDashboardRouter = new Router()
   .get(
     '/dashboard/scorecard',
-    async (req) => measuredReply(req, await scorecard((req.queryData as ScorecardQuery).days)),
+    async (req) => {
+      const { days, shape } = req.queryData as ScorecardQuery;
+      const card = await scorecard(days);
+      return shape === 'rows'
+        ? measuredReply(req, { ...card, result: scorecardRows(card.result) })
+        : measuredReply(req, card);
+    },
     { query: ScorecardQuery, sharedFor: DASHBOARD_SHARED_MS },
   )
-  .get('/dashboard/heatmap', async (req) => measuredReply(req, await heatmap((req.queryData as HeatmapQuery).days)), {
-    query: HeatmapQuery,
-    sharedFor: DASHBOARD_SHARED_MS,
-  })
+  .get(
+    '/dashboard/heatmap',
+    async (req) => {
+      const { days, shape } = req.queryData as HeatmapQuery;
+      const map = await heatmap(days);
+      return shape === 'rows'
+        ? measuredReply(req, { ...map, result: heatmapCells(map.result) })
+        : measuredReply(req, map);
+    },
+    { query: HeatmapQuery, sharedFor: DASHBOARD_SHARED_MS },
+  )
   .get(
     '/dashboard/timings',
     async (req) => {

@@ -11,6 +11,7 @@ export const DashboardMessages = {
   heatmapDays: 'days must be a whole number from 1 to 90',
   hours: 'hours must be a whole number from 1 to 720',
   site: 'site_id must be a site id',
+  shape: 'shape must be rows or columns',
 } as const;
 
 /** The wall screen (`/?tv=1`) reads every panel again this often. */
@@ -47,12 +48,23 @@ const windowDays = (fallback: ScorecardDays) =>
       .default(fallback),
   );
 
-/** GET /dashboard/scorecard?days=7|30|90 (default 7). */
-export const ScorecardQuery = z.object({ days: windowDays(7) });
+/**
+ * How Health and History are sent: `rows` (the default: one object per row, as issue 26 defines the
+ * calls) or `columns` (`Scorecard` / `Heatmap` below: the same figures in a fraction of the JSON,
+ * what the console asks for; a 100-site History is ~720 KB as rows, ~95 KB as columns).
+ */
+export const AnswerShape = z.enum(['rows', 'columns'], { error: DashboardMessages.shape }).default('rows');
+export type AnswerShape = z.infer<typeof AnswerShape>;
+
+/** GET /dashboard/scorecard?days=7|30|90 (default 7)&shape=rows|columns. */
+export const ScorecardQuery = z.object({ days: windowDays(7), shape: AnswerShape });
 export type ScorecardQuery = z.infer<typeof ScorecardQuery>;
 
-/** GET /dashboard/heatmap?days=1..90 (default 90). */
-export const HeatmapQuery = z.object({ days: wholeNumber(DashboardMessages.heatmapDays, 1, 90, 90) });
+/** GET /dashboard/heatmap?days=1..90 (default 90)&shape=rows|columns. */
+export const HeatmapQuery = z.object({
+  days: wholeNumber(DashboardMessages.heatmapDays, 1, 90, 90),
+  shape: AnswerShape,
+});
 export type HeatmapQuery = z.infer<typeof HeatmapQuery>;
 
 /** GET /dashboard/timings?site_id=&days=7|30|90 (default 30). */
@@ -107,7 +119,7 @@ const SCORECARD_COLUMNS = [
 type ScorecardColumn = (typeof SCORECARD_COLUMNS)[number];
 
 /**
- * GET /dashboard/scorecard's `result`: the rows above sent by columns, row i being entry i of every
+ * GET /dashboard/scorecard?shape=columns's `result`: the rows above sent by columns, row i being entry i of every
  * array (rows ordered by site name, process, mode), its site `sites[site[i]]`. 1,600 rows (100 sites ×
  * 16 cells) are ~345 KB of JSON as objects, ~110 KB as columns, and reading them is what a shared
  * answer costs most. `scorecardRows` gives the rows back.
@@ -159,7 +171,7 @@ export interface HeatmapCell {
 }
 
 /**
- * GET /dashboard/heatmap's `result`: the cells above sent by columns, one number per day of `dates`
+ * GET /dashboard/heatmap?shape=columns's `result`: the cells above sent by columns, one number per day of `dates`
  * in each of a site's four arrays (0 on a day without runs). 100 sites × 90 days are 9,000 cells: as
  * objects ~720 KB of JSON, whose writing and reading cost more than a raw Query several times over;
  * as columns ~90 KB. `heatmapCells` gives the cells back.

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { RunStatus } from '../../shared/enums.js';
-import { heatmapCells, scorecardRows } from '../../shared/schemas/dashboard.js';
+import { type HeatmapCell, heatmapCells, type ScorecardRow, scorecardRows } from '../../shared/schemas/dashboard.js';
 import { kit, uniqueName } from '../helpers/authKit.js';
 import { until } from '../helpers/until.js';
 
@@ -24,6 +24,8 @@ describe('validation', () => {
     ['/dashboard/scorecard?days=abc', 'days must be 7, 30 or 90'],
     ['/dashboard/heatmap?days=0', 'days must be a whole number from 1 to 90'],
     ['/dashboard/heatmap?days=91', 'days must be a whole number from 1 to 90'],
+    ['/dashboard/heatmap?shape=csv', 'shape must be rows or columns'],
+    ['/dashboard/scorecard?shape=', 'shape must be rows or columns'],
     ['/dashboard/timings', 'site_id must be a site id'],
     ['/dashboard/timings?site_id=3&days=14', 'days must be 7, 30 or 90'],
   ])('answers 400 to %s', async (path, msg) => {
@@ -74,8 +76,11 @@ describe('after a passing check of a new site', () => {
       const res = await get(`/dashboard/scorecard?days=${days}`);
       expect(res.status).toBe(200);
       expect(Number(res.headers['x-consumed-rcu'])).toBeGreaterThan(0);
-      // Sent by columns, read back as rows.
-      const row = scorecardRows(res.body.data.result).find((r) => r.site_id === site.id);
+      // One object per row by default; by columns on request, the same rows.
+      const rows = res.body.data.result as ScorecardRow[];
+      const byColumns = await get(`/dashboard/scorecard?days=${days}&shape=columns`);
+      expect(scorecardRows(byColumns.body.data.result)).toEqual(rows);
+      const row = rows.find((r) => r.site_id === site.id);
       expect(row).toMatchObject({
         site_id: site.id,
         site_name: site.name,
@@ -98,9 +103,11 @@ describe('after a passing check of a new site', () => {
   it('shows one day of the site on the heatmap and in its timings', async () => {
     const heat = await get('/dashboard/heatmap');
     expect(Number(heat.headers['x-consumed-rcu'])).toBeGreaterThan(0);
-    // Sent by columns over the window's 90 days (oldest first), read back as cells.
-    expect(heat.body.data.result.dates).toHaveLength(90);
-    const cells = heatmapCells(heat.body.data.result).filter((c) => c.site_id === site.id);
+    // One object per site-day with runs; by columns on request, over the window's 90 days (oldest first).
+    const byColumns = (await get('/dashboard/heatmap?shape=columns')).body.data.result;
+    expect(byColumns.dates).toHaveLength(90);
+    expect(heatmapCells(byColumns)).toEqual(heat.body.data.result);
+    const cells = (heat.body.data.result as HeatmapCell[]).filter((c) => c.site_id === site.id);
     expect(cells).toEqual([
       { site_id: site.id, date: expect.stringMatching(/^\d{4}-\d\d-\d\d$/), runs: 1, failed: 0, flaky: 0, degraded },
     ]);

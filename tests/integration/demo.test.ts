@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunStatus } from '../../shared/enums.js';
-import { type Heatmap, heatmapCells, type Scorecard, scorecardRows } from '../../shared/schemas/dashboard.js';
+import type { HeatmapCell, ScorecardRow } from '../../shared/schemas/dashboard.js';
 import { DEMO_TELEGRAM } from '../../scripts/local/demo.js';
 import { type LocalStack, startLocalStack } from '../../scripts/local/stack.js';
 import { api, type Json, login } from '../helpers/api.js';
@@ -99,7 +99,7 @@ describe('the home dashboard on a first start', () => {
     expect(calendar.cells).toHaveLength(14);
 
     // The demo check ended above: its subtasks are on the dashboard.
-    const rows = scorecardRows((await get('/dashboard/scorecard')).result as Scorecard);
+    const rows = (await get('/dashboard/scorecard')).result as ScorecardRow[];
     const bySite = (name: string) => rows.filter((r) => r.site_name === name);
     expect(bySite('Sandbox Agent A').map((r) => [r.process, r.last_status])).toEqual([
       [1, RunStatus.values.Done],
@@ -109,7 +109,7 @@ describe('the home dashboard on a first start', () => {
     expect(bySite('Sandbox Locked Agent').map((r) => [r.process, r.last_status])).toEqual([
       [1, RunStatus.values.Failed],
     ]);
-    const heat = heatmapCells((await get('/dashboard/heatmap')).result as Heatmap);
+    const heat = (await get('/dashboard/heatmap')).result as HeatmapCell[];
     expect(heat.length).toBe(2);
   });
 });

@@ -26,7 +26,9 @@ export const scorecardQuery = (days: ScorecardDays, refetchInterval?: number) =>
     queryKey: [DASHBOARD, 'scorecard', days] as const,
     // Sent by columns (shared/schemas/dashboard.ts Scorecard); the panels read rows.
     queryFn: async ({ signal }): Promise<{ result: ScorecardRow[] }> => ({
-      result: scorecardRows((await get<{ result: Scorecard }>(`/dashboard/scorecard?days=${days}`, signal)).result),
+      result: scorecardRows(
+        (await get<{ result: Scorecard }>(`/dashboard/scorecard?days=${days}&shape=columns`, signal)).result,
+      ),
     }),
     refetchInterval,
   });
@@ -34,7 +36,7 @@ export const scorecardQuery = (days: ScorecardDays, refetchInterval?: number) =>
 export const heatmapQuery = (refetchInterval?: number) =>
   queryOptions({
     queryKey: [DASHBOARD, 'heatmap', 90] as const,
-    queryFn: ({ signal }) => get<{ result: Heatmap }>('/dashboard/heatmap?days=90', signal),
+    queryFn: ({ signal }) => get<{ result: Heatmap }>('/dashboard/heatmap?days=90&shape=columns', signal),
     refetchInterval,
   });
 
