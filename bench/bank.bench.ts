@@ -14,6 +14,7 @@
 // and not counted). The JSON is also written to bench/results/bank.json.
 
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { subscribe } from 'node:diagnostics_channel';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -21,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { LAMBDAS } from '../functions/registry.js';
 import { startLocalStack } from '../scripts/local/stack.js';
+import { cpuBetween, cpuSnapshot, type Namer } from './processCpu.js';
 import { isReadCommand } from './readCommand.js';
 
 const ACCOUNTS = Number(process.env.BENCH_BANK_ACCOUNTS ?? 1000);
@@ -39,6 +41,23 @@ const load = () =>
   loadavg()
     .map((l) => l.toFixed(2))
     .join(' / ');
+
+/** The bench's processes by what they run: this one hosts the stack (and the bench's own measuring). */
+const processName: Namer = (pid, cmdline) => {
+  if (pid === process.pid) return 'stack';
+  if (/dynalite/.test(cmdline)) return 'dynalite';
+  if (/DynamoDBLocal/.test(cmdline)) return 'dynamodb_local';
+  const consumer = /consumerProcess\.ts (\{.*\})/.exec(cmdline);
+  if (consumer) return `consumer_${safeName(consumer[1] as string)}`;
+  return undefined;
+};
+const safeName = (spec: string) => {
+  try {
+    return String((JSON.parse(spec) as { def: { name: string } }).def.name);
+  } catch {
+    return 'unknown';
+  }
+};
 
 const dataDir = mkdtempSync(join(tmpdir(), 'patrol-bench-bank-'));
 const stack = await startLocalStack({
@@ -181,7 +200,24 @@ try {
     { step: 'initialize', name: 'benchCapacity' },
   );
 
+  // HTTP requests this process makes, by the service they go to (the engines, the sandbox banks).
+  const requests = new Map<string, number>();
+  const serviceOf = new Map<string, string>(
+    Object.entries({
+      dynamodb: stack.env.DYNAMO_ENDPOINT,
+      sqs: stack.env.SQS_ENDPOINT,
+      bank_portals: stack.env.SANDBOX_BANK_URL,
+    }).flatMap(([name, url]) => (url ? [[new URL(url).host, name]] : [])),
+  );
+  subscribe('http.client.request.start', (message) => {
+    if (!measuring.on) return;
+    const host = String((message as { request: { getHeader(h: string): unknown } }).request.getHeader('host'));
+    const name = serviceOf.get(host) ?? 'other';
+    requests.set(name, (requests.get(name) ?? 0) + 1);
+  });
+
   const started = Date.now();
+  const cpuBefore = cpuSnapshot(process.pid, processName);
   measuring.on = true;
   const txns: { account: (typeof accounts)[number]; amount: number; at: number }[] = [];
   const txnTimer = setInterval(
@@ -201,6 +237,7 @@ try {
   await new Promise((r) => setTimeout(r, SECONDS * 1000));
   clearInterval(txnTimer);
   measuring.on = false;
+  const cpu = cpuBetween(cpuBefore, cpuSnapshot(process.pid, processName));
   const elapsed = (Date.now() - started) / 1000;
   const polls = lags.length;
   const measuredUnits = { ...units };
@@ -268,6 +305,17 @@ try {
         };
       }),
     ),
+    // CPU (user + system) per poll run, by process, over the measured window: the figure the
+    // machine's load does not move. `cores_busy` is the total over the window's wall clock.
+    cpu_ms_per_poll: Object.fromEntries(
+      Object.entries(cpu)
+        .sort(([, a], [, b]) => b - a)
+        .map(([name, ms]) => [name, +(ms / Math.max(1, polls)).toFixed(2)]),
+    ),
+    http_requests_per_poll: Object.fromEntries(
+      [...requests].sort(([, a], [, b]) => b - a).map(([name, n]) => [name, +(n / Math.max(1, polls)).toFixed(2)]),
+    ),
+    cores_busy: +(cpu.total / 1000 / elapsed).toFixed(2),
     rcu_per_poll: +(measuredUnits.read / Math.max(1, polls)).toFixed(2),
     wcu_per_poll: +(measuredUnits.write / Math.max(1, polls)).toFixed(2),
     baseline_get_items_per_s: Math.round(baselineGets),
