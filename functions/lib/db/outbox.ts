@@ -233,6 +233,40 @@ export async function applyRecorded(key: Key, write: OutboxWrite, before: Item |
 }
 
 /**
+ * Clears an entry its writer recorded and then did itself, without the generic apply: for a writer
+ * that knows more than the sweeper does (e.g. that a row the step waits for is written now). Never
+ * throws: an entry left is applied again by the sweeper, so its steps must allow that.
+ */
+export async function clearRecorded(key: Key, write: OutboxWrite, before?: Item): Promise<void> {
+  const old = before ? viewOf(before) : { entries: [], version: 0 };
+  const view: View = { entries: [...old.entries, [write.name, write.entry]], version: old.version + 1 };
+  try {
+    await clearApplied(key, [write.name], view);
+  } catch (error) {
+    logger.warn('follow-ups not cleared; the sweeper does it', { row: key.pk, error: error as Error });
+  }
+}
+
+/**
+ * Applies now every entry pending on one row, oldest first, and clears them (what the sweeper does
+ * for a stale row, for a reader that found the row and cannot wait). Throws when a step fails.
+ */
+export async function applyPendingOf(key: Key): Promise<void> {
+  const out = await dynamoClient().send(
+    new GetCommand({ TableName: config.tableName, Key: key, ConsistentRead: true }),
+  );
+  if (!out.Item) return;
+  const view = viewOf(out.Item);
+  const done: string[] = [];
+  for (const [name, entry] of view.entries) {
+    if (!(await applyEntry(key, name, entry))) break;
+    done.push(name);
+  }
+  if (done.length) await clearApplied(key, done, view);
+  if (done.length < view.entries.length) throw new Error(`follow-ups of ${key.pk} still pending`);
+}
+
+/**
  * The sweeper: every row whose oldest follow-up was recorded before `before` (default: a few
  * seconds ago) has its entries from before then applied, oldest first, and cleared. An entry whose
  * step fails stays, and so do the entries after it on that row (their order matters). Returns what
