@@ -321,8 +321,9 @@ try {
     ),
     // CPU (user + system) per poll run, by process, over the measured window: the figure the
     // machine's load does not move. `cores_busy` is the total over the window's wall clock.
+    // `product`: the total without the sandbox banks (the remote banks' stand-in).
     cpu_ms_per_poll: Object.fromEntries(
-      Object.entries(cpu)
+      Object.entries({ ...cpu, product: cpu.total - (cpu[SANDBOX] ?? 0) })
         .sort(([, a], [, b]) => b - a)
         .map(([name, ms]) => [name, +(ms / Math.max(1, polls)).toFixed(2)]),
     ),
