@@ -160,14 +160,23 @@ export interface BankStore {
    * A balance change of a sub-account (`pre` to `cur`): one conditional write moves the
    * sub-account's balance (only while it is still `pre`; undefined otherwise: another writer
    * recorded it) with its last refresh and `reconciled_at`, and records `followUps` (the balance
-   * stat and its notification, record.ts) under the ids chosen for them before.
+   * stat and its notification, record.ts) under the ids chosen for them before. Applied here, the
+   * follow-ups add their rows' counts to `batch` (the poll's), moved with the rest of its rows.
    */
   recordBalanceChange(
     change: { sub_id: number; pre: number; cur: number; at: number },
     followUps: (ids: { stat: number; notification: number }) => FollowUp[],
+    options?: { batch?: CountBatch },
   ): Promise<{ sub: StoredSubAccount; ids: { stat: number; notification: number } } | undefined>;
-  /** Writes a balance change's stat and notification under their ids, each once (the change's follow-up). */
-  writeBalanceStat(stat: StoredBalanceStat, notification: New<StoredBankNotification>): Promise<void>;
+  /**
+   * Writes a balance change's stat and notification under their ids, each once (the change's
+   * follow-up); their counts go to `counts` when lent (the writer moves them), else are moved here.
+   */
+  writeBalanceStat(
+    stat: StoredBalanceStat,
+    notification: New<StoredBankNotification>,
+    counts?: { add(partitions: Iterable<string>, delta?: number): void },
+  ): Promise<void>;
   /** A notification of its own (a monitor notice, a repeated statement). */
   createNotification(n: New<StoredBankNotification>, options?: { batch?: CountBatch }): Promise<StoredBankNotification>;
   listStatements(query: ListQuery): Promise<ListOutcome<StoredStatement>>;
@@ -556,7 +565,7 @@ export function dynamoBankStore(
       return { statement, notification, fresh: true };
     },
     statementIdOf: (key) => findUniqueOwner(STATEMENT_KEY.type, STATEMENT_KEY.field, key),
-    async recordBalanceChange(change, followUps) {
+    async recordBalanceChange(change, followUps, options) {
       const ids = {
         stat: await idFromBlock(balanceStatEntity.type),
         notification: await idFromBlock(bankNotificationEntity.type),
@@ -565,7 +574,11 @@ export function dynamoBankStore(
         const sub = await subs.update(
           change.sub_id,
           { available_balance: change.cur, last_refresh: change.at, reconciled_at: change.at },
-          { expect: { available_balance: change.pre }, followUps: followUps(ids) },
+          {
+            expect: { available_balance: change.pre },
+            followUps: followUps(ids),
+            ...(options?.batch ? { followUpCounts: options.batch } : {}),
+          },
         );
         return { sub, ids };
       } catch (error) {
@@ -573,13 +586,14 @@ export function dynamoBankStore(
         throw error;
       }
     },
-    async writeBalanceStat({ id, ...stat }, notification) {
+    async writeBalanceStat({ id, ...stat }, notification, counts) {
       // The stat's counts and its notification's share their group's items (entities.ts): one ADD
-      // per item for both, after both rows.
-      const batch = new CounterBatch();
+      // per item for both, after both rows, or with the poll's rows when it lends its batch.
+      const own = counts ? undefined : new CounterBatch();
+      const batch = (counts ?? own) as CountBatch;
       await createOnce(() => stats.create(stat, { id, counts: batch }));
       if (stat.notification_id !== undefined) await createNotificationOnce(notification, stat.notification_id, batch);
-      await batch.flush();
+      await own?.flush();
     },
     async createNotification(data, options) {
       return createNotificationOnce(data, await idFromBlock(bankNotificationEntity.type), options?.batch);

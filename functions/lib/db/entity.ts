@@ -154,6 +154,11 @@ export interface UpdateOptions {
    */
   followUps?: FollowUp[];
   /**
+   * Lent to the follow-ups applied inline (outbox.ts FollowUpContext): the rows they write add
+   * their counts here, moved once by the caller with the rest of its work's.
+   */
+  followUpCounts?: { add(partitions: Iterable<string>, delta?: number): void };
+  /**
    * The repair of counters kept by `add(..., { once })`: marks these causes counted in the same
    * write, which holds only while the row has counted exactly `seen` causes (none since it was read).
    */

@@ -446,7 +446,13 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
       const before = partitionsOf(old);
       const after = partitionsOf(next);
       if (before.join() !== after.join()) await moveBetween(before, after);
-      if (outbox) await applyRecorded(key(id), outbox, old);
+      if (outbox)
+        await applyRecorded(
+          key(id),
+          outbox,
+          old,
+          options?.followUpCounts ? { counts: options.followUpCounts } : undefined,
+        );
       return toRow(next);
     },
 
