@@ -72,6 +72,8 @@ const stack = await startLocalStack({
   quiet: true,
   adminPassword: 'bench-admin-1',
   sandboxBanksApart: true,
+  // No restart here: the ledger file (written whole at every change) would only add the sandbox's CPU.
+  keepSandboxBankLedger: false,
   // The registry's Lambdas, the poller's entry wrapped to measure each poll (same handler).
   lambdas: LAMBDAS.map((l) => (l.name === 'bankPoller' ? { ...l, entry: 'bench/measuredPoller.ts' } : l)),
 });
