@@ -20,8 +20,9 @@ export interface QueueConsumerOptions {
   region: string;
   /**
    * Long-poll wait (default 20 s, SQS's longest): a message ends the wait at once, and stop() aborts
-   * the waiting receives. Each empty answer costs this process and fauxqs a request: at 5 s the
-   * stack's ~25 idle workers (the bank poller's 20) spent ~1 CPU s a minute on them.
+   * the waiting receive. Each empty answer costs this process and fauxqs a request: at 5 s the
+   * stack's ~25 idle workers (the bank poller's 20) spent ~1 CPU s a minute on them, before each
+   * consumer had one receiver.
    */
   waitTimeSeconds?: number;
   onError?: (message: string, error: unknown) => void;
