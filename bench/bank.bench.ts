@@ -4,7 +4,9 @@
 // second (p50 / p95 / max), the time from a sandbox transaction to its statement row (p95), and
 // the read and write units per poll (every DynamoDB call of the process, with
 // ReturnConsumedCapacity). The raw baseline is GetItem throughput on the same dynalite in the same
-// run. Everything (API, dispatcher, poller, sandbox banks, dynalite, fauxqs) shares this machine.
+// run. Everything (API, dispatcher, poller, fauxqs; dynalite and the sandbox banks in processes of
+// their own) shares this machine. CPU per poll is reported by process (the sandbox banks apart: they
+// stand for remote banks), the figure the machine's load does not move.
 //
 // Besides the averages over every poll, two costs measured apart (issue 24 item 1): `idle_poll`, the
 // mean of the polls that ran and wrote no statement or balance stat (each poll is its own scope,
@@ -14,6 +16,7 @@
 // and not counted). The JSON is also written to bench/results/bank.json.
 
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { subscribe } from 'node:diagnostics_channel';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -21,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { LAMBDAS } from '../functions/registry.js';
 import { startLocalStack } from '../scripts/local/stack.js';
+import { cpuBetween, cpuSnapshot, type Namer } from './processCpu.js';
 import { isReadCommand } from './readCommand.js';
 
 const ACCOUNTS = Number(process.env.BENCH_BANK_ACCOUNTS ?? 1000);
@@ -40,6 +44,26 @@ const load = () =>
     .map((l) => l.toFixed(2))
     .join(' / ');
 
+/** The sandbox banks' process: they stand for remote banks, so their CPU is not the product's. */
+const SANDBOX = 'sandbox_banks';
+/** The bench's processes by what they run: this one hosts the stack (and the bench's own measuring). */
+const processName: Namer = (pid, cmdline) => {
+  if (pid === process.pid) return 'stack';
+  if (/dynalite/.test(cmdline)) return 'dynalite';
+  if (/DynamoDBLocal/.test(cmdline)) return 'dynamodb_local';
+  if (/sandbox\/bank\/process\.ts/.test(cmdline)) return SANDBOX;
+  const consumer = /consumerProcess\.ts (\{.*\})/.exec(cmdline);
+  if (consumer) return `consumer_${safeName(consumer[1] as string)}`;
+  return undefined;
+};
+const safeName = (spec: string) => {
+  try {
+    return String((JSON.parse(spec) as { def: { name: string } }).def.name);
+  } catch {
+    return 'unknown';
+  }
+};
+
 const dataDir = mkdtempSync(join(tmpdir(), 'patrol-bench-bank-'));
 const stack = await startLocalStack({
   dataDir,
@@ -47,6 +71,9 @@ const stack = await startLocalStack({
   demo: false,
   quiet: true,
   adminPassword: 'bench-admin-1',
+  sandboxBanksApart: true,
+  // No restart here: the ledger file (written whole at every change) would only add the sandbox's CPU.
+  keepSandboxBankLedger: false,
   // The registry's Lambdas, the poller's entry wrapped to measure each poll (same handler).
   lambdas: LAMBDAS.map((l) => (l.name === 'bankPoller' ? { ...l, entry: 'bench/measuredPoller.ts' } : l)),
 });
@@ -181,7 +208,32 @@ try {
     { step: 'initialize', name: 'benchCapacity' },
   );
 
+  // HTTP requests this process makes, by the service they go to (the engines, the sandbox banks).
+  const requests = new Map<string, number>();
+  const serviceOf = new Map<string, string>(
+    Object.entries({
+      dynamodb: stack.env.DYNAMO_ENDPOINT,
+      sqs: stack.env.SQS_ENDPOINT,
+      bank_portals: stack.env.SANDBOX_BANK_URL,
+    }).flatMap(([name, url]) => (url ? [[new URL(url).host, name]] : [])),
+  );
+  subscribe('http.client.request.start', (message) => {
+    if (!measuring.on) return;
+    const request = (message as { request: { getHeader(h: string): unknown } }).request;
+    const service = serviceOf.get(String(request.getHeader('host'))) ?? 'other';
+    // SQS by action (its JSON protocol names it in a header): receives, deletes and sends apart.
+    const action =
+      service === 'sqs'
+        ? String(request.getHeader('x-amz-target') ?? '')
+            .split('.')
+            .pop()
+        : '';
+    const name = action ? `${service} ${action}` : service;
+    requests.set(name, (requests.get(name) ?? 0) + 1);
+  });
+
   const started = Date.now();
+  const cpuBefore = cpuSnapshot(process.pid, processName);
   measuring.on = true;
   const txns: { account: (typeof accounts)[number]; amount: number; at: number }[] = [];
   const txnTimer = setInterval(
@@ -201,6 +253,7 @@ try {
   await new Promise((r) => setTimeout(r, SECONDS * 1000));
   clearInterval(txnTimer);
   measuring.on = false;
+  const cpu = cpuBetween(cpuBefore, cpuSnapshot(process.pid, processName));
   const elapsed = (Date.now() - started) / 1000;
   const polls = lags.length;
   const measuredUnits = { ...units };
@@ -268,6 +321,18 @@ try {
         };
       }),
     ),
+    // CPU (user + system) per poll run, by process, over the measured window: the figure the
+    // machine's load does not move. `cores_busy` is the total over the window's wall clock.
+    // `product`: the total without the sandbox banks (the remote banks' stand-in).
+    cpu_ms_per_poll: Object.fromEntries(
+      Object.entries({ ...cpu, product: cpu.total - (cpu[SANDBOX] ?? 0) })
+        .sort(([, a], [, b]) => b - a)
+        .map(([name, ms]) => [name, +(ms / Math.max(1, polls)).toFixed(2)]),
+    ),
+    http_requests_per_poll: Object.fromEntries(
+      [...requests].sort(([, a], [, b]) => b - a).map(([name, n]) => [name, +(n / Math.max(1, polls)).toFixed(2)]),
+    ),
+    cores_busy: +(cpu.total / 1000 / elapsed).toFixed(2),
     rcu_per_poll: +(measuredUnits.read / Math.max(1, polls)).toFixed(2),
     wcu_per_poll: +(measuredUnits.write / Math.max(1, polls)).toFixed(2),
     baseline_get_items_per_s: Math.round(baselineGets),

@@ -121,9 +121,11 @@ export const statementEntity = defineEntity<StoredStatement>({
   keys: ['sub_account_id', 'account_id', 'bank_name'],
   hidden: ['key'],
   // The largest tables of the product: day buckets, so no partition takes the type's writes; ids
-  // from a block per process, so storing a statement makes no round trip to an id counter.
+  // from a block per process, so storing a statement makes no round trip to an id counter; counts
+  // kept with its notification's and the balance stats' (one ADD per day and per account for all).
   partitioning: { bucket: 'day' },
   ids: 'blocks',
+  counterGroup: 'bank',
 });
 
 export const balanceStatEntity = defineEntity<StoredBalanceStat>({
@@ -132,6 +134,7 @@ export const balanceStatEntity = defineEntity<StoredBalanceStat>({
   keys: ['sub_account_id', 'account_id', 'bank_name', 'reconciled'],
   partitioning: { bucket: 'day' },
   ids: 'blocks',
+  counterGroup: 'bank',
 });
 
 export const bankNotificationEntity = defineEntity<StoredBankNotification>({
@@ -141,6 +144,7 @@ export const bankNotificationEntity = defineEntity<StoredBankNotification>({
   keys: ['account_id', 'category', 'status_tg', 'status_webhook', 'notify_webhook'],
   partitioning: { bucket: 'day' },
   ids: 'blocks',
+  counterGroup: 'bank',
 });
 
 export const bankNotificationHistoryEntity = defineEntity<StoredHistory>({

@@ -211,30 +211,34 @@ export async function recordBalance(scope: RecordScope, sub: RecordedSub, cur: n
   const pending = sub.reading.pending_cents;
   const differenceCents = amountCents - pending;
   const reconciled = differenceCents === 0;
-  const recorded = await store.recordBalanceChange({ sub_id: sub.id, pre, cur, at: now }, (ids) => [
-    writeBalanceStat({
-      stat: {
-        id: ids.stat,
-        bank_name: account.bank_name,
-        account_id: account.id,
-        sub_account_id: sub.id,
-        sub_no: sub.no,
-        pre_bal: pre,
-        cur_bal: cur,
-        amount: amountCents / 100,
-        reconciled,
-        difference: differenceCents / 100,
-        statements_sum: pending / 100,
-        statements_count: sub.reading.pending_count,
-        notify_status: targets.row,
-        notified_at: null,
-        notification_id: ids.notification,
-        created_at: now,
-      },
-      user: account.user,
-      targets,
-    }),
-  ]);
+  const recorded = await store.recordBalanceChange(
+    { sub_id: sub.id, pre, cur, at: now },
+    (ids) => [
+      writeBalanceStat({
+        stat: {
+          id: ids.stat,
+          bank_name: account.bank_name,
+          account_id: account.id,
+          sub_account_id: sub.id,
+          sub_no: sub.no,
+          pre_bal: pre,
+          cur_bal: cur,
+          amount: amountCents / 100,
+          reconciled,
+          difference: differenceCents / 100,
+          statements_sum: pending / 100,
+          statements_count: sub.reading.pending_count,
+          notify_status: targets.row,
+          notified_at: null,
+          notification_id: ids.notification,
+          created_at: now,
+        },
+        user: account.user,
+        targets,
+      }),
+    ],
+    { batch: scope.batch },
+  );
   if (!recorded) return false;
   sub.written = recorded.sub;
   if (!reconciled) {
@@ -280,8 +284,8 @@ function balanceNotification(stat: NewStat, user: string, targets: NotifyTargets
  */
 export const writeBalanceStat = defineFollowUp(
   'bank.balance_stat',
-  ({ stat, user, targets }: { stat: NewStat; user: string; targets: NotifyTargets }) =>
-    bankStore().writeBalanceStat(stat as StoredBalanceStat, balanceNotification(stat, user, targets)),
+  ({ stat, user, targets }: { stat: NewStat; user: string; targets: NotifyTargets }, context) =>
+    bankStore().writeBalanceStat(stat as StoredBalanceStat, balanceNotification(stat, user, targets), context?.counts),
 );
 
 /**

@@ -8,14 +8,18 @@ import type { RecordChange } from '../lib/db/keyedRecords.js';
 import type { LeaseRecord, LeaseTake } from '../lib/db/lease.js';
 import { parentKey } from '../lib/db/listEngine.js';
 import { createRepository, type DynamoRepository } from '../lib/db/repository.js';
+import { applyPendingOf, clearRecorded, defineFollowUp } from '../lib/db/outbox.js';
 import {
   claimIfFree,
   claimUnique,
+  claimWithFollowUps,
   findUniqueClaim,
   findUniqueOwner,
   releaseUnique,
   UniqueTakenError,
+  uniqueKey,
 } from '../lib/db/unique.js';
+import { logger } from '../lib/logger.js';
 import { onConditionFailure } from '../lib/onConditionFailure.js';
 import {
   balanceStatEntity,
@@ -42,7 +46,7 @@ import {
   type WebhookHealth,
   webhookHealth,
 } from './entities.js';
-import { deliveriesOf } from './deliveryMessages.js';
+import { deliveriesOf, firstDeliveries, sendDeliveries } from './deliveryMessages.js';
 import { BankAccountExistsError, BankAccountNotFoundError, SubAccountNotFoundError } from './errors.js';
 
 export type {
@@ -156,14 +160,23 @@ export interface BankStore {
    * A balance change of a sub-account (`pre` to `cur`): one conditional write moves the
    * sub-account's balance (only while it is still `pre`; undefined otherwise: another writer
    * recorded it) with its last refresh and `reconciled_at`, and records `followUps` (the balance
-   * stat and its notification, record.ts) under the ids chosen for them before.
+   * stat and its notification, record.ts) under the ids chosen for them before. Applied here, the
+   * follow-ups add their rows' counts to `batch` (the poll's), moved with the rest of its rows.
    */
   recordBalanceChange(
     change: { sub_id: number; pre: number; cur: number; at: number },
     followUps: (ids: { stat: number; notification: number }) => FollowUp[],
+    options?: { batch?: CountBatch },
   ): Promise<{ sub: StoredSubAccount; ids: { stat: number; notification: number } } | undefined>;
-  /** Writes a balance change's stat and notification under their ids, each once (the change's follow-up). */
-  writeBalanceStat(stat: StoredBalanceStat, notification: New<StoredBankNotification>): Promise<void>;
+  /**
+   * Writes a balance change's stat and notification under their ids, each once (the change's
+   * follow-up); their counts go to `counts` when lent (the writer moves them), else are moved here.
+   */
+  writeBalanceStat(
+    stat: StoredBalanceStat,
+    notification: New<StoredBankNotification>,
+    counts?: { add(partitions: Iterable<string>, delta?: number): void },
+  ): Promise<void>;
   /** A notification of its own (a monitor notice, a repeated statement). */
   createNotification(n: New<StoredBankNotification>, options?: { batch?: CountBatch }): Promise<StoredBankNotification>;
   listStatements(query: ListQuery): Promise<ListOutcome<StoredStatement>>;
@@ -260,6 +273,27 @@ function toState(h: WebhookHealth | undefined): WebhookStateRecord {
   };
 }
 
+/** How long a claim's deliveries wait for the notification it names before the sweeper gives them up. */
+const CLAIMED_NOTIFICATION_WAIT_MS = 24 * 3600_000;
+
+/**
+ * Follow-up of a statement's key claim (recordStatement): the first deliveries of the notification
+ * the claim names, recorded in the claim's own PutItem, so the notification is written plain (no
+ * entry of its own, no clear of its ~1 KB row: the claim is a small item) and its deliveries are
+ * still never lost. Its writer sends them once the notification is written and clears the claim's
+ * entry; the sweeper applies an entry left behind, and only once the notification is there (a
+ * writer that died before it leaves it to the reader that finishes the statement,
+ * `completeClaimed`, which then applies the entry itself). A claim whose notification never comes
+ * (its line never read again) is given up after a day.
+ */
+export const deliverClaimed = defineFollowUp('bank.deliver_claimed', async (n: { id: number; at: number }) => {
+  // Its channels as the notification says now: one settled meanwhile is not sent again.
+  const found = await bankStore().getNotification(n.id);
+  if (found) return sendDeliveries(firstDeliveries(found));
+  if (Date.now() - n.at < CLAIMED_NOTIFICATION_WAIT_MS) throw new Error(`notification ${n.id} is not written yet`);
+  logger.error('a claimed statement notification never came; its deliveries are given up', { notification_id: n.id });
+});
+
 export function dynamoBankStore(
   accounts: DynamoRepository<StoredBankAccount> = createRepository(bankAccountEntity),
   subs: DynamoRepository<StoredSubAccount> = createRepository(subAccountEntity),
@@ -294,8 +328,12 @@ export function dynamoBankStore(
     data: New<StoredBankNotification>,
     id: number,
     batch?: CountBatch,
+    /** Its deliveries are recorded elsewhere (its statement's claim): the row carries none. */
+    deliveriesElsewhere = false,
   ): Promise<StoredBankNotification> {
-    const followUps = deliveriesOf({ id, notify_webhook: data.notify_webhook, notify_tg: data.notify_tg });
+    const followUps = deliveriesElsewhere
+      ? []
+      : deliveriesOf({ id, notify_webhook: data.notify_webhook, notify_tg: data.notify_tg });
     try {
       return await notifications.create(data, { id, counts: batch, followUps });
     } catch (error) {
@@ -336,8 +374,17 @@ export function dynamoBankStore(
       }
     }
     let notification = foundNotification;
+    // The claim carries the notification's deliveries (a writer of this version): written plain,
+    // then the claim's entry applied here. An older claim without them: the notification carries its own.
     if (!notification && notify && notificationId !== undefined)
-      notification = await createNotificationOnce(notify(statement), notificationId, options.batch);
+      notification = await createNotificationOnce(
+        notify(statement),
+        notificationId,
+        options.batch,
+        claim.followUpsPending,
+      );
+    if (claim.followUpsPending && notification)
+      await applyPendingOf(uniqueKey(STATEMENT_KEY.type, STATEMENT_KEY.field, data.key));
     const counted = fresh || (options.countAfter !== undefined && statement.created_at > options.countAfter);
     if (!counted) return undefined;
     return { statement, ...(notification ? { notification } : {}), fresh };
@@ -483,9 +530,15 @@ export function dynamoBankStore(
       const id = options.id ?? (await idFromBlock(statementEntity.type));
       const notificationId = notify ? await idFromBlock(bankNotificationEntity.type) : undefined;
       const also: Record<string, number> = notificationId === undefined ? {} : { notification: notificationId };
+      // The notification's deliveries, when a channel is to push (the statement's own notify status
+      // is Pending then), are a follow-up of the claim, recorded in the claim's write.
+      const followUps =
+        notificationId !== undefined && data.notify_status === NotifyStatus.values.Pending
+          ? [deliverClaimed({ id: notificationId, at: Date.now() })]
+          : [];
       // The key names its statement: a later writer of the same line finds it taken and stores nothing.
-      if (!(await claimIfFree(STATEMENT_KEY.type, STATEMENT_KEY.field, data.key, id, also)))
-        return completeClaimed(data, notify, options);
+      const claimed = await claimWithFollowUps(STATEMENT_KEY.type, STATEMENT_KEY.field, data.key, id, also, followUps);
+      if (!claimed) return completeClaimed(data, notify, options);
       let statement: StoredStatement;
       try {
         statement = await statements.create(data, { id, counts: options.batch });
@@ -495,11 +548,24 @@ export function dynamoBankStore(
         throw error;
       }
       if (!notify || notificationId === undefined) return { statement, fresh: true };
-      const notification = await createNotificationOnce(notify(statement), notificationId, options.batch);
+      const notification = await createNotificationOnce(notify(statement), notificationId, options.batch, true);
+      if (claimed.recorded) {
+        // The claim's follow-up, done here (the notification is written): sent, then cleared. A failed
+        // send leaves it to the sweeper.
+        try {
+          await sendDeliveries(firstDeliveries(notification));
+          await clearRecorded(uniqueKey(STATEMENT_KEY.type, STATEMENT_KEY.field, data.key), claimed.recorded);
+        } catch (error) {
+          logger.warn("a statement notification's deliveries were not sent; the sweeper sends them", {
+            notification_id: notification.id,
+            error: error as Error,
+          });
+        }
+      }
       return { statement, notification, fresh: true };
     },
     statementIdOf: (key) => findUniqueOwner(STATEMENT_KEY.type, STATEMENT_KEY.field, key),
-    async recordBalanceChange(change, followUps) {
+    async recordBalanceChange(change, followUps, options) {
       const ids = {
         stat: await idFromBlock(balanceStatEntity.type),
         notification: await idFromBlock(bankNotificationEntity.type),
@@ -508,7 +574,11 @@ export function dynamoBankStore(
         const sub = await subs.update(
           change.sub_id,
           { available_balance: change.cur, last_refresh: change.at, reconciled_at: change.at },
-          { expect: { available_balance: change.pre }, followUps: followUps(ids) },
+          {
+            expect: { available_balance: change.pre },
+            followUps: followUps(ids),
+            ...(options?.batch ? { followUpCounts: options.batch } : {}),
+          },
         );
         return { sub, ids };
       } catch (error) {
@@ -516,9 +586,14 @@ export function dynamoBankStore(
         throw error;
       }
     },
-    async writeBalanceStat({ id, ...stat }, notification) {
-      await createOnce(() => stats.create(stat, { id }));
-      if (stat.notification_id !== undefined) await createNotificationOnce(notification, stat.notification_id);
+    async writeBalanceStat({ id, ...stat }, notification, counts) {
+      // The stat's counts and its notification's share their group's items (entities.ts): one ADD
+      // per item for both, after both rows, or with the poll's rows when it lends its batch.
+      const own = counts ? undefined : new CounterBatch();
+      const batch = (counts ?? own) as CountBatch;
+      await createOnce(() => stats.create(stat, { id, counts: batch }));
+      if (stat.notification_id !== undefined) await createNotificationOnce(notification, stat.notification_id, batch);
+      await own?.flush();
     },
     async createNotification(data, options) {
       return createNotificationOnce(data, await idFromBlock(bankNotificationEntity.type), options?.batch);

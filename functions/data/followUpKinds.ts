@@ -7,6 +7,7 @@ import '../autoCheck/slotFollowUps.js';
 import '../bank/channelStatus.js';
 import '../bank/deliveryMessages.js';
 import '../bank/record.js';
+import '../bank/store.js';
 import '../bankWebhook/deliveryFollowUps.js';
 import '../checks/counts.js';
 import '../checks/engine.js';

@@ -20,8 +20,9 @@ export interface QueueConsumerOptions {
   region: string;
   /**
    * Long-poll wait (default 20 s, SQS's longest): a message ends the wait at once, and stop() aborts
-   * the waiting receives. Each empty answer costs this process and fauxqs a request: at 5 s the
-   * stack's ~25 idle workers (the bank poller's 20) spent ~1 CPU s a minute on them.
+   * the waiting receive. Each empty answer costs this process and fauxqs a request: at 5 s the
+   * stack's ~25 idle workers (the bank poller's 20) spent ~1 CPU s a minute on them, before each
+   * consumer had one receiver.
    */
   waitTimeSeconds?: number;
   onError?: (message: string, error: unknown) => void;
@@ -57,15 +58,28 @@ export function failedMessageIds(result: unknown, messageIds: string[]): Set<str
  * The local stand-in for a Lambda SQS event source mapping: long-polls the queue, invokes the
  * handler with a real-shaped batch, deletes what succeeded and leaves the rest to reappear
  * after the visibility timeout (and to go to the dead-letter queue after maxReceiveCount).
+ *
+ * Like the event source, receiving and invoking are apart: one receiver long-polls and hands each
+ * batch to a free invocation slot (`concurrency` of them), waiting for a slot when all are busy.
+ * One receiver, not one per slot: fauxqs wakes every waiting long poll when messages arrive, and
+ * all but the first then answer empty (the bank bench saw ~5 empty receives per poll's batch with
+ * 20 pollers, each an HTTP round trip in this process).
  */
 export function startQueueConsumer(opts: QueueConsumerOptions): QueueConsumer {
   const abort = new AbortController();
-  // Every worker's long poll listens on this one signal (stop ends them all): as many listeners as
-  // workers, not a leak, so Node's warning past 10 is raised to the worker count.
-  setMaxListeners(Math.max(10, opts.concurrency + 1), abort.signal);
+  const concurrency = Math.max(1, opts.concurrency);
+  setMaxListeners(Math.max(10, concurrency + 1), abort.signal);
   const onError = opts.onError ?? ((message, error) => console.error(`[${opts.name}] ${message}`, error));
   let stopped = false;
   let inFlight = 0;
+  const running = new Set<Promise<void>>();
+  /** Wakes the receiver when a slot frees (or at stop). */
+  let slotFreed: (() => void) | undefined;
+  const wake = () => {
+    const w = slotFreed;
+    slotFreed = undefined;
+    w?.();
+  };
 
   async function invoke(messages: Message[]): Promise<void> {
     const event = sqsEvent(messages, opts.queueArn, opts.region);
@@ -89,8 +103,26 @@ export function startQueueConsumer(opts: QueueConsumerOptions): QueueConsumer {
     if (out.Failed?.length) onError(`${out.Failed.length} processed message(s) could not be deleted`, out.Failed);
   }
 
-  async function poll(): Promise<void> {
+  function start(messages: Message[]): void {
+    inFlight++;
+    const run = invoke(messages)
+      .catch((error) => onError('could not settle a batch', error))
+      .finally(() => {
+        inFlight--;
+        running.delete(run);
+        wake();
+      });
+    running.add(run);
+  }
+
+  async function receive(): Promise<void> {
     while (!stopped) {
+      if (inFlight >= concurrency) {
+        await new Promise<void>((r) => {
+          slotFreed = r;
+        });
+        continue;
+      }
       let messages: Message[];
       try {
         const out = await opts.sqs.send(
@@ -110,19 +142,11 @@ export function startQueueConsumer(opts: QueueConsumerOptions): QueueConsumer {
         await new Promise((r) => setTimeout(r, 1000));
         continue;
       }
-      if (messages.length === 0) continue;
-      inFlight++;
-      try {
-        await invoke(messages);
-      } catch (error) {
-        onError('could not settle a batch', error);
-      } finally {
-        inFlight--;
-      }
+      if (messages.length) start(messages);
     }
   }
 
-  const workers = Array.from({ length: Math.max(1, opts.concurrency) }, () => poll());
+  const receiver = receive();
 
   return {
     get inFlight() {
@@ -131,9 +155,15 @@ export function startQueueConsumer(opts: QueueConsumerOptions): QueueConsumer {
     async stop(timeoutMs = 30_000) {
       stopped = true;
       abort.abort();
+      wake();
       let timer: NodeJS.Timeout | undefined;
       const finished = await Promise.race([
-        Promise.allSettled(workers).then(() => true),
+        (async () => {
+          await receiver;
+          // Invocations still running (none start after the receiver ended).
+          await Promise.allSettled([...running]);
+          return true;
+        })(),
         new Promise<boolean>((r) => {
           timer = setTimeout(() => r(false), timeoutMs);
         }),

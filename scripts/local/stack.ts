@@ -6,6 +6,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { resetClients } from '../../functions/lib/aws/clients.js';
 import { LAMBDAS, type LambdaDef, QUEUES } from '../../functions/registry.js';
 import { startSandboxSite } from '../sandbox/site/server.js';
+import { startSandboxBankApart } from '../sandbox/bank/apart.js';
 import { startSandboxBank } from '../sandbox/bank/server.js';
 import { startSandboxTelegram } from '../sandbox/telegram/server.js';
 import { startSandboxWebhook } from '../sandbox/webhook/server.js';
@@ -49,6 +50,17 @@ export interface LocalStackOptions {
   webDist?: string;
   /** The Lambdas to run; default the registry's. Tests add their own. */
   lambdas?: readonly LambdaDef[];
+  /**
+   * The sandbox banks in a process of their own (a bench: they stand for remote banks, so their
+   * CPU is not the product's). Default: in this process, which starts faster.
+   */
+  sandboxBanksApart?: boolean;
+  /**
+   * Keep the sandbox banks' ledger in DATA_DIR (default): a restart finds what a poll read. A bench
+   * that never restarts turns it off: the ledger is written whole after every change, which at
+   * hundreds of logins is most of the sandbox's CPU.
+   */
+  keepSandboxBankLedger?: boolean;
 }
 
 export interface LocalStack {
@@ -190,7 +202,10 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       startS3({ directory: join(dataDir, 's3'), buckets: [VIDEO_BUCKET] }),
       startSandboxSite({ port: 0 }),
       // Its ledger kept in DATA_DIR: a restart finds the statements a poll read before it.
-      startSandboxBank({ port: 0, stateFile: join(dataDir, 'sandbox-bank.json') }),
+      (opts.sandboxBanksApart ? startSandboxBankApart : startSandboxBank)({
+        port: 0,
+        ...(opts.keepSandboxBankLedger === false ? {} : { stateFile: join(dataDir, 'sandbox-bank.json') }),
+      }),
       startSandboxTelegram({ port: 0 }),
       startSandboxWebhook({ port: 0 }),
     ]);

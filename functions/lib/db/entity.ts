@@ -4,7 +4,8 @@
 // Single table (TABLE_NAME):
 //   item           pk = `${type}#${id}`          sk = 'item'
 //   id counter     pk = `counter#${type}`        sk = 'counter'   (atomic ADD seq)
-//   row counter    pk = `count#${partition}`     sk = 'count'     (kept count of one index partition)
+//   row counter    pk = `count#${partition}`     sk = 'count'     (kept count of one index partition;
+//                  spread and grouped types share items, partitions.ts counterKey)
 //   list cursor    pk = `cursor#${type}`         sk = hash of the query + page (short-lived)
 //   unique value   pk = `unique#${type}#${field}#${value}`  sk = 'unique'  (a claim, e.g. site name)
 //   GSI byType     gsi1pk = type                                  gsi1sk = timeKey
@@ -66,6 +67,14 @@ export interface EntityDef<T extends { id: number; created_at: number }> {
    * counts and cursors stay O(page); docs/data-model.md gives the write rate each layout sustains.
    */
   partitioning?: Partitioning;
+  /**
+   * Types written together (a bank statement and its notification, a balance stat and its own)
+   * keep their counts in shared items (partitions.ts counterKey): a spread partition in its
+   * bucket's item of the group, a foreign-id slot (`account_id=3`) in one item of that value for
+   * the whole group. Moving the counts of a poll's statements and notifications is then one ADD
+   * per shared item, not one per type.
+   */
+  counterGroup?: string;
 }
 
 /** Rows a bounded list reads by default: ~1 MB of log-like rows, one Query page on AWS (~130 RCU). */
@@ -87,6 +96,9 @@ export function defineEntity<T extends { id: number; created_at: number }>(def: 
     if (spec.filter === 'key' && field !== 'created_at' && !keys.has(field)) {
       throw new Error(`${def.type}: ${field} is declared key-served but has no slot in keys`);
     }
+  }
+  if (def.counterGroup !== undefined && !/^[a-z][a-z0-9_]*$/.test(def.counterGroup)) {
+    throw new Error(`${def.type}: counterGroup must be a lower-case name`);
   }
   const shards = def.partitioning?.shards ?? 1;
   if (!Number.isInteger(shards) || shards < 1 || shards > MAX_SHARDS) {
@@ -141,6 +153,11 @@ export interface UpdateOptions {
    * then applied in order before update returns, and by the sweeper if this process dies first.
    */
   followUps?: FollowUp[];
+  /**
+   * Lent to the follow-ups applied inline (outbox.ts FollowUpContext): the rows they write add
+   * their counts here, moved once by the caller with the rest of its work's.
+   */
+  followUpCounts?: { add(partitions: Iterable<string>, delta?: number): void };
   /**
    * The repair of counters kept by `add(..., { once })`: marks these causes counted in the same
    * write, which holds only while the row has counted exactly `seen` causes (none since it was read).

@@ -50,17 +50,30 @@ import type { FollowUp } from './entity.js';
 import { ExpressionBuilder, type Item } from './listEngine.js';
 import { OUTBOX_INDEX, OUTBOX_PREFIX } from './tableSchema.js';
 
+/**
+ * What the writer that applies its own follow-ups inline may lend them: a batch of kept counts
+ * (lib/db/counters.ts CounterBatch) that it moves once at the end of its work, so rows a follow-up
+ * writes share the counter items of the rows around them. The sweeper lends nothing: the step
+ * moves its counts itself.
+ */
+export interface FollowUpContext {
+  counts?: { add(partitions: Iterable<string>, delta?: number): void };
+}
+
 /** A declared kind: call it with args to get a step; `apply` does it (idempotently). */
 export interface FollowUpKind<A extends object> {
   (args: A): FollowUp;
   readonly kind: string;
-  apply(args: A): Promise<unknown>;
+  apply(args: A, context?: FollowUpContext): Promise<unknown>;
 }
 
 const KINDS = new Map<string, FollowUpKind<never>>();
 
 /** Declares a kind of follow-up. Its apply must be idempotent for the same args (see the header). */
-export function defineFollowUp<A extends object>(kind: string, apply: (args: A) => Promise<unknown>): FollowUpKind<A> {
+export function defineFollowUp<A extends object>(
+  kind: string,
+  apply: (args: A, context?: FollowUpContext) => Promise<unknown>,
+): FollowUpKind<A> {
   if (KINDS.has(kind)) throw new Error(`follow-up kind ${kind} is declared twice`);
   const make = ((args: A): FollowUp => ({ kind, args: args as Record<string, unknown> })) as FollowUpKind<A>;
   Object.defineProperties(make, { kind: { value: kind }, apply: { value: apply } });
@@ -151,7 +164,7 @@ function viewOf(item: Item): View {
 type Key = { pk: string; sk: string };
 
 /** Applies one entry's steps in order; false (logged) when a step failed or its kind is unknown. */
-async function applyEntry(key: Key, name: string, entry: Entry): Promise<boolean> {
+async function applyEntry(key: Key, name: string, entry: Entry, context?: FollowUpContext): Promise<boolean> {
   for (const step of entry.steps) {
     const kind = KINDS.get(step.kind);
     if (!kind) {
@@ -159,7 +172,7 @@ async function applyEntry(key: Key, name: string, entry: Entry): Promise<boolean
       return false;
     }
     try {
-      await kind.apply(step.args as never);
+      await kind.apply(step.args as never, context);
     } catch (error) {
       // The entry stays: the sweeper applies it again; every step before this one is idempotent.
       logger.warn('follow-up failed; the sweeper applies it again', {
@@ -219,17 +232,56 @@ async function clearApplied(key: Key, applied: string[], view: View): Promise<vo
  * was before the transition (its other entries, if any, are left to the sweeper). Never throws for a
  * failed step: the transition happened, and its follow-ups are pending until applied.
  */
-export async function applyRecorded(key: Key, write: OutboxWrite, before: Item | undefined): Promise<void> {
+export async function applyRecorded(
+  key: Key,
+  write: OutboxWrite,
+  before: Item | undefined,
+  context?: FollowUpContext,
+): Promise<void> {
   const old = before ? viewOf(before) : { entries: [], version: 0 };
   const view: View = {
     entries: [...old.entries, [write.name, write.entry]],
     version: old.version + 1,
   };
   try {
-    if (await applyEntry(key, write.name, write.entry)) await clearApplied(key, [write.name], view);
+    if (await applyEntry(key, write.name, write.entry, context)) await clearApplied(key, [write.name], view);
   } catch (error) {
     logger.warn('follow-ups not cleared; the sweeper does it', { row: key.pk, error: error as Error });
   }
+}
+
+/**
+ * Clears an entry its writer recorded and then did itself, without the generic apply: for a writer
+ * that knows more than the sweeper does (e.g. that a row the step waits for is written now). Never
+ * throws: an entry left is applied again by the sweeper, so its steps must allow that.
+ */
+export async function clearRecorded(key: Key, write: OutboxWrite, before?: Item): Promise<void> {
+  const old = before ? viewOf(before) : { entries: [], version: 0 };
+  const view: View = { entries: [...old.entries, [write.name, write.entry]], version: old.version + 1 };
+  try {
+    await clearApplied(key, [write.name], view);
+  } catch (error) {
+    logger.warn('follow-ups not cleared; the sweeper does it', { row: key.pk, error: error as Error });
+  }
+}
+
+/**
+ * Applies now every entry pending on one row, oldest first, and clears them (what the sweeper does
+ * for a stale row, for a reader that found the row and cannot wait). Throws when a step fails.
+ */
+export async function applyPendingOf(key: Key): Promise<void> {
+  const out = await dynamoClient().send(
+    new GetCommand({ TableName: config.tableName, Key: key, ConsistentRead: true }),
+  );
+  if (!out.Item) return;
+  const view = viewOf(out.Item);
+  const done: string[] = [];
+  for (const [name, entry] of view.entries) {
+    if (!(await applyEntry(key, name, entry))) break;
+    done.push(name);
+  }
+  if (done.length) await clearApplied(key, done, view);
+  if (done.length < view.entries.length) throw new Error(`follow-ups of ${key.pk} still pending`);
 }
 
 /**

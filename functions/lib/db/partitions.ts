@@ -17,7 +17,7 @@
 // it covers and counts rows only in its two edge buckets. A list walks the buckets its counters name
 // (plus the current one), newest first, and merges the shards of a bucket by key order.
 
-import { specOf } from './entity.js';
+import { ENTITIES, specOf } from './entity.js';
 import type { BucketUnit, Partitioning } from './partitioning.js';
 
 export type { BucketUnit, Partitioning } from './partitioning.js';
@@ -102,6 +102,14 @@ export function splitBase(base: string): { type: string; slot?: string; field?: 
   return { type: base.slice(0, colon), slot, field: slot.split('=')[0] };
 }
 
+/** The counter group of a type (EntityDef.counterGroup), if it declares one. */
+const groupOf = (type: string): string | undefined => ENTITIES.get(type)?.counterGroup;
+/** A group's counter items are named `count#@group...`: no type name starts with '@'. */
+const GROUP_MARK = '@';
+
+/** Whether a counter item is shared by the types of a group (its attributes name their types). */
+export const isGroupCounter = (pk: string): boolean => pk.startsWith(`${COUNT_PREFIX}${GROUP_MARK}`);
+
 /**
  * The counter of a partition. An unspread partition has an item of its own: pk `count#` + the
  * partition, sk 'count', attribute `n`. The spread partitions of one bucket (and shard) share one
@@ -109,32 +117,58 @@ export function splitBase(base: string): { type: string; slot?: string; field?: 
  * `n`, each enum/boolean slot value's in an attribute named `field=value`. A row sits in one spread
  * partition per base, all in the same bucket and shard, so creating, deleting or moving it is one
  * `ADD` on that item however many bases it is in.
+ *
+ * A type of a counter group (EntityDef.counterGroup) shares those items with the group's other
+ * types: its spread partitions are in the group's bucket item (pk `count#@${group}[#s=k]`,
+ * attribute the type, or `type:field=value`), its foreign-id slots in one item per value for the
+ * group (pk `count#@${group}:${field}=${value}`, attribute the type). A statement and its
+ * notification then move two items' counts (the day's, the account's), not five.
  */
 export function counterKey(partition: string): CounterSlot {
   const { base, bucket, shard } = parsePartition(partition);
-  if (bucket === undefined && shard === undefined) return { pk: `${COUNT_PREFIX}${base}`, sk: 'count', attr: 'n' };
+  if (bucket === undefined && shard === undefined) {
+    const { type, slot } = splitBase(base);
+    const group = groupOf(type);
+    if (group !== undefined && slot !== undefined)
+      return { pk: `${COUNT_PREFIX}${GROUP_MARK}${group}:${slot}`, sk: 'count', attr: type };
+    return { pk: `${COUNT_PREFIX}${base}`, sk: 'count', attr: 'n' };
+  }
   return spreadCounterKey(base, bucket, shard);
 }
 
-/** The counter of a spread base's partition in `bucket` (and `shard`): its bucket's item of the type. */
+/** The counter of a spread base's partition in `bucket` (and `shard`): its bucket's item of the type (or group). */
 export function spreadCounterKey(base: string, bucket: string | undefined, shard: number | undefined): CounterSlot {
   const { type, slot } = splitBase(base);
+  const group = groupOf(type);
+  if (group !== undefined)
+    return {
+      pk: `${COUNT_PREFIX}${physical(`${GROUP_MARK}${group}`, undefined, shard)}`,
+      sk: bucket ?? 'count',
+      attr: slot ? `${type}:${slot}` : type,
+    };
   return { pk: `${COUNT_PREFIX}${physical(type, undefined, shard)}`, sk: bucket ?? 'count', attr: slot ?? 'n' };
 }
 
-/** The type whose counts a counter item keeps. */
-export function typeOfCounter(pk: string): string {
-  return splitBase(parsePartition(pk.slice(COUNT_PREFIX.length)).base).type;
-}
+/** The type of a partition value. */
+export const typeOfPartition = (partition: string): string => splitBase(parsePartition(partition).base).type;
 
 /**
  * The partitions a counter item counts and their counts (the inverse of counterKey). An item of
  * the layout before 2026-11-25, one per spread slot base (pk `count#type:field=value`), reads as
  * that base's partition; counterKey then names another item for it, which is how repair finds it.
+ * So does a grouped type's item from before its group (2026-11-27).
  */
 export function countsOfCounter(item: Record<string, unknown>): Array<[partition: string, n: number]> {
   const { base, shard } = parsePartition((item.pk as string).slice(COUNT_PREFIX.length));
   const bucket = item.sk === 'count' ? undefined : (item.sk as string);
+  if (base.startsWith(GROUP_MARK)) {
+    const { slot } = splitBase(base);
+    return Object.entries(item).flatMap(([attr, n]): Array<[string, number]> => {
+      if (attr === 'pk' || attr === 'sk') return [];
+      // A foreign-id item: one attribute per type. A bucket item: `type` or `type:field=value`.
+      return slot !== undefined ? [[`${attr}:${slot}`, Number(n)]] : [[physical(attr, bucket, shard), Number(n)]];
+    });
+  }
   if (bucket === undefined && shard === undefined) return [[base, Number(item.n ?? 0)]];
   return Object.entries(item).flatMap(([attr, n]): Array<[string, number]> => {
     if (attr === 'n') return [[physical(base, bucket, shard), Number(n)]];

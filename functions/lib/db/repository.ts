@@ -31,12 +31,14 @@ import {
   partitionsOf,
 } from './counters.js';
 import {
+  counterKey,
   countsOfCounter,
+  isGroupCounter,
   parsePartition,
   physicalPartition,
   splitBase,
   spreadOf,
-  typeOfCounter,
+  typeOfPartition,
 } from './partitions.js';
 import {
   type AddOptions,
@@ -444,7 +446,13 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
       const before = partitionsOf(old);
       const after = partitionsOf(next);
       if (before.join() !== after.join()) await moveBetween(before, after);
-      if (outbox) await applyRecorded(key(id), outbox, old);
+      if (outbox)
+        await applyRecorded(
+          key(id),
+          outbox,
+          old,
+          options?.followUpCounts ? { counts: options.followUpCounts } : undefined,
+        );
       return toRow(next);
     },
 
@@ -534,6 +542,11 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
     async repair() {
       const rowPrefix = `${def.type}#`;
       const counterPrefix = `${COUNT_PREFIX}${def.type}`;
+      // A grouped type's counts are in its group's items too (partitions.ts counterKey).
+      const groupPrefix = def.counterGroup ? `${COUNT_PREFIX}@${def.counterGroup}` : counterPrefix;
+      /** This type's attributes of a counter item (a group's item holds other types' too). */
+      const ownAttrs = (item: Record<string, NativeAttributeValue>) =>
+        Object.keys(item).filter((a) => a === def.type || a.startsWith(`${def.type}:`));
       const counts = new Map<string, number>();
       /** The type's counter items as they are: `${pk}\0${sk}` -> item. */
       const existing = new Map<string, Record<string, NativeAttributeValue>>();
@@ -546,14 +559,20 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
         const out = await dynamoClient().send(
           new ScanCommand({
             TableName: config.tableName,
-            FilterExpression: '(begins_with(pk, :row) AND sk = :item) OR begins_with(pk, :count)',
-            ExpressionAttributeValues: { ':row': rowPrefix, ':item': 'item', ':count': counterPrefix },
+            FilterExpression:
+              '(begins_with(pk, :row) AND sk = :item) OR begins_with(pk, :count) OR begins_with(pk, :group)',
+            ExpressionAttributeValues: {
+              ':row': rowPrefix,
+              ':item': 'item',
+              ':count': counterPrefix,
+              ':group': groupPrefix,
+            },
             ExclusiveStartKey: start,
           }),
         );
         for (const item of out.Items ?? []) {
           if (item.sk !== 'item') {
-            if (typeOfCounter(item.pk as string) === def.type)
+            if (countsOfCounter(item).some(([p]) => typeOfPartition(p) === def.type))
               existing.set(counterItemId({ pk: item.pk as string, sk: item.sk as string }), item);
             continue;
           }
@@ -591,21 +610,61 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
       const gone: Record<string, NativeAttributeValue>[] = [];
       for (const [key, item] of existing) {
         if (wanted.has(key)) continue;
-        // A partition that emptied keeps a zero when it is unspread (a list reads it by its key).
-        // An emptied bucket's item, an older layout's slot item and the whole-type counter of a
-        // now-spread base are deleted: lists read every bucket item of a type, so those must not pile up.
+        // A partition that emptied keeps a zero when it is unspread and its counter is still this
+        // item (a list reads it by its key). An emptied bucket's item, an older layout's item and
+        // the whole-type counter of a now-spread base are deleted: lists read every bucket item of
+        // a type, so those must not pile up. (A group's item only loses this type's attributes.)
         const zeroed = countsOfCounter(item).filter(([p]) => {
           const { base, bucket, shard } = parsePartition(p);
-          return bucket === undefined && shard === undefined && spreadOf(def, splitBase(base).field) === undefined;
+          const here = counterKey(p);
+          return (
+            bucket === undefined &&
+            shard === undefined &&
+            spreadOf(def, splitBase(base).field) === undefined &&
+            here.pk === item.pk &&
+            here.sk === item.sk
+          );
         });
-        if (zeroed.length) wanted.set(key, { pk: item.pk, sk: item.sk, n: 0 });
-        else gone.push({ pk: item.pk, sk: item.sk });
+        if (zeroed.length && !isGroupCounter(item.pk as string)) wanted.set(key, { pk: item.pk, sk: item.sk, n: 0 });
+        else gone.push(item);
       }
-      const writes = [
-        ...[...wanted.values()].map(
-          (item) => () => dynamoClient().send(new PutCommand({ TableName: config.tableName, Item: item })),
+      /** A group's item is shared: only this type's attributes are set or removed. */
+      const setOwn = async (
+        item: Record<string, NativeAttributeValue>,
+        before?: Record<string, NativeAttributeValue>,
+      ) => {
+        const b = new ExpressionBuilder();
+        const set = ownAttrs(item).map((a) => `${b.name(a)} = ${b.value(item[a])}`);
+        const remove = (before ? ownAttrs(before) : []).filter((a) => !(a in item)).map((a) => b.name(a));
+        if (!set.length && !remove.length) return;
+        await dynamoClient().send(
+          new UpdateCommand({
+            TableName: config.tableName,
+            Key: { pk: item.pk, sk: item.sk },
+            UpdateExpression: [
+              set.length ? `SET ${set.join(', ')}` : '',
+              remove.length ? `REMOVE ${remove.join(', ')}` : '',
+            ]
+              .filter(Boolean)
+              .join(' '),
+            ...b.attributes(),
+          }),
+        );
+      };
+      const writes: (() => Promise<unknown>)[] = [
+        ...[...wanted].map(([key, item]) =>
+          isGroupCounter(item.pk as string)
+            ? () => setOwn(item, existing.get(key))
+            : () => dynamoClient().send(new PutCommand({ TableName: config.tableName, Item: item })),
         ),
-        ...gone.map((key) => () => dynamoClient().send(new DeleteCommand({ TableName: config.tableName, Key: key }))),
+        ...gone.map((item) =>
+          isGroupCounter(item.pk as string)
+            ? () => setOwn({ pk: item.pk, sk: item.sk }, item)
+            : () =>
+                dynamoClient().send(
+                  new DeleteCommand({ TableName: config.tableName, Key: { pk: item.pk, sk: item.sk } }),
+                ),
+        ),
       ];
       await mapLimit(writes, 16, (write) => write());
       return { rows, reindexed, counters: wanted.size };

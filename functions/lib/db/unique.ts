@@ -7,7 +7,10 @@
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoClient } from '../aws/clients.js';
 import { config } from '../config.js';
+import type { FollowUp } from './entity.js';
+import { followUpsOfNewRow, type OutboxWrite } from './outbox.js';
 import { conditional, isConditionFailure } from './repository.js';
+import { OUTBOX_PREFIX } from './tableSchema.js';
 
 export class UniqueTakenError extends Error {
   override name = 'UniqueTakenError';
@@ -36,12 +39,22 @@ export async function claimUnique(
   value: string,
   ownerId: number,
   also: Record<string, number> = {},
-): Promise<void> {
+  followUps: FollowUp[] = [],
+): Promise<OutboxWrite | undefined> {
+  // Follow-ups of the claim (lib/db/outbox.ts) are recorded in its PutItem: either both or neither.
+  const outbox = followUps.length ? followUpsOfNewRow(followUps) : undefined;
   await conditional(
     dynamoClient().send(
       new PutCommand({
         TableName: config.tableName,
-        Item: { ...also, ...uniqueKey(type, field, value), owner: ownerId, value, claimed_at: Date.now() },
+        Item: {
+          ...also,
+          ...outbox?.attributes,
+          ...uniqueKey(type, field, value),
+          owner: ownerId,
+          value,
+          claimed_at: Date.now(),
+        },
         ConditionExpression: 'attribute_not_exists(pk) OR #owner = :owner',
         ExpressionAttributeNames: { '#owner': 'owner' },
         ExpressionAttributeValues: { ':owner': ownerId },
@@ -49,6 +62,7 @@ export async function claimUnique(
     ),
     (cause) => new UniqueTakenError(type, field, value, { cause }),
   );
+  return outbox?.write;
 }
 
 /** claimUnique for a caller to whom a taken value is an answer, not an error: false when another owner holds it. */
@@ -59,9 +73,25 @@ export async function claimIfFree(
   ownerId: number,
   also: Record<string, number> = {},
 ): Promise<boolean> {
+  return (await claimWithFollowUps(type, field, value, ownerId, also, [])) !== false;
+}
+
+/**
+ * claimIfFree that records `followUps` on the claim in the same write (lib/db/outbox.ts): false
+ * when another owner holds it, else what was recorded (undefined for no follow-ups), for the
+ * claimer to clear once it has done them (`clearRecorded`); left pending, the sweeper applies them.
+ */
+export async function claimWithFollowUps(
+  type: string,
+  field: string,
+  value: string,
+  ownerId: number,
+  also: Record<string, number>,
+  followUps: FollowUp[],
+): Promise<false | { recorded?: OutboxWrite }> {
   try {
-    await claimUnique(type, field, value, ownerId, also);
-    return true;
+    const recorded = await claimUnique(type, field, value, ownerId, also, followUps);
+    return recorded ? { recorded } : {};
   } catch (error) {
     if (error instanceof UniqueTakenError) return false;
     throw error;
@@ -120,11 +150,18 @@ export async function findUniqueClaim(
   type: string,
   field: string,
   value: string,
-): Promise<{ owner: number; claimed_at: number; also: Record<string, number> } | undefined> {
+): Promise<{ owner: number; claimed_at: number; also: Record<string, number>; followUpsPending: boolean } | undefined> {
   const out = await dynamoClient().send(
     new GetCommand({ TableName: config.tableName, Key: uniqueKey(type, field, value), ConsistentRead: true }),
   );
   if (!out.Item) return undefined;
-  const { pk: _pk, sk: _sk, owner, value: _value, claimed_at, ...also } = out.Item;
-  return { owner: owner as number, claimed_at: Number(claimed_at), also: also as Record<string, number> };
+  const { pk: _pk, sk: _sk, owner, value: _value, claimed_at, ...rest } = out.Item;
+  const also = Object.fromEntries(Object.entries(rest).filter(([k]) => !k.startsWith(OUTBOX_PREFIX)));
+  const followUpsPending = Object.keys(rest).some((k) => k.startsWith(`${OUTBOX_PREFIX}e_`));
+  return {
+    owner: owner as number,
+    claimed_at: Number(claimed_at),
+    also: also as Record<string, number>,
+    followUpsPending,
+  };
 }

@@ -119,7 +119,10 @@ async function spawnDynalite(dataDir: string, port: number): Promise<{ child: Ch
     process.on('SIGINT', () => {});
     process.on('SIGTERM', () => {});
   `;
-  const child = spawn(process.execPath, ['-e', script], { stdio: ['pipe', 'pipe', 'inherit'] });
+  // PATROL_DYNALITE_CPU_PROF=<dir>: the engine's own CPU profile (a bench's attribution), written when it stops.
+  const profile = process.env.PATROL_DYNALITE_CPU_PROF;
+  const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+  const child = spawn(process.execPath, [...flags, '-e', script], { stdio: ['pipe', 'pipe', 'inherit'] });
   const port_ = await new Promise<number>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
