@@ -59,7 +59,9 @@ export default defineConfig({
           name: 'data',
           include: ['tests/data/**/*.test.ts'],
           environment: 'node',
-          testTimeout: 60_000,
+          // A crash test walks every write of its sequence, recovering after each: ~10 s alone, and
+          // six times that when the suite's five engine projects share the two cores.
+          testTimeout: 120_000,
           hookTimeout: 60_000,
         },
       },

@@ -93,17 +93,22 @@ async function event(
     via?: 'console' | 'telegram';
     note?: string;
   },
+  /** The entry's id when a crash may run this again (a subtask's entry, named by its mark). */
+  id?: number,
 ) {
-  return incidentStore().addEvent({
-    incident_id: incident.id,
-    kind,
-    at: fields.at,
-    subtask_id: fields.subtask_id ?? null,
-    operation_id: fields.operation_id ?? null,
-    actor: fields.actor ? { id: fields.actor.id, nickname: fields.actor.nickname } : null,
-    via: fields.via ?? null,
-    note: fields.note ?? '',
-  });
+  return incidentStore().addEvent(
+    {
+      incident_id: incident.id,
+      kind,
+      at: fields.at,
+      subtask_id: fields.subtask_id ?? null,
+      operation_id: fields.operation_id ?? null,
+      actor: fields.actor ? { id: fields.actor.id, nickname: fields.actor.nickname } : null,
+      via: fields.via ?? null,
+      note: fields.note ?? '',
+    },
+    id,
+  );
 }
 
 /** The open incident of the subtask's key: the one holding the claim, or a new one that takes it. */
@@ -167,17 +172,17 @@ export async function recordIncidentResult(sub: SubtaskEnd): Promise<void> {
   const store = incidentStore();
   const at = sub.end_at ?? Date.now();
   if (sub.status === RunStatus.values.Failed) {
-    const { incidentId: id, again } = await store.claimSubtask(sub.id, (await openIncidentFor(sub, at)).id);
+    const { incidentId: id, again, eventId } = await store.claimSubtask(sub.id, (await openIncidentFor(sub, at)).id);
     // The timeline entry comes after the count: a run again that finds it has nothing to count.
     if (!again || !(await store.hasSubtaskEvent(id, sub.id))) {
       await store.countFailure(id, sub.id);
       await store.update(id, { last_failure_at: at, last_message: sub.msg });
-      await event({ id }, IncidentEventKind.values.Failure, {
-        at,
-        subtask_id: sub.id,
-        operation_id: sub.operation_id,
-        note: sub.msg,
-      });
+      await event(
+        { id },
+        IncidentEventKind.values.Failure,
+        { at, subtask_id: sub.id, operation_id: sub.operation_id, note: sub.msg },
+        eventId,
+      );
     }
     // Counted and entered: the count's guard is not needed any more (the incident's row stays small).
     await store.settleFailure(id, sub.id);
@@ -187,15 +192,15 @@ export async function recordIncidentResult(sub: SubtaskEnd): Promise<void> {
   if (sub.status !== RunStatus.values.Done) return;
   const open = await store.openId(openKeyOf(sub));
   if (open === undefined) return;
-  const { incidentId: id, again } = await store.claimSubtask(sub.id, open);
+  const { incidentId: id, again, eventId } = await store.claimSubtask(sub.id, open);
   await store.update(id, { status: Resolved, resolved_at: at });
   if (!again || !(await store.hasSubtaskEvent(id, sub.id)))
-    await event({ id }, IncidentEventKind.values.Resolved, {
-      at,
-      subtask_id: sub.id,
-      operation_id: sub.operation_id,
-      note: sub.msg,
-    });
+    await event(
+      { id },
+      IncidentEventKind.values.Resolved,
+      { at, subtask_id: sub.id, operation_id: sub.operation_id, note: sub.msg },
+      eventId,
+    );
   await enqueueIncidentSync(id);
   // Last: while the key is held, a run again after a crash finds the incident to complete.
   await store.releaseOpen(openKeyOf(sub), id);

@@ -1,10 +1,10 @@
 import { emptyListQuery, type ListQuery } from '../../shared/listQuery.js';
 import type { StoredOf } from '../../shared/listFields.js';
 import { type IncidentEvent, IncidentStatus, incidentListFields } from '../../shared/schemas/incidents.js';
-import { defineEntity, type ListOutcome, type UpdateOptions } from '../lib/db/entity.js';
-import { nextId } from '../lib/db/ids.js';
+import { ConditionFailedError, defineEntity, type ListOutcome, type UpdateOptions } from '../lib/db/entity.js';
+import { newIdOf, nextId } from '../lib/db/ids.js';
 import { createRepository, type DynamoRepository } from '../lib/db/repository.js';
-import { claimIfFree, claimOnce, findUniqueOwner, releaseUnique } from '../lib/db/unique.js';
+import { claimIfFree, claimOnce, findUniqueClaim, findUniqueOwner, releaseUnique } from '../lib/db/unique.js';
 import { onConditionFailure } from '../lib/onConditionFailure.js';
 import { IncidentNotFoundError } from './errors.js';
 
@@ -53,12 +53,21 @@ export interface IncidentStore {
 
   /**
    * Marks a subtask's end as recorded on `incidentId`: the incident that holds the mark (another one
-   * when an earlier run of the same end made it), and `again` when one had.
+   * when an earlier run of the same end made it), `again` when one had, and the id of the subtask's
+   * timeline entry, taken before the mark and named by it, so every run writes that one entry
+   * (undefined on a mark made before the mark named it).
    */
-  claimSubtask(subtaskId: number, incidentId: number): Promise<{ incidentId: number; again: boolean }>;
+  claimSubtask(
+    subtaskId: number,
+    incidentId: number,
+  ): Promise<{ incidentId: number; again: boolean; eventId: number | undefined }>;
   /** Whether the incident's timeline has the subtask's entry (a run again after a crash writes a missing one). */
   hasSubtaskEvent(incidentId: number, subtaskId: number): Promise<boolean>;
-  addEvent(event: Omit<StoredIncidentEvent, 'id' | 'created_at'>): Promise<StoredIncidentEvent>;
+  /** A timeline entry; with `id`, written once under that id however often this runs. */
+  addEvent(
+    event: Omit<StoredIncidentEvent, 'id' | 'created_at'>,
+    id?: number,
+  ): Promise<StoredIncidentEvent | undefined>;
   events(incidentId: number): Promise<StoredIncidentEvent[]>;
   /** Whether any subtask of the operation was recorded on an incident. */
   touchedByOperation(operationId: number): Promise<boolean>;
@@ -108,15 +117,26 @@ export function dynamoIncidentStore(
     },
 
     async claimSubtask(subtaskId, incidentId) {
-      if (await claimOnce(incidentEventEntity.type, 'subtask', String(subtaskId), incidentId))
-        return { incidentId, again: false };
-      const holder = await findUniqueOwner(incidentEventEntity.type, 'subtask', String(subtaskId));
-      return { incidentId: holder ?? incidentId, again: true };
+      // Two runs of the same end at once (the inline follow-up and the sweeper's) both write the
+      // entry: under the id the mark names, the second write finds it and adds nothing.
+      const eventId = await newIdOf(incidentEventEntity);
+      if (await claimOnce(incidentEventEntity.type, 'subtask', String(subtaskId), incidentId, { event_id: eventId }))
+        return { incidentId, again: false, eventId };
+      const claim = await findUniqueClaim(incidentEventEntity.type, 'subtask', String(subtaskId));
+      return { incidentId: claim?.owner ?? incidentId, again: true, eventId: claim?.also.event_id };
     },
     async hasSubtaskEvent(incidentId, subtaskId) {
       return (await events.all({ scope: { incident_id: incidentId } })).some((e) => e.subtask_id === subtaskId);
     },
-    addEvent: (event) => events.create(event),
+    async addEvent(event, id) {
+      if (id === undefined) return events.create(event);
+      try {
+        return await events.create(event, { id });
+      } catch (error) {
+        if (error instanceof ConditionFailedError) return undefined;
+        throw error;
+      }
+    },
     events: (incidentId) => events.all({ scope: { incident_id: incidentId } }),
     async touchedByOperation(operationId) {
       const page = await events.list(emptyListQuery({ page_size: 1 }), { scope: { operation_id: operationId } });

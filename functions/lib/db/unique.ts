@@ -102,12 +102,18 @@ export async function claimWithFollowUps(
  * Claims `value` only if nobody has, the same owner included: true for the one write that made the
  * claim, false for every later one. For marks that must take effect once (an event recorded once).
  */
-export async function claimOnce(type: string, field: string, value: string, ownerId: number): Promise<boolean> {
+export async function claimOnce(
+  type: string,
+  field: string,
+  value: string,
+  ownerId: number,
+  also: Record<string, number> = {},
+): Promise<boolean> {
   try {
     await dynamoClient().send(
       new PutCommand({
         TableName: config.tableName,
-        Item: { ...uniqueKey(type, field, value), owner: ownerId, value, claimed_at: Date.now() },
+        Item: { ...also, ...uniqueKey(type, field, value), owner: ownerId, value, claimed_at: Date.now() },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
