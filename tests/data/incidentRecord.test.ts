@@ -3,13 +3,13 @@
 // must still be one timeline entry and one failure on its incident.
 import { describe, expect, it } from 'vitest';
 import { RunStatus } from '../../shared/enums.js';
-import { recordIncidentResult } from '../../functions/incidents/service.js';
+import { recordIncidentResult, type SubtaskEnd } from '../../functions/incidents/service.js';
 import { incidentStore } from '../../functions/incidents/store.js';
 import { setupDynamo } from './engine.js';
 
 setupDynamo();
 
-const end = (id: number, siteId: number, status: number) => ({
+const end = (id: number, siteId: number, status: number): SubtaskEnd => ({
   id,
   operation_id: 5_000 + id,
   site_id: siteId,
