@@ -61,6 +61,21 @@ async function polledAccount(balance = 1000) {
   return { id: account.id, user, no };
 }
 
+/**
+ * An account whose webhook (`url`) has failed one time short of the pause rule for over its
+ * window, with a statement of each amount recorded by a poll: its next failed delivery pauses it.
+ */
+async function accountShortOfPause(url: string, ...amounts: number[]) {
+  const rule = pauseRule();
+  const acc = await polledAccount();
+  await service.updateAccount(acc.id, { webhook: url });
+  for (let i = 1; i < rule.failures; i++) await bankStore().recordFailure(acc.id, clock.now() - rule.overMs);
+  for (const amount of amounts) bank.transact(acc.user, acc.no, amount);
+  clock.set(clock.now() + 5_000);
+  await pollAccount({ ...deps(), chatOn: async () => false }, { accountId: acc.id, mode: 'poll' });
+  return acc;
+}
+
 const byAccount = (id: number): ListQuery => ({
   ...emptyListQuery({ page_size: 0 }),
   filters: { account_id: { kind: 'number', op: '=', value: id } },
@@ -407,16 +422,9 @@ describe('a crash at any write of a webhook delivery leaves it settled once', ()
   it('an attempt that pauses the webhook: paused once, the operators told once, the channel Channel Closed, its history', async () => {
     receiver.status = 400;
     const { ChannelClosed } = NotifyStatus.values;
-    const rule = pauseRule();
     const store = bankStore();
     for (let n = 1; n < 60; n++) {
-      // An account whose webhook has failed one time short of the pause rule for over its window.
-      const acc = await polledAccount();
-      await service.updateAccount(acc.id, { webhook: receiver.url });
-      for (let i = 1; i < rule.failures; i++) await store.recordFailure(acc.id, clock.now() - rule.overMs);
-      bank.transact(acc.user, acc.no, 25);
-      clock.set(clock.now() + 5_000);
-      await pollAccount({ ...deps(), chatOn: async () => false }, { accountId: acc.id, mode: 'poll' });
+      const acc = await accountShortOfPause(receiver.url, 25);
       const note = (await store.listNotifications(byAccount(acc.id))).result.find((x) => x.category === Statement);
       if (!note) throw new Error('no statement notification');
       const message = { kind: 'bank_notification' as const, notification_id: note.id, channel: 1 as const, attempt: 1 };
@@ -569,17 +577,10 @@ describe('a crash at any write of a webhook delivery leaves it settled once', ()
   it('two deliveries reaching the pause at once, the first dying at any write: one pause, one notice, of the pause stored', async () => {
     receiver.status = 400;
     const { ChannelClosed } = NotifyStatus.values;
-    const rule = pauseRule();
     const store = bankStore();
     for (let n = 1; n < 60; n++) {
-      // An account whose webhook has failed one time short of the pause rule, two statements to deliver.
-      const acc = await polledAccount();
-      await service.updateAccount(acc.id, { webhook: receiver.url });
-      for (let i = 1; i < rule.failures; i++) await store.recordFailure(acc.id, clock.now() - rule.overMs);
-      bank.transact(acc.user, acc.no, 25);
-      bank.transact(acc.user, acc.no, 35);
-      clock.set(clock.now() + 5_000);
-      await pollAccount({ ...deps(), chatOn: async () => false }, { accountId: acc.id, mode: 'poll' });
+      // Two statements to deliver.
+      const acc = await accountShortOfPause(receiver.url, 25, 35);
       const notes = (await store.listNotifications(byAccount(acc.id))).result.filter((x) => x.category === Statement);
       const [first, second] = notes;
       if (!first || !second) throw new Error('two statement notifications expected');

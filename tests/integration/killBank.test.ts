@@ -45,6 +45,24 @@ afterAll(async () => {
   if (!process.env.KEEP_TEST_DATA) await rm(dataDir, { recursive: true, force: true });
 });
 
+/**
+ * The account's statements a kill cut: their key claimed (naming the statement's and its
+ * notification's ids) but the row not written, or written without its notification (which of the
+ * two depends on whether the write took a new block of ids first): found by what each lacks.
+ */
+function cutStatements(rows: Row[], accountId: number): Row[] {
+  const ofAccount = (type: string) =>
+    rows.filter((r) => String(r.pk).startsWith(`${type}#`) && r.account_id === accountId);
+  const stored = new Map(ofAccount('bank_statement').map((r) => [r.id, r]));
+  const notified = new Set(ofAccount('bank_notification').map((n) => n.business_id));
+  return rows
+    .filter((r) => String(r.pk).startsWith('unique#bank_statement#key#'))
+    .filter((c) => {
+      const row = stored.get(c.owner);
+      return !row || (row.notify_status !== NotifyStatus.values.NoNotify && !notified.has(c.owner));
+    });
+}
+
 describe('a SIGKILL of the whole stack while it records a pushed statement, and a restart on the same data', () => {
   it('stores the statement once, with its notification, balance change and delivery once each', async () => {
     stack = await startStackProcess({
@@ -117,20 +135,8 @@ describe('a SIGKILL of the whole stack while it records a pushed statement, and 
       lastWrite: 'PutItemCommand',
     });
 
-    // What the kill left: the statement's key claimed, naming the statement's and its notification's
-    // ids, with the row or the notification not written (which of the two depends on whether the push
-    // took a new block of ids first, one more write): the one cut is found by what it lacks.
-    const rows = await tableAfterCrash(dataDir);
-    const ofAccount = (type: string) =>
-      rows.filter((r) => String(r.pk).startsWith(`${type}#`) && r.account_id === account.id);
-    const statementRows = new Map(ofAccount('bank_statement').map((r) => [r.id, r]));
-    const notified = new Set(ofAccount('bank_notification').map((n) => n.business_id));
-    const cut = rows
-      .filter((r) => String(r.pk).startsWith('unique#bank_statement#key#'))
-      .filter((c) => {
-        const row = statementRows.get(c.owner);
-        return !row || (row.notify_status !== NotifyStatus.values.NoNotify && !notified.has(c.owner));
-      });
+    // What the kill left: one statement's key claimed, with its row or its notification not written.
+    const cut = cutStatements(await tableAfterCrash(dataDir), account.id);
     expect(cut, 'statements claimed before the kill, without their row or notification').toHaveLength(1);
     const { owner: statementId, notification: notificationId } = cut[0] as Row;
 
@@ -279,17 +285,7 @@ describe('a SIGKILL of the whole stack while it records a pushed statement, and 
       expect(JSON.parse(readFileSync(pollMarker, 'utf8'))).toMatchObject({ sequence: 'bank_statement' });
 
       // What the kill left: one statement claimed without its row or notification.
-      const rows = await tableAfterCrash(pollDir);
-      const ofAccount = (type: string) =>
-        rows.filter((r) => String(r.pk).startsWith(`${type}#`) && r.account_id === account.id);
-      const stored = new Map(ofAccount('bank_statement').map((r) => [r.id, r]));
-      const notified = new Set(ofAccount('bank_notification').map((n) => n.business_id));
-      const cut = rows
-        .filter((r) => String(r.pk).startsWith('unique#bank_statement#key#'))
-        .filter((c) => {
-          const row = stored.get(c.owner);
-          return !row || (row.notify_status !== NotifyStatus.values.NoNotify && !notified.has(c.owner));
-        });
+      const cut = cutStatements(await tableAfterCrash(pollDir), account.id);
       expect(cut, 'statements claimed before the kill, without their row or notification').toHaveLength(1);
       const { owner: statementId } = cut[0] as Row;
 
