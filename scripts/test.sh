@@ -10,6 +10,8 @@
 # wait on I/O (the stack, Chromium, DynamoDB Local), so separate processes overlap them well. The
 # infra project (CPU-bound synths) rides with the browser lane, which mostly waits on Chromium: on
 # 2026-11-27 the lanes took 564 s (browser), 772 s (stack) and 854 s (engines, infra 102 s of it).
+# Later that day the crash tests had grown the engines lane to 775 s (browser 630, stack 705), so the
+# unit project (~56 s of pure, quick files) moved to the browser lane too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -28,8 +30,8 @@ reports=.vitest-reports; logs=.vitest-reports-logs
 rm -rf "$reports" "$logs"; mkdir -p "$reports" "$logs"
 declare -A lanes=(
   [stack]="--project integration"
-  [browser]="--project e2e --project checker --project infra"
-  [engines]="--project unit --project web --project data --project bank --project fidelity"
+  [browser]="--project e2e --project checker --project infra --project unit"
+  [engines]="--project web --project data --project bank --project fidelity"
 )
 declare -A laneOf=()
 start=$SECONDS
