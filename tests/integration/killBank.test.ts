@@ -7,6 +7,7 @@ import { BankNotificationCategory, NotifyStatus } from '../../shared/enums.js';
 import { api, login } from '../helpers/api.js';
 import { uniqueName } from '../helpers/authKit.js';
 import { type Row, tableAfterCrash } from '../helpers/crashedTable.js';
+import { refreshedAccount } from '../helpers/refreshedAccount.js';
 import { killTree, type RunningStack, startStackProcess, stopStackProcess } from '../helpers/stackProcess.js';
 import { acceptedBy, receivedBy, until } from '../helpers/until.js';
 import { startSandboxWebhook } from '../../scripts/sandbox/webhook/server.js';
@@ -90,12 +91,7 @@ describe('a SIGKILL of the whole stack while it records a pushed statement, and 
     });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     const account = created.body.data as { id: number; user: string };
-    await until(
-      'the account inited',
-      () => call('post', `/bank/bank-account/${account.id}/refresh`, {}),
-      (res) => res.status !== 200 || res.body.data?.polled === true,
-      { ms: 60_000, everyMs: 1000 },
-    );
+    await refreshedAccount((path) => call('post', path, {}), account.id);
     const upd = await call('put', `/bank/bank-account/${account.id}`, {
       webhook: `${hooks}/hooks/${hook}`,
       api_key: apiKey,
@@ -257,12 +253,7 @@ describe('a SIGKILL of the whole stack while it records a pushed statement, and 
       const created = await call('post', '/bank/bank-accounts', { bank_name: 1, user, pwd: 'sandbox123' });
       expect(created.status, JSON.stringify(created.body)).toBe(200);
       const account = created.body.data as { id: number };
-      await until(
-        'the account inited',
-        () => call('post', `/bank/bank-account/${account.id}/refresh`, {}),
-        (res) => res.status !== 200 || res.body.data?.polled === true,
-        { ms: 60_000, everyMs: 1000 },
-      );
+      await refreshedAccount((path) => call('post', path, {}), account.id);
       // Delivering to the receiver; polled by hand (a statements refresh), not by the schedule.
       const upd = await call('put', `/bank/bank-account/${account.id}`, {
         webhook: `${receiver.url}/hooks/${hook}`,
