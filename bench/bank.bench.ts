@@ -263,16 +263,20 @@ try {
   const toStatement: number[] = [];
   let missing = 0;
   for (const t of txns) {
+    // Every statement of the account (page_size 0): a busy account may hold more than a page.
     const page = await service.listStatements({
       page: 1,
-      page_size: 100,
+      page_size: 0,
       sort: [],
       keywordField: [],
       filters: { account_id: { kind: 'number', op: '=', value: t.account.id } },
     });
     const row = page.result.find((s) => s.amount === t.amount);
     if (row) toStatement.push(row.created_at - t.at);
-    else missing++;
+    else {
+      missing++;
+      console.log(`missing: account ${t.account.id} (${t.account.user}) amount ${t.amount} made at ${t.at}; ${page.result.length} statements`);
+    }
   }
   lags.sort((a, b) => a - b);
   const mean = (tallies: Tally[]) => {

@@ -53,6 +53,12 @@ export function wallClock(at: Date | number, zone: string): WallClock {
   };
 }
 
+/** Seconds since midnight on `zone`'s wall clock at an instant (whole seconds). */
+export function secondOfDay(at: Date | number, zone: string): number {
+  const w = wallClock(at, zone);
+  return w.hour * 3600 + w.minute * 60 + w.second;
+}
+
 /** How far `zone`'s wall clock is ahead of UTC at an instant (ms; negative west of Greenwich). */
 export function zoneOffset(at: number, zone: string): number {
   const w = wallClock(at, zone);

@@ -3,7 +3,7 @@ import { balanceStatListFields } from '../../shared/schemas/bank.js';
 import type { BankDashboard, DeliveryDashboard } from '../../shared/schemas/dashboard.js';
 import { sketchQuantile } from '../lib/durationSketch.js';
 import type { DayFigures } from './entities.js';
-import { secondOfDay } from './monitorSchedule.js';
+import { secondOfDay } from '../../shared/zoneClock.js';
 import { dayOf } from './poll.js';
 import type { BankRuntime } from './runtime.js';
 

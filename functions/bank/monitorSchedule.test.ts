@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { duePolls, isDueInstant, rangeEnteredAt, secondOfDay } from './monitorSchedule.js';
+import { secondOfDay } from '../../shared/zoneClock.js';
+import { duePolls, isDueInstant, nextDueInstant, rangeEnteredAt } from './monitorSchedule.js';
 
 const yangon = (hms: string) => Date.parse(`2026-11-23T${hms}+06:30`);
 
@@ -10,7 +11,7 @@ describe('poll instants in the configured time zone', () => {
   });
 
   it('gives 12 instants at 5 s in 10:00:00-10:01:00 and none at its end', () => {
-    const account = { monitor_interval: 5, monitor_range: [[36000, 36060]] as [number, number][] };
+    const account = { id: 10, monitor_interval: 5, monitor_range: [[36000, 36060]] as [number, number][] };
     const due = duePolls(account, yangon('09:59:00'), yangon('10:02:00'), 'Asia/Yangon');
     expect(due).toHaveLength(12);
     expect(due[0]).toBe(yangon('10:00:00'));
@@ -20,11 +21,36 @@ describe('poll instants in the configured time zone', () => {
   });
 
   it('follows the window boundaries without doubling an instant', () => {
-    const account = { monitor_interval: 7, monitor_range: [[0, 86400]] as [number, number][] };
+    const account = { id: 14, monitor_interval: 7, monitor_range: [[0, 86400]] as [number, number][] };
     const a = duePolls(account, yangon('10:00:00'), yangon('10:01:05'), 'Asia/Yangon');
     const b = duePolls(account, yangon('10:01:05'), yangon('10:02:10'), 'Asia/Yangon');
     expect(new Set([...a, ...b]).size).toBe(a.length + b.length);
     for (const t of [...a, ...b]) expect(secondOfDay(t, 'Asia/Yangon') % 7).toBe(0);
+  });
+
+  it('spreads accounts over their interval by id: 500 at 5 s make 100 polls each second, each every 5 s', () => {
+    const all = { monitor_range: [[0, 86400]] as [number, number][] };
+    const perSecond = new Map<number, number>();
+    for (let id = 1; id <= 500; id++) {
+      const due = duePolls({ ...all, id, monitor_interval: 5 }, yangon('10:00:00'), yangon('10:01:00'), 'Asia/Yangon');
+      expect(due).toHaveLength(12);
+      expect(due.slice(1).map((t, i) => t - (due[i] as number))).toEqual(Array(11).fill(5000));
+      expect((due[0] as number) - yangon('10:00:00')).toBe((id % 5) * 1000);
+      for (const t of due) perSecond.set(t, (perSecond.get(t) ?? 0) + 1);
+    }
+    expect(new Set(perSecond.values())).toEqual(new Set([100]));
+    expect(perSecond.size).toBe(60);
+  });
+
+  it("keeps a range's bounds whatever the phase, and names an account's next instant", () => {
+    const account = { id: 12, monitor_interval: 5, monitor_range: [[36000, 36010]] as [number, number][] };
+    expect(duePolls(account, yangon('09:59:00'), yangon('10:01:00'), 'Asia/Yangon')).toEqual([
+      yangon('10:00:02'),
+      yangon('10:00:07'),
+    ]);
+    expect(nextDueInstant(account, yangon('10:00:03'), 'Asia/Yangon')).toBe(yangon('10:00:07'));
+    expect(nextDueInstant(account, yangon('10:00:08'), 'Asia/Yangon')).toBe(Date.parse('2026-11-24T10:00:02+06:30'));
+    expect(nextDueInstant({ ...account, monitor_range: [] }, yangon('10:00:08'), 'Asia/Yangon')).toBeUndefined();
   });
 
   it('says when the current stretch inside a range began', () => {

@@ -3,7 +3,7 @@ import { writeSequence } from '../lib/db/faults.js';
 import { defineFollowUp } from '../lib/db/outbox.js';
 import { logger } from '../lib/logger.js';
 import type { BankStatementLine } from './drivers/bankDriver.js';
-import { secondOfDay } from './monitorSchedule.js';
+import { secondOfDay } from '../../shared/zoneClock.js';
 import { bankNotification, Category, type NotifyTargets, statementNotification } from './notify.js';
 import { cents } from './statementKey.js';
 import {

@@ -1,6 +1,6 @@
 import { NotifyStatus } from '../../shared/enums.js';
 import type { DayFigures } from './entities.js';
-import { secondOfDay } from './monitorSchedule.js';
+import { secondOfDay } from '../../shared/zoneClock.js';
 import { dayOf } from './poll.js';
 import type { BankRuntime } from './runtime.js';
 

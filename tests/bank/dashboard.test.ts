@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { bankDashboard, deliveryDashboard } from '../../functions/bank/dashboard.js';
 import { dispatchPolls } from '../../functions/bank/dispatch.js';
+import { pollPhase } from '../../functions/bank/monitorSchedule.js';
 import { pollAccount } from '../../functions/bank/poll.js';
 import { runDuePoll } from '../../functions/bank/pollDue.js';
 import { rebuildBankRollups } from '../../functions/bank/rollupRepair.js';
@@ -49,17 +50,18 @@ describe('the bank dashboard', () => {
     await pollAccount(deps(), { accountId: id, mode: 'init' });
 
     // Day one (the 23rd, Yangon): two transactions, a statement the bank drops, scheduled polls with known lags.
+    const due = (day: string, hms: string) => at(day, hms) + pollPhase({ id, monitor_interval: 5 }) * 1000;
     bank.transact('dash', 'dash-001', 100);
-    clock.set(at('23', '20:00:05') + 300);
-    await runDuePoll(deps(), { account_id: id, due: at('23', '20:00:05') });
+    clock.set(due('23', '20:00:05') + 300);
+    await runDuePoll(deps(), { account_id: id, due: due('23', '20:00:05') });
     bank.transact('dash', 'dash-001', 20, false);
     bank.drop('dash', 'dash-001', 7);
-    clock.set(at('23', '23:59:55') + 40);
-    await runDuePoll(deps(), { account_id: id, due: at('23', '23:59:55') });
+    clock.set(due('23', '23:59:55') + 40);
+    await runDuePoll(deps(), { account_id: id, due: due('23', '23:59:55') });
     // Day two: one more transaction; the first poll of the day moves day one to its rollup record.
     bank.transact('dash', 'dash-001', 30);
-    clock.set(at('24', '00:00:05') + 1200);
-    await runDuePoll(deps(), { account_id: id, due: at('24', '00:00:05') });
+    clock.set(due('24', '00:00:05') + 1200);
+    await runDuePoll(deps(), { account_id: id, due: due('24', '00:00:05') });
     clock.set(at('24', '01:00:00'));
 
     const stored = (await bankStore().listStatements(all)).result.filter(
@@ -83,7 +85,7 @@ describe('the bank dashboard', () => {
     // Lags of 300, 40 and 1200 ms: the p95 is the largest, within the sketch's 10 %.
     expect(reply.poll_lag_p95_ms).toBeGreaterThan(1080);
     expect(reply.poll_lag_p95_ms).toBeLessThan(1320);
-    expect(reply.last_statement_at).toEqual([{ account_id: id, at: at('24', '00:00:05') + 1200 }]);
+    expect(reply.last_statement_at).toEqual([{ account_id: id, at: due('24', '00:00:05') + 1200 }]);
     expect(rcu).toBeGreaterThan(0);
     // A window of one hour counts only the current day's hour 0 statements.
     expect((await bankDashboard(deps(), 1)).reply.statements.total).toBe(1);

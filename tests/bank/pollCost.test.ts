@@ -13,6 +13,7 @@
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dynamoClient } from '../../functions/lib/aws/clients.js';
+import { pollPhase } from '../../functions/bank/monitorSchedule.js';
 import { pollAccount } from '../../functions/bank/poll.js';
 import { runDuePoll } from '../../functions/bank/pollDue.js';
 import { emptyReading, finishRecording, recordScope, recordStatement } from '../../functions/bank/record.js';
@@ -24,6 +25,8 @@ import { setupQueues } from '../data/checkRig.js';
 import { setupBankTest } from './setup.js';
 
 const at = (hms: string) => Date.parse(`2026-11-23T${hms}+06:30`);
+/** The account's poll instant in the second after `hms` that its phase (inside its 5 s interval) names. */
+const dueAt = (id: number, hms: string) => at(hms) + pollPhase({ id, monitor_interval: 5 }) * 1000;
 const { bank, clock } = setupBankTest(at('09:00:00'));
 // A real notify queue: a notification's deliveries are sent and their follow-up cleared, as in the stack.
 setupQueues();
@@ -91,13 +94,13 @@ async function polledAccount() {
 describe('what a poll costs', () => {
   it('finds no balance moved in at most 4 calls, 1 read unit and 2 write units', async () => {
     const { id } = await polledAccount();
-    clock.set(at('09:10:00'));
-    const spent = await cost(() => runDuePoll(deps(), { account_id: id, due: at('09:10:00') }));
+    clock.set(dueAt(id, '09:10:00'));
+    const spent = await cost(() => runDuePoll(deps(), { account_id: id, due: dueAt(id, '09:10:00') }));
     expect(spent.calls, spent.commands.join(', ')).toBeLessThanOrEqual(4);
     expect(spent.rcu).toBeLessThanOrEqual(1);
     expect(spent.wcu).toBeLessThanOrEqual(2);
     // And it was a poll: the account shows it.
-    expect((await service.getAccountDetail(id)).last_refresh).toBe(at('09:10:00'));
+    expect((await service.getAccountDetail(id)).last_refresh).toBe(dueAt(id, '09:10:00'));
   });
 
   it('stores a statement with its notification and deliveries in at most 8 write units (its ids from blocks taken before)', async () => {
@@ -138,8 +141,8 @@ describe('what a poll costs', () => {
   it('records a transaction (its statement and its balance change) in one poll, every write counted', async () => {
     const { id, user } = await polledAccount();
     bank.transact(user, `${user}-001`, 40);
-    clock.set(at('09:20:00'));
-    const spent = await cost(() => runDuePoll(deps(), { account_id: id, due: at('09:20:00') }));
+    clock.set(dueAt(id, '09:20:00'));
+    const spent = await cost(() => runDuePoll(deps(), { account_id: id, due: dueAt(id, '09:20:00') }));
     // Idle poll (2) + statement with notification (6: no channel to push here) + the balance change:
     // the sub-account's row with its follow-ups (2) and their clear (2), the balance stat and its
     // notification (2, their counts moved with the statement's: the poll lends its batch) + the

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { dispatchPolls } from '../../functions/bank/dispatch.js';
 import { LEASE_MS, pollAccount } from '../../functions/bank/poll.js';
+import { pollPhase } from '../../functions/bank/monitorSchedule.js';
 import { runDuePoll } from '../../functions/bank/pollDue.js';
 import { delayFor, type PollMessage } from '../../functions/bank/pollMessage.js';
 import * as service from '../../functions/bank/service.js';
@@ -78,8 +79,9 @@ describe('scheduled polls', () => {
       expect(t).toBeGreaterThanOrEqual(at('10:00:00'));
       expect(t).toBeLessThan(at('10:01:00'));
     }
-    // On their seconds: each poll starts at its due time, not up to a second later.
-    expect(started.map((t) => t % 5000)).toEqual(started.map(() => 0));
+    // On their seconds: each poll starts at its due time (its phase inside the 5 s), not up to a second later.
+    const phase = pollPhase({ id, monitor_interval: 5 }) * 1000;
+    expect(started.map((t) => (t - phase) % 5000)).toEqual(started.map(() => 0));
     const account = await service.getAccountDetail(id);
     expect(account.last_refresh).toBeGreaterThanOrEqual(at('10:00:55'));
     expect(account.processing).toBe(false);
