@@ -1,7 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DeleteTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  GetItemCommand,
+  ListTablesCommand,
+  PutItemCommand,
+  UpdateTableCommand,
+} from '@aws-sdk/client-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LOCAL_CREDENTIALS } from './credentials.js';
 import { startDynamo } from './dynamo.js';
@@ -29,5 +38,62 @@ describe('the dynalite child', () => {
       await handle.stop();
     }
     expect(() => process.kill(handle.pid as number, 0)).toThrow();
+  });
+});
+
+describe("the dynalite child's table definitions kept in memory", () => {
+  it('follows every change of a table: its throughput, a delete, the same name created again with another key', async () => {
+    const handle = await startDynamo({ dataDir: join(dir, 'definitions'), engine: 'dynalite' });
+    const client = new DynamoDBClient({
+      region: 'us-east-1',
+      endpoint: handle.endpoint,
+      credentials: LOCAL_CREDENTIALS,
+    });
+    const TableName = 'definitions';
+    try {
+      await client.send(
+        new CreateTableCommand({
+          TableName,
+          ProvisionedThroughput: { ReadCapacityUnits: 1, WriteCapacityUnits: 1 },
+          AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+          KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+        }),
+      );
+      // Read (and so cached) before each change.
+      await client.send(new PutItemCommand({ TableName, Item: { pk: { S: 'a' }, kind: { S: 'fruit' } } }));
+
+      await client.send(
+        new UpdateTableCommand({ TableName, ProvisionedThroughput: { ReadCapacityUnits: 5, WriteCapacityUnits: 5 } }),
+      );
+      const described = await client.send(new DescribeTableCommand({ TableName }));
+      expect(described.Table?.ProvisionedThroughput).toMatchObject({ ReadCapacityUnits: 5, WriteCapacityUnits: 5 });
+      await expect(client.send(new GetItemCommand({ TableName, Key: { pk: { S: 'a' } } }))).resolves.toMatchObject({
+        Item: { pk: { S: 'a' }, kind: { S: 'fruit' } },
+      });
+
+      await client.send(new DeleteTableCommand({ TableName }));
+      await expect(client.send(new GetItemCommand({ TableName, Key: { pk: { S: 'a' } } }))).rejects.toMatchObject({
+        name: 'ResourceNotFoundException',
+      });
+
+      await client.send(
+        new CreateTableCommand({
+          TableName,
+          BillingMode: 'PAY_PER_REQUEST',
+          AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'N' }],
+          KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+        }),
+      );
+      // The old key is refused and the new one taken: the call used the new definition.
+      await expect(client.send(new PutItemCommand({ TableName, Item: { pk: { S: 'a' } } }))).rejects.toMatchObject({
+        name: 'ValidationException',
+      });
+      await client.send(new PutItemCommand({ TableName, Item: { id: { N: '1' } } }));
+      const got = await client.send(new GetItemCommand({ TableName, Key: { id: { N: '1' } } }));
+      expect(got.Item).toEqual({ id: { N: '1' } });
+    } finally {
+      client.destroy();
+      await handle.stop();
+    }
   });
 });

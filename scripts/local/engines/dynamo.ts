@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   CreateTableCommand,
   DescribeTableCommand,
@@ -105,24 +106,12 @@ function localClient(endpoint: string): DynamoDBClient {
 }
 
 async function spawnDynalite(dataDir: string, port: number): Promise<{ child: ChildProcess; port: number }> {
-  // dynalite's CLI treats --port 0 as "default 4567", so run its library and report the real port.
-  // The child exits when its stdin closes, so a crashed parent never leaves it holding the directory.
-  const script = `
-    const server = require(${JSON.stringify(require.resolve('dynalite'))})({
-      path: ${JSON.stringify(dataDir)}, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0,
-    });
-    server.listen(${port}, '127.0.0.1', () => console.log('PORT ' + server.address().port));
-    const quit = () => server.close(() => process.exit(0));
-    process.stdin.on('end', quit).resume();
-    // Ctrl-C (and a signal to the whole process group) reaches this child too. It must outlive
-    // the parent's drain of its running work, so only the parent stops it (stdin ends).
-    process.on('SIGINT', () => {});
-    process.on('SIGTERM', () => {});
-  `;
+  const server = fileURLToPath(new URL('./dynaliteServer.cjs', import.meta.url));
   // PATROL_DYNALITE_CPU_PROF=<dir>: the engine's own CPU profile (a bench's attribution), written when it stops.
   const profile = process.env.PATROL_DYNALITE_CPU_PROF;
   const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
-  const child = spawn(process.execPath, [...flags, '-e', script], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const args = [...flags, server, JSON.stringify({ path: dataDir, port })];
+  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] });
   const port_ = await new Promise<number>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
