@@ -53,6 +53,89 @@ function cacheTableDefinitions(store) {
   return store;
 }
 
+/**
+ * Global secondary indexes created on an existing table. dynalite validates an UpdateTable's
+ * `Create` and then ignores it (4.0.0 changes throughput only), so a DATA_DIR from before a new
+ * index would run without it (`ensureTable` adds the missing ones at start). This adds the index to
+ * the table's definition and fills it from the items already stored, with dynalite's own index
+ * writer (`updateIndexes`, the one every put uses), under the table's lock. The stack starts after
+ * `ensureTable`, so nothing writes meanwhile.
+ */
+function withIndexCreation(updateTable) {
+  return function updateTableCreatingIndexes(store, data, cb) {
+    const updates = data.GlobalSecondaryIndexUpdates || [];
+    const creates = updates.filter((u) => u.Create).map((u) => u.Create);
+    if (creates.length === 0) return updateTable(store, data, cb);
+    if (creates.length !== updates.length || data.ProvisionedThroughput || data.BillingMode)
+      return cb(dynaliteDb.validationError('Create an index in an UpdateTable call of its own'));
+    const name = data.TableName;
+    store.tableDb.lock(name, (release) => {
+      const done = release(cb);
+      store.getTable(name, false, (err, table) => {
+        if (err) return done(err);
+        const existing = new Set((table.GlobalSecondaryIndexes || []).map((i) => i.IndexName));
+        const clash = creates.find((c) => existing.has(c.IndexName));
+        if (clash)
+          return done(
+            dynaliteDb.validationError(`Attempting to create an index which already exists: ${clash.IndexName}`),
+          );
+        const added = creates.map((c) => ({
+          ...c,
+          IndexArn: `${table.TableArn}/index/${c.IndexName}`,
+          IndexSizeBytes: 0,
+          ItemCount: 0,
+          IndexStatus: 'ACTIVE',
+          ProvisionedThroughput: { ReadCapacityUnits: 0, WriteCapacityUnits: 0, NumberOfDecreasesToday: 0 },
+        }));
+        // The new index's key attributes join the definitions its entries are keyed by.
+        const known = new Set((table.AttributeDefinitions || []).map((a) => a.AttributeName));
+        const AttributeDefinitions = [
+          ...(table.AttributeDefinitions || []),
+          ...(data.AttributeDefinitions || []).filter((a) => !known.has(a.AttributeName)),
+        ];
+        const next = {
+          ...table,
+          AttributeDefinitions,
+          GlobalSecondaryIndexes: [...(table.GlobalSecondaryIndexes || []), ...added],
+        };
+        fillIndexes(store, { ...next, LocalSecondaryIndexes: [], GlobalSecondaryIndexes: added })
+          .then(() => {
+            store.tableDb.put(name, next, (putErr) => done(putErr, putErr ? undefined : { TableDescription: next }));
+          })
+          .catch(done);
+      });
+    });
+  };
+}
+
+/** Writes the entries of `onlyNew`'s indexes for every item of its table. */
+async function fillIndexes(store, onlyNew) {
+  const write = (item) =>
+    new Promise((resolve, reject) => {
+      try {
+        dynaliteDb.updateIndexes(store, onlyNew, null, item, (err) => (err ? reject(err) : resolve()));
+      } catch (err) {
+        reject(err);
+      }
+    });
+  for await (const item of store.getItemDb(onlyNew.TableName).createValueStream()) await write(item);
+}
+
+// Swapped in the module cache before dynalite's main module loads its actions and validations.
+const updateTablePath = require.resolve(join(dirname(dynaliteMain), 'actions', 'updateTable'));
+const updateTable = require(updateTablePath);
+require.cache[updateTablePath].exports = withIndexCreation(updateTable);
+// As DynamoDB: an on-demand table's new index takes no throughput (dynalite asks for one).
+const updateTableInput = require(join(dirname(dynaliteMain), 'validations', 'updateTable'));
+// And its AttributeDefinitions (a new index's key attributes), which dynalite's UpdateTable drops
+// before the action sees them, as it drops every field it does not list.
+const createTableInput = require(join(dirname(dynaliteMain), 'validations', 'createTable'));
+const { notNull: _notNull, required: _required, ...attributeDefinitions } = createTableInput.types.AttributeDefinitions;
+updateTableInput.types.AttributeDefinitions = attributeDefinitions; // optional here, as in DynamoDB
+// (dynalite applies any `notNull` key it finds, whatever its value: so it goes.)
+delete updateTableInput.types.GlobalSecondaryIndexUpdates.children.children.Create.children.ProvisionedThroughput
+  .notNull;
+
 const create = dynaliteDb.create;
 dynaliteDb.create = (options) => cacheTableDefinitions(create(options));
 

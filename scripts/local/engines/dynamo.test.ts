@@ -9,11 +9,13 @@ import {
   GetItemCommand,
   ListTablesCommand,
   PutItemCommand,
+  QueryCommand,
   UpdateTableCommand,
 } from '@aws-sdk/client-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LOCAL_CREDENTIALS } from './credentials.js';
-import { startDynamo } from './dynamo.js';
+import { createTableInput } from '../../../functions/lib/db/tableSchema.js';
+import { ensureTable, startDynamo } from './dynamo.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'patrol-dynalite-signals-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -94,6 +96,80 @@ describe("the dynalite child's table definitions kept in memory", () => {
     } finally {
       client.destroy();
       await handle.stop();
+    }
+  });
+});
+
+describe('a DATA_DIR from before an index', () => {
+  it('gets the index at start, filled with the items already stored, and keeps filling it', async () => {
+    const dataDir = join(dir, 'older');
+    const TableName = 'patrol-older';
+    // The table as an older version created it: the schema without its last index (and that
+    // index's own key attributes).
+    const full = createTableInput(TableName);
+    const newIndex = full.GlobalSecondaryIndexes.at(-1)!;
+    const newKeys: string[] = newIndex.KeySchema.map((k) => k.AttributeName);
+    const keptKeys = new Set<string>(
+      [full.KeySchema, ...full.GlobalSecondaryIndexes.slice(0, -1).map((i) => i.KeySchema)].flatMap((ks) =>
+        ks.map((k) => k.AttributeName),
+      ),
+    );
+    const older = {
+      ...full,
+      AttributeDefinitions: full.AttributeDefinitions.filter((a) => keptKeys.has(a.AttributeName)),
+      GlobalSecondaryIndexes: full.GlobalSecondaryIndexes.slice(0, -1),
+    };
+    const [hashKey, rangeKey] = newKeys as [string, string];
+    const item = (sk: string) => ({
+      pk: { S: 'row#1' },
+      sk: { S: sk },
+      [hashKey]: { S: 'due' },
+      [rangeKey]: { S: sk },
+    });
+
+    const first = await startDynamo({ dataDir, engine: 'dynalite' });
+    const firstClient = new DynamoDBClient({
+      region: 'us-east-1',
+      endpoint: first.endpoint,
+      credentials: LOCAL_CREDENTIALS,
+    });
+    try {
+      await firstClient.send(new CreateTableCommand(older));
+      await firstClient.send(new PutItemCommand({ TableName, Item: item('a') }));
+    } finally {
+      firstClient.destroy();
+      await first.stop();
+    }
+
+    const second = await startDynamo({ dataDir, engine: 'dynalite' });
+    const client = new DynamoDBClient({
+      region: 'us-east-1',
+      endpoint: second.endpoint,
+      credentials: LOCAL_CREDENTIALS,
+    });
+    try {
+      await ensureTable(second.endpoint, TableName);
+      const { Table } = await client.send(new DescribeTableCommand({ TableName }));
+      expect(Table?.GlobalSecondaryIndexes?.map((i) => [i.IndexName, i.IndexStatus])).toEqual(
+        full.GlobalSecondaryIndexes.map((i) => [i.IndexName, 'ACTIVE']),
+      );
+      await client.send(new PutItemCommand({ TableName, Item: item('b') }));
+      const listed = await client.send(
+        new QueryCommand({
+          TableName,
+          IndexName: newIndex.IndexName,
+          KeyConditionExpression: '#h = :h',
+          ExpressionAttributeNames: { '#h': hashKey },
+          ExpressionAttributeValues: { ':h': { S: 'due' } },
+        }),
+      );
+      // The stored item and the one written after.
+      expect(listed.Items?.map((i) => i.sk?.S)).toEqual(['a', 'b']);
+      // A second start finds nothing to add.
+      await ensureTable(second.endpoint, TableName);
+    } finally {
+      client.destroy();
+      await second.stop();
     }
   });
 });
