@@ -22,6 +22,8 @@ const { path, port } = JSON.parse(process.argv[2]);
 function cacheTableDefinitions(store) {
   const { tableDb } = store;
   const cached = new Map();
+  // Moves on every write: a read that began before a write does not cache what it read.
+  let writes = 0;
   const get = tableDb.get.bind(tableDb);
   const put = tableDb.put.bind(tableDb);
   const del = tableDb.del.bind(tableDb);
@@ -31,25 +33,26 @@ function cacheTableDefinitions(store) {
       queueMicrotask(() => cb(null, table));
       return;
     }
+    const before = writes;
     get(name, (err, table) => {
-      if (!err && table && typeof table === 'object') cached.set(name, table);
+      if (!err && table && typeof table === 'object' && writes === before) cached.set(name, table);
       cb(err, table);
     });
   };
-  tableDb.put = (name, value, cb) => {
-    cached.delete(name);
-    put(name, value, (err) => {
+  const dropping =
+    (write) =>
+    (name, ...args) => {
+      writes++;
       cached.delete(name);
-      cb(err);
-    });
-  };
-  tableDb.del = (name, cb) => {
-    cached.delete(name);
-    del(name, (err) => {
-      cached.delete(name);
-      cb(err);
-    });
-  };
+      const cb = args.pop();
+      write(name, ...args, (err) => {
+        writes++;
+        cached.delete(name);
+        cb(err);
+      });
+    };
+  tableDb.put = dropping(put);
+  tableDb.del = dropping(del);
   return store;
 }
 
