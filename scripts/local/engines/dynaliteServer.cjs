@@ -6,6 +6,7 @@
 'use strict';
 
 const { dirname, join } = require('node:path');
+const { Readable } = require('node:stream');
 
 const dynaliteMain = require.resolve('dynalite');
 const dynaliteDb = require(join(dirname(dynaliteMain), 'db'));
@@ -139,8 +140,23 @@ updateTableInput.types.AttributeDefinitions = attributeDefinitions; // optional 
 delete updateTableInput.types.GlobalSecondaryIndexUpdates.children.children.Create.children.ProvisionedThroughput
   .notNull;
 
+/**
+ * Reads that close their LevelDB iterator. dynalite turns an iterator into a stream that never
+ * closes it: at the end it stops asking, and on destroy it calls a `return()` that abstract-level's
+ * iterators do not have. Each open iterator holds a snapshot, so every Query and Scan pinned the
+ * table files of its moment: the engine's directory grew with all it ever wrote (9.4 GB in 4 minutes
+ * of the 1,000-account bank bench, 261 MB once reopened) until a restart. `Readable.from` reads the
+ * iterator's own async iteration, which closes it at the end, on an error and on destroy.
+ */
+function closingStreams(store) {
+  const level = store.db;
+  level.createValueStream = (options) => Readable.from(level.values(options));
+  level.createKeyStream = (options) => Readable.from(level.keys(options));
+  return store;
+}
+
 const create = dynaliteDb.create;
-dynaliteDb.create = (options) => cacheTableDefinitions(create(options));
+dynaliteDb.create = (options) => closingStreams(cacheTableDefinitions(create(options)));
 
 const server = require(dynaliteMain)({ path, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
 server.listen(port, '127.0.0.1', () => console.log(`PORT ${server.address().port}`));
