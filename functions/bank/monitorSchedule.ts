@@ -51,11 +51,6 @@ export function isDueInstant(account: PollTiming, due: number, timeZone: string)
   return isPollSecond(account, secondOfDay(due, timeZone));
 }
 
-/** The account's first poll instant at or after `from` (ms), within a day; undefined if none. */
-export function nextDueInstant(account: PollTiming, from: number, timeZone: string): number | undefined {
-  return duePolls(account, from, from + DAY_SECONDS * 1000, timeZone)[0];
-}
-
 /**
  * When the account's current stretch inside a range began (ms), or undefined outside its ranges.
  * Staleness counts from here, so an account is not stale the moment its range opens.
