@@ -488,7 +488,35 @@ try {
     ['GET /dashboard/scorecard?days=90', api('/dashboard/scorecard?days=90&shape=columns')],
   ];
   // The bank monitor's panels: rows are the accounts with a last statement, and the delivery answer's one summary.
+  // The Bank answer's reads apart (functions/bank/dashboard.ts): where its cost goes.
+  const bankReads = bankStore();
+  const yesterday = addDays(ZONE_TODAY, -1);
   plan.push(
+    [
+      "  Bank, of which: a day's per-account records (dayFigures)",
+      async () => {
+        const r = await bankReads.dayFigures(yesterday);
+        return { rcu: r.rcu, rows: r.figures.size };
+      },
+    ],
+    [
+      '  Bank, of which: every poll record (allPollStates)',
+      async () => {
+        const r = await bankReads.allPollStates(Date.now());
+        return { rcu: r.rcu, rows: r.states.size };
+      },
+    ],
+    [
+      '  Bank, of which: counts, stale, latest unreconciled',
+      async () => {
+        const [a, b, c] = await Promise.all([
+          bankReads.accountsByStatus(),
+          bankReads.staleAccounts(),
+          bankReads.latestUnreconciled(),
+        ]);
+        return { rcu: a.rcu + b.rcu + c.rcu, rows: a.counts.length + b.ids.length + (c.stat ? 1 : 0) };
+      },
+    ],
     [
       'GET /dashboard/bank?hours=24 (Bank)',
       async () => {
