@@ -12,56 +12,61 @@ import {
   PutItemCommand,
   QueryCommand,
   UpdateTableCommand,
+  waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LOCAL_CREDENTIALS } from './credentials.js';
 import { createTableInput } from '../../../functions/lib/db/tableSchema.js';
-import { ensureTable, startDynamo } from './dynamo.js';
+import { type DynamoHandle, ensureTable, startDynamo } from './dynamo.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'patrol-dynalite-signals-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** Creates a table and waits until it is ACTIVE (dynalite moves it there a tick later). */
+async function createTable(client: DynamoDBClient, input: ConstructorParameters<typeof CreateTableCommand>[0]) {
+  await client.send(new CreateTableCommand(input));
+  await waitUntilTableExists({ client, maxWaitTime: 20, minDelay: 0.05 }, { TableName: input.TableName });
+}
+
+/** A dynalite child on `dataDir` and a client of it for `use`; both stopped after it. */
+async function withDynalite<T>(
+  dataDir: string,
+  use: (client: DynamoDBClient, handle: DynamoHandle) => Promise<T>,
+): Promise<{ value: T; handle: DynamoHandle }> {
+  const handle = await startDynamo({ dataDir, engine: 'dynalite' });
+  const client = new DynamoDBClient({ region: 'us-east-1', endpoint: handle.endpoint, credentials: LOCAL_CREDENTIALS });
+  try {
+    return { value: await use(client, handle), handle };
+  } finally {
+    client.destroy();
+    await handle.stop();
+  }
+}
+
 describe('the dynalite child', () => {
   it('keeps serving through Ctrl-C and a signal to the process group, and stops when the stack stops it', async () => {
-    const handle = await startDynamo({ dataDir: dir, engine: 'dynalite' });
-    const client = new DynamoDBClient({
-      region: 'us-east-1',
-      endpoint: handle.endpoint,
-      credentials: LOCAL_CREDENTIALS,
-    });
-    try {
+    const { handle } = await withDynalite(dir, async (client, child) => {
       // What a terminal's Ctrl-C or `timeout` sends to every process of the group: the stack is
       // still draining its running work, which needs the engine.
-      process.kill(handle.pid as number, 'SIGINT');
-      process.kill(handle.pid as number, 'SIGTERM');
+      process.kill(child.pid as number, 'SIGINT');
+      process.kill(child.pid as number, 'SIGTERM');
       await new Promise((r) => setTimeout(r, 300));
       await expect(client.send(new ListTablesCommand({}))).resolves.toBeDefined();
-    } finally {
-      client.destroy();
-      await handle.stop();
-    }
+    });
     expect(() => process.kill(handle.pid as number, 0)).toThrow();
   });
 });
 
 describe("the dynalite child's table definitions kept in memory", () => {
   it('follows every change of a table: its throughput, a delete, the same name created again with another key', async () => {
-    const handle = await startDynamo({ dataDir: join(dir, 'definitions'), engine: 'dynalite' });
-    const client = new DynamoDBClient({
-      region: 'us-east-1',
-      endpoint: handle.endpoint,
-      credentials: LOCAL_CREDENTIALS,
-    });
     const TableName = 'definitions';
-    try {
-      await client.send(
-        new CreateTableCommand({
-          TableName,
-          ProvisionedThroughput: { ReadCapacityUnits: 1, WriteCapacityUnits: 1 },
-          AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
-          KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-        }),
-      );
+    await withDynalite(join(dir, 'definitions'), async (client) => {
+      await createTable(client, {
+        TableName,
+        ProvisionedThroughput: { ReadCapacityUnits: 1, WriteCapacityUnits: 1 },
+        AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+        KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+      });
       // Read (and so cached) before each change.
       await client.send(new PutItemCommand({ TableName, Item: { pk: { S: 'a' }, kind: { S: 'fruit' } } }));
 
@@ -79,14 +84,12 @@ describe("the dynalite child's table definitions kept in memory", () => {
         name: 'ResourceNotFoundException',
       });
 
-      await client.send(
-        new CreateTableCommand({
-          TableName,
-          BillingMode: 'PAY_PER_REQUEST',
-          AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'N' }],
-          KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
-        }),
-      );
+      await createTable(client, {
+        TableName,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'N' }],
+        KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+      });
       // The old key is refused and the new one taken: the call used the new definition.
       await expect(client.send(new PutItemCommand({ TableName, Item: { pk: { S: 'a' } } }))).rejects.toMatchObject({
         name: 'ValidationException',
@@ -94,10 +97,7 @@ describe("the dynalite child's table definitions kept in memory", () => {
       await client.send(new PutItemCommand({ TableName, Item: { id: { N: '1' } } }));
       const got = await client.send(new GetItemCommand({ TableName, Key: { id: { N: '1' } } }));
       expect(got.Item).toEqual({ id: { N: '1' } });
-    } finally {
-      client.destroy();
-      await handle.stop();
-    }
+    });
   });
 });
 
@@ -128,27 +128,12 @@ describe('a DATA_DIR from before an index', () => {
       [rangeKey]: { S: sk },
     });
 
-    const first = await startDynamo({ dataDir, engine: 'dynalite' });
-    const firstClient = new DynamoDBClient({
-      region: 'us-east-1',
-      endpoint: first.endpoint,
-      credentials: LOCAL_CREDENTIALS,
+    await withDynalite(dataDir, async (client) => {
+      await createTable(client, older);
+      await client.send(new PutItemCommand({ TableName, Item: item('a') }));
     });
-    try {
-      await firstClient.send(new CreateTableCommand(older));
-      await firstClient.send(new PutItemCommand({ TableName, Item: item('a') }));
-    } finally {
-      firstClient.destroy();
-      await first.stop();
-    }
 
-    const second = await startDynamo({ dataDir, engine: 'dynalite' });
-    const client = new DynamoDBClient({
-      region: 'us-east-1',
-      endpoint: second.endpoint,
-      credentials: LOCAL_CREDENTIALS,
-    });
-    try {
+    await withDynalite(dataDir, async (client, second) => {
       await ensureTable(second.endpoint, TableName);
       const { Table } = await client.send(new DescribeTableCommand({ TableName }));
       expect(Table?.GlobalSecondaryIndexes?.map((i) => [i.IndexName, i.IndexStatus])).toEqual(
@@ -168,38 +153,27 @@ describe('a DATA_DIR from before an index', () => {
       expect(listed.Items?.map((i) => i.sk?.S)).toEqual(['a', 'b']);
       // A second start finds nothing to add.
       await ensureTable(second.endpoint, TableName);
-    } finally {
-      client.destroy();
-      await second.stop();
-    }
+    });
   });
 });
 
 describe('the dynalite child over a long run', () => {
   it('keeps its directory near the size of its data while it is read and written (no read pins old files)', async () => {
     const dataDir = join(dir, 'long-run');
-    const handle = await startDynamo({ dataDir, engine: 'dynalite' });
-    const client = new DynamoDBClient({
-      region: 'us-east-1',
-      endpoint: handle.endpoint,
-      credentials: LOCAL_CREDENTIALS,
-    });
     const TableName = 'long-run';
-    try {
-      await client.send(
-        new CreateTableCommand({
-          TableName,
-          BillingMode: 'PAY_PER_REQUEST',
-          AttributeDefinitions: [
-            { AttributeName: 'pk', AttributeType: 'S' },
-            { AttributeName: 'sk', AttributeType: 'S' },
-          ],
-          KeySchema: [
-            { AttributeName: 'pk', KeyType: 'HASH' },
-            { AttributeName: 'sk', KeyType: 'RANGE' },
-          ],
-        }),
-      );
+    await withDynalite(dataDir, async (client) => {
+      await createTable(client, {
+        TableName,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [
+          { AttributeName: 'pk', AttributeType: 'S' },
+          { AttributeName: 'sk', AttributeType: 'S' },
+        ],
+        KeySchema: [
+          { AttributeName: 'pk', KeyType: 'HASH' },
+          { AttributeName: 'sk', KeyType: 'RANGE' },
+        ],
+      });
       // 30 MB written over ten keys (0.5 MB live), each write followed by a read, as a poll does.
       for (let round = 0; round < 600; round++) {
         const blob = randomBytes(37_500).toString('base64'); // 50 KB that do not compress
@@ -218,9 +192,6 @@ describe('the dynalite child over a long run', () => {
       // With every read's files pinned it was 77 MB (more than was written); 9.5 MB measured now.
       const bytes = readdirSync(dataDir).reduce((sum, f) => sum + statSync(join(dataDir, f)).size, 0);
       expect(bytes / 1e6).toBeLessThan(25);
-    } finally {
-      client.destroy();
-      await handle.stop();
-    }
+    });
   });
 });
