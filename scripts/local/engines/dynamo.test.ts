@@ -73,6 +73,9 @@ describe("the dynalite child's table definitions kept in memory", () => {
       await client.send(
         new UpdateTableCommand({ TableName, ProvisionedThroughput: { ReadCapacityUnits: 5, WriteCapacityUnits: 5 } }),
       );
+      // dynalite applies the new throughput a tick after it answers (UPDATING, then ACTIVE): under
+      // a busy CI the describe met the table still UPDATING with the old figures.
+      await waitUntilTableExists({ client, maxWaitTime: 20, minDelay: 0.05 }, { TableName });
       const described = await client.send(new DescribeTableCommand({ TableName }));
       expect(described.Table?.ProvisionedThroughput).toMatchObject({ ReadCapacityUnits: 5, WriteCapacityUnits: 5 });
       await expect(client.send(new GetItemCommand({ TableName, Key: { pk: { S: 'a' } } }))).resolves.toMatchObject({
