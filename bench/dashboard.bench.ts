@@ -540,13 +540,29 @@ try {
       `bank panel: ${bank.polls} polls, ${bank.statements.total} statements, lag p95 ${bank.poll_lag_p95_ms} ms, ${bank.stale.length} stale; delivery: webhooks ${delivery.webhook.sent} sent ${delivery.webhook.failed} failed, Telegram ${delivery.telegram.sent} sent ${delivery.telegram.failed} failed`,
     );
   }
-  // Each dashboard answer twice: cold (no answer kept: every call reads and writes it, what a lone
-  // viewer's first call costs) and shared (kept DASHBOARD_SHARED_MS and served again, what every
-  // further caller within that time gets: functions/lib/http/sharedAnswers.ts).
+  // Each dashboard answer three ways (functions/lib/http/keptAnswers.ts, sharedAnswers.ts):
+  //  - computed: nothing kept or stored, every call reads the rollups (what the minute's refresher
+  //    pays per answer, and the first caller after a start);
+  //  - cold: nothing kept in this process, as a new Lambda instance or a wall screen alone: the
+  //    stored answer when the route keeps that query (what the console asks), else computed;
+  //  - shared: kept DASHBOARD_SHARED_MS in this process and served again.
   const { processAnswers } = await import('../functions/lib/http/sharedAnswers.js');
+  const { handler: refreshAnswers } = await import('../functions/dashboard/refreshAnswers.js');
+  await refreshAnswers();
   const measured = plan.flatMap(([scenario, run]): typeof plan =>
     scenario.startsWith('GET /dashboard/')
       ? [
+          [
+            `${scenario}, computed`,
+            async () => {
+              process.env.SHARED_ANSWERS = 'off';
+              try {
+                return await run();
+              } finally {
+                delete process.env.SHARED_ANSWERS;
+              }
+            },
+          ],
           [
             `${scenario}, cold`,
             async () => {
@@ -601,7 +617,7 @@ try {
   const rcuOf = (f: Figure) => (Number.isNaN(f.rcu) ? calendarRcu : f.rcu);
   const panel = /\((Health|History|Timings|Next runs|Bank|Delivery)\)/;
   // The page's read units are its cold calls' (a shared answer reads nothing); the calendar is never shared.
-  const page = figures.filter((f) => panel.test(f.scenario) && !f.scenario.endsWith(', shared'));
+  const page = figures.filter((f) => panel.test(f.scenario) && !/, (shared|computed)$/.test(f.scenario));
   const pageRcu = page.reduce((s, f) => s + rcuOf(f), 0);
   const perPanel = page.map((f) => `${panel.exec(f.scenario)?.[1]} ${rcuOf(f)}`).join(', ');
   const worst = (list: Figure[]) => {
@@ -612,9 +628,11 @@ try {
       ? `p95 ${f.p95_over_raw.toFixed(2)} (${f.scenario}), CPU ${cpu(byCpu).toFixed(2)} (${byCpu.scenario})`
       : 'none';
   };
-  const shared = figures.filter((f) => panel.test(f.scenario) && !f.scenario.endsWith(', cold'));
+  const shared = figures.filter((f) => panel.test(f.scenario) && f.scenario.endsWith(', shared'));
+  const computed = figures.filter((f) => panel.test(f.scenario) && f.scenario.endsWith(', computed'));
+  const computedRcu = computed.reduce((s, f) => s + rcuOf(f), 0);
   console.log(
-    `\ndefault home page: ${page.length} calls, ${pageRcu.toFixed(1)} RCU in all (${perPanel}); load average ${load()}\n  worst ÷ raw, cold: ${worst(page)}\n  worst ÷ raw, shared: ${worst(shared)}`,
+    `\ndefault home page: ${page.length} calls, ${pageRcu.toFixed(1)} RCU in all (${perPanel}); computed: ${computedRcu.toFixed(1)} RCU; load average ${load()}\n  worst ÷ raw, cold: ${worst(page)}\n  worst ÷ raw, shared: ${worst(shared)}\n  worst ÷ raw, computed: ${worst(computed)}`,
   );
   const out = join(import.meta.dirname ?? '.', 'results');
   mkdirSync(out, { recursive: true });

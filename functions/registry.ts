@@ -161,6 +161,16 @@ export const LAMBDAS: readonly LambdaDef[] = [
     access: { table: 'readWrite', sends: ['check', 'notify'] },
   },
   {
+    // Every minute: the dashboard answers the console asks for, computed and stored for every
+    // instance to serve (functions/lib/http/keptAnswers.ts). Reads rollups, writes one record each.
+    name: 'dashboardRefresh',
+    entry: 'functions/dashboard/refreshAnswers.ts',
+    trigger: { type: 'schedule', everySeconds: 60 },
+    memoryMb: 1024,
+    timeoutSeconds: 60,
+    access: { table: 'readWrite' },
+  },
+  {
     name: 'checkReaper',
     entry: 'functions/checks/reaper.ts',
     trigger: { type: 'schedule', everySeconds: 60 },

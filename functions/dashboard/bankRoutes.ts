@@ -1,5 +1,5 @@
 import { HEADERS } from '../../shared/envelope.js';
-import { DASHBOARD_SHARED_MS, DashboardHoursQuery } from '../../shared/schemas/dashboard.js';
+import { CONSOLE_CALLS, DASHBOARD_SHARED_MS, DashboardHoursQuery } from '../../shared/schemas/dashboard.js';
 import { bankDashboard, deliveryDashboard } from '../bank/dashboard.js';
 import { bankRuntime } from '../bank/runtime.js';
 import { Router } from '../lib/http/router.js';
@@ -15,7 +15,7 @@ export const bankDashboardRouter = new Router()
       req.setHeader(HEADERS.consumedCapacity, String(rcu));
       return reply;
     },
-    { query: DashboardHoursQuery, sharedFor: DASHBOARD_SHARED_MS },
+    { query: DashboardHoursQuery, sharedFor: DASHBOARD_SHARED_MS, refreshAhead: [CONSOLE_CALLS.bank] },
   )
   .get(
     '/dashboard/delivery',
@@ -24,5 +24,5 @@ export const bankDashboardRouter = new Router()
       req.setHeader(HEADERS.consumedCapacity, String(rcu));
       return reply;
     },
-    { query: DashboardHoursQuery, sharedFor: DASHBOARD_SHARED_MS },
+    { query: DashboardHoursQuery, sharedFor: DASHBOARD_SHARED_MS, refreshAhead: [CONSOLE_CALLS.delivery] },
   );

@@ -1,12 +1,18 @@
 import { HEADERS } from '../../shared/envelope.js';
 import {
+  CONSOLE_CALLS,
   DASHBOARD_SHARED_MS,
   HeatmapQuery,
   heatmapCells,
+  SCORECARD_DAYS,
+  type Scorecard,
   ScorecardQuery,
   scorecardRows,
+  TIMINGS_OPENING_DAYS,
   TimingsQuery,
+  timingsOpeningSite,
 } from '../../shared/schemas/dashboard.js';
+import { storedData } from '../lib/http/keptAnswers.js';
 import { type Request, Router } from '../lib/http/router.js';
 import { heatmap, type Measured, scorecard, timings } from './checkDashboard.js';
 
@@ -14,6 +20,16 @@ import { heatmap, type Measured, scorecard, timings } from './checkDashboard.js'
 function measuredReply<T>(req: Request, { result, rcu }: Measured<T>): { result: T } {
   req.setHeader(HEADERS.consumedCapacity, String(rcu));
   return { result };
+}
+
+/** The Timings panel as it opens (on the 7-day scorecard's first site), named from the kept scorecard. */
+async function openingTimings() {
+  const card = await storedData<{ result: Scorecard }>(
+    '/dashboard/scorecard',
+    ScorecardQuery.parse(CONSOLE_CALLS.scorecard(7)),
+  );
+  const site = card && timingsOpeningSite(scorecardRows(card.result));
+  return site === undefined ? [] : [CONSOLE_CALLS.timings(site, TIMINGS_OPENING_DAYS)];
 }
 
 /** The check panels of the home dashboard; the bank and delivery panels have their own routes. */
@@ -27,7 +43,11 @@ export const checkDashboardRouter = new Router()
         ? measuredReply(req, { ...card, result: scorecardRows(card.result) })
         : measuredReply(req, card);
     },
-    { query: ScorecardQuery, sharedFor: DASHBOARD_SHARED_MS },
+    {
+      query: ScorecardQuery,
+      sharedFor: DASHBOARD_SHARED_MS,
+      refreshAhead: SCORECARD_DAYS.map(CONSOLE_CALLS.scorecard),
+    },
   )
   .get(
     '/dashboard/heatmap',
@@ -38,7 +58,7 @@ export const checkDashboardRouter = new Router()
         ? measuredReply(req, { ...map, result: heatmapCells(map.result) })
         : measuredReply(req, map);
     },
-    { query: HeatmapQuery, sharedFor: DASHBOARD_SHARED_MS },
+    { query: HeatmapQuery, sharedFor: DASHBOARD_SHARED_MS, refreshAhead: [CONSOLE_CALLS.heatmap] },
   )
   .get(
     '/dashboard/timings',
@@ -46,5 +66,5 @@ export const checkDashboardRouter = new Router()
       const { site_id, days } = req.queryData as TimingsQuery;
       return measuredReply(req, await timings(site_id, days));
     },
-    { query: TimingsQuery, sharedFor: DASHBOARD_SHARED_MS },
+    { query: TimingsQuery, sharedFor: DASHBOARD_SHARED_MS, refreshAhead: openingTimings },
   );

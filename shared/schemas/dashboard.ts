@@ -28,6 +28,25 @@ export const DASHBOARD_SHARED_MS = 10_000;
 export const SCORECARD_DAYS = [7, 30, 90] as const;
 export type ScorecardDays = (typeof SCORECARD_DAYS)[number];
 
+/**
+ * The queries the console's panels send (web dashboardApi.ts builds its calls from these), so the
+ * API keeps their answers ready ahead of them (`refreshAhead`, functions/lib/http/keptAnswers.ts).
+ */
+export const CONSOLE_CALLS = {
+  scorecard: (days: ScorecardDays) => ({ days: String(days), shape: 'columns' }),
+  heatmap: { days: '90', shape: 'columns' },
+  timings: (siteId: number, days: ScorecardDays) => ({ site_id: String(siteId), days: String(days) }),
+  bank: { hours: '24' },
+  delivery: { hours: '24' },
+} as const;
+/** The Timings panel's window when it opens. */
+export const TIMINGS_OPENING_DAYS: ScorecardDays = 30;
+/** The site the Timings panel opens on: the 7-day Health scorecard's first (rows come by site name). */
+export const timingsOpeningSite = (rows: readonly { site_id: number }[]): number | undefined => rows[0]?.site_id;
+/** `/dashboard/x` and its query as the console calls it. */
+export const consoleCall = (path: string, query: Readonly<Record<string, string>>) =>
+  `${path}?${new URLSearchParams(query)}`;
+
 const wholeNumber = (message: string, min: number, max: number, fallback: number) =>
   z.preprocess(
     (v) => (v === undefined || v === '' ? undefined : Number(v)),

@@ -109,6 +109,8 @@ export interface KeyedRecords<T extends object> {
   readonly kind: string;
   /** Eventually consistent unless asked (0.5 RCU per 4 KB; consistent 1). */
   get(id: RecordId, options?: { consistent?: boolean }): Promise<T | undefined>;
+  /** `get` (eventually consistent) with the read units it consumed, for an answer that reports them. */
+  getMeasured(id: RecordId): Promise<{ record: T | undefined; rcu: number }>;
   /** The records found among `ids` (BatchGet; missing ones are left out). */
   getMany(ids: RecordId[], options?: { consistent?: boolean }): Promise<Map<string, T>>;
   /** Every record of a grouped kind: one Query per group. `rcu`: what the reads consumed. */
@@ -182,6 +184,12 @@ export function keyedRecords<T extends object>(kind: string, layout: RecordLayou
         new GetCommand({ TableName: config.tableName, Key: keyOf(id), ConsistentRead: options?.consistent }),
       );
       return recordData<T>(out.Item);
+    },
+    async getMeasured(id) {
+      const out = await dynamoClient().send(
+        new GetCommand({ TableName: config.tableName, Key: keyOf(id), ReturnConsumedCapacity: 'TOTAL' }),
+      );
+      return { record: recordData<T>(out.Item), rcu: out.ConsumedCapacity?.CapacityUnits ?? 0 };
     },
     async getMany(ids, options) {
       const found = new Map<string, T>();

@@ -6,7 +6,7 @@ import { type Authenticate, access } from './middlewares/access.js';
 import { API_PREFIX, type ApiContext, type ApiResult, apiState, matchedRoute } from './middlewares/apiState.js';
 import { type AuditRecorder, audit } from './middlewares/audit.js';
 import { bodyLimits } from './middlewares/bodyLimits.js';
-import { envelope, successBody } from './middlewares/envelope.js';
+import { envelope } from './middlewares/envelope.js';
 import { jsonBody } from './middlewares/jsonBody.js';
 import { loggingContext } from './middlewares/loggingContext.js';
 import { type EdgeCheck, originGate } from './middlewares/originGate.js';
@@ -14,6 +14,7 @@ import { rateLimit } from './middlewares/rateLimit.js';
 import { routing } from './middlewares/routing.js';
 import { validation } from './middlewares/validation.js';
 import { type AuthUser, RawReply, type Request, type Route, type Router } from './router.js';
+import { answerKey, keptOrComputed } from './keptAnswers.js';
 import { processAnswers } from './sharedAnswers.js';
 
 export { API_PREFIX } from './middlewares/apiState.js';
@@ -53,27 +54,17 @@ function routeRequest(event: APIGatewayProxyEventV2, context: ApiContext): Reque
 }
 
 /**
- * A route's answer shared by every caller for `sharedFor` ms (sharedAnswers.ts): computed and
- * written once, served again as written. A caller who did not compute it read nothing: its
- * x-consumed-rcu is 0, and `age` says how old (whole seconds) the answer it got is.
+ * A route's answer shared by every caller for `sharedFor` ms (sharedAnswers.ts), and kept ready
+ * ahead of them when the route says so (keptAnswers.ts): computed and written once, served again
+ * as written. A caller who did not compute it read nothing (x-consumed-rcu 0) or only the stored
+ * answer; `age` says how old (whole seconds, as HTTP caches say it) the answer it got is.
  */
 async function sharedReply(route: Route, req: Request): Promise<RawReply> {
-  const key = `${route.pattern} ${JSON.stringify(req.params)} ${JSON.stringify(req.queryData ?? req.query)}`;
-  const answer = await processAnswers.answer(key, route.sharedFor ?? 0, async () => {
-    const headers: Record<string, string> = {};
-    const setHeader = (name: string, value: string) => {
-      headers[name.toLowerCase()] = value;
-    };
-    const data = await route.handler({ ...req, setHeader });
-    if (data instanceof RawReply)
-      throw new Error(`${route.pattern}: a shared answer is an envelope's data, not a RawReply`);
-    return { body: successBody(data), headers };
-  });
+  const key = answerKey(req.path, req.queryData ?? req.query);
+  const answer = await processAnswers.answer(key, route.sharedFor ?? 0, () => keptOrComputed(route, req, key));
   const headers = { ...answer.headers };
-  if (!answer.computed) {
-    headers[HEADERS.consumedCapacity] = '0';
-    headers.age = String(Math.floor(answer.ageMs / 1000));
-  }
+  if (!answer.computed) headers[HEADERS.consumedCapacity] = '0';
+  headers.age = String(Math.floor(answer.ageMs / 1000));
   return new RawReply(200, answer.body, headers);
 }
 

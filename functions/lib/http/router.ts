@@ -155,7 +155,17 @@ export interface RouteOptions<S extends z.ZodType | undefined> {
    * process and served again to callers of the same path and query meanwhile (sharedAnswers.ts).
    */
   sharedFor?: number;
+  /**
+   * Queries (as query-string parameters) whose answers a scheduled refresher computes every minute
+   * and stores for every instance to serve, or a function that names them at each refresh
+   * (keptAnswers.ts). Any other query's answer is stored for `sharedFor`. Needs `sharedFor`; no
+   * path parameters.
+   */
+  refreshAhead?: RefreshAhead;
 }
+
+/** A route's kept queries (RouteOptions.refreshAhead), as query-string parameters. */
+export type RefreshAhead = readonly Record<string, string>[] | (() => Promise<readonly Record<string, string>[]>);
 
 export type RouteHandler<Body, Params = Record<string, string | number>> = (
   req: Request<Body, Params>,
@@ -174,6 +184,7 @@ export interface Route {
   query?: z.ZodType;
   rateLimit?: RouteRateLimit;
   sharedFor?: number;
+  refreshAhead?: RefreshAhead;
   /** The `:name` parameters: ids, parsed to numbers by the router. */
   ids: string[];
   /** Raw (still percent-encoded) parameter values, or null if the path is not this route's. */
@@ -259,6 +270,10 @@ export class Router {
       (method !== 'GET' || !(options.sharedFor > 0 && options.sharedFor <= MAX_TTL_MS))
     )
       throw new Error(`${method} ${pattern}: sharedFor is for GET routes, 1 to ${MAX_TTL_MS} ms`);
+    if (options.refreshAhead && (!options.sharedFor || idsOf(pattern).length > 0 || pattern.includes('*')))
+      throw new Error(`${method} ${pattern}: refreshAhead is for shared routes without path parameters`);
+    // A kept query the route's own schema refuses is a mistake in the declaration: fail at start.
+    if (Array.isArray(options.refreshAhead)) for (const query of options.refreshAhead) options.query?.parse(query);
     return this.push({
       method,
       pattern,
@@ -271,6 +286,7 @@ export class Router {
       ...(options.query ? { query: options.query } : {}),
       ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
       ...(options.sharedFor ? { sharedFor: options.sharedFor } : {}),
+      ...(options.refreshAhead ? { refreshAhead: options.refreshAhead } : {}),
       ids: idsOf(pattern),
       match: compile(pattern),
       handler: handler as RouteHandler<unknown>,

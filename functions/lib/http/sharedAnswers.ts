@@ -13,18 +13,22 @@
 export interface SharedAnswer {
   body: string;
   headers: Record<string, string>;
+  /** When the reads it was made from began, if before it was handed here (a stored answer: keptAnswers.ts). */
+  madeAt?: number;
 }
 
 interface Kept extends SharedAnswer {
+  /** When this process got it: it is kept `ttlMs` from then. */
   at: number;
+  madeAt: number;
 }
 
 const KEYS_BEFORE_PRUNE = 256;
 /** No route keeps an answer longer than this (the wall screen's refresh; the router refuses more). */
 export const MAX_TTL_MS = 30_000;
 
-/** The `SHARED_ANSWERS=off` switch (the test stacks): every call computes its answer. */
-const switchedOff = () => process.env.SHARED_ANSWERS === 'off';
+/** The `SHARED_ANSWERS=off` switch (the test stacks): every call computes its answer, none is kept or stored. */
+export const sharingOff = () => process.env.SHARED_ANSWERS === 'off';
 
 export function sharedAnswers(now: () => number = Date.now) {
   const kept = new Map<string, Kept>();
@@ -46,11 +50,14 @@ export function sharedAnswers(now: () => number = Date.now) {
       ttlMs: number,
       compute: () => Promise<SharedAnswer>,
     ): Promise<SharedAnswer & { ageMs: number; computed: boolean }> {
-      if (ttlMs <= 0 || switchedOff()) return { ...(await compute()), ageMs: 0, computed: true };
+      if (ttlMs <= 0 || sharingOff()) {
+        const answer = await compute();
+        return { ...answer, ageMs: answer.madeAt ? Math.max(0, now() - answer.madeAt) : 0, computed: true };
+      }
       const at = now();
       const hit = kept.get(key);
       if (hit && at - hit.at < ttlMs)
-        return { body: hit.body, headers: hit.headers, ageMs: at - hit.at, computed: false };
+        return { body: hit.body, headers: hit.headers, ageMs: at - hit.madeAt, computed: false };
       let pending = computing.get(key);
       const computed = !pending;
       if (!pending) {
@@ -58,7 +65,7 @@ export function sharedAnswers(now: () => number = Date.now) {
         pending = compute()
           .then((answer) => {
             // Its age counts from when its reads began: an answer is never older than it says.
-            const fresh = { ...answer, at };
+            const fresh = { ...answer, at, madeAt: Math.min(at, answer.madeAt ?? at) };
             if (started === generation) keep(key, fresh);
             return fresh;
           })
@@ -68,7 +75,7 @@ export function sharedAnswers(now: () => number = Date.now) {
         computing.set(key, pending);
       }
       const answer = await pending;
-      return { body: answer.body, headers: answer.headers, ageMs: Math.max(0, now() - answer.at), computed };
+      return { body: answer.body, headers: answer.headers, ageMs: Math.max(0, now() - answer.madeAt), computed };
     },
     /** Forgets every kept answer (the bench's cold calls; a test). */
     clear(): void {

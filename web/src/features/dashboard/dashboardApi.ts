@@ -1,5 +1,7 @@
 import {
   type BankDashboard,
+  CONSOLE_CALLS,
+  consoleCall,
   type DeliveryDashboard,
   type Heatmap,
   type Scorecard,
@@ -27,7 +29,8 @@ export const scorecardQuery = (days: ScorecardDays, refetchInterval?: number) =>
     // Sent by columns (shared/schemas/dashboard.ts Scorecard); the panels read rows.
     queryFn: async ({ signal }): Promise<{ result: ScorecardRow[] }> => ({
       result: scorecardRows(
-        (await get<{ result: Scorecard }>(`/dashboard/scorecard?days=${days}&shape=columns`, signal)).result,
+        (await get<{ result: Scorecard }>(consoleCall('/dashboard/scorecard', CONSOLE_CALLS.scorecard(days)), signal))
+          .result,
       ),
     }),
     refetchInterval,
@@ -36,7 +39,7 @@ export const scorecardQuery = (days: ScorecardDays, refetchInterval?: number) =>
 export const heatmapQuery = (refetchInterval?: number) =>
   queryOptions({
     queryKey: [DASHBOARD, 'heatmap', 90] as const,
-    queryFn: ({ signal }) => get<{ result: Heatmap }>('/dashboard/heatmap?days=90&shape=columns', signal),
+    queryFn: ({ signal }) => get<{ result: Heatmap }>(consoleCall('/dashboard/heatmap', CONSOLE_CALLS.heatmap), signal),
     refetchInterval,
   });
 
@@ -44,14 +47,14 @@ export const timingsQuery = (siteId: number, days: ScorecardDays, refetchInterva
   queryOptions({
     queryKey: [DASHBOARD, 'timings', siteId, days] as const,
     queryFn: ({ signal }) =>
-      get<{ result: TimingPoint[] }>(`/dashboard/timings?site_id=${siteId}&days=${days}`, signal),
+      get<{ result: TimingPoint[] }>(consoleCall('/dashboard/timings', CONSOLE_CALLS.timings(siteId, days)), signal),
     refetchInterval,
   });
 
 export const bankQuery = (refetchInterval?: number) =>
   queryOptions({
     queryKey: [DASHBOARD, 'bank', 24] as const,
-    queryFn: ({ signal }) => get<BankDashboard>('/dashboard/bank?hours=24', signal),
+    queryFn: ({ signal }) => get<BankDashboard>(consoleCall('/dashboard/bank', CONSOLE_CALLS.bank), signal),
     refetchInterval,
     retry: false,
   });
@@ -59,7 +62,7 @@ export const bankQuery = (refetchInterval?: number) =>
 export const deliveryQuery = (refetchInterval?: number) =>
   queryOptions({
     queryKey: [DASHBOARD, 'delivery', 24] as const,
-    queryFn: ({ signal }) => get<DeliveryDashboard>('/dashboard/delivery?hours=24', signal),
+    queryFn: ({ signal }) => get<DeliveryDashboard>(consoleCall('/dashboard/delivery', CONSOLE_CALLS.delivery), signal),
     refetchInterval,
     retry: false,
   });

@@ -1,7 +1,12 @@
 import { LineChart, type LineChartPoints } from '@fluentui/react-charts';
 import { Dropdown, Option, Tab, TabList } from '@fluentui/react-components';
 import { Process } from '@shared/enums';
-import { SCORECARD_DAYS, type ScorecardDays } from '@shared/schemas/dashboard';
+import {
+  SCORECARD_DAYS,
+  type ScorecardDays,
+  TIMINGS_OPENING_DAYS,
+  timingsOpeningSite,
+} from '@shared/schemas/dashboard';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useT } from '@/i18n';
@@ -14,8 +19,8 @@ export function TimingsPanel({ refetchInterval }: { refetchInterval?: number }):
   const sites = useQuery(scorecardQuery(7, refetchInterval));
   const siteList = [...new Map((sites.data?.result ?? []).map((r) => [r.site_id, r.site_name]))];
   const [chosen, setChosen] = useState<number | undefined>();
-  const siteId = chosen ?? siteList[0]?.[0];
-  const [days, setDays] = useState<ScorecardDays>(30);
+  const siteId = chosen ?? timingsOpeningSite(sites.data?.result ?? []);
+  const [days, setDays] = useState<ScorecardDays>(TIMINGS_OPENING_DAYS);
   const [quantile, setQuantile] = useState<'p95_ms' | 'p50_ms'>('p95_ms');
   const timings = useQuery({ ...timingsQuery(siteId ?? 0, days, refetchInterval), enabled: siteId !== undefined });
   // Without a site there is nothing to ask for: the panel shows the scorecard's state instead.
