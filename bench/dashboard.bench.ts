@@ -33,6 +33,8 @@ import {
   type DeliveryDashboard,
   type Heatmap,
   heatmapCells,
+  scorecardRows,
+  timingsOpeningSite,
   type Scorecard,
 } from '../shared/schemas/dashboard.js';
 
@@ -446,7 +448,8 @@ try {
       const out = await read();
       return { rcu: out.rcu, rows: rowsOf(out.result ?? out.cells ?? []) };
     };
-  const timingsSite = siteIds[0];
+  // The site the Timings panel opens on (the one the refresher keeps ready).
+  const timingsSite = timingsOpeningSite(scorecardRows((await scorecard(7)).result)) ?? siteIds[0];
   const historyAnswer = await heatmap(90);
   const historyCells = heatmapCells(historyAnswer.result);
   /** An answer's JSON written and read back, as the API and the browser do, no I/O. */

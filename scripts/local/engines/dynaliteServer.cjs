@@ -159,6 +159,32 @@ const create = dynaliteDb.create;
 dynaliteDb.create = (options) => closingStreams(cacheTableDefinitions(create(options)));
 
 const server = require(dynaliteMain)({ path, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+// A bench's count of calls by operation (`PATROL_DYNALITE_COUNTS=<file>`, written every 2 s): what a
+// workload asks of the engine, beside its CPU.
+if (process.env.PATROL_DYNALITE_COUNTS) {
+  const counts = {};
+  // By operation and the kind of item (the key's prefix before its first '#' or digit).
+  const kindOf = (body) => {
+    try {
+      const j = JSON.parse(body);
+      const key = j.Key || j.Item || {};
+      const pk = key.pk?.S ?? (j.KeyConditionExpression ? Object.values(j.ExpressionAttributeValues || {})[0]?.S : '');
+      return String(pk ?? '').split(/[#0-9=]/)[0] || '-';
+    } catch {
+      return '?';
+    }
+  };
+  server.on('request', (req) => {
+    const op = String(req.headers['x-amz-target'] || '').split('.')[1] || 'other';
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const name = `${op} ${kindOf(Buffer.concat(chunks).toString('utf8'))}`;
+      counts[name] = (counts[name] || 0) + 1;
+    });
+  });
+  setInterval(() => require('node:fs').writeFileSync(process.env.PATROL_DYNALITE_COUNTS, JSON.stringify(counts)), 2000).unref();
+}
 server.listen(port, '127.0.0.1', () => console.log(`PORT ${server.address().port}`));
 const quit = () => server.close(() => process.exit(0));
 process.stdin.on('end', quit).resume();

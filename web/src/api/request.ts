@@ -36,6 +36,8 @@ export interface RequestOptions {
   raw?: boolean;
   /** Extra request headers, e.g. a list call's jump hint. */
   headers?: Record<string, string>;
+  /** Reads the headers of a successful answer (e.g. a dashboard answer's `age`). */
+  onHeaders?: (headers: Headers) => void;
 }
 
 function buildUrl(url: string, params?: Record<string, string>): string {
@@ -159,6 +161,7 @@ export async function request<T>(opts: RequestOptions): Promise<T> {
     if (businessError) throw businessError;
 
     if (opts.successTip) toast.success(t(opts.successTip));
+    opts.onHeaders?.(res.headers);
     return (body as { data: T }).data;
   } catch (error) {
     if (error instanceof ApiError) report(opts, error);

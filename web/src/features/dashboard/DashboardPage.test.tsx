@@ -6,7 +6,8 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '@/i18n';
-import { jsonResponse } from '@/test/renderApp';
+import { formatDateTime } from '@/app/format';
+import { jsonResponse, ok } from '@/test/renderApp';
 import { operator, renderRoutes } from '@/test/renderApp';
 import { stubApi } from '@/test/stubApi';
 import DashboardPage from './DashboardPage';
@@ -135,6 +136,21 @@ describe('Home dashboard', () => {
     const delivery = await panel('Delivery');
     expect(await within(delivery).findByText('97%')).toBeInTheDocument();
     expect(within(delivery).getByText('Paused: #4')).toBeInTheDocument();
+  });
+
+  it("says how old a kept answer is: the time its figures were read, from the answer's age", async () => {
+    renderHome({
+      'GET /dashboard/scorecard': () => ({ result: scorecardOf(SCORECARD) }),
+      'GET /dashboard/bank': () => jsonResponse(ok(BANK), 200, { age: '90' }),
+      'GET /dashboard/delivery': () => DELIVERY,
+    });
+    const bank = await panel('Bank');
+    const caption = await within(bank).findByText(/^as of \d\d:\d\d:\d\d$/);
+    // Read 90 s before it arrived (a second or two of rendering may pass).
+    const readAt = [90, 91, 92, 89].map((s) => `as of ${formatDateTime(Date.now() - s * 1000).split(' ')[1]}`);
+    expect(readAt).toContain(caption.textContent);
+    // An answer without an age (the stub sends none) has no caption.
+    expect(within(await panel('Delivery')).queryByText(/^as of /)).toBeNull();
   });
 
   it('says when a panel has nothing yet and when it could not load, each on its own', async () => {

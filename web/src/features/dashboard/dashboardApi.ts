@@ -19,20 +19,42 @@ import { request } from '@/api/request';
 export const DASHBOARD = 'dashboard';
 const FAILED = 'Loading the dashboard failed.';
 
-const get = <T>(url: string, signal: AbortSignal) =>
+/** When the figures of an answer were read (epoch ms, this browser's clock), from its `age` header. */
+export interface Aged {
+  asOf?: number;
+}
+
+/**
+ * A dashboard answer and when its figures were read: the API may serve one kept up to a few
+ * minutes (docs/api.md "Kept answers"), and a panel says how old what it shows is.
+ */
+const get = async <T extends object>(url: string, signal: AbortSignal): Promise<T & Aged> => {
+  let asOf: number | undefined;
   // A panel shows its own error state: no toast per panel per refresh.
-  request<T>({ url, signal, failureTip: FAILED, silent: true });
+  const data = await request<T>({
+    url,
+    signal,
+    failureTip: FAILED,
+    silent: true,
+    onHeaders: (headers) => {
+      const age = Number(headers.get('age'));
+      if (headers.has('age') && Number.isFinite(age)) asOf = Date.now() - age * 1000;
+    },
+  });
+  return { ...data, asOf };
+};
 
 export const scorecardQuery = (days: ScorecardDays, refetchInterval?: number) =>
   queryOptions({
     queryKey: [DASHBOARD, 'scorecard', days] as const,
     // Sent by columns (shared/schemas/dashboard.ts Scorecard); the panels read rows.
-    queryFn: async ({ signal }): Promise<{ result: ScorecardRow[] }> => ({
-      result: scorecardRows(
-        (await get<{ result: Scorecard }>(consoleCall('/dashboard/scorecard', CONSOLE_CALLS.scorecard(days)), signal))
-          .result,
-      ),
-    }),
+    queryFn: async ({ signal }): Promise<{ result: ScorecardRow[] } & Aged> => {
+      const card = await get<{ result: Scorecard }>(
+        consoleCall('/dashboard/scorecard', CONSOLE_CALLS.scorecard(days)),
+        signal,
+      );
+      return { result: scorecardRows(card.result), asOf: card.asOf };
+    },
     refetchInterval,
   });
 

@@ -4,6 +4,7 @@ export const insight: Record<string, string> = {
   'Is everything healthy? The checks, banks and deliveries at a glance.': '一切正常吗？检测、银行与推送一目了然。',
   'Wall screen: refreshes every 30 s, failing sites first.': '大屏模式：每 30 秒刷新，失败的站点排在前面。',
   'Wall screen': '大屏模式',
+  'as of {time}': '数据截至 {time}',
   'Full screen': '全屏',
   Health: '健康状况',
   History: '历史',

@@ -10,6 +10,7 @@ import {
 } from '@fluentui/react-components';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Component, type ReactNode } from 'react';
+import { formatDateTime } from '@/app/format';
 import { useT } from '@/i18n';
 
 const useStyles = makeStyles({
@@ -18,7 +19,16 @@ const useStyles = makeStyles({
   title: { margin: 0, fontSize: tokens.fontSizeBase500, fontWeight: tokens.fontWeightSemibold, flexGrow: 1 },
   wide: { gridColumn: '1 / -1' },
   empty: { color: tokens.colorNeutralForeground3, padding: `${tokens.spacingVerticalL} 0` },
+  asOf: { color: tokens.colorNeutralForeground3, whiteSpace: 'nowrap' },
 });
+
+/** The time of day of an epoch ms in the display zone ('HH:mm:ss'). */
+const clockOf = (ms: number) => formatDateTime(ms).split(' ')[1] ?? '';
+/** When a dashboard answer's figures were read (dashboardApi.ts `Aged`), if it says. */
+const asOfOf = (data: unknown): number | undefined =>
+  typeof data === 'object' && data !== null && typeof (data as { asOf?: unknown }).asOf === 'number'
+    ? (data as { asOf: number }).asOf
+    : undefined;
 
 /** A chart that throws (a browser without some SVG measure) costs its panel, never the page. */
 class PanelBoundary extends Component<{ fallback: ReactNode; children: ReactNode }, { failed: boolean }> {
@@ -54,6 +64,7 @@ export function Panel<T>({
 }): ReactNode {
   const t = useT();
   const styles = useStyles();
+  const asOf = asOfOf(query.data);
   const failed = (
     <MessageBar intent="error">
       <MessageBarBody>{t('Could not load this panel.')}</MessageBarBody>
@@ -75,6 +86,11 @@ export function Panel<T>({
     <Card className={wide ? `${styles.card} ${styles.wide}` : styles.card} aria-label={t(title)} role="region">
       <div className={styles.head}>
         <h2 className={styles.title}>{t(title)}</h2>
+        {asOf !== undefined && (
+          <Text size={200} className={styles.asOf}>
+            {t('as of {time}', { time: clockOf(asOf) })}
+          </Text>
+        )}
         {tools}
       </div>
       {body}
