@@ -169,7 +169,10 @@ if (process.env.PATROL_DYNALITE_COUNTS) {
       const j = JSON.parse(body);
       const key = j.Key || j.Item || {};
       const pk = key.pk?.S ?? (j.KeyConditionExpression ? Object.values(j.ExpressionAttributeValues || {})[0]?.S : '');
-      return String(pk ?? '').split(/[#0-9=]/)[0] || '-';
+      const name = String(pk ?? '');
+      // A counter names its partition: `count#check_log:subtask_id=12` counts as `count#check_log:subtask_id`.
+      if (name.startsWith('count#')) return name.split('=')[0].replace(/[0-9]+/g, 'N');
+      return name.split(/[#0-9=]/)[0] || '-';
     } catch {
       return '?';
     }
