@@ -186,7 +186,10 @@ if (process.env.PATROL_DYNALITE_COUNTS) {
       counts[name] = (counts[name] || 0) + 1;
     });
   });
-  setInterval(() => require('node:fs').writeFileSync(process.env.PATROL_DYNALITE_COUNTS, JSON.stringify(counts)), 2000).unref();
+  setInterval(
+    () => require('node:fs').writeFileSync(process.env.PATROL_DYNALITE_COUNTS, JSON.stringify(counts)),
+    2000,
+  ).unref();
 }
 server.listen(port, '127.0.0.1', () => console.log(`PORT ${server.address().port}`));
 const quit = () => server.close(() => process.exit(0));
