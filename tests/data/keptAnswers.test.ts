@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -120,6 +121,23 @@ describe('answers kept ready ahead of their callers', () => {
     );
     const { refreshed } = await refreshAhead([namedRouter, featureRouter]);
     expect(refreshed).toEqual(['/figures {"days":7}', '/named {"days":50}']);
+  });
+
+  it("still answers when its answer cannot be stored (past an item's 400 KB even gzipped)", async () => {
+    const big = new Router().get('/big', () => ({ result: randomBytes(450_000).toString('base64') }), {
+      sharedFor: 10_000,
+      refreshAhead: [],
+    });
+    const bigHandler = createApiHandler(new Router().include('/api/v1', big), async () => user);
+    processAnswers.clear();
+    const reply = readReply(
+      await bigHandler(
+        apiEvent({ path: '/api/v1/big', headers: { authorization: 'Bearer t' } }),
+        apiContext() as Context,
+      ),
+    );
+    expect(reply.status).toBe(200);
+    expect(reply.body.data.result).toHaveLength(600_000);
   });
 
   it('keeps nothing and stores nothing when sharing is switched off (the test stacks)', async () => {

@@ -59,7 +59,11 @@ export async function keptOrComputed(route: Route, req: Request, key: string): P
   }
   const computed = await computeAnswer(route, req);
   // Kept from here on if the refresher keeps it: a caller that computed a kept answer stands in for it.
-  await storeAnswer(key, { ...computed, kept: answer?.kept ?? false });
+  // Storing is a courtesy to the next caller: one that fails (an answer past an item's 400 KB even
+  // gzipped, a throttled write) costs that caller nothing but this log line.
+  await storeAnswer(key, { ...computed, kept: answer?.kept ?? false }).catch((error: unknown) =>
+    logger.warn('storing a shared answer failed', { key, error }),
+  );
   return computed;
 }
 
