@@ -2,6 +2,7 @@ import { Process } from '../../shared/enums.js';
 import { invocationTimeLeft } from '../lib/invocationDeadline.js';
 import { logger } from '../lib/logger.js';
 import { getSystemConfig } from '../systemConfig/getSystemConfig.js';
+import { CounterBatch } from '../lib/db/counters.js';
 import { putObject } from '../lib/storage/objects.js';
 import { checkerAccount, readAccountSession, saveAccountSession, siteRefs } from '../sites/service.js';
 import { getBrowser } from './browser/browserPool.js';
@@ -183,7 +184,9 @@ async function storeEvidence(
   ]);
 
   const bets = (outcome.result as { bets?: Bet[] }).bets ?? [];
-  await Promise.all([
+  // The four rows' counts share their group's items (store.ts EVIDENCE_COUNTS): moved once, after them.
+  const counts = new CounterBatch();
+  const written = await Promise.allSettled([
     checkStore().checkLogs.create(
       {
         process: sub.process,
@@ -196,7 +199,7 @@ async function storeEvidence(
         raw_log_id: rawId,
         ...logFields(outcome.result as Record<string, unknown>),
       },
-      { id: logId },
+      { id: logId, counts },
     ),
     checkStore().rawLogs.create(
       {
@@ -215,7 +218,7 @@ async function storeEvidence(
         video_id: videoId,
         screenshot_key: screenshotKey,
       },
-      { id: rawId },
+      { id: rawId, counts },
     ),
     video && videoKey && videoId !== null
       ? checkStore().videos.create(
@@ -228,10 +231,10 @@ async function storeEvidence(
             raw_log_id: rawId,
             subtask_id: sub.id,
           },
-          { id: videoId },
+          { id: videoId, counts },
         )
       : undefined,
-    checkStore().checkResults.create({ subtask_id: sub.id, raw_log_id: rawId }),
+    checkStore().checkResults.create({ subtask_id: sub.id, raw_log_id: rawId }, { counts }),
     bets.length
       ? checkStore().betUploads.createMany(
           bets.map((bet) => ({
@@ -247,4 +250,8 @@ async function storeEvidence(
         )
       : undefined,
   ]);
+  // The counts of the rows that were written, even when another failed (a create adds its row's
+  // counts to the batch only once the row is stored).
+  await counts.flush();
+  for (const outcome of written) if (outcome.status === 'rejected') throw outcome.reason;
 }

@@ -20,6 +20,7 @@ import {
   type ListOptions,
   type ListOutcome,
 } from '../lib/db/entity.js';
+import type { CounterBatch } from '../lib/db/counters.js';
 import { newIdOf } from '../lib/db/ids.js';
 import { createRepository, type DynamoRepository } from '../lib/db/repository.js';
 import { NotFoundError } from '../lib/errors.js';
@@ -81,6 +82,9 @@ export type StoredBetUpload = StoredOf<typeof betUploadListFields, { site_id: nu
 
 export type StoredEngineEvent = StoredOf<typeof engineEventListFields>;
 
+/** The counter group of a run's evidence rows (EntityDef.counterGroup). */
+const EVIDENCE_COUNTS = 'evidence';
+
 export const operationEntity = defineEntity<StoredOperation>({
   type: 'operation',
   fields: operationListFields,
@@ -110,6 +114,9 @@ export const checkLogEntity = defineEntity<StoredCheckLog>({
   partitioning: { bucket: 'day' },
   // A few per subtask: ids from a block per process (lib/db/ids.ts), not a counter write each.
   ids: 'blocks',
+  // A run's check log, raw log, video and check result are written together (runSubtask.ts
+  // storeEvidence): their counts share items, one ADD per shared item for the four rows.
+  counterGroup: EVIDENCE_COUNTS,
 });
 
 export const rawLogEntity = defineEntity<StoredRawLog>({
@@ -121,6 +128,7 @@ export const rawLogEntity = defineEntity<StoredRawLog>({
   partitioning: { bucket: 'day' },
   // A few per subtask: ids from a block per process (lib/db/ids.ts), not a counter write each.
   ids: 'blocks',
+  counterGroup: EVIDENCE_COUNTS,
 });
 
 export const videoEntity = defineEntity<StoredVideo>({
@@ -132,6 +140,7 @@ export const videoEntity = defineEntity<StoredVideo>({
   partitioning: { bucket: 'day' },
   // A few per subtask: ids from a block per process (lib/db/ids.ts), not a counter write each.
   ids: 'blocks',
+  counterGroup: EVIDENCE_COUNTS,
 });
 
 export const checkResultEntity = defineEntity<StoredCheckResult>({
@@ -141,6 +150,7 @@ export const checkResultEntity = defineEntity<StoredCheckResult>({
   retention: 'log_rows',
   // One per attempt: ids from a block per process (lib/db/ids.ts), not a counter write each.
   ids: 'blocks',
+  counterGroup: EVIDENCE_COUNTS,
 });
 
 export const betUploadEntity = defineEntity<StoredBetUpload>({
@@ -169,7 +179,8 @@ export interface CheckRows<T extends Row> {
   /** An id for a row written later with `create(..., { id })`, so rows can name each other before they exist. */
   newId(): Promise<number>;
   /** `followUps`: what the new row sets in motion, stored with it and applied once it is written (lib/db/outbox.ts). */
-  create(data: NewRow<T>, options?: { id?: number; followUps?: FollowUp[] }): Promise<T>;
+  /** `counts`: the row's counts collected in a batch its caller flushes once (lib/db/counters.ts CounterBatch). */
+  create(data: NewRow<T>, options?: { id?: number; followUps?: FollowUp[]; counts?: CounterBatch }): Promise<T>;
   /** Writes the row under `id` (allocated by its cause) unless it exists: a follow-up applied twice writes it once. */
   createOnce(data: NewRow<T>, id: number): Promise<T>;
   createMany(data: NewRow<T>[]): Promise<T[]>;

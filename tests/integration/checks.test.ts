@@ -171,6 +171,28 @@ describe('a full check of one site', () => {
     expect(byBusiness.body.data.id).toBe(raw.id);
   });
 
+  it("counts each run's evidence rows in the lists that filter by its keys", async () => {
+    // A run's check log, raw log, video and check result keep their counts together (one group):
+    // each list's total_count, read from those counts, equals the rows it lists.
+    const subtasks = (await get(`/check/subtasks?operation_id==-${operationId}&page_size=0`)).body.data.result as {
+      id: number;
+      task_id: number;
+    }[];
+    const counted = async (path: string) => {
+      const { result, total_count } = (await get(path)).body.data;
+      expect(total_count, path).toBe(result.length);
+      return result as { id: number }[];
+    };
+    for (const sub of subtasks) {
+      const raws = await counted(`/raw/logs?subtask_id==-${sub.id}&page_size=100`);
+      expect(raws.length).toBeGreaterThanOrEqual(1);
+      expect(await counted(`/raw/videos?subtask_id==-${sub.id}&page_size=100`)).toHaveLength(raws.length);
+      for (const raw of raws) expect(await counted(`/raw/videos?raw_log_id==-${raw.id}`)).toHaveLength(1);
+    }
+    const login = await counted(`/check/results/login?task_id==-${subtasks[0].task_id}&page_size=100`);
+    expect(login.length).toBeGreaterThanOrEqual(1);
+  });
+
   it('stores the login session for the account', async () => {
     const tokens = await get(
       `/sites/accounts/tokens?site_id==-${detail.tasks[0].site && (detail.tasks[0].site as { id: number }).id}`,
