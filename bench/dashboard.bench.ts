@@ -34,6 +34,7 @@ import {
   type Heatmap,
   heatmapCells,
   scorecardRows,
+  TIMINGS_SITES_DAYS,
   timingsOpeningSite,
   type Scorecard,
 } from '../shared/schemas/dashboard.js';
@@ -449,7 +450,7 @@ try {
       return { rcu: out.rcu, rows: rowsOf(out.result ?? out.cells ?? []) };
     };
   // The site the Timings panel opens on (the one the refresher keeps ready).
-  const timingsSite = timingsOpeningSite(scorecardRows((await scorecard(7)).result)) ?? siteIds[0];
+  const timingsSite = timingsOpeningSite(scorecardRows((await scorecard(TIMINGS_SITES_DAYS)).result)) ?? siteIds[0];
   const historyAnswer = await heatmap(90);
   const historyCells = heatmapCells(historyAnswer.result);
   /** An answer's JSON written and read back, as the API and the browser do, no I/O. */

@@ -9,6 +9,7 @@ import {
   ScorecardQuery,
   scorecardRows,
   TIMINGS_OPENING_DAYS,
+  TIMINGS_SITES_DAYS,
   TimingsQuery,
   timingsOpeningSite,
 } from '../../shared/schemas/dashboard.js';
@@ -22,11 +23,11 @@ function measuredReply<T>(req: Request, { result, rcu }: Measured<T>): { result:
   return { result };
 }
 
-/** The Timings panel as it opens (on the 7-day scorecard's first site), named from the kept scorecard. */
+/** The Timings panel as it opens (on its scorecard's first site), named from the kept scorecard. */
 async function openingTimings() {
   const card = await storedData<{ result: Scorecard }>(
     '/dashboard/scorecard',
-    ScorecardQuery.parse(CONSOLE_CALLS.scorecard(7)),
+    ScorecardQuery.parse(CONSOLE_CALLS.scorecard(TIMINGS_SITES_DAYS)),
   );
   const site = card && timingsOpeningSite(scorecardRows(card.result));
   return site === undefined ? [] : [CONSOLE_CALLS.timings(site, TIMINGS_OPENING_DAYS)];

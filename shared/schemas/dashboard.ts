@@ -41,7 +41,9 @@ export const CONSOLE_CALLS = {
 } as const;
 /** The Timings panel's window when it opens. */
 export const TIMINGS_OPENING_DAYS: ScorecardDays = 30;
-/** The site the Timings panel opens on: the 7-day Health scorecard's first (rows come by site name). */
+/** The scorecard whose sites the Timings panel offers (and opens on the first of). */
+export const TIMINGS_SITES_DAYS: ScorecardDays = 7;
+/** The site the Timings panel opens on: the TIMINGS_SITES_DAYS scorecard's first (rows come by site name). */
 export const timingsOpeningSite = (rows: readonly { site_id: number }[]): number | undefined => rows[0]?.site_id;
 /** `/dashboard/x` and its query as the console calls it. */
 export const consoleCall = (path: string, query: Readonly<Record<string, string>>) =>

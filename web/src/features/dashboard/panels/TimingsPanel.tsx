@@ -5,6 +5,7 @@ import {
   SCORECARD_DAYS,
   type ScorecardDays,
   TIMINGS_OPENING_DAYS,
+  TIMINGS_SITES_DAYS,
   timingsOpeningSite,
 } from '@shared/schemas/dashboard';
 import { useQuery } from '@tanstack/react-query';
@@ -16,7 +17,7 @@ import { Panel } from './Panel';
 /** p50 or p95 per process over time for one chosen site (the sites offered are the scorecard's). */
 export function TimingsPanel({ refetchInterval }: { refetchInterval?: number }): ReactNode {
   const t = useT();
-  const sites = useQuery(scorecardQuery(7, refetchInterval));
+  const sites = useQuery(scorecardQuery(TIMINGS_SITES_DAYS, refetchInterval));
   const siteList = [...new Map((sites.data?.result ?? []).map((r) => [r.site_id, r.site_name]))];
   const [chosen, setChosen] = useState<number | undefined>();
   const siteId = chosen ?? timingsOpeningSite(sites.data?.result ?? []);
