@@ -10,9 +10,9 @@ export interface ApiCall {
   params: URLSearchParams;
   body: unknown;
 }
-type Handler = (call: ApiCall) => unknown | Response;
+type Handler = (call: ApiCall) => unknown | Response | Promise<unknown>;
 
-/** `routes` keys are 'GET /operations/12/tasks'; a handler returns data (wrapped in the envelope) or a Response. */
+/** `routes` keys are 'GET /operations/12/tasks'; a handler returns data (wrapped in the envelope) or a Response, or a promise of either (an answer that comes later). */
 export function stubApi(routes: Record<string, Handler>) {
   const calls: ApiCall[] = [];
   const stub = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -28,7 +28,7 @@ export function stubApi(routes: Record<string, Handler>) {
     calls.push(call);
     const handler = routes[`${method} ${path}`];
     if (!handler) return jsonResponse({ code: 4040, msg: 'Not found.', request_id: 'r' }, 404);
-    const out = handler(call);
+    const out = await handler(call);
     return out instanceof Response ? out : jsonResponse(ok(out));
   });
   vi.stubGlobal('fetch', stub);

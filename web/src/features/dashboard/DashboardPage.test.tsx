@@ -156,6 +156,36 @@ describe('Home dashboard', () => {
     expect(within(await panel('Delivery')).queryByText(/^as of /)).toBeNull();
   });
 
+  it('draws the history again when the site names arrive after it, without an error', async () => {
+    const errors = vi.spyOn(console, 'error');
+    let sendNames: () => void = () => {};
+    const namesLater = new Promise<void>((resolve) => {
+      sendNames = resolve;
+    });
+    const today = new Date().toISOString().slice(0, 10);
+    renderHome({
+      'GET /dashboard/heatmap': () => ({
+        result: {
+          dates: [today],
+          sites: [{ site_id: 2, runs: [4], failed: [3], flaky: [0], degraded: [0] }],
+        },
+      }),
+      'GET /dashboard/scorecard': async () => {
+        await namesLater;
+        return { result: scorecardOf(SCORECARD) };
+      },
+      'GET /dashboard/bank': () => BANK,
+      'GET /dashboard/delivery': () => DELIVERY,
+    });
+    const history = await panel('History');
+    // First drawn with the site's id for its row, then with its name.
+    expect(await within(history).findByText('#2')).toBeInTheDocument();
+    sendNames();
+    expect(await within(history).findByText('Mega Agent')).toBeInTheDocument();
+    expect(errors.mock.calls.map((c) => String(c[0]))).not.toContainEqual(expect.stringContaining('TypeError'));
+    errors.mockRestore();
+  });
+
   it('says when a panel has nothing yet and when it could not load, each on its own', async () => {
     renderHome({
       'GET /dashboard/scorecard': () => ({ result: scorecardOf([]) }),

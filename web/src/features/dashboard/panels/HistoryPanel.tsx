@@ -46,8 +46,9 @@ export function HistoryPanel({ refetchInterval }: { refetchInterval?: number }):
         const groups = new Map<string, HeatMapChartData>(
           LEGENDS.map((legend, i) => [legend, { legend: t(legend), value: LEGEND_VALUES[i], data: [] }]),
         );
-        for (const siteId of siteIds) {
-          const y = siteName.get(siteId) ?? `#${siteId}`;
+        const rows = siteIds.map((siteId) => siteName.get(siteId) ?? `#${siteId}`);
+        for (const [row, siteId] of siteIds.entries()) {
+          const y = rows[row];
           for (const date of days) {
             const cell = byKey.get(`${siteId}#${date}`);
             if (!cell) {
@@ -70,6 +71,10 @@ export function HistoryPanel({ refetchInterval }: { refetchInterval?: number }):
         }
         return (
           <HeatMapChart
+            // The chart keeps its cells by row and column in refs set after a render: rows that
+            // change under it (the names arriving after the heatmap: '#12' becomes 'Lucky 4D', a
+            // site added, a new day) were read from the old refs and threw. New rows, a new chart.
+            key={`${days[0]}|${rows.join('|')}`}
             chartTitle={t('History')}
             data={[...groups.values()].filter((g) => g.data.length)}
             domainValuesForColorScale={[-1, 0, 0.001, 0.5, 1]}
