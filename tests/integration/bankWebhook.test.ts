@@ -322,8 +322,15 @@ describe('outbound delivery against the sandbox receiver', () => {
     );
     // Retries exhausted: not pushed, so still Pending, and Failed says why; the statement reads Failed.
     expect(first).toMatchObject({ status_webhook: 1, pushed_webhook_at: null, notify_webhook: 9, notify_status: 9 });
-    const failedStatement = (await statements(a.id)).result.find(
-      (x: { id: number }) => x.id === (first as { business_id: number }).business_id,
+    // The statement copies its notification's status in a follow-up of the settling
+    // (bank/channelStatus.ts setBusinessStatus): applied just after it, so awaited.
+    const failedStatement = await until(
+      'statement Failed',
+      async () =>
+        (await statements(a.id)).result.find(
+          (x: { id: number }) => x.id === (first as { business_id: number }).business_id,
+        ),
+      (x: { notify_status?: number } | undefined) => x?.notify_status === 9,
     );
     expect(failedStatement).toMatchObject({ notify_status: 9, notified_at: null });
     const rows = await history((first as { id: number }).id);
