@@ -1,7 +1,7 @@
 import { Process, RunStatus, TaskStatus } from '../../shared/enums.js';
 import type { FollowUp } from '../lib/db/entity.js';
 import { writeSequence } from '../lib/db/faults.js';
-import { defineFollowUp } from '../lib/db/outbox.js';
+import { defineFollowUp, together } from '../lib/db/outbox.js';
 import { recordIncident } from '../incidents/service.js';
 import { recordMetric } from '../lib/metrics.js';
 import { newNotificationId, writeNotification } from '../notifications/service.js';
@@ -21,8 +21,19 @@ import { checkTaskEnd } from './taskEnd.js';
 
 const { Pending, Running, Pause, Failed, Done } = RunStatus.values;
 
-/** Pending -> Running for one delivery; null when another delivery or a pause got there first. */
-export function claimSubtask(id: number, runId: string): Promise<StoredSubtask | null> {
+/** A claimed subtask, and what its claim set in motion (the task's count and start, the event) being applied. */
+export interface Claim {
+  sub: StoredSubtask;
+  /** Settles once the claim's kept counts and follow-ups are applied; await it before the subtask ends. */
+  followUps: Promise<void>;
+}
+
+/**
+ * Pending -> Running for one delivery; null when another delivery or a pause got there first. It
+ * answers once the claim is written: the checker opens its browser while the claim's follow-ups are
+ * applied beside it (they are the outbox's either way, so a crash leaves them to the sweeper).
+ */
+export function claimBeside(id: number, runId: string): Promise<Claim | null> {
   return writeSequence('subtask_claim', async () => {
     const { subtasks, engineEvents } = checkStore();
     // The claim's follow-ups name the task and the operation: read them first (they never change).
@@ -30,20 +41,40 @@ export function claimSubtask(id: number, runId: string): Promise<StoredSubtask |
     if (sub?.status !== Pending) return null;
     const eventId = await engineEvents.newId();
     const at = Date.now();
-    return subtasks.transition(id, { status: Running, run_id: runId, start_at: at }, { status: Pending }, [
-      countOnTask({ task_id: sub.task_id, cause: cause.subtaskClaim(sub.id), deltas: { task_running: 1 } }),
-      startTask({ task_id: sub.task_id }),
-      writeEvent({
-        id: eventId,
-        action: 'subtask_start',
-        operation_id: sub.operation_id,
-        message: `Subtask ${sub.id} ${subtaskLabel(sub)} started`,
-        task_id: sub.task_id,
-        subtask_id: sub.id,
-        at,
-      }),
-    ]);
+    let followUps: Promise<void> = Promise.resolve();
+    const claimed = await subtasks.transition(
+      id,
+      { status: Running, run_id: runId, start_at: at },
+      { status: Pending },
+      [
+        countOnTask({ task_id: sub.task_id, cause: cause.subtaskClaim(sub.id), deltas: { task_running: 1 } }),
+        startTask({ task_id: sub.task_id }),
+        writeEvent({
+          id: eventId,
+          action: 'subtask_start',
+          operation_id: sub.operation_id,
+          message: `Subtask ${sub.id} ${subtaskLabel(sub)} started`,
+          task_id: sub.task_id,
+          subtask_id: sub.id,
+          at,
+        }),
+      ],
+      {
+        beside: (rest) => {
+          followUps = rest;
+        },
+      },
+    );
+    return claimed && { sub: claimed, followUps };
   });
+}
+
+/** Pending -> Running, answering once the claim's follow-ups are applied too (claimBeside). */
+export async function claimSubtask(id: number, runId: string): Promise<StoredSubtask | null> {
+  const claim = await claimBeside(id, runId);
+  if (!claim) return null;
+  await claim.followUps;
+  return claim.sub;
 }
 
 /** Follow-up of a claim: the task starts with its first claimed subtask (Pending -> Running), once. */
@@ -86,58 +117,65 @@ export interface SubtaskEnd {
 }
 
 /**
- * What a subtask's end sets in motion, in order: each entry gives a step (a declared follow-up kind)
- * or nothing. The steps are written with the end in one conditional write and each is applied
- * exactly once in effect (lib/db/outbox.ts), so a new reaction to a subtask's end (a rollup, an
- * incident) is one more entry here, idempotent for the subtask's id.
+ * What a subtask's end sets in motion, in stages: each entry gives a step (a declared follow-up
+ * kind) or nothing; the steps of a stage are applied at once (outbox `together`), the stages in
+ * order. They are written with the end in one conditional write and each is applied exactly once
+ * in effect (lib/db/outbox.ts), so a new reaction to a subtask's end (a rollup, an incident) is one
+ * more entry here, idempotent for the subtask's id, in the first stage unless it reads what another
+ * step writes.
  */
-export const subtaskEndFollowUps: ((end: SubtaskEnd) => FollowUp | undefined)[] = [
-  // The task's counters first: its end below reads them.
-  ({ sub }) =>
-    countOnTask({
-      task_id: sub.task_id,
-      cause: cause.subtaskEnd(sub.id),
-      deltas: { task_running: -1, ...(sub.status === Done ? { task_done: 1 } : { task_failed: 1 }) },
-    }),
-  // The login's success decides before the records: the task's other subtasks wait on it, not on them.
-  ({ sub }) =>
-    sub.process === Process.values.Login && sub.status === Done ? enqueueRest({ task_id: sub.task_id }) : undefined,
-  ({ sub, eventId }) =>
-    writeEvent({
-      id: eventId,
-      action: 'subtask_end',
-      operation_id: sub.operation_id,
-      message: `Subtask ${sub.id} ${subtaskLabel(sub)} ${sub.status === Done ? 'done' : 'failed'}: ${sub.msg}`,
-      task_id: sub.task_id,
-      subtask_id: sub.id,
-      at: sub.end_at ?? Date.now(),
-    }),
-  // A flaky pass is told by its badge and the dashboard's flake rate, not by a message: it passed,
-  // and a message per passing retry would teach operators to ignore them.
-  ({ sub, site, notificationId }) =>
-    sub.flaky ? undefined : writeNotification({ id: notificationId, ...subtaskNotification(sub, site) }),
-  // The dashboard's rollups (checkRollup.ts).
-  ({ sub }) => addToRollups({ subtask_id: sub.id }),
-  // The (site, process, mode)'s incident: opened, joined or resolved, once for this subtask. Before a
-  // failed login fails the rest: the operation may end with them, and its summary asks whether an
-  // incident told of it (operationEnd.ts).
-  ({ sub }) =>
-    recordIncident({
-      id: sub.id,
-      operation_id: sub.operation_id,
-      site_id: sub.site_id,
-      process: sub.process,
-      mode: sub.mode,
-      status: sub.status,
-      msg: sub.msg,
-      end_at: sub.end_at ?? null,
-    }),
-  ({ sub }) =>
-    sub.process === Process.values.Login && sub.status === Failed
-      ? failPending({ task_id: sub.task_id, msg: `Login failed: ${sub.msg}` })
-      : undefined,
+export const subtaskEndFollowUps: ((end: SubtaskEnd) => FollowUp | undefined)[][] = [
+  // Together: none of these reads what another writes. The task's counters are read by the stages
+  // after (its end, the rest failed); the login's success sends the rest beside the records, waiting
+  // on none of them.
+  [
+    ({ sub }) =>
+      countOnTask({
+        task_id: sub.task_id,
+        cause: cause.subtaskEnd(sub.id),
+        deltas: { task_running: -1, ...(sub.status === Done ? { task_done: 1 } : { task_failed: 1 }) },
+      }),
+    ({ sub }) =>
+      sub.process === Process.values.Login && sub.status === Done ? enqueueRest({ task_id: sub.task_id }) : undefined,
+    ({ sub, eventId }) =>
+      writeEvent({
+        id: eventId,
+        action: 'subtask_end',
+        operation_id: sub.operation_id,
+        message: `Subtask ${sub.id} ${subtaskLabel(sub)} ${sub.status === Done ? 'done' : 'failed'}: ${sub.msg}`,
+        task_id: sub.task_id,
+        subtask_id: sub.id,
+        at: sub.end_at ?? Date.now(),
+      }),
+    // A flaky pass is told by its badge and the dashboard's flake rate, not by a message: it passed,
+    // and a message per passing retry would teach operators to ignore them.
+    ({ sub, site, notificationId }) =>
+      sub.flaky ? undefined : writeNotification({ id: notificationId, ...subtaskNotification(sub, site) }),
+    // The dashboard's rollups (checkRollup.ts).
+    ({ sub }) => addToRollups({ subtask_id: sub.id }),
+    // The (site, process, mode)'s incident: opened, joined or resolved, once for this subtask. Before a
+    // failed login fails the rest (next stage): the operation may end with them, and its summary asks
+    // whether an incident told of it (operationEnd.ts).
+    ({ sub }) =>
+      recordIncident({
+        id: sub.id,
+        operation_id: sub.operation_id,
+        site_id: sub.site_id,
+        process: sub.process,
+        mode: sub.mode,
+        status: sub.status,
+        msg: sub.msg,
+        end_at: sub.end_at ?? null,
+      }),
+  ],
+  [
+    ({ sub }) =>
+      sub.process === Process.values.Login && sub.status === Failed
+        ? failPending({ task_id: sub.task_id, msg: `Login failed: ${sub.msg}` })
+        : undefined,
+  ],
   // Last: the task ends if this was its last subtask (and the operation if that was its last task).
-  ({ sub }) => checkTaskEnd({ task_id: sub.task_id }),
+  [({ sub }) => checkTaskEnd({ task_id: sub.task_id })],
 ];
 
 /**
@@ -161,8 +199,9 @@ export function finishSubtask(
     ]);
     const end_at = Date.now();
     const finished: StoredSubtask = { ...sub, status, ...fields, end_at };
+    const end = { sub: finished, site, eventId, notificationId };
     const steps = subtaskEndFollowUps
-      .map((step) => step({ sub: finished, site, eventId, notificationId }))
+      .map((stage) => together(stage.map((step) => step(end))))
       .filter((s) => s !== undefined);
     const done = await checkStore().subtasks.transition(
       sub.id,

@@ -7,7 +7,7 @@ import { putObject } from '../lib/storage/objects.js';
 import { checkerAccount, readAccountSession, saveAccountSession, siteRefs } from '../sites/service.js';
 import { getBrowser } from './browser/browserPool.js';
 import { type CheckSession, runCheck } from './browser/runCheck.js';
-import { claimSubtask, finishSubtask, type SubtaskOutcome } from './engine.js';
+import { claimBeside, finishSubtask, type SubtaskOutcome } from './engine.js';
 import type { CheckMessage } from './queue.js';
 import { type StoredSubtask, type StoredTask, checkStore } from './store.js';
 
@@ -43,16 +43,26 @@ function logFields(result: Record<string, unknown>): Record<string, unknown> {
  * the same message finds it claimed and does nothing, so results are never doubled.
  */
 export async function runSubtask(message: CheckMessage, runId: string): Promise<void> {
-  const sub = await claimSubtask(message.subtask_id, runId);
-  if (!sub) {
+  const claim = await claimBeside(message.subtask_id, runId);
+  if (!claim) {
     logger.info('subtask not claimable (duplicate, paused or finished)', { subtask_id: message.subtask_id });
     return;
   }
+  const { sub } = claim;
+  // The claim's follow-ups are applied while the check runs; the end waits for them (its counts
+  // follow the claim's).
+  const claimed = claim.followUps.catch((error: unknown) => {
+    logger.warn("the claim's kept counts were not moved; the repair recounts them", {
+      subtask_id: sub.id,
+      error: error as Error,
+    });
+  });
   try {
-    await execute(sub, runId);
+    await execute(sub, runId, claimed);
   } catch (error) {
     // Storage or browser failure outside the driver: the subtask still ends, with the reason.
     logger.error('subtask failed outside the driver', { subtask_id: sub.id, error: error as Error });
+    await claimed;
     await finishSubtask(sub, runId, { success: false, msg: `Checker error: ${(error as Error).message}` });
   }
 }
@@ -68,7 +78,7 @@ const STORE_MARGIN_MS = 15_000;
 /** A retry with less time than this left would only time out again. */
 const MIN_ATTEMPT_MS = 10_000;
 
-async function execute(sub: StoredSubtask, runId: string): Promise<void> {
+async function execute(sub: StoredSubtask, runId: string, claimed: Promise<void>): Promise<void> {
   const claimedAt = Date.now();
   const [task, site] = await Promise.all([
     checkStore().tasks.get(sub.task_id),
@@ -80,6 +90,7 @@ async function execute(sub: StoredSubtask, runId: string): Promise<void> {
     task && !isLogin ? loadSession(task) : undefined,
   ]);
   if (!task || !site || !account) {
+    await claimed;
     await finishSubtask(sub, runId, { success: false, msg: 'The site or its account no longer exists' });
     return;
   }
@@ -123,6 +134,7 @@ async function execute(sub: StoredSubtask, runId: string): Promise<void> {
   const { outcome } = run;
   await Promise.all([
     ...stored,
+    claimed,
     isLogin && outcome.success && outcome.session ? saveSession(task, outcome.session) : undefined,
   ]);
   await finishSubtask(sub, runId, subtaskOutcome(outcome, attempt, failures, checker.time_budget_ms), site.name);

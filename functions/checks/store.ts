@@ -17,6 +17,7 @@ import {
   defineEntity,
   type EntityDef,
   type FollowUp,
+  type UpdateOptions,
   type ListOptions,
   type ListOutcome,
 } from '../lib/db/entity.js';
@@ -201,9 +202,16 @@ export interface CheckRows<T extends Row> {
    * A state transition: writes `patch` only while the row still holds `from` (e.g. status
    * Pending). Null when another writer got there first, so of racing deliveries exactly one wins.
    * `followUps` are written with it, in the same write, and applied before it answers (or, if this
-   * process dies first, by the sweeper): lib/db/outbox.ts.
+   * process dies first, by the sweeper): lib/db/outbox.ts. With `beside`, it answers once the row is
+   * written and hands `beside` the promise of the rest (UpdateOptions.beside).
    */
-  transition(id: number, patch: Partial<T>, from: Partial<T>, followUps?: FollowUp[]): Promise<T | null>;
+  transition(
+    id: number,
+    patch: Partial<T>,
+    from: Partial<T>,
+    followUps?: FollowUp[],
+    options?: Pick<UpdateOptions, 'beside'>,
+  ): Promise<T | null>;
   /** The row (consistent) and the causes its `addOnce` counters have counted: what a counter repair starts from. */
   getCounted(id: number): Promise<{ row: T; causes: string[] } | undefined>;
   /**
@@ -257,9 +265,9 @@ function dynamoCheckRows<T extends Row>(
     update: (id, patch) => existing(id, repo.update(id, patch)),
     add: (id, deltas) => existing(id, repo.add(id, deltas)),
     addOnce: (id, deltas, cause) => existing(id, repo.add(id, deltas, { once: cause })),
-    async transition(id, patch, from, followUps) {
+    async transition(id, patch, from, followUps, options) {
       try {
-        return await repo.update(id, patch, { expect: from, followUps });
+        return await repo.update(id, patch, { expect: from, followUps, beside: options?.beside });
       } catch (error) {
         if (error instanceof ConditionFailedError) return null;
         throw error;

@@ -4,7 +4,7 @@ import { dynamoClient } from '../../functions/lib/aws/clients.js';
 import { ConditionFailedError } from '../../functions/lib/db/entity.js';
 import { runToCrash, writeSequence } from '../../functions/lib/db/faults.js';
 import { nextId } from '../../functions/lib/db/ids.js';
-import { defineFollowUp, sweepFollowUps } from '../../functions/lib/db/outbox.js';
+import { defineFollowUp, sweepFollowUps, together } from '../../functions/lib/db/outbox.js';
 import { createRepository } from '../../functions/lib/db/repository.js';
 import { OUTBOX_INDEX } from '../../functions/lib/db/tableSchema.js';
 import { setupDynamo } from './engine.js';
@@ -26,6 +26,31 @@ let flaky = 0;
 const failsOnce = defineFollowUp('test.fails_once', async () => {
   if (flaky++ === 0) throw new Error('the step failed this time');
 });
+
+/** A step that waits until `release` is called: what runs while it waits shows what did not wait for it. */
+const gates = new Map<string, { opened: Promise<void>; release: () => void; entered: number }>();
+const gate = (name: string) => {
+  let release = () => {};
+  const opened = new Promise<void>((r) => {
+    release = r;
+  });
+  const g = { opened, release, entered: 0 };
+  gates.set(name, g);
+  return g;
+};
+const waitsFor = defineFollowUp('test.waits_for', async ({ gate: name }: { gate: string }) => {
+  const g = gates.get(name);
+  if (!g) return;
+  g.entered++;
+  await g.opened;
+});
+/** Resolves once `check` holds (checked every 10 ms), or rejects after 5 s. */
+const until = async (check: () => boolean | Promise<boolean>) => {
+  for (const t0 = Date.now(); !(await check()); ) {
+    if (Date.now() - t0 > 5000) throw new Error('the condition never held');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
 
 const raw = async (id: number) =>
   (
@@ -119,6 +144,88 @@ describe('follow-ups', () => {
     expect((await repo.get(parent.id))?.hits).toBe(2);
     expect(await pendingOf(child.id)).toEqual([]);
     expect(await indexed()).not.toContain(`sample#${child.id}`);
+  });
+
+  it('of a group run at once: a step waiting in it holds neither its siblings nor anything but the steps after the group', async () => {
+    const parent = await repo.create(base);
+    const child = await repo.create(base);
+    const g = gate('group');
+    const updating = repo.update(
+      child.id,
+      { status: 2 },
+      {
+        followUps: [
+          together([waitsFor({ gate: 'group' }), bump({ id: parent.id, cause: 'sibling' })])!,
+          bump({ id: parent.id, cause: 'after' }),
+        ],
+      },
+    );
+    try {
+      // The sibling was applied while the first step of its group still waits; the step after the group was not.
+      await until(async () => (await repo.get(parent.id))?.hits === 1);
+      expect(g.entered).toBe(1);
+    } finally {
+      g.release();
+      await updating;
+    }
+    expect((await repo.get(parent.id))?.hits).toBe(2);
+    expect(await pendingOf(child.id)).toEqual([]);
+  });
+
+  it('of a group with a failed step stay pending, and the sweeper applies the whole group again, each step once', async () => {
+    const parent = await repo.create(base);
+    const child = await repo.create(base);
+    flaky = 0;
+    await repo.update(
+      child.id,
+      { status: 2 },
+      {
+        followUps: [
+          together([bump({ id: parent.id, cause: 'g1' }), failsOnce({})])!,
+          bump({ id: parent.id, cause: 'g2' }),
+        ],
+      },
+    );
+    // The sibling of the failed step counted; the step after the group waits with it.
+    expect((await repo.get(parent.id))?.hits).toBe(1);
+    expect(await pendingOf(child.id)).toHaveLength(1);
+    await sweepFollowUps({ before: Date.now() + 1 });
+    expect((await repo.get(parent.id))?.hits).toBe(2);
+    expect(await pendingOf(child.id)).toEqual([]);
+  });
+
+  it('go beside the caller on request: the transition answers once written, and the promise it hands over settles once they are applied', async () => {
+    const parent = await repo.create(base);
+    const child = await repo.create({ ...base, status: 1 });
+    const g = gate('beside');
+    let rest: Promise<void> | undefined;
+    // Released after 5 s at the latest, so a transition that waited for its steps fails the test, not hangs it.
+    const fallback = setTimeout(g.release, 5000);
+    const row = await repo.update(
+      child.id,
+      { status: 2 },
+      {
+        expect: { status: 1 },
+        followUps: [waitsFor({ gate: 'beside' }), bump({ id: parent.id, cause: 'beside' })],
+        beside: (r) => {
+          rest = r;
+        },
+      },
+    );
+    try {
+      // Answered with the row written while its first step still waits: nothing applied, the entry pending.
+      expect(row.status).toBe(2);
+      expect((await repo.get(child.id))?.status).toBe(2);
+      await until(() => g.entered === 1);
+      expect((await repo.get(parent.id))?.hits).toBeUndefined();
+      expect(await pendingOf(child.id)).toHaveLength(1);
+    } finally {
+      clearTimeout(fallback);
+      g.release();
+    }
+    await rest;
+    expect((await repo.get(parent.id))?.hits).toBe(1);
+    expect(await pendingOf(child.id)).toEqual([]);
   });
 
   it('survive a crash at every write of the transition and its steps: recovery completes them, once', async () => {

@@ -159,6 +159,14 @@ export interface UpdateOptions {
    */
   followUpCounts?: { add(partitions: Iterable<string>, delta?: number): void };
   /**
+   * Takes what the write sets in motion (its kept-count moves, then its follow-ups) off the caller's
+   * path: update answers once the row is written and hands `beside` the promise of the rest. For a
+   * caller with slower work to start (a checker opening its browser) that awaits the promise before
+   * its next transition of the row. It rejects only as update would have (a counter move that
+   * failed); a failed follow-up is the sweeper's, as always.
+   */
+  beside?: (rest: Promise<void>) => void;
+  /**
    * The repair of counters kept by `add(..., { once })`: marks these causes counted in the same
    * write, which holds only while the row has counted exactly `seen` causes (none since it was read).
    */

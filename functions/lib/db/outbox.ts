@@ -163,17 +163,43 @@ function viewOf(item: Item): View {
 
 type Key = { pk: string; sk: string };
 
+class UnknownKind extends Error {
+  override name = 'UnknownKind';
+}
+
+function applyStep(step: FollowUp, context?: FollowUpContext): Promise<unknown> {
+  const kind = KINDS.get(step.kind);
+  if (!kind) return Promise.reject(new UnknownKind(step.kind));
+  return kind.apply(step.args as never, context);
+}
+
+/**
+ * Steps with no order among them (none reads what another writes), applied at once: an entry's
+ * steps run in order, and a group is one of them. A failed step fails the group once the others
+ * have settled; applied again, every step of it runs again (each is idempotent).
+ */
+const group = defineFollowUp('outbox.together', async ({ steps }: { steps: FollowUp[] }, context?: FollowUpContext) => {
+  const settled = await Promise.allSettled(steps.map((step) => applyStep(step, context)));
+  const failed = settled.find((s) => s.status === 'rejected');
+  if (failed) throw failed.reason;
+});
+
+/** One step doing `steps` at once (see `group`); the step itself when there is one, nothing when none. */
+export function together(steps: (FollowUp | undefined)[]): FollowUp | undefined {
+  const present = steps.filter((s) => s !== undefined);
+  return present.length > 1 ? group({ steps: present }) : present[0];
+}
+
 /** Applies one entry's steps in order; false (logged) when a step failed or its kind is unknown. */
 async function applyEntry(key: Key, name: string, entry: Entry, context?: FollowUpContext): Promise<boolean> {
   for (const step of entry.steps) {
-    const kind = KINDS.get(step.kind);
-    if (!kind) {
-      logger.error('follow-up of an unknown kind left pending', { row: key.pk, kind: step.kind });
-      return false;
-    }
     try {
-      await kind.apply(step.args as never, context);
+      await applyStep(step, context);
     } catch (error) {
+      if (error instanceof UnknownKind) {
+        logger.error('follow-up of an unknown kind left pending', { row: key.pk, kind: error.message });
+        return false;
+      }
       // The entry stays: the sweeper applies it again; every step before this one is idempotent.
       logger.warn('follow-up failed; the sweeper applies it again', {
         row: key.pk,
@@ -369,11 +395,7 @@ async function unindex(key: Key, view: View): Promise<void> {
  * survives the process, so nothing is recorded for a sweeper).
  */
 export async function applyNow(steps: FollowUp[]): Promise<void> {
-  for (const step of steps) {
-    const kind = KINDS.get(step.kind);
-    if (!kind) throw new Error(`follow-up of an unknown kind: ${step.kind}`);
-    await kind.apply(step.args as never);
-  }
+  for (const step of steps) await applyStep(step);
 }
 
 /** The outbox attributes of a stored item, to carry over when the repository rewrites it whole. */

@@ -445,14 +445,18 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
       }
       const before = partitionsOf(old);
       const after = partitionsOf(next);
-      if (before.join() !== after.join()) await moveBetween(before, after);
-      if (outbox)
-        await applyRecorded(
-          key(id),
-          outbox,
-          old,
-          options?.followUpCounts ? { counts: options.followUpCounts } : undefined,
-        );
+      const rest = (async () => {
+        if (before.join() !== after.join()) await moveBetween(before, after);
+        if (outbox)
+          await applyRecorded(
+            key(id),
+            outbox,
+            old,
+            options?.followUpCounts ? { counts: options.followUpCounts } : undefined,
+          );
+      })();
+      if (options?.beside) options.beside(rest);
+      else await rest;
       return toRow(next);
     },
 
