@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
 import { config } from '../../lib/config';
 import { type GuardedProxy, type RefusedRequest, startGuardedProxy } from '../../lib/net/guardedProxy';
+import { startGuardedProxyThread } from '../../lib/net/proxyThread';
 
 /** Flags every headless Chromium here gets, the checker's and the tests'. */
 const COMMON_FLAGS = [
@@ -234,6 +235,8 @@ export interface CheckContext {
   refused(): readonly RefusedRequest[];
   /** Host names that did not resolve during this check. */
   unresolved(): readonly string[];
+  /** Resolves once everything the guard refused so far is in refused() and unresolved() (a proxy on another thread reports it). */
+  reported(): Promise<void>;
   /** Ends the check's context (or, in the default context, its page and cookies). Never throws. */
   close(): Promise<void>;
 }
@@ -256,6 +259,7 @@ export async function openCheckContext(browser: Browser, opts: CheckContextOptio
       page,
       refused: () => shared.refused.slice(from),
       unresolved: () => shared.unresolved.slice(unresolvedFrom),
+      reported: async () => {},
       close: async () => {
         await page.close().catch(() => {});
         const cookies = await context.cookies().catch(() => []);
@@ -263,8 +267,9 @@ export async function openCheckContext(browser: Browser, opts: CheckContextOptio
       },
     };
   }
-  // A proxy per check: what it refused belongs to this check, whatever else runs in the browser.
-  const proxy = await startGuardedProxy({ allowedHosts: opts.allowedHosts ?? config.allowedPrivateHosts });
+  // A proxy per check: what it refused belongs to this check, whatever else runs in the browser. On
+  // a thread of its own, so a page's requests never wait behind the other checks' store work.
+  const proxy = await startGuardedProxyThread({ allowedHosts: opts.allowedHosts ?? config.allowedPrivateHosts });
   try {
     const context = await browser.createBrowserContext({ proxyServer: proxy.url, proxyBypassList: PROXY_BYPASS });
     const page = await context.newPage();
@@ -273,6 +278,7 @@ export async function openCheckContext(browser: Browser, opts: CheckContextOptio
       page,
       refused: () => proxy.refused,
       unresolved: () => proxy.unresolved,
+      reported: () => proxy.sync(),
       close: async () => {
         await context.close().catch(() => {});
         await proxy.close();

@@ -139,6 +139,7 @@ export async function runCheck<P extends ProcessValue>(opts: RunCheckOptions<P>)
 
   // A site that sends the browser to a private address (a redirect, a subresource, a rebinding
   // name) fails its check with the address named, whatever the driver made of the page it got.
+  if (check) await bounded(check.reported(), 5000, 'read the refusals').catch(() => {});
   const refused = check?.refused() ?? [];
   if (refused.length > 0) {
     const first = refused[0];

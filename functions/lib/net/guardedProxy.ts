@@ -34,15 +34,29 @@ function refusalPage(reason: string): string {
 /** Header on a 502 the proxy made itself because the site could not be reached (its value: the error code). */
 export const PROXY_ERROR_HEADER = 'x-patrol-proxy-error';
 
-export async function startGuardedProxy(opts: OutboundGuardOptions = {}): Promise<GuardedProxy> {
+/** Told of each refusal and unresolved name as it is kept (a proxy on another thread reports them so). */
+export interface ProxyListener {
+  refused?(entry: RefusedRequest): void;
+  unresolved?(host: string): void;
+}
+
+export async function startGuardedProxy(
+  opts: OutboundGuardOptions = {},
+  listener: ProxyListener = {},
+): Promise<GuardedProxy> {
   const refused: RefusedRequest[] = [];
   const unresolved: string[] = [];
   const noteUnresolved = (host: string) => {
-    if (unresolved.length < 50 && !unresolved.includes(host)) unresolved.push(host);
+    if (unresolved.length >= 50 || unresolved.includes(host)) return;
+    unresolved.push(host);
+    listener.unresolved?.(host);
   };
   const sockets = new Set<Socket>();
   const remember = (target: string, reason: string) => {
-    if (refused.length < 50) refused.push({ target, reason });
+    if (refused.length >= 50) return;
+    const entry = { target, reason };
+    refused.push(entry);
+    listener.refused?.(entry);
   };
 
   const server: Server = createServer((req, res) => {
