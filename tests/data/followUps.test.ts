@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { dynamoClient } from '../../functions/lib/aws/clients.js';
-import { ConditionFailedError } from '../../functions/lib/db/entity.js';
+import { ConditionFailedError, type FollowUp } from '../../functions/lib/db/entity.js';
 import { runToCrash, writeSequence } from '../../functions/lib/db/faults.js';
 import { nextId } from '../../functions/lib/db/ids.js';
 import { defineFollowUp, sweepFollowUps, together } from '../../functions/lib/db/outbox.js';
@@ -50,6 +50,15 @@ const until = async (check: () => boolean | Promise<boolean>) => {
     if (Date.now() - t0 > 5000) throw new Error('the condition never held');
     await new Promise((r) => setTimeout(r, 10));
   }
+};
+
+/** A parent and a child; the child moves to status 2 with the follow-ups `steps` gives for the parent's id. */
+const childMovedWith = async (steps: (parentId: number) => FollowUp[]) => {
+  const parent = await repo.create(base);
+  const child = await repo.create(base);
+  flaky = 0;
+  await repo.update(child.id, { status: 2 }, { followUps: steps(parent.id) });
+  return { parent, child };
 };
 
 const raw = async (id: number) =>
@@ -125,14 +134,11 @@ describe('follow-ups', () => {
   });
 
   it('stay on the row when a step fails, and the sweeper applies them later, in order, once', async () => {
-    const parent = await repo.create(base);
-    const child = await repo.create(base);
-    flaky = 0;
-    await repo.update(
-      child.id,
-      { status: 2 },
-      { followUps: [bump({ id: parent.id, cause: 'a' }), failsOnce({}), bump({ id: parent.id, cause: 'b' })] },
-    );
+    const { parent, child } = await childMovedWith((id) => [
+      bump({ id, cause: 'a' }),
+      failsOnce({}),
+      bump({ id, cause: 'b' }),
+    ]);
     // The first step happened; the failed one and the one after it wait for the sweeper.
     expect((await repo.get(parent.id))?.hits).toBe(1);
     expect(await pendingOf(child.id)).toHaveLength(1);
@@ -173,19 +179,10 @@ describe('follow-ups', () => {
   });
 
   it('of a group with a failed step stay pending, and the sweeper applies the whole group again, each step once', async () => {
-    const parent = await repo.create(base);
-    const child = await repo.create(base);
-    flaky = 0;
-    await repo.update(
-      child.id,
-      { status: 2 },
-      {
-        followUps: [
-          together([bump({ id: parent.id, cause: 'g1' }), failsOnce({})])!,
-          bump({ id: parent.id, cause: 'g2' }),
-        ],
-      },
-    );
+    const { parent, child } = await childMovedWith((id) => [
+      together([bump({ id, cause: 'g1' }), failsOnce({})])!,
+      bump({ id, cause: 'g2' }),
+    ]);
     // The sibling of the failed step counted; the step after the group waits with it.
     expect((await repo.get(parent.id))?.hits).toBe(1);
     expect(await pendingOf(child.id)).toHaveLength(1);
