@@ -49,21 +49,24 @@ export async function runSubtask(message: CheckMessage, runId: string): Promise<
     return;
   }
   const { sub } = claim;
-  // The claim's follow-ups are applied while the check runs; the end waits for them (its counts
-  // follow the claim's).
+  // The claim's follow-ups are applied while the check runs; every way to the end waits for them
+  // (the end's counts follow the claim's).
   const claimed = claim.followUps.catch((error: unknown) => {
     logger.warn("the claim's kept counts were not moved; the repair recounts them", {
       subtask_id: sub.id,
       error: error as Error,
     });
   });
+  const finish: Finish = async (outcome, siteName) => {
+    await claimed;
+    await finishSubtask(sub, runId, outcome, siteName);
+  };
   try {
-    await execute(sub, runId, claimed);
+    await execute(sub, runId, finish);
   } catch (error) {
     // Storage or browser failure outside the driver: the subtask still ends, with the reason.
     logger.error('subtask failed outside the driver', { subtask_id: sub.id, error: error as Error });
-    await claimed;
-    await finishSubtask(sub, runId, { success: false, msg: `Checker error: ${(error as Error).message}` });
+    await finish({ success: false, msg: `Checker error: ${(error as Error).message}` });
   }
 }
 
@@ -78,7 +81,10 @@ const STORE_MARGIN_MS = 15_000;
 /** A retry with less time than this left would only time out again. */
 const MIN_ATTEMPT_MS = 10_000;
 
-async function execute(sub: StoredSubtask, runId: string, claimed: Promise<void>): Promise<void> {
+/** Ends the claimed subtask (finishSubtask), once its claim's follow-ups are applied. */
+type Finish = (outcome: SubtaskOutcome, siteName?: string) => Promise<void>;
+
+async function execute(sub: StoredSubtask, runId: string, finish: Finish): Promise<void> {
   const claimedAt = Date.now();
   const [task, site] = await Promise.all([
     checkStore().tasks.get(sub.task_id),
@@ -90,8 +96,7 @@ async function execute(sub: StoredSubtask, runId: string, claimed: Promise<void>
     task && !isLogin ? loadSession(task) : undefined,
   ]);
   if (!task || !site || !account) {
-    await claimed;
-    await finishSubtask(sub, runId, { success: false, msg: 'The site or its account no longer exists' });
+    await finish({ success: false, msg: 'The site or its account no longer exists' });
     return;
   }
   // The step timeout, retries and budgets are the operators' to tune (super config); read per
@@ -134,10 +139,9 @@ async function execute(sub: StoredSubtask, runId: string, claimed: Promise<void>
   const { outcome } = run;
   await Promise.all([
     ...stored,
-    claimed,
     isLogin && outcome.success && outcome.session ? saveSession(task, outcome.session) : undefined,
   ]);
-  await finishSubtask(sub, runId, subtaskOutcome(outcome, attempt, failures, checker.time_budget_ms), site.name);
+  await finish(subtaskOutcome(outcome, attempt, failures, checker.time_budget_ms), site.name);
 }
 
 /**

@@ -165,6 +165,9 @@ type Key = { pk: string; sk: string };
 
 class UnknownKind extends Error {
   override name = 'UnknownKind';
+  constructor(readonly kind: string) {
+    super(`follow-up of an unknown kind: ${kind}`);
+  }
 }
 
 function applyStep(step: FollowUp, context?: FollowUpContext): Promise<unknown> {
@@ -197,7 +200,7 @@ async function applyEntry(key: Key, name: string, entry: Entry, context?: Follow
       await applyStep(step, context);
     } catch (error) {
       if (error instanceof UnknownKind) {
-        logger.error('follow-up of an unknown kind left pending', { row: key.pk, kind: error.message });
+        logger.error('follow-up of an unknown kind left pending', { row: key.pk, kind: error.kind });
         return false;
       }
       // The entry stays: the sweeper applies it again; every step before this one is idempotent.
