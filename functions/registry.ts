@@ -3,7 +3,7 @@
 
 export interface QueueDef {
   /** Logical name; the queue URL reaches handlers as `${NAME}_QUEUE_URL`. */
-  name: 'check' | 'notify' | 'bank';
+  name: 'check' | 'notify' | 'bank' | 'followUp';
   /** Seconds a received message stays hidden; longer than the consumer's timeout. */
   visibilityTimeout: number;
   /** Deliveries before a message goes to the dead-letter queue. */
@@ -14,6 +14,9 @@ export const QUEUES: readonly QueueDef[] = [
   { name: 'check', visibilityTimeout: 180, maxReceiveCount: 3 },
   { name: 'notify', visibilityTimeout: 60, maxReceiveCount: 5 },
   { name: 'bank', visibilityTimeout: 60, maxReceiveCount: 3 },
+  // A hint only (lib/db/handOff.ts): the row keeps its follow-ups, and the sweeper applies whatever a
+  // message failed to.
+  { name: 'followUp', visibilityTimeout: 60, maxReceiveCount: 3 },
 ];
 
 export type Trigger =
@@ -131,11 +134,12 @@ export const LAMBDAS: readonly LambdaDef[] = [
     memoryMb: 2048,
     timeoutSeconds: 120,
     chromium: true,
-    // Decrypts account passwords and stores the site session it logged in with; enqueues the next wave.
+    // Decrypts account passwords and stores the site session it logged in with; hands a subtask's
+    // end to the follow-up applier (which sends the next wave and the notifications).
     access: {
       table: 'readWrite',
       videos: { writePrefixes: [CHECK_EVIDENCE_PREFIX] },
-      sends: ['check', 'notify'],
+      sends: ['check', 'notify', 'followUp'],
       secrets: 'encryptDecrypt',
     },
   },
@@ -148,6 +152,16 @@ export const LAMBDAS: readonly LambdaDef[] = [
     trigger: { type: 'schedule', everySeconds: 60 },
     memoryMb: 512,
     timeoutSeconds: 60,
+    access: { table: 'readWrite', sends: ['check', 'notify'] },
+  },
+  {
+    // Applies the follow-ups a writer handed off instead of applying them itself (lib/db/handOff.ts):
+    // a subtask's end, so the checker's slot (a Chromium) is free once the end is written.
+    name: 'followUpApplier',
+    entry: 'functions/data/followUpApply.ts',
+    trigger: { type: 'sqs', queue: 'followUp', batchSize: 10, concurrency: 2 },
+    memoryMb: 512,
+    timeoutSeconds: 30,
     access: { table: 'readWrite', sends: ['check', 'notify'] },
   },
   {

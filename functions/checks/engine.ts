@@ -186,14 +186,21 @@ export function finishSubtask(
   sub: StoredSubtask,
   runId: string,
   outcome: SubtaskOutcome,
-  /** The site's name when the caller has read it already (the checker has): one read fewer. */
-  knownSiteName?: string,
+  options: {
+    /** The site's name when the caller has read it already (the checker has): one read fewer. */
+    siteName?: string;
+    /**
+     * The follow-ups go to their own consumer (UpdateOptions.handOff) and this answers once the end
+     * is written: the checker's, whose slot holds a Chromium the next subtask can use meanwhile.
+     */
+    handOff?: boolean;
+  } = {},
 ): Promise<boolean> {
   return writeSequence('subtask_end', async () => {
     const status = outcome.success ? Done : Failed;
     const { success: _s, ...fields } = outcome;
     const [site, eventId, notificationId] = await Promise.all([
-      knownSiteName ?? siteName(sub.site_id),
+      options.siteName ?? siteName(sub.site_id),
       checkStore().engineEvents.newId(),
       newNotificationId(),
     ]);
@@ -208,6 +215,7 @@ export function finishSubtask(
       { status, ...fields, end_at },
       { status: Running, run_id: runId },
       steps,
+      { handOff: options.handOff },
     );
     if (done && !outcome.success) recordMetric('SubtasksFailed');
     return done !== null;

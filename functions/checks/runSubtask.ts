@@ -59,7 +59,7 @@ export async function runSubtask(message: CheckMessage, runId: string): Promise<
   });
   const finish: Finish = async (outcome, siteName) => {
     await claimed;
-    await finishSubtask(sub, runId, outcome, siteName);
+    await finishSubtask(sub, runId, outcome, { siteName, handOff: true });
   };
   try {
     await execute(sub, runId, finish);

@@ -203,14 +203,15 @@ export interface CheckRows<T extends Row> {
    * Pending). Null when another writer got there first, so of racing deliveries exactly one wins.
    * `followUps` are written with it, in the same write, and applied before it answers (or, if this
    * process dies first, by the sweeper): lib/db/outbox.ts. With `beside`, it answers once the row is
-   * written and hands `beside` the promise of the rest (UpdateOptions.beside).
+   * written and hands `beside` the promise of the rest (UpdateOptions.beside); with `handOff`, their
+   * own consumer applies them (UpdateOptions.handOff).
    */
   transition(
     id: number,
     patch: Partial<T>,
     from: Partial<T>,
     followUps?: FollowUp[],
-    options?: Pick<UpdateOptions, 'beside'>,
+    options?: Pick<UpdateOptions, 'beside' | 'handOff'>,
   ): Promise<T | null>;
   /** The row (consistent) and the causes its `addOnce` counters have counted: what a counter repair starts from. */
   getCounted(id: number): Promise<{ row: T; causes: string[] } | undefined>;
@@ -267,7 +268,7 @@ function dynamoCheckRows<T extends Row>(
     addOnce: (id, deltas, cause) => existing(id, repo.add(id, deltas, { once: cause })),
     async transition(id, patch, from, followUps, options) {
       try {
-        return await repo.update(id, patch, { expect: from, followUps, beside: options?.beside });
+        return await repo.update(id, patch, { expect: from, followUps, ...options });
       } catch (error) {
         if (error instanceof ConditionFailedError) return null;
         throw error;

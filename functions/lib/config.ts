@@ -1,6 +1,8 @@
 // Configuration comes from the environment only: the local runner and the CDK stack set the
 // same variables with different values, so no handler knows where it runs.
 
+import type { QueueDef } from '../registry.js';
+
 function env(name: string, fallback?: string): string {
   const v = process.env[name];
   if (v !== undefined && v !== '') return v;
@@ -29,7 +31,7 @@ export const config = {
     return env('VIDEO_BUCKET', 'patrol-videos');
   },
   /** Queue URLs by logical name, e.g. CHECK_QUEUE_URL. */
-  queueUrl(name: 'check' | 'notify' | 'bank'): string {
+  queueUrl(name: QueueDef['name']): string {
     return env(`${name.toUpperCase()}_QUEUE_URL`);
   },
   /**

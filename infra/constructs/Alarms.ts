@@ -48,6 +48,9 @@ export const OLDEST_MESSAGE_ALARM_S: Record<QueueDef['name'], number> = {
   notify: 900,
   // A poll is due within a minute of its message (delays included); later ones are dropped anyway.
   bank: 300,
+  // A handed-off end waits seconds at most; at 5 minutes the applier is down and the sweeper (every
+  // minute) is doing its work: tasks still end, a minute late.
+  followUp: 300,
 };
 
 /** The stream handler must keep up with TTL deletes; this far behind, counters drift for hours. */

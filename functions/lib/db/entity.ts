@@ -167,6 +167,14 @@ export interface UpdateOptions {
    */
   beside?: (rest: Promise<void>) => void;
   /**
+   * Hands the follow-ups to their own consumer instead of applying them inline (handOff.ts): update
+   * answers once the row is written, its kept counts moved and the row's key sent to the `followUp`
+   * queue. For a writer whose time is dear (the checker's slot holds a Chromium). Their order and
+   * once-in-effect are as inline: the consumer applies the row's entries oldest first, the sweeper
+   * whatever a lost message left.
+   */
+  handOff?: boolean;
+  /**
    * The repair of counters kept by `add(..., { once })`: marks these causes counted in the same
    * write, which holds only while the row has counted exactly `seen` causes (none since it was read).
    */

@@ -50,6 +50,7 @@ import {
   type Repository,
   searchableFields,
 } from './entity.js';
+import { handOff } from './handOff.js';
 import { idFromBlock, nextId, nextIds } from './ids.js';
 import {
   applyRecorded,
@@ -447,7 +448,9 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
       const after = partitionsOf(next);
       const rest = (async () => {
         if (before.join() !== after.join()) await moveBetween(before, after);
-        if (outbox)
+        if (!outbox) return;
+        if (options?.handOff) await handOff(key(id));
+        else
           await applyRecorded(
             key(id),
             outbox,
