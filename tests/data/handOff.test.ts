@@ -25,7 +25,11 @@ const queue = () => engine.queues.find((q) => q.name === 'followUp')!;
 beforeAll(async () => {
   engine = await startSqs({ queues: QUEUES, region: REGION });
   process.env.SQS_ENDPOINT = engine.endpoint;
-  sqs = new SQSClient({ region: REGION, endpoint: engine.endpoint, credentials: { accessKeyId: 'l', secretAccessKey: 'l' } });
+  sqs = new SQSClient({
+    region: REGION,
+    endpoint: engine.endpoint,
+    credentials: { accessKeyId: 'l', secretAccessKey: 'l' },
+  });
 });
 beforeEach(() => {
   process.env.FOLLOWUP_QUEUE_URL = queue().url;
@@ -51,8 +55,11 @@ const failsWhileAsked = defineFollowUp('test.handoff_fails', async () => {
 
 const pendingOf = async (id: number) =>
   Object.keys(
-    (await dynamoClient().send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: { pk: `sample#${id}`, sk: 'item' } })))
-      .Item ?? {},
+    (
+      await dynamoClient().send(
+        new GetCommand({ TableName: process.env.TABLE_NAME, Key: { pk: `sample#${id}`, sk: 'item' } }),
+      )
+    ).Item ?? {},
   ).filter((k) => k.startsWith('_ob_e_'));
 
 /** What the follow-up queue holds now (received, so a second call sees only newer messages). */
