@@ -33,12 +33,17 @@ export interface Claim {
  * answers once the claim is written: the checker opens its browser while the claim's follow-ups are
  * applied beside it (they are the outbox's either way, so a crash leaves them to the sweeper).
  */
-export function claimBeside(id: number, runId: string): Promise<Claim | null> {
+export function claimBeside(id: number, runId: string, known?: ClaimBasis): Promise<Claim | null> {
   return writeSequence('subtask_claim', async () => {
     const { subtasks, engineEvents } = checkStore();
-    // The claim's follow-ups name the task and the operation: read them first (they never change).
-    const sub = await subtasks.get(id);
-    if (sub?.status !== Pending) return null;
+    // The claim's follow-ups name the task and the operation (they never change): from the message
+    // when it carries them, so the claim is one write; else read first.
+    let sub = known;
+    if (!sub) {
+      const row = await subtasks.get(id);
+      if (row?.status !== Pending) return null;
+      sub = row;
+    }
     const eventId = await engineEvents.newId();
     const at = Date.now();
     let followUps: Promise<void> = Promise.resolve();
@@ -47,15 +52,15 @@ export function claimBeside(id: number, runId: string): Promise<Claim | null> {
       { status: Running, run_id: runId, start_at: at },
       { status: Pending },
       [
-        countOnTask({ task_id: sub.task_id, cause: cause.subtaskClaim(sub.id), deltas: { task_running: 1 } }),
+        countOnTask({ task_id: sub.task_id, cause: cause.subtaskClaim(id), deltas: { task_running: 1 } }),
         startTask({ task_id: sub.task_id }),
         writeEvent({
           id: eventId,
           action: 'subtask_start',
           operation_id: sub.operation_id,
-          message: `Subtask ${sub.id} ${subtaskLabel(sub)} started`,
+          message: `Subtask ${id} ${subtaskLabel(sub)} started`,
           task_id: sub.task_id,
-          subtask_id: sub.id,
+          subtask_id: id,
           at,
         }),
       ],
@@ -69,9 +74,12 @@ export function claimBeside(id: number, runId: string): Promise<Claim | null> {
   });
 }
 
+/** The fields of a subtask its claim's follow-ups name; they never change once it is written. */
+export type ClaimBasis = Pick<StoredSubtask, 'task_id' | 'operation_id' | 'process' | 'mode'>;
+
 /** Pending -> Running, answering once the claim's follow-ups are applied too (claimBeside). */
-export async function claimSubtask(id: number, runId: string): Promise<StoredSubtask | null> {
-  const claim = await claimBeside(id, runId);
+export async function claimSubtask(id: number, runId: string, known?: ClaimBasis): Promise<StoredSubtask | null> {
+  const claim = await claimBeside(id, runId, known);
   if (!claim) return null;
   await claim.followUps;
   return claim.sub;

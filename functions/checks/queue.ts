@@ -1,16 +1,22 @@
+import type { CheckMessage } from '../../shared/schemas/checkMessage.js';
 import { sendToQueue } from '../lib/queue/sendToQueue.js';
 import type { StoredSubtask } from './store.js';
 
-/** The check queue's message: one subtask to run. */
-export interface CheckMessage {
-  subtask_id: number;
-  operation_id: number;
-}
+export type { CheckMessage };
 
-export async function enqueueSubtasks(list: Pick<StoredSubtask, 'id' | 'operation_id'>[]): Promise<void> {
+/** One message per subtask, with the fields the checker claims and reads by (CheckMessageSubtask). */
+export async function enqueueSubtasks(
+  list: Pick<StoredSubtask, 'id' | 'operation_id' | 'task_id' | 'site_id' | 'process' | 'mode'>[],
+): Promise<void> {
   if (!list.length) return;
   await sendToQueue(
     'check',
-    list.map((s): CheckMessage => ({ subtask_id: s.id, operation_id: s.operation_id })),
+    list.map(
+      (s): CheckMessage => ({
+        subtask_id: s.id,
+        operation_id: s.operation_id,
+        subtask: { task_id: s.task_id, site_id: s.site_id, process: s.process, mode: s.mode },
+      }),
+    ),
   );
 }

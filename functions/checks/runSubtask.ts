@@ -43,7 +43,12 @@ function logFields(result: Record<string, unknown>): Record<string, unknown> {
  * the same message finds it claimed and does nothing, so results are never doubled.
  */
 export async function runSubtask(message: CheckMessage, runId: string): Promise<void> {
-  const claim = await claimBeside(message.subtask_id, runId);
+  const known = message.subtask && { ...message.subtask, operation_id: message.operation_id };
+  // With the subtask's fields in the message, the run's reads go beside its claim. A claim that
+  // fails (a second delivery) drops them.
+  const early = known && readRunInputs(known);
+  early?.catch(() => {});
+  const claim = await claimBeside(message.subtask_id, runId, known);
   if (!claim) {
     logger.info('subtask not claimable (duplicate, paused or finished)', { subtask_id: message.subtask_id });
     return;
@@ -62,7 +67,7 @@ export async function runSubtask(message: CheckMessage, runId: string): Promise<
     await finishSubtask(sub, runId, outcome, { siteName, handOff: true });
   };
   try {
-    await execute(sub, runId, finish);
+    await execute(sub, runId, finish, early ?? readRunInputs(sub));
   } catch (error) {
     // Storage or browser failure outside the driver: the subtask still ends, with the reason.
     logger.error('subtask failed outside the driver', { subtask_id: sub.id, error: error as Error });
@@ -84,24 +89,37 @@ const MIN_ATTEMPT_MS = 10_000;
 /** Ends the claimed subtask (finishSubtask), once its claim's follow-ups are applied. */
 type Finish = (outcome: SubtaskOutcome, siteName?: string) => Promise<void>;
 
-async function execute(sub: StoredSubtask, runId: string, finish: Finish): Promise<void> {
-  const claimedAt = Date.now();
-  const [task, site] = await Promise.all([
+/**
+ * What a run reads before its browser starts: the task, the site, the account with its password,
+ * the task's session (all but a login) and the checker's config. The step timeout, retries and
+ * budgets are the operators' to tune (super config): read per check, cached for seconds.
+ */
+async function readRunInputs(sub: Pick<StoredSubtask, 'task_id' | 'site_id' | 'process'>) {
+  const [task, site, { checker }] = await Promise.all([
     checkStore().tasks.get(sub.task_id),
     siteRefs([sub.site_id]).then((refs) => refs.get(sub.site_id)),
+    getSystemConfig(),
   ]);
   const isLogin = sub.process === Process.values.Login;
   const [account, session] = await Promise.all([
     task?.account_id ? checkerAccount(task.account_id) : undefined,
     task && !isLogin ? loadSession(task) : undefined,
   ]);
+  return { task, site, account, session, checker };
+}
+
+async function execute(
+  sub: StoredSubtask,
+  runId: string,
+  finish: Finish,
+  inputs: ReturnType<typeof readRunInputs>,
+): Promise<void> {
+  const claimedAt = Date.now();
+  const { task, site, account, session, checker } = await inputs;
   if (!task || !site || !account) {
     await finish({ success: false, msg: 'The site or its account no longer exists' });
     return;
   }
-  // The step timeout, retries and budgets are the operators' to tune (super config); read per
-  // check, cached for seconds.
-  const { checker } = await getSystemConfig();
   const left = invocationTimeLeft();
   const deadline = Math.min(
     claimedAt + ATTEMPTS_WINDOW_MS,
@@ -139,7 +157,9 @@ async function execute(sub: StoredSubtask, runId: string, finish: Finish): Promi
   const { outcome } = run;
   await Promise.all([
     ...stored,
-    isLogin && outcome.success && outcome.session ? saveSession(task, outcome.session) : undefined,
+    sub.process === Process.values.Login && outcome.success && outcome.session
+      ? saveSession(task, outcome.session)
+      : undefined,
   ]);
   await finish(subtaskOutcome(outcome, attempt, failures, checker.time_budget_ms), site.name);
 }

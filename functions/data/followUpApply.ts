@@ -1,4 +1,5 @@
-import { applyHandedOff, FollowUpMessage } from '../lib/db/handOff.js';
+import { FollowUpMessage } from '../../shared/schemas/followUpMessage.js';
+import { applyHandedOff } from '../lib/db/handOff.js';
 import { sqsRecordHandler } from '../lib/queue/sqsRecordHandler.js';
 import './followUpKinds.js';
 

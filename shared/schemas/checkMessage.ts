@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { Process, TestMode } from '../enums.js';
+import type { ProcessValue, TestModeValue } from './checkResults.js';
 
 // The check queue's message, one definition for the sender (functions/checks/queue.ts) and the
 // consumer (the checker Lambda), which validates every message before it acts on it: a queue
@@ -6,6 +8,16 @@ import { z } from 'zod';
 // log line, not as a crash halfway through a check.
 
 const Id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+const ProcessField = z.custom<ProcessValue>((v) => Process.has(v), 'not a process');
+const ModeField = z.custom<TestModeValue>((v) => TestMode.has(v), 'not a test mode');
 
-export const CheckMessage = z.object({ subtask_id: Id, operation_id: Id });
+/**
+ * The subtask's fields that never change, copied from its row by the sender: the checker claims
+ * with them (no read first) and reads the task, site and account while the claim is written. A
+ * message sent by an older version has none; the checker then reads the subtask first.
+ */
+export const CheckMessageSubtask = z.object({ task_id: Id, site_id: Id, process: ProcessField, mode: ModeField });
+export type CheckMessageSubtask = z.infer<typeof CheckMessageSubtask>;
+
+export const CheckMessage = z.object({ subtask_id: Id, operation_id: Id, subtask: CheckMessageSubtask.optional() });
 export type CheckMessage = z.infer<typeof CheckMessage>;

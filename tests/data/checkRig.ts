@@ -149,8 +149,8 @@ export async function newCheck(plan: ProcessValue[][]): Promise<Check> {
 
 let runs = 0;
 
-/** A checker's claim: the subtask as it runs, or null. */
-export const claim = (sub: StoredSubtask) => claimSubtask(sub.id, `run-${++runs}`);
+/** A checker's claim, with the subtask's fields its message carries: the subtask as it runs, or null. */
+export const claim = (sub: StoredSubtask) => claimSubtask(sub.id, `run-${++runs}`, sub);
 
 /** A checker's whole run of one subtask, with the given outcome. */
 export async function run(sub: StoredSubtask, success = true): Promise<void> {

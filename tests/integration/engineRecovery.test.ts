@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { RunStatus } from '../../shared/enums.js';
 import { startupEvent } from '../../functions/lib/startupEvent.js';
 import { kit, uniqueName } from '../helpers/authKit.js';
+import { until } from '../helpers/until.js';
 
 // Crash, duplicate delivery and pause/resume. The engine's own functions run in this test
 // process against the stack's engines, with the check queue pointed at a queue of the test's
@@ -118,7 +119,12 @@ describe('a message delivered twice', () => {
       (l: { subtask_id: number }) => l.subtask_id === message.subtask_id,
     );
     expect(logs).toHaveLength(1);
-    const detail = (await get(`/operations/${op.id}/tasks`)).body.data;
+    // The end's follow-ups are the stack's follow-up applier's (handed off): the operation ends soon after.
+    const detail = await until(
+      'the operation to end',
+      async () => (await get(`/operations/${op.id}/tasks`)).body.data,
+      (d) => d.operation.status !== RunStatus.values.Running,
+    );
     expect(detail.operation).toMatchObject({ status: RunStatus.values.Done, task_done: 1 });
     expect(detail.tasks[0]).toMatchObject({ task_total: 1, task_done: 1, task_failed: 0, task_running: 0 });
   });
@@ -183,8 +189,8 @@ describe('pause and resume', () => {
     // The API enqueued the resumed work on the stack's own queue: its checker runs it to the end.
     let detail = (await get(`/operations/${op.id}/tasks`)).body.data;
     for (
-      const until = Date.now() + 90_000;
-      detail.operation.status === RunStatus.values.Running && Date.now() < until;
+      const deadline = Date.now() + 90_000;
+      detail.operation.status === RunStatus.values.Running && Date.now() < deadline;
     ) {
       await new Promise((r) => setTimeout(r, 500));
       detail = (await get(`/operations/${op.id}/tasks`)).body.data;

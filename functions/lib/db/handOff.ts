@@ -8,14 +8,10 @@
 // to do, and a step applied twice (the consumer and the sweeper racing) changes nothing the second
 // time, as every follow-up step is idempotent.
 
-import { z } from 'zod';
+import type { FollowUpMessage } from '../../../shared/schemas/followUpMessage.js';
 import { logger } from '../logger.js';
 import { sendToQueue } from '../queue/sendToQueue.js';
 import { applyPendingOf } from './outbox.js';
-
-/** The `followUp` queue's message: the key of a row with follow-ups pending. */
-export const FollowUpMessage = z.object({ pk: z.string().min(1), sk: z.string().min(1) });
-export type FollowUpMessage = z.infer<typeof FollowUpMessage>;
 
 /** Sends the row's key to the follow-up consumer. Never throws: an unsent hint is the sweeper's. */
 export async function handOff(key: FollowUpMessage): Promise<void> {

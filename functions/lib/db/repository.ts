@@ -447,10 +447,14 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
       const before = partitionsOf(old);
       const after = partitionsOf(next);
       const rest = (async () => {
-        if (before.join() !== after.join()) await moveBetween(before, after);
-        if (!outbox) return;
-        if (options?.handOff) await handOff(key(id));
-        else
+        const moved = before.join() !== after.join() ? moveBetween(before, after) : undefined;
+        // Handed off, the follow-ups go to their applier while the counters move (none reads them).
+        if (outbox && options?.handOff) {
+          await Promise.all([moved, handOff(key(id))]);
+          return;
+        }
+        await moved;
+        if (outbox)
           await applyRecorded(
             key(id),
             outbox,
