@@ -128,7 +128,7 @@ async function execute(
 
   // Each attempt in a fresh browser context, with its own video, raw log and timings; an
   // attempt's files are stored while the next one runs, so a retry starts at once.
-  const stored: Promise<void>[] = [];
+  const stored: Promise<StoredEvidence>[] = [];
   const failures: string[] = [];
   let run: Awaited<ReturnType<typeof runCheck>>;
   let attempt = 0;
@@ -155,13 +155,24 @@ async function execute(
   }
 
   const { outcome } = run;
-  await Promise.all([
-    ...stored,
+  const [evidence] = await Promise.all([
+    Promise.all(stored),
     sub.process === Process.values.Login && outcome.success && outcome.session
       ? saveSession(task, outcome.session)
       : undefined,
   ]);
-  await finish(subtaskOutcome(outcome, attempt, failures, checker.time_budget_ms), site.name);
+  // The evidence rows' counts move while the end is written (neither reads the other).
+  await Promise.all([
+    finish(subtaskOutcome(outcome, attempt, failures, checker.time_budget_ms), site.name),
+    ...evidence.map(({ counted }) =>
+      counted.catch((error: unknown) =>
+        logger.warn("the evidence rows' kept counts were not moved; the repair recounts them", {
+          subtask_id: sub.id,
+          error: error as Error,
+        }),
+      ),
+    ),
+  ]);
 }
 
 /**
@@ -195,11 +206,17 @@ export function subtaskOutcome(
 
 type Bet = { bet_id: string; number: string; big: number; small: number };
 
+/** An attempt's evidence once its rows are written: their kept counts still moving. */
+interface StoredEvidence {
+  counted: Promise<void>;
+}
+
 /**
  * Stores what a run left: the files (video, screenshot of a failure), then the check log, raw
  * log, video row, check result and uploaded bets. Ids are taken first so every row is written
  * once with its links, all in parallel: the store work of a subtask is a few round trips, not
- * a dozen in a row. The files go first, so a row never points at a file that is not there.
+ * a dozen in a row. The files go first, so a row never points at a file that is not there. It
+ * answers once the rows are written; their kept counts move beside the subtask's end.
  */
 async function storeEvidence(
   sub: StoredSubtask,
@@ -207,14 +224,15 @@ async function storeEvidence(
   accountId: number,
   { outcome, video, screenshot }: Awaited<ReturnType<typeof runCheck>>,
   attempt: number,
-): Promise<void> {
+): Promise<StoredEvidence> {
   const prefix = `checks/${sub.operation_id}/${sub.task_id}/${sub.id}-${runId.slice(0, 8)}-a${attempt}`;
   const videoKey = video ? `${prefix}.${video.contentType.includes('webm') ? 'webm' : 'mp4'}` : null;
   const screenshotKey = screenshot ? `${prefix}.png` : null;
-  const [logId, rawId, videoId] = await Promise.all([
+  const [logId, rawId, videoId, resultId] = await Promise.all([
     checkStore().checkLogs.newId(),
     checkStore().rawLogs.newId(),
     video ? checkStore().videos.newId() : null,
+    checkStore().checkResults.newId(),
     screenshot && screenshotKey ? putObject(screenshotKey, screenshot, 'image/png') : undefined,
     video && videoKey ? putObject(videoKey, video.bytes, video.contentType) : undefined,
   ]);
@@ -270,7 +288,7 @@ async function storeEvidence(
           { id: videoId, counts },
         )
       : undefined,
-    checkStore().checkResults.create({ subtask_id: sub.id, raw_log_id: rawId }, { counts }),
+    checkStore().checkResults.create({ subtask_id: sub.id, raw_log_id: rawId }, { id: resultId, counts }),
     bets.length
       ? checkStore().betUploads.createMany(
           bets.map((bet) => ({
@@ -288,6 +306,11 @@ async function storeEvidence(
   ]);
   // The counts of the rows that were written, even when another failed (a create adds its row's
   // counts to the batch only once the row is stored).
-  await counts.flush();
-  for (const outcome of written) if (outcome.status === 'rejected') throw outcome.reason;
+  const counted = counts.flush();
+  const failed = written.find((outcome) => outcome.status === 'rejected');
+  if (failed) {
+    await counted;
+    throw failed.reason;
+  }
+  return { counted };
 }
