@@ -156,4 +156,52 @@ describe('the local SQS consumer', () => {
     expect(peak).toBe(2);
     expect(running).toBe(0);
   });
+
+  it('frees the invocation slot once the handler answers, as Lambda does, and waits for the delete on stop', async () => {
+    const queue = local.engine.queues[0];
+    // Deletes held back until released: the next message must not wait for them.
+    let releaseDeletes = () => {};
+    const deletesHeld = new Promise<void>((r) => {
+      releaseDeletes = r;
+    });
+    let deletes = 0;
+    const sqs = new Proxy(local.sqs, {
+      get(target, prop, receiver) {
+        if (prop !== 'send') return Reflect.get(target, prop, receiver);
+        return async (command: { constructor: { name: string } }, options?: unknown) => {
+          if (command.constructor.name === 'DeleteMessageBatchCommand') {
+            await deletesHeld;
+            deletes++;
+          }
+          return (target.send as (c: unknown, o?: unknown) => Promise<unknown>)(command, options);
+        };
+      },
+    });
+    const seen: number[] = [];
+    const consumer = startQueueConsumer({
+      name: 'test',
+      queueUrl: queue.url,
+      queueArn: queue.arn,
+      batchSize: 1,
+      concurrency: 1,
+      handler: async (event) => {
+        seen.push(JSON.parse(event.Records[0].body).n);
+      },
+      context: () => lambdaContext({ name: 'test', memoryMb: 128, timeoutSeconds: 10 }, region),
+      sqs,
+      region,
+      waitTimeSeconds: 1,
+    });
+    await sendToQueue('check', [{ n: 1 }, { n: 2 }]);
+
+    // Both ran in the one slot while the first one's delete was still held (earlier tests' leftovers may run too).
+    await until(() => seen.includes(1) && seen.includes(2));
+    expect(deletes).toBe(0);
+    const stopped = consumer.stop();
+    await new Promise((r) => setTimeout(r, 200));
+    releaseDeletes();
+    expect(await stopped).toBe(true);
+    expect(deletes).toBe(seen.length);
+    expect(await queueDepth(queue.url)).toBe(0);
+  });
 });

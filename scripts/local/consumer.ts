@@ -94,13 +94,25 @@ export function startQueueConsumer(opts: QueueConsumerOptions): QueueConsumer {
     }
     const done = event.Records.filter((r) => !failed.has(r.messageId));
     if (done.length === 0) return;
-    const out = await opts.sqs.send(
-      new DeleteMessageBatchCommand({
-        QueueUrl: opts.queueUrl,
-        Entries: done.map((r, i) => ({ Id: String(i), ReceiptHandle: r.receiptHandle })),
-      }),
+    // As in Lambda, the invocation slot is free once the handler has answered: the event source
+    // deletes what succeeded apart from it (stop still waits for the delete).
+    track(
+      (async () => {
+        const out = await opts.sqs.send(
+          new DeleteMessageBatchCommand({
+            QueueUrl: opts.queueUrl,
+            Entries: done.map((r, i) => ({ Id: String(i), ReceiptHandle: r.receiptHandle })),
+          }),
+        );
+        if (out.Failed?.length) onError(`${out.Failed.length} processed message(s) could not be deleted`, out.Failed);
+      })().catch((error) => onError('could not delete processed messages', error)),
     );
-    if (out.Failed?.length) onError(`${out.Failed.length} processed message(s) could not be deleted`, out.Failed);
+  }
+
+  /** Work that stop waits for but that holds no invocation slot. */
+  function track(work: Promise<void>): void {
+    const tracked = work.finally(() => running.delete(tracked));
+    running.add(tracked);
   }
 
   function start(messages: Message[]): void {
