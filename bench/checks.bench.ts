@@ -54,9 +54,18 @@ interface RunFigures {
 
 // --- the engine run ---------------------------------------------------------------------------
 
+/**
+ * The secrets key of the first round's stack: the API in this process keeps the key source it first
+ * read (functions/lib/secrets/envelope.ts), so every later round's stack is given the same key.
+ */
+let secretsKey: Buffer | undefined;
+
 async function engineRun(): Promise<RunFigures & { failure_msgs: string[]; operation_id: number }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'patrol-bench-checks-'));
+  const keyFile = join(dataDir, 'secrets.key');
+  if (secretsKey) writeFileSync(keyFile, secretsKey, { mode: 0o600 });
   const stack = await startLocalStack({ dataDir, port: 0, demo: false, quiet: true, adminPassword: ADMIN_PASSWORD });
+  secretsKey ??= readFileSync(keyFile);
   try {
     if (!stack.sandboxSiteUrl) throw new Error('the sandbox site did not start');
     const api = apiCaller(stack.url);
