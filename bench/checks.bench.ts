@@ -55,17 +55,18 @@ interface RunFigures {
 // --- the engine run ---------------------------------------------------------------------------
 
 /**
- * The secrets key of the first round's stack: the API in this process keeps the key source it first
- * read (functions/lib/secrets/envelope.ts), so every later round's stack is given the same key.
+ * The key files of the first round's stack: the API in this process keeps the keys it first read
+ * (session signing, and the secrets' key source, functions/lib/secrets/envelope.ts), so every later
+ * round's stack is given the same ones.
  */
-let secretsKey: Buffer | undefined;
+const KEY_FILES = ['jwt.key', 'secrets.key'];
+let keys: Map<string, Buffer> | undefined;
 
 async function engineRun(): Promise<RunFigures & { failure_msgs: string[]; operation_id: number }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'patrol-bench-checks-'));
-  const keyFile = join(dataDir, 'secrets.key');
-  if (secretsKey) writeFileSync(keyFile, secretsKey, { mode: 0o600 });
+  for (const [name, key] of keys ?? []) writeFileSync(join(dataDir, name), key, { mode: 0o600 });
   const stack = await startLocalStack({ dataDir, port: 0, demo: false, quiet: true, adminPassword: ADMIN_PASSWORD });
-  secretsKey ??= readFileSync(keyFile);
+  keys ??= new Map(KEY_FILES.map((name) => [name, readFileSync(join(dataDir, name))]));
   try {
     if (!stack.sandboxSiteUrl) throw new Error('the sandbox site did not start');
     const api = apiCaller(stack.url);
