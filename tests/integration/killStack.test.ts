@@ -13,9 +13,10 @@ import { until } from '../helpers/until.js';
 // Issue 25, item 4: the local stack's whole process tree is SIGKILLed in the middle of a batch
 // check, then started again on the same DATA_DIR; the check must end as if nothing had happened.
 // The kill is aimed, not hoped for: the stack runs with the fault hook armed (lib/db/faults.ts) to
-// freeze its process right after the first subtask's end is written (the third write of the
-// subtask_end sequence: two ids, then the subtask's own transition) and before anything that end
-// sets in motion. The test sees the freeze, kills the tree, reads the table as the crash left it,
+// freeze its process right after the first subtask's end is written (the first write of the
+// subtask_end sequence, the subtask's own transition: the ids come from the process's blocks,
+// counted in no sequence) and before anything that end sets in motion: its counters, and the key
+// it hands to the follow-up applier (whose writes, in another process, no freeze would stop). The test sees the freeze, kills the tree, reads the table as the crash left it,
 // and restarts.
 
 const PASSWORD = 'kill-test-pass-1';
@@ -35,7 +36,7 @@ describe('a SIGKILL of the whole stack during a batch check, and a restart on th
     stack = await startStackProcess({
       dataDir,
       adminPassword: PASSWORD,
-      env: { PATROL_CRASH_AT: 'subtask_end:3', PATROL_CRASH_MARKER: marker },
+      env: { PATROL_CRASH_AT: 'subtask_end:1', PATROL_CRASH_MARKER: marker },
     });
     let client = api(stack.url);
     let token = await login(stack.url, 'admin', PASSWORD);
