@@ -4,7 +4,7 @@
 // videos. Measured: seconds to the first subtask Running, subtasks per minute, subtask duration,
 // failures, peak memory of the process tree (Node + Chromium, sampled every second) and video
 // KiB per minute. Then bench/bareRecording.ts runs the same checks from a plain script in the
-// same run; the ratio engine / bare is the engine's overhead. BENCH_SITES=5 for a short run, BENCH_ROUNDS=3 for the median of three.
+// same run; the ratio engine / bare is the engine's overhead. BENCH_SITES=5 for a short run.
 
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -54,19 +54,9 @@ interface RunFigures {
 
 // --- the engine run ---------------------------------------------------------------------------
 
-/**
- * The key files of the first round's stack: the API in this process keeps the keys it first read
- * (session signing, and the secrets' key source, functions/lib/secrets/envelope.ts), so every later
- * round's stack is given the same ones.
- */
-const KEY_FILES = ['jwt.key', 'secrets.key'];
-let keys: Map<string, Buffer> | undefined;
-
 async function engineRun(): Promise<RunFigures & { failure_msgs: string[]; operation_id: number }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'patrol-bench-checks-'));
-  for (const [name, key] of keys ?? []) writeFileSync(join(dataDir, name), key, { mode: 0o600 });
   const stack = await startLocalStack({ dataDir, port: 0, demo: false, quiet: true, adminPassword: ADMIN_PASSWORD });
-  keys ??= new Map(KEY_FILES.map((name) => [name, readFileSync(join(dataDir, name))]));
   try {
     if (!stack.sandboxSiteUrl) throw new Error('the sandbox site did not start');
     const api = apiCaller(stack.url);
@@ -218,32 +208,9 @@ async function bareRun(): Promise<RunFigures & { failure_msgs: string[] }> {
 console.log(
   `${SITES} sandbox sites x 8 processes x modes D4+TT = ${SITES * 15} subtasks; checker concurrency ${CONCURRENCY}; load average at start ${loadNow()} (2 cores, shared)`,
 );
-// BENCH_ROUNDS=n runs both n times and reports the median round: on this shared 2-core machine the
-// same code's ratio moved by ±0.03 between runs (the engine's own Chromium once took 13 % more CPU
-// for the same checks). Which side goes first alternates, so a drift of the machine's speed over
-// minutes does not always fall on the same side.
-const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
-type EngineFigures = Awaited<ReturnType<typeof engineRun>>;
-type BareFigures = Awaited<ReturnType<typeof bareRun>>;
-const rounds: { engine: EngineFigures; bare: BareFigures; ratio: number }[] = [];
-for (let i = 0; i < ROUNDS; i++) {
-  let engineFigures: EngineFigures;
-  let bareFigures: BareFigures;
-  if (i % 2 === 0) {
-    engineFigures = await engineRun();
-    console.log(`engine: done; bare script next; load average ${loadNow()}`);
-    bareFigures = await bareRun();
-  } else {
-    bareFigures = await bareRun();
-    console.log(`bare: done; engine next; load average ${loadNow()}`);
-    engineFigures = await engineRun();
-  }
-  const r = engineFigures.per_minute / bareFigures.per_minute;
-  rounds.push({ engine: engineFigures, bare: bareFigures, ratio: r });
-  if (ROUNDS > 1) console.log(`round ${i + 1} of ${ROUNDS}: engine / bare ${r.toFixed(2)}`);
-}
-const byRatio = [...rounds].sort((a, b) => a.ratio - b.ratio);
-const { engine, bare } = byRatio[Math.floor((byRatio.length - 1) / 2)];
+const engine = await engineRun();
+console.log(`engine: done; bare script next; load average ${loadNow()}`);
+const bare = await bareRun();
 
 const row = (label: string, f: (x: RunFigures) => string) =>
   console.log(`${label.padEnd(34)} ${f(engine).padStart(12)} ${f(bare).padStart(12)}`);
@@ -265,13 +232,7 @@ row('CPU s per subtask (whole tree)', (x) => x.cpu_s_per_subtask.toFixed(2));
 row('load average (1 min), mean', (x) => x.load_mean.toFixed(1));
 const ratio = engine.per_minute / bare.per_minute;
 const cpuRatio = bare.cpu_s_per_subtask / engine.cpu_s_per_subtask;
-console.log(
-  `\nengine / bare subtasks per minute: ${ratio.toFixed(2)}${
-    ROUNDS > 1
-      ? ` (the median round of ${ROUNDS}, whose figures the table shows; by round: ${rounds.map((r) => r.ratio.toFixed(2)).join(', ')})`
-      : ''
-  }`,
-);
+console.log(`\nengine / bare subtasks per minute: ${ratio.toFixed(2)}`);
 console.log(
   `bare / engine CPU seconds per subtask (engine's CPU efficiency, load-independent): ${cpuRatio.toFixed(2)}`,
 );
@@ -295,11 +256,6 @@ writeFileSync(
       bare,
       engine_over_bare: ratio,
       bare_over_engine_cpu: cpuRatio,
-      rounds: rounds.map((r) => ({
-        engine_per_minute: r.engine.per_minute,
-        bare_per_minute: r.bare.per_minute,
-        ratio: r.ratio,
-      })),
     },
     null,
     2,
