@@ -106,6 +106,12 @@ export function deploysInCloud(def: LambdaDef): boolean {
   return def.trigger.type !== 'startup' || def.trigger.inCloud === 'byHand';
 }
 
+/**
+ * What applying follow-ups needs (lib/db/outbox.ts): the kinds write rows and send the next wave and
+ * the chat deliveries. The sweeper, its run at a local start and the applier apply the same kinds.
+ */
+const FOLLOW_UP_ACCESS: AccessDef = { table: 'readWrite', sends: ['check', 'notify'] };
+
 export const LAMBDAS: readonly LambdaDef[] = [
   {
     name: 'api',
@@ -152,7 +158,7 @@ export const LAMBDAS: readonly LambdaDef[] = [
     trigger: { type: 'schedule', everySeconds: 60 },
     memoryMb: 512,
     timeoutSeconds: 60,
-    access: { table: 'readWrite', sends: ['check', 'notify'] },
+    access: FOLLOW_UP_ACCESS,
   },
   {
     // Applies the follow-ups a writer handed off instead of applying them itself (lib/db/handOff.ts):
@@ -162,7 +168,7 @@ export const LAMBDAS: readonly LambdaDef[] = [
     trigger: { type: 'sqs', queue: 'followUp', batchSize: 10, concurrency: 2 },
     memoryMb: 512,
     timeoutSeconds: 30,
-    access: { table: 'readWrite', sends: ['check', 'notify'] },
+    access: FOLLOW_UP_ACCESS,
   },
   {
     // Local runner only (startup, first of the startup entries): every follow-up written before the
@@ -172,7 +178,7 @@ export const LAMBDAS: readonly LambdaDef[] = [
     trigger: { type: 'startup' },
     memoryMb: 512,
     timeoutSeconds: 60,
-    access: { table: 'readWrite', sends: ['check', 'notify'] },
+    access: FOLLOW_UP_ACCESS,
   },
   {
     // Every minute: the dashboard answers the console asks for, computed and stored for every

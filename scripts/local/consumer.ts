@@ -109,7 +109,7 @@ export function startQueueConsumer(opts: QueueConsumerOptions): QueueConsumer {
     );
   }
 
-  /** Work that stop waits for but that holds no invocation slot. */
+  /** Work that stop waits for (an invocation, or a delete that holds no invocation slot). */
   function track(work: Promise<void>): void {
     const tracked = work.finally(() => running.delete(tracked));
     running.add(tracked);
@@ -117,14 +117,14 @@ export function startQueueConsumer(opts: QueueConsumerOptions): QueueConsumer {
 
   function start(messages: Message[]): void {
     inFlight++;
-    const run = invoke(messages)
-      .catch((error) => onError('could not settle a batch', error))
-      .finally(() => {
-        inFlight--;
-        running.delete(run);
-        wake();
-      });
-    running.add(run);
+    track(
+      invoke(messages)
+        .catch((error) => onError('could not settle a batch', error))
+        .finally(() => {
+          inFlight--;
+          wake();
+        }),
+    );
   }
 
   async function receive(): Promise<void> {

@@ -1,27 +1,21 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { dynamoClient } from '../../functions/lib/aws/clients.js';
-import { ConditionFailedError, type FollowUp } from '../../functions/lib/db/entity.js';
+import { ConditionFailedError } from '../../functions/lib/db/entity.js';
 import { runToCrash, writeSequence } from '../../functions/lib/db/faults.js';
 import { nextId } from '../../functions/lib/db/ids.js';
 import { defineFollowUp, sweepFollowUps, together } from '../../functions/lib/db/outbox.js';
-import { createRepository } from '../../functions/lib/db/repository.js';
 import { OUTBOX_INDEX } from '../../functions/lib/db/tableSchema.js';
 import { setupDynamo } from './engine.js';
-import { type Sample, sampleDef } from './sampleEntity.js';
+import { base, bump, childMovedWith, pendingOf, repo } from './followUpRig.js';
+import type { Sample } from './sampleEntity.js';
 
 // The follow-up mechanism (functions/lib/db/outbox.ts) on the engine under test: a transition
 // records its follow-ups in its own write, they are applied once in effect whatever dies in
 // between, and the sweeper finishes what a writer left.
 
 setupDynamo();
-const repo = createRepository(sampleDef);
-const base = { name: 'Outbox', enable: true, status: 1, score: 0, task_id: 1 };
 
-/** A parent whose `hits` counter children move once per cause, and a log of what a step saw. */
-const bump = defineFollowUp('test.bump', ({ id, cause }: { id: number; cause: string }) =>
-  repo.add(id, { hits: 1 }, { once: cause }),
-);
 let flaky = 0;
 const failsOnce = defineFollowUp('test.fails_once', async () => {
   if (flaky++ === 0) throw new Error('the step failed this time');
@@ -52,22 +46,6 @@ const until = async (check: () => boolean | Promise<boolean>) => {
   }
 };
 
-/** A parent and a child; the child moves to status 2 with the follow-ups `steps` gives for the parent's id. */
-const childMovedWith = async (steps: (parentId: number) => FollowUp[]) => {
-  const parent = await repo.create(base);
-  const child = await repo.create(base);
-  flaky = 0;
-  await repo.update(child.id, { status: 2 }, { followUps: steps(parent.id) });
-  return { parent, child };
-};
-
-const raw = async (id: number) =>
-  (
-    await dynamoClient().send(
-      new GetCommand({ TableName: process.env.TABLE_NAME, Key: { pk: `sample#${id}`, sk: 'item' } }),
-    )
-  ).Item ?? {};
-const pendingOf = async (id: number) => Object.keys(await raw(id)).filter((k) => k.startsWith('_ob_e_'));
 const indexed = async () =>
   (
     await dynamoClient().send(
@@ -134,6 +112,7 @@ describe('follow-ups', () => {
   });
 
   it('stay on the row when a step fails, and the sweeper applies them later, in order, once', async () => {
+    flaky = 0;
     const { parent, child } = await childMovedWith((id) => [
       bump({ id, cause: 'a' }),
       failsOnce({}),
@@ -179,6 +158,7 @@ describe('follow-ups', () => {
   });
 
   it('of a group with a failed step stay pending, and the sweeper applies the whole group again, each step once', async () => {
+    flaky = 0;
     const { parent, child } = await childMovedWith((id) => [
       together([bump({ id, cause: 'g1' }), failsOnce({})])!,
       bump({ id, cause: 'g2' }),

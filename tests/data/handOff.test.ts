@@ -1,15 +1,13 @@
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { dynamoClient, resetClients } from '../../functions/lib/aws/clients.js';
+import { resetClients } from '../../functions/lib/aws/clients.js';
 import { handler as applierHandler } from '../../functions/data/followUpApply.js';
 import { defineFollowUp, sweepFollowUps } from '../../functions/lib/db/outbox.js';
-import { createRepository } from '../../functions/lib/db/repository.js';
 import { QUEUES } from '../../functions/registry.js';
 import { type SqsEngine, startSqs } from '../../scripts/local/engines/sqs.js';
 import { sqsEvent } from '../../scripts/local/events.js';
 import { setupDynamo } from './engine.js';
-import { sampleDef } from './sampleEntity.js';
+import { base, bump, childMovedWith, pendingOf, repo } from './followUpRig.js';
 
 // Follow-ups handed to their own consumer (functions/lib/db/handOff.ts) on the engine under test and
 // the local SQS: the writer answers once its row is written and the row's key is on the `followUp`
@@ -40,11 +38,6 @@ afterAll(async () => {
   await engine?.stop();
 });
 
-const repo = createRepository(sampleDef);
-const base = { name: 'Hand-off', enable: true, status: 1, score: 0, task_id: 1 };
-const bump = defineFollowUp('test.handoff_bump', ({ id, cause }: { id: number; cause: string }) =>
-  repo.add(id, { hits: 1 }, { once: cause }),
-);
 let failures = 0;
 const failsWhileAsked = defineFollowUp('test.handoff_fails', async () => {
   if (failures > 0) {
@@ -52,15 +45,6 @@ const failsWhileAsked = defineFollowUp('test.handoff_fails', async () => {
     throw new Error('the step failed this time');
   }
 });
-
-const pendingOf = async (id: number) =>
-  Object.keys(
-    (
-      await dynamoClient().send(
-        new GetCommand({ TableName: process.env.TABLE_NAME, Key: { pk: `sample#${id}`, sk: 'item' } }),
-      )
-    ).Item ?? {},
-  ).filter((k) => k.startsWith('_ob_e_'));
 
 /** What the follow-up queue holds now (received, so a second call sees only newer messages). */
 const received = async () =>
@@ -96,9 +80,7 @@ describe('follow-ups handed off', () => {
   it('stay on the row for the sweeper when the queue cannot take the key, and the write still answers', async () => {
     process.env.FOLLOWUP_QUEUE_URL = `${queue().url}-missing`;
     resetClients();
-    const parent = await repo.create(base);
-    const child = await repo.create(base);
-    await repo.update(child.id, { status: 2 }, { followUps: [bump({ id: parent.id, cause: 'lost' })], handOff: true });
+    const { parent, child } = await childMovedWith((id) => [bump({ id, cause: 'lost' })], { handOff: true });
 
     expect((await repo.get(child.id))?.status).toBe(2);
     expect(await pendingOf(child.id)).toHaveLength(1);
@@ -108,14 +90,10 @@ describe('follow-ups handed off', () => {
   });
 
   it('keep an entry whose step fails in the applier, without failing the message back to the queue; the sweeper completes it, each step once', async () => {
-    const parent = await repo.create(base);
-    const child = await repo.create(base);
     failures = 1;
-    await repo.update(
-      child.id,
-      { status: 2 },
-      { followUps: [bump({ id: parent.id, cause: 'half' }), failsWhileAsked({})], handOff: true },
-    );
+    const { parent, child } = await childMovedWith((id) => [bump({ id, cause: 'half' }), failsWhileAsked({})], {
+      handOff: true,
+    });
 
     expect(await apply(await received())).toEqual({ batchItemFailures: [] });
     expect((await repo.get(parent.id))?.hits).toBe(1);
