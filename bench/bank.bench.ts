@@ -71,7 +71,7 @@ const stack = await startLocalStack({
   demo: false,
   quiet: true,
   adminPassword: 'bench-admin-1',
-  sandboxBanksApart: true,
+  sandboxesApart: true,
   // No restart here: the ledger file (written whole at every change) would only add the sandbox's CPU.
   keepSandboxBankLedger: false,
   // The registry's Lambdas, the poller's entry wrapped to measure each poll (same handler).

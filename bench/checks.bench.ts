@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { closeSharedBrowser } from '../functions/checks/browser/launchBrowser.js';
 import { apiCaller } from './apiCaller.js';
 import { startLocalStack } from '../scripts/local/stack.js';
+import { startApart } from '../scripts/sandbox/apart.js';
 import { Process, RunStatus } from '../shared/enums.js';
 import type { BareResult } from './bareRecording.js';
 import { cpuTotal, type MemSample, startTreeSampler, treeCpuBy } from './treeSampler.js';
@@ -56,7 +57,16 @@ interface RunFigures {
 
 async function engineRun(): Promise<RunFigures & { failure_msgs: string[]; operation_id: number }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'patrol-bench-checks-'));
-  const stack = await startLocalStack({ dataDir, port: 0, demo: false, quiet: true, adminPassword: ADMIN_PASSWORD });
+  // The sandbox site in a process of its own, as the bare run's: it stands for the remote sites, so
+  // its pages are not served from the stack's event loop and its CPU is neither side's.
+  const stack = await startLocalStack({
+    dataDir,
+    port: 0,
+    demo: false,
+    quiet: true,
+    adminPassword: ADMIN_PASSWORD,
+    sandboxesApart: true,
+  });
   try {
     if (!stack.sandboxSiteUrl) throw new Error('the sandbox site did not start');
     const api = apiCaller(stack.url);
@@ -110,7 +120,7 @@ async function engineRun(): Promise<RunFigures & { failure_msgs: string[]; opera
     console.log(
       `engine: CPU s by process: ${Object.entries(cpuAfter)
         .map(([part, sAfter]) => `${part} ${(sAfter - cpuBefore[part as keyof typeof cpuBefore]).toFixed(1)}`)
-        .join(', ')} (root: this process: API, queues, S3, the sandbox)`,
+        .join(', ')} (root: this process: API, queues, S3; the sandboxes apart, not counted)`,
     );
 
     const subtasks = (
@@ -164,11 +174,17 @@ async function engineRun(): Promise<RunFigures & { failure_msgs: string[]; opera
 async function bareRun(): Promise<RunFigures & { failure_msgs: string[] }> {
   const outFile = join(mkdtempSync(join(tmpdir(), 'patrol-bench-bare-')), 'bare.json');
   const tsx = join(benchDir, '../node_modules/.bin/tsx');
-  // Its own sandbox site, in its own process like the stack's was in ours: the stack's is gone.
-  const { SANDBOX_SITE_URL: _gone, ...env } = process.env;
+  // A fresh sandbox site in a process of its own, as the engine's was: the stack's is gone.
+  const sandbox = await startApart('site', { port: 0 });
   const child = spawn(tsx, [join(benchDir, 'bareRecording.ts')], {
     stdio: 'inherit',
-    env: { ...env, BENCH_SITES: String(SITES), CHECKER_CONCURRENCY: String(CONCURRENCY), BARE_OUT: outFile },
+    env: {
+      ...process.env,
+      SANDBOX_SITE_URL: sandbox.url,
+      BENCH_SITES: String(SITES),
+      CHECKER_CONCURRENCY: String(CONCURRENCY),
+      BARE_OUT: outFile,
+    },
   });
   // Its tree's CPU time as sampled while it runs (the engine's is read with its tree whole, at the
   // end): when the script closes its browser, Chromium's helpers may end without their parent
@@ -176,10 +192,11 @@ async function bareRun(): Promise<RunFigures & { failure_msgs: string[] }> {
   const sampler = await startTreeSampler(child.pid as number);
   const code = await new Promise<number | null>((r) => child.once('exit', r));
   const { peak, load_mean, cpu_s: cpuS, cpu_by } = await sampler.stop();
+  await sandbox.stop();
   console.log(
     `bare: CPU s by process: ${Object.entries(cpu_by ?? {})
       .map(([part, sec]) => `${part} ${sec.toFixed(1)}`)
-      .join(', ')} (root: tsx; others: the script with its sandbox)`,
+      .join(', ')} (root: tsx; others: the script)`,
   );
   if (code !== 0) throw new Error(`bareRecording exited with ${code}`);
   const r = JSON.parse(readFileSync(outFile, 'utf8')) as BareResult;

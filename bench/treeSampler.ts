@@ -49,11 +49,21 @@ function kib(text: string, key: string): number {
   return Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(text)?.[1] ?? 0);
 }
 
-/** `root`'s tree without `exclude` and what it started. */
+const isApartSandbox = (pid: number) => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('sandbox/apartProcess');
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * `root`'s tree without `exclude` and what it started, and without the sandboxes run apart
+ * (scripts/sandbox/apart.ts): they stand for the remote sites both runs check, not for either side.
+ */
 function treeOf(root: number, exclude?: number): number[] {
-  if (exclude === undefined) return processTree(root);
-  const skipped = new Set(processTree(exclude));
-  return processTree(root).filter((pid) => !skipped.has(pid));
+  const skipped = new Set(exclude === undefined ? [] : processTree(exclude));
+  return processTree(root).filter((pid) => !skipped.has(pid) && !isApartSandbox(pid));
 }
 
 function sampleTree(root: number, exclude?: number): MemSample {
@@ -90,8 +100,8 @@ function cpuTicks(pid: number): number {
 }
 
 /**
- * CPU seconds of a process tree so far by part: the root process (for the engine: API, queues, S3,
- * the sandbox), Chromium's processes, the checker's consumer process, dynalite, and any other;
+ * CPU seconds of a process tree so far by part: the root process (for the engine: API, queues, S3),
+ * Chromium's processes, the checker's consumer process, dynalite, and any other;
  * `exclude` (the sampler) left out.
  */
 export function treeCpuBy(root: number, exclude?: number): CpuBy {

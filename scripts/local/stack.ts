@@ -6,7 +6,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { resetClients } from '../../functions/lib/aws/clients.js';
 import { LAMBDAS, type LambdaDef, QUEUES } from '../../functions/registry.js';
 import { startSandboxSite } from '../sandbox/site/server.js';
-import { startSandboxBankApart } from '../sandbox/bank/apart.js';
+import { startApart } from '../sandbox/apart.js';
 import { startSandboxBank } from '../sandbox/bank/server.js';
 import { startSandboxTelegram } from '../sandbox/telegram/server.js';
 import { startSandboxWebhook } from '../sandbox/webhook/server.js';
@@ -51,10 +51,11 @@ export interface LocalStackOptions {
   /** The Lambdas to run; default the registry's. Tests add their own. */
   lambdas?: readonly LambdaDef[];
   /**
-   * The sandbox banks in a process of their own (a bench: they stand for remote banks, so their
-   * CPU is not the product's). Default: in this process, which starts faster.
+   * The sandbox site and banks in processes of their own (a bench: they stand for remote sites and
+   * banks, so their CPU is not the product's and their answers do not wait on the stack's event
+   * loop). Default: in this process, which starts faster.
    */
-  sandboxBanksApart?: boolean;
+  sandboxesApart?: boolean;
   /**
    * Keep the sandbox banks' ledger in DATA_DIR (default): a restart finds what a poll read. A bench
    * that never restarts turns it off: the ledger is written whole after every change, which at
@@ -196,16 +197,17 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       ensureKeyFile(join(dataDir, 'secrets.key'), 32),
     ]);
 
+    // Its ledger kept in DATA_DIR: a restart finds the statements a poll read before it.
+    const bankOptions = {
+      port: 0,
+      ...(opts.keepSandboxBankLedger === false ? {} : { stateFile: join(dataDir, 'sandbox-bank.json') }),
+    };
     const engines = await Promise.allSettled([
       startDynamo({ dataDir: join(dataDir, 'dynamo'), engine: opts.dynamoEngine ?? 'dynalite' }),
       startSqs({ queues: QUEUES, region: REGION }),
       startS3({ directory: join(dataDir, 's3'), buckets: [VIDEO_BUCKET] }),
-      startSandboxSite({ port: 0 }),
-      // Its ledger kept in DATA_DIR: a restart finds the statements a poll read before it.
-      (opts.sandboxBanksApart ? startSandboxBankApart : startSandboxBank)({
-        port: 0,
-        ...(opts.keepSandboxBankLedger === false ? {} : { stateFile: join(dataDir, 'sandbox-bank.json') }),
-      }),
+      opts.sandboxesApart ? startApart('site', { port: 0 }) : startSandboxSite({ port: 0 }),
+      opts.sandboxesApart ? startApart('bank', bankOptions) : startSandboxBank(bankOptions),
       startSandboxTelegram({ port: 0 }),
       startSandboxWebhook({ port: 0 }),
     ]);
