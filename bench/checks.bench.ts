@@ -4,7 +4,8 @@
 // videos. Measured: seconds to the first subtask Running, subtasks per minute, subtask duration,
 // failures, peak memory of the process tree (Node + Chromium, sampled every second) and video
 // KiB per minute. Then bench/bareRecording.ts runs the same checks from a plain script in the
-// same run; the ratio engine / bare is the engine's overhead. BENCH_SITES=5 for a short run.
+// same run; the ratio engine / bare is the engine's overhead. BENCH_SITES=5 for a short run;
+// BENCH_ROUNDS=5 for the median of five rounds, each in a process of its own (below).
 
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -222,13 +223,64 @@ async function bareRun(): Promise<RunFigures & { failure_msgs: string[] }> {
 
 // --- main ----------------------------------------------------------------------------------------
 
+// BENCH_ROUNDS=n runs n rounds and reports the median: on this shared 2-core machine the same code's
+// ratio moved 0.84-0.96 between single runs. Each round is a process of its own (a second stack in
+// one process ran ~6 % slower, 2026-11-27), and which side goes first alternates, so a drift of the
+// machine's speed over minutes does not always fall on the same side.
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
+/** Set in a round's own process: where it writes its figures, and which side goes first. */
+const ROUND_OUT = process.env.BENCH_ROUND_OUT;
+const BARE_FIRST = process.env.BENCH_BARE_FIRST === '1';
+
+interface Round {
+  engine: Awaited<ReturnType<typeof engineRun>>;
+  bare: Awaited<ReturnType<typeof bareRun>>;
+}
+
+async function round(): Promise<Round> {
+  if (BARE_FIRST) {
+    const bare = await bareRun();
+    console.log(`bare: done; engine next; load average ${loadNow()}`);
+    return { bare, engine: await engineRun() };
+  }
+  const engine = await engineRun();
+  console.log(`engine: done; bare script next; load average ${loadNow()}`);
+  return { engine, bare: await bareRun() };
+}
+
+/** Runs each round in a fresh process of this file and answers their figures. */
+async function rounds(): Promise<Round[]> {
+  const tsx = join(benchDir, '../node_modules/.bin/tsx');
+  const dir = mkdtempSync(join(tmpdir(), 'patrol-bench-rounds-'));
+  const out: Round[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const file = join(dir, `round-${i}.json`);
+    console.log(`\n-- round ${i + 1} of ${ROUNDS}, ${i % 2 ? 'the bare script' : 'the engine'} first`);
+    const code = await new Promise<number | null>((done) =>
+      spawn(tsx, [join(benchDir, 'checks.bench.ts')], {
+        stdio: 'inherit',
+        env: { ...process.env, BENCH_ROUNDS: '1', BENCH_ROUND_OUT: file, BENCH_BARE_FIRST: i % 2 ? '1' : '0' },
+      }).once('exit', done),
+    );
+    if (code !== 0) throw new Error(`round ${i + 1} exited with ${code}`);
+    out.push(JSON.parse(readFileSync(file, 'utf8')) as Round);
+  }
+  rmSync(dir, { recursive: true, force: true });
+  return out;
+}
+
+const ratioOf = (r: Round) => r.engine.per_minute / r.bare.per_minute;
+
 console.log(
   `${SITES} sandbox sites x 8 processes x modes D4+TT = ${SITES * 15} subtasks; checker concurrency ${CONCURRENCY}; load average at start ${loadNow()} (2 cores, shared)`,
 );
-const engine = await engineRun();
-console.log(`engine: done; bare script next; load average ${loadNow()}`);
-const bare = await bareRun();
-
+if (ROUND_OUT) {
+  writeFileSync(ROUND_OUT, JSON.stringify(await round()));
+  process.exit(0);
+}
+const all = ROUNDS > 1 ? await rounds() : [await round()];
+// The median round by ratio: its figures fill the table.
+const { engine, bare } = [...all].sort((a, b) => ratioOf(a) - ratioOf(b))[Math.floor((all.length - 1) / 2)];
 const row = (label: string, f: (x: RunFigures) => string) =>
   console.log(`${label.padEnd(34)} ${f(engine).padStart(12)} ${f(bare).padStart(12)}`);
 console.log(`\n${''.padEnd(34)} ${'engine'.padStart(12)} ${'bare'.padStart(12)}`);
@@ -249,7 +301,19 @@ row('CPU s per subtask (whole tree)', (x) => x.cpu_s_per_subtask.toFixed(2));
 row('load average (1 min), mean', (x) => x.load_mean.toFixed(1));
 const ratio = engine.per_minute / bare.per_minute;
 const cpuRatio = bare.cpu_s_per_subtask / engine.cpu_s_per_subtask;
-console.log(`\nengine / bare subtasks per minute: ${ratio.toFixed(2)}`);
+if (all.length > 1) {
+  console.log(
+    `\n${'round'.padEnd(8)} ${'engine / min'.padStart(12)} ${'bare / min'.padStart(12)} ${'ratio'.padStart(6)}`,
+  );
+  all.forEach((r, i) =>
+    console.log(
+      `${String(i + 1).padEnd(8)} ${r.engine.per_minute.toFixed(1).padStart(12)} ${r.bare.per_minute.toFixed(1).padStart(12)} ${ratioOf(r).toFixed(2).padStart(6)}`,
+    ),
+  );
+}
+console.log(
+  `\nengine / bare subtasks per minute: ${ratio.toFixed(2)}${all.length > 1 ? ` (the median of ${all.length} rounds, whose figures the table shows)` : ''}`,
+);
 console.log(
   `bare / engine CPU seconds per subtask (engine's CPU efficiency, load-independent): ${cpuRatio.toFixed(2)}`,
 );
@@ -273,6 +337,12 @@ writeFileSync(
       bare,
       engine_over_bare: ratio,
       bare_over_engine_cpu: cpuRatio,
+      rounds: all.map((r) => ({
+        engine_per_minute: r.engine.per_minute,
+        bare_per_minute: r.bare.per_minute,
+        ratio: ratioOf(r),
+        bare_over_engine_cpu: r.bare.cpu_s_per_subtask / r.engine.cpu_s_per_subtask,
+      })),
     },
     null,
     2,
