@@ -10,5 +10,5 @@ import { runSubtask } from './runSubtask.js';
  * subtask a second time.
  */
 export const handler = sqsRecordHandler(CheckMessage, (body: CheckMessage, record: SQSRecord) =>
-  inCheckerSlot(body, record.messageId, () => runSubtask(body, record.messageId)),
+  inCheckerSlot(body, record.messageId, (freeSlot) => runSubtask(body, record.messageId, { onBrowserDone: freeSlot })),
 );

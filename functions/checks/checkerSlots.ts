@@ -20,8 +20,17 @@ export const SLOT_RETRY_SECONDS = { min: 5, max: 20 };
 const retryDelay = () =>
   SLOT_RETRY_SECONDS.min + Math.floor(Math.random() * (SLOT_RETRY_SECONDS.max - SLOT_RETRY_SECONDS.min + 1));
 
-/** Runs `check` in a checker slot, or puts the message back on the queue for later. */
-export async function inCheckerSlot(message: CheckMessage, runId: string, check: () => Promise<void>): Promise<void> {
+/**
+ * Runs `check` in a checker slot, or puts the message back on the queue for later. The slot stands
+ * for a running browser: `check` may free it once its browser work is over (`freeSlot`), so the
+ * release is written while it stores its evidence and ends the subtask; it is freed at the end
+ * otherwise, and this answers once it is.
+ */
+export async function inCheckerSlot(
+  message: CheckMessage,
+  runId: string,
+  check: (freeSlot: () => void) => Promise<void>,
+): Promise<void> {
   const { checker } = await getSystemConfig();
   const lease = await takeSlot('checker', checker.concurrency, runId, SLOT_LEASE_MS);
   if (!lease) {
@@ -34,9 +43,17 @@ export async function inCheckerSlot(message: CheckMessage, runId: string, check:
     });
     return;
   }
+  let released: Promise<void> | undefined;
+  const freeSlot = () => {
+    if (released) return;
+    released = releaseSlot(lease);
+    // Awaited below; a failure then is the handler's, not an unhandled rejection meanwhile.
+    released.catch(() => {});
+  };
   try {
-    await check();
+    await check(freeSlot);
   } finally {
-    await releaseSlot(lease);
+    freeSlot();
+    await released;
   }
 }

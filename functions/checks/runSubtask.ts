@@ -42,7 +42,14 @@ function logFields(result: Record<string, unknown>): Record<string, unknown> {
  * the typed check log, the raw log and the check result, then close it. A second delivery of
  * the same message finds it claimed and does nothing, so results are never doubled.
  */
-export async function runSubtask(message: CheckMessage, runId: string): Promise<void> {
+export async function runSubtask(
+  message: CheckMessage,
+  runId: string,
+  hooks: {
+    /** Called once the subtask's browser work is over (its checker slot can go), before its storing. */
+    onBrowserDone?: () => void;
+  } = {},
+): Promise<void> {
   const known = message.subtask && { ...message.subtask, operation_id: message.operation_id };
   // With the subtask's fields in the message, the run's reads go beside its claim. A claim that
   // fails (a second delivery) drops them.
@@ -67,7 +74,7 @@ export async function runSubtask(message: CheckMessage, runId: string): Promise<
     await finishSubtask(sub, runId, outcome, { siteName, handOff: true });
   };
   try {
-    await execute(sub, runId, finish, early ?? readRunInputs(sub));
+    await execute(sub, runId, finish, early ?? readRunInputs(sub), hooks.onBrowserDone);
   } catch (error) {
     // Storage or browser failure outside the driver: the subtask still ends, with the reason.
     logger.error('subtask failed outside the driver', { subtask_id: sub.id, error: error as Error });
@@ -113,6 +120,7 @@ async function execute(
   runId: string,
   finish: Finish,
   inputs: ReturnType<typeof readRunInputs>,
+  onBrowserDone?: () => void,
 ): Promise<void> {
   const claimedAt = Date.now();
   const { task, site, account, session, checker } = await inputs;
@@ -154,6 +162,7 @@ async function execute(
     logger.info('retrying subtask', { subtask_id: sub.id, attempt, kind: outcome.failureKind, msg: outcome.msg });
   }
 
+  onBrowserDone?.();
   const { outcome } = run;
   const [evidence] = await Promise.all([
     Promise.all(stored),

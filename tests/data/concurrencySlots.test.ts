@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { inCheckerSlot } from '../../functions/checks/checkerSlots.js';
 import { releaseSlot, takeSlot } from '../../functions/lib/concurrencySlots.js';
+import { getSystemConfig } from '../../functions/systemConfig/getSystemConfig.js';
+import { until } from '../helpers/until.js';
 import { setupDynamo } from './engine.js';
 
 setupDynamo();
@@ -43,5 +46,47 @@ describe('concurrency slots', () => {
     expect(await takeSlot('limit', 1, 'd', LEASE, now)).toBeUndefined();
     await releaseSlot(first.find((l) => l!.slot === 0)!);
     expect(await takeSlot('limit', 1, 'd', LEASE, now)).toMatchObject({ slot: 0, holder: 'd' });
+  });
+});
+
+describe('the checker slot', () => {
+  /** How many of `limit` checker slots another taker gets now (each taken is given back). */
+  async function freeCheckerSlots(limit: number): Promise<number> {
+    const leases = (
+      await Promise.all(Array.from({ length: limit }, (_, i) => takeSlot('checker', limit, `other-${i}`, LEASE)))
+    ).filter((l) => l !== undefined);
+    await Promise.all(leases.map((l) => releaseSlot(l)));
+    return leases.length;
+  }
+
+  it('is held while the browser runs and freed as soon as the check says its browser is done', async () => {
+    const { checker } = await getSystemConfig();
+    const seen: number[] = [];
+    await inCheckerSlot({ operation_id: 1, subtask_id: 1 }, 'run-1', async (freeSlot) => {
+      seen.push(await freeCheckerSlots(checker.concurrency));
+      freeSlot();
+      // Storing and the end come after: the slot is another check's meanwhile.
+      await until(
+        'the slot freed',
+        () => freeCheckerSlots(checker.concurrency),
+        (free) => free === checker.concurrency,
+        { ms: 5_000, everyMs: 20 },
+      );
+      seen.push(checker.concurrency);
+    });
+    expect(seen).toEqual([checker.concurrency - 1, checker.concurrency]);
+    expect(await freeCheckerSlots(checker.concurrency)).toBe(checker.concurrency);
+  });
+
+  it('is freed when the check ends without saying so, or fails', async () => {
+    const { checker } = await getSystemConfig();
+    await inCheckerSlot({ operation_id: 1, subtask_id: 2 }, 'run-2', async () => {});
+    expect(await freeCheckerSlots(checker.concurrency)).toBe(checker.concurrency);
+    await expect(
+      inCheckerSlot({ operation_id: 1, subtask_id: 3 }, 'run-3', async () => {
+        throw new Error('browser crashed');
+      }),
+    ).rejects.toThrow('browser crashed');
+    expect(await freeCheckerSlots(checker.concurrency)).toBe(checker.concurrency);
   });
 });
