@@ -6,6 +6,7 @@ import { CounterBatch } from '../lib/db/counters.js';
 import { putObject } from '../lib/storage/objects.js';
 import { checkerAccount, readAccountSession, saveAccountSession, siteRefs } from '../sites/service.js';
 import { getBrowser } from './browser/browserPool.js';
+import { type CheckContext, openCheckContext } from './browser/launchBrowser.js';
 import { type CheckSession, runCheck } from './browser/runCheck.js';
 import { claimBeside, finishSubtask, type SubtaskOutcome } from './engine.js';
 import type { CheckMessage } from './queue.js';
@@ -51,13 +52,17 @@ export async function runSubtask(
   } = {},
 ): Promise<void> {
   const known = message.subtask && { ...message.subtask, operation_id: message.operation_id };
-  // With the subtask's fields in the message, the run's reads go beside its claim. A claim that
-  // fails (a second delivery) drops them.
+  // With the subtask's fields in the message, the run's reads and its first browser context (~0.1 s
+  // of Chromium's own work) go beside its claim, which then costs the slot no time of its own. A
+  // claim that fails (a second delivery, a pause) drops the reads and closes the context unused.
   const early = known && readRunInputs(known);
   early?.catch(() => {});
+  const opened = known && getBrowser().then((browser) => openCheckContext(browser));
+  opened?.catch(() => {});
   const claim = await claimBeside(message.subtask_id, runId, known);
   if (!claim) {
     logger.info('subtask not claimable (duplicate, paused or finished)', { subtask_id: message.subtask_id });
+    await closeUnused(opened);
     return;
   }
   const { sub } = claim;
@@ -74,12 +79,17 @@ export async function runSubtask(
     await finishSubtask(sub, runId, outcome, { siteName, handOff: true });
   };
   try {
-    await execute(sub, runId, finish, early ?? readRunInputs(sub), hooks.onBrowserDone);
+    await execute(sub, runId, finish, early ?? readRunInputs(sub), opened, hooks.onBrowserDone);
   } catch (error) {
     // Storage or browser failure outside the driver: the subtask still ends, with the reason.
     logger.error('subtask failed outside the driver', { subtask_id: sub.id, error: error as Error });
     await finish({ success: false, msg: `Checker error: ${(error as Error).message}` });
   }
+}
+
+/** Closes a context opened beside the claim that no check took over. */
+async function closeUnused(opened: Promise<CheckContext> | undefined): Promise<void> {
+  await opened?.then((context) => context.close()).catch(() => {});
 }
 
 /**
@@ -120,11 +130,16 @@ async function execute(
   runId: string,
   finish: Finish,
   inputs: ReturnType<typeof readRunInputs>,
+  opened: Promise<CheckContext> | undefined,
   onBrowserDone?: () => void,
 ): Promise<void> {
   const claimedAt = Date.now();
-  const { task, site, account, session, checker } = await inputs;
+  const { task, site, account, session, checker } = await inputs.catch(async (error: unknown) => {
+    await closeUnused(opened);
+    throw error;
+  });
   if (!task || !site || !account) {
+    await closeUnused(opened);
     await finish({ success: false, msg: 'The site or its account no longer exists' });
     return;
   }
@@ -144,6 +159,8 @@ async function execute(
     attempt++;
     run = await runCheck({
       browser: await getBrowser(),
+      // The first attempt takes the context opened beside the claim; a retry opens a fresh one.
+      opened: attempt === 1 ? opened : undefined,
       site,
       account: { user: account.user, pwd: account.pwd },
       mode: sub.mode,

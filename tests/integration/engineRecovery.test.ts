@@ -35,6 +35,11 @@ async function newSandboxSite() {
   return res.body.data as { id: number };
 }
 
+/** Browser contexts of the checker's Chromium besides its default one (each check opens one). */
+async function openContexts(): Promise<number> {
+  return (await browser.getBrowser()).browserContexts().length - 1;
+}
+
 async function drainSink(): Promise<{ subtask_id: number; operation_id: number }[]> {
   const out: { subtask_id: number; operation_id: number }[] = [];
   for (;;) {
@@ -112,6 +117,8 @@ describe('a message delivered twice', () => {
     const [message] = await drainSink();
 
     await Promise.all([runner.runSubtask(message, 'delivery-1'), runner.runSubtask(message, 'delivery-2')]);
+    // Both opened a browser context beside their claims; the one refused closed its own unused.
+    expect(await openContexts()).toBe(0);
 
     const results = await get(`/check/subtasks/${message.subtask_id}/check-results`);
     expect(results.body.data).toHaveLength(1);

@@ -54,6 +54,11 @@ export interface RunCheckOptions<P extends ProcessValue> {
   allowedHosts?: readonly string[];
   /** Values that must never appear in the evidence besides the account's password (which always is one). */
   secrets?: readonly string[];
+  /**
+   * A context the caller opened already (openCheckContext on `browser`, e.g. while it claimed the
+   * subtask); the check takes it over and closes it. Default: the check opens its own.
+   */
+  opened?: Promise<CheckContext>;
 }
 
 /** The session a check returns and accepts; the engine stores it encrypted per account. */
@@ -97,8 +102,9 @@ export async function runCheck<P extends ProcessValue>(opts: RunCheckOptions<P>)
   let screenshot: Buffer | undefined;
 
   try {
-    check = await step('open browser context', () =>
-      openCheckContext(opts.browser, { allowedHosts: opts.allowedHosts }),
+    check = await step(
+      'open browser context',
+      () => opts.opened ?? openCheckContext(opts.browser, { allowedHosts: opts.allowedHosts }),
     );
     const page = check.page;
     watchConsole(page, consoleErrors);
