@@ -31,6 +31,8 @@ export interface BareResult {
   video_bytes: number;
   video_ms: number;
   videos: number;
+  /** Each step's durations by its name (runCheck's step timings), to set beside the engine's. */
+  step_ms: Record<string, number[]>;
 }
 
 interface Job {
@@ -61,6 +63,7 @@ const result: BareResult = {
   video_bytes: 0,
   video_ms: 0,
   videos: 0,
+  step_ms: {},
 };
 let running = 0;
 
@@ -87,6 +90,7 @@ async function work(): Promise<void> {
     });
     result.durations_ms.push(performance.now() - t);
     result.subtasks++;
+    for (const step of outcome.steps) (result.step_ms[step.name] ??= []).push(step.ms);
     if (video) {
       result.video_bytes += video.bytes.length;
       result.video_ms += video.durationMs;

@@ -52,6 +52,8 @@ interface RunFigures {
   load_mean: number;
   /** CPU seconds of the run's process tree (Node, Chromium, the local engines) per subtask. */
   cpu_s_per_subtask: number;
+  /** Each browser step's durations by its name (runCheck's step timings): where the two runs' checks differ. */
+  step_ms: Record<string, number[]>;
 }
 
 // --- the engine run ---------------------------------------------------------------------------
@@ -136,6 +138,12 @@ async function engineRun(): Promise<RunFigures & { failure_msgs: string[]; opera
     const videos = (
       (await call('GET', '/raw/videos?page_size=0', token)) as { result: { size: number; duration_ms: number }[] }
     ).result;
+    // The steps of every attempt, from the raw logs the engine stored.
+    const rawLogs = (
+      (await call('GET', '/raw/logs?page_size=0', token)) as { result: { steps: { name: string; ms: number }[] }[] }
+    ).result;
+    const step_ms: Record<string, number[]> = {};
+    for (const log of rawLogs) for (const step of log.steps ?? []) (step_ms[step.name] ??= []).push(step.ms);
     const bytes = videos.reduce((n, v) => n + v.size, 0);
     const ms = videos.reduce((n, v) => n + v.duration_ms, 0);
     const wall = (lastEnd - clicked) / 1000;
@@ -161,6 +169,7 @@ async function engineRun(): Promise<RunFigures & { failure_msgs: string[]; opera
       peak,
       load_mean,
       cpu_s_per_subtask: cpuS / subtasks.length,
+      step_ms,
     };
   } finally {
     await stack.stop();
@@ -218,6 +227,7 @@ async function bareRun(): Promise<RunFigures & { failure_msgs: string[] }> {
     peak,
     load_mean,
     cpu_s_per_subtask: cpuS / r.subtasks,
+    step_ms: r.step_ms,
   };
 }
 
@@ -299,6 +309,13 @@ row('video MiB over min recorded', (x) => `${x.video_mib.toFixed(1)} / ${x.video
 row('video KiB per minute', (x) => x.video_kib_per_min.toFixed(0));
 row('CPU s per subtask (whole tree)', (x) => x.cpu_s_per_subtask.toFixed(2));
 row('load average (1 min), mean', (x) => x.load_mean.toFixed(1));
+// Where the checks themselves differ: each browser step's median in both runs (the engine's from its raw logs).
+console.log(`\n${'browser step, p50 ms (n)'.padEnd(34)} ${'engine'.padStart(12)} ${'bare'.padStart(12)}`);
+const stepCell = (xs: number[] | undefined) => (xs?.length ? `${quantile(xs, 0.5).toFixed(0)} (${xs.length})` : '-');
+for (const name of Object.keys(engine.step_ms).filter((n) => bare.step_ms[n]))
+  console.log(
+    `${name.slice(0, 34).padEnd(34)} ${stepCell(engine.step_ms[name]).padStart(12)} ${stepCell(bare.step_ms[name]).padStart(12)}`,
+  );
 const ratio = engine.per_minute / bare.per_minute;
 const cpuRatio = bare.cpu_s_per_subtask / engine.cpu_s_per_subtask;
 if (all.length > 1) {
