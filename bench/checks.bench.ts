@@ -3,8 +3,9 @@
 // checker runs them from the SQS queue in Chromium with recording, storing logs, raw logs and
 // videos. Measured: seconds to the first subtask Running, subtasks per minute, subtask duration,
 // failures, peak memory of the process tree (Node + Chromium, sampled every second) and video
-// KiB per minute. Then bench/bareRecording.ts runs the same checks from a plain script in the
-// same run; the ratio engine / bare is the engine's overhead. BENCH_SITES=5 for a short run;
+// KiB per minute, CPU seconds by process and each browser step's median. Then bench/bareRecording.ts
+// runs the same checks from a plain script in the same run, against a sandbox site in a process of
+// its own as the engine's is; the ratio engine / bare is the engine's overhead. BENCH_SITES=5 for a short run;
 // BENCH_ROUNDS=5 for the median of five rounds, each in a process of its own (below).
 
 import { spawn } from 'node:child_process';
