@@ -90,7 +90,7 @@ async function work(): Promise<void> {
     });
     result.durations_ms.push(performance.now() - t);
     result.subtasks++;
-    for (const step of outcome.steps) (result.step_ms[step.name] ??= []).push(step.ms);
+    for (const step of outcome.steps) result.step_ms[step.name] = [...(result.step_ms[step.name] ?? []), step.ms];
     if (video) {
       result.video_bytes += video.bytes.length;
       result.video_ms += video.durationMs;

@@ -144,7 +144,8 @@ async function engineRun(): Promise<RunFigures & { failure_msgs: string[]; opera
       (await call('GET', '/raw/logs?page_size=0', token)) as { result: { steps: { name: string; ms: number }[] }[] }
     ).result;
     const step_ms: Record<string, number[]> = {};
-    for (const log of rawLogs) for (const step of log.steps ?? []) (step_ms[step.name] ??= []).push(step.ms);
+    for (const log of rawLogs)
+      for (const step of log.steps ?? []) step_ms[step.name] = [...(step_ms[step.name] ?? []), step.ms];
     const bytes = videos.reduce((n, v) => n + v.size, 0);
     const ms = videos.reduce((n, v) => n + v.duration_ms, 0);
     const wall = (lastEnd - clicked) / 1000;
@@ -323,11 +324,11 @@ if (all.length > 1) {
   console.log(
     `\n${'round'.padEnd(8)} ${'engine / min'.padStart(12)} ${'bare / min'.padStart(12)} ${'ratio'.padStart(6)}`,
   );
-  all.forEach((r, i) =>
+  all.forEach((r, i) => {
     console.log(
       `${String(i + 1).padEnd(8)} ${r.engine.per_minute.toFixed(1).padStart(12)} ${r.bare.per_minute.toFixed(1).padStart(12)} ${ratioOf(r).toFixed(2).padStart(6)}`,
-    ),
-  );
+    );
+  });
 }
 console.log(
   `\nengine / bare subtasks per minute: ${ratio.toFixed(2)}${all.length > 1 ? ` (the median of ${all.length} rounds, whose figures the table shows)` : ''}`,
