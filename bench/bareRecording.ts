@@ -12,6 +12,7 @@ import type { StoredSession } from '../shared/schemas/checkResults.js';
 import type { ProcessValue, TestModeValue } from '../shared/schemas/checks.js';
 import { allowedPrivateHostsWith } from '../scripts/local/allowedHosts.js';
 import { SANDBOX_PASSWORD, startSandboxSite } from '../scripts/sandbox/site/server.js';
+import { addStepTimes } from './stepTimes.js';
 
 const SITES = Number(process.env.BENCH_SITES ?? 50);
 const CONCURRENCY = Number(process.env.CHECKER_CONCURRENCY ?? 4);
@@ -90,7 +91,7 @@ async function work(): Promise<void> {
     });
     result.durations_ms.push(performance.now() - t);
     result.subtasks++;
-    for (const step of outcome.steps) result.step_ms[step.name] = [...(result.step_ms[step.name] ?? []), step.ms];
+    addStepTimes(result.step_ms, outcome.steps);
     if (video) {
       result.video_bytes += video.bytes.length;
       result.video_ms += video.durationMs;

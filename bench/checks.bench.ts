@@ -19,6 +19,7 @@ import { startLocalStack } from '../scripts/local/stack.js';
 import { startApart } from '../scripts/sandbox/apart.js';
 import { Process, RunStatus } from '../shared/enums.js';
 import type { BareResult } from './bareRecording.js';
+import { addStepTimes } from './stepTimes.js';
 import { cpuTotal, type MemSample, startTreeSampler, treeCpuBy } from './treeSampler.js';
 
 const SITES = Number(process.env.BENCH_SITES ?? 50);
@@ -26,6 +27,7 @@ const CONCURRENCY = Number(process.env.CHECKER_CONCURRENCY ?? 4);
 const ADMIN_PASSWORD = 'bench-admin-pass-1';
 const POINTS = Process.options.map((p) => ({ point: p.value, modes: [1, 3] }));
 const benchDir = import.meta.dirname ?? '.';
+const TSX = join(benchDir, '../node_modules/.bin/tsx');
 
 // --- figures --------------------------------------------------------------------------------
 
@@ -144,8 +146,7 @@ async function engineRun(): Promise<RunFigures & { failure_msgs: string[]; opera
       (await call('GET', '/raw/logs?page_size=0', token)) as { result: { steps: { name: string; ms: number }[] }[] }
     ).result;
     const step_ms: Record<string, number[]> = {};
-    for (const log of rawLogs)
-      for (const step of log.steps ?? []) step_ms[step.name] = [...(step_ms[step.name] ?? []), step.ms];
+    for (const log of rawLogs) addStepTimes(step_ms, log.steps ?? []);
     const bytes = videos.reduce((n, v) => n + v.size, 0);
     const ms = videos.reduce((n, v) => n + v.duration_ms, 0);
     const wall = (lastEnd - clicked) / 1000;
@@ -185,10 +186,9 @@ async function engineRun(): Promise<RunFigures & { failure_msgs: string[]; opera
 
 async function bareRun(): Promise<RunFigures & { failure_msgs: string[] }> {
   const outFile = join(mkdtempSync(join(tmpdir(), 'patrol-bench-bare-')), 'bare.json');
-  const tsx = join(benchDir, '../node_modules/.bin/tsx');
   // A fresh sandbox site in a process of its own, as the engine's was: the stack's is gone.
   const sandbox = await startApart('site', { port: 0 });
-  const child = spawn(tsx, [join(benchDir, 'bareRecording.ts')], {
+  const child = spawn(TSX, [join(benchDir, 'bareRecording.ts')], {
     stdio: 'inherit',
     env: {
       ...process.env,
@@ -262,14 +262,13 @@ async function round(): Promise<Round> {
 
 /** Runs each round in a fresh process of this file and answers their figures. */
 async function rounds(): Promise<Round[]> {
-  const tsx = join(benchDir, '../node_modules/.bin/tsx');
   const dir = mkdtempSync(join(tmpdir(), 'patrol-bench-rounds-'));
   const out: Round[] = [];
   for (let i = 0; i < ROUNDS; i++) {
     const file = join(dir, `round-${i}.json`);
     console.log(`\n-- round ${i + 1} of ${ROUNDS}, ${i % 2 ? 'the bare script' : 'the engine'} first`);
     const code = await new Promise<number | null>((done) =>
-      spawn(tsx, [join(benchDir, 'checks.bench.ts')], {
+      spawn(TSX, [join(benchDir, 'checks.bench.ts')], {
         stdio: 'inherit',
         env: { ...process.env, BENCH_ROUNDS: '1', BENCH_ROUND_OUT: file, BENCH_BARE_FIRST: i % 2 ? '1' : '0' },
       }).once('exit', done),
