@@ -33,7 +33,15 @@ export interface Claim {
  * answers once the claim is written: the checker opens its browser while the claim's follow-ups are
  * applied beside it (they are the outbox's either way, so a crash leaves them to the sweeper).
  */
-export function claimBeside(id: number, runId: string, known?: ClaimBasis): Promise<Claim | null> {
+export function claimBeside(
+  id: number,
+  runId: string,
+  known?: ClaimBasis,
+  options: {
+    /** The task has started (its login's success sent this subtask): the claim does not ask whether it starts it. */
+    taskStarted?: boolean;
+  } = {},
+): Promise<Claim | null> {
   return writeSequence('subtask_claim', async () => {
     const { subtasks, engineEvents } = checkStore();
     // The claim's follow-ups name the task and the operation (they never change): from the message
@@ -53,7 +61,7 @@ export function claimBeside(id: number, runId: string, known?: ClaimBasis): Prom
       { status: Pending },
       [
         countOnTask({ task_id: sub.task_id, cause: cause.subtaskClaim(id), deltas: { task_running: 1 } }),
-        startTask({ task_id: sub.task_id }),
+        ...(options.taskStarted ? [] : [startTask({ task_id: sub.task_id })]),
         writeEvent({
           id: eventId,
           action: 'subtask_start',
@@ -248,8 +256,13 @@ const addToRollups = defineFollowUp('check.rollup', async ({ subtask_id }: { sub
 
 /** Follow-up of a login's success: the task's other pending subtasks are sent, in parallel (duplicates are dropped by the claim). */
 const enqueueRest = defineFollowUp('check.enqueue_rest', async ({ task_id }: { task_id: number }) => {
-  const rest = (await checkStore().subtasks.all({ scope: { task_id } })).filter((s) => s.status === Pending);
-  await enqueueSubtasks(rest);
+  const { subtasks, tasks } = checkStore();
+  const [all, task] = await Promise.all([subtasks.all({ scope: { task_id } }), tasks.get(task_id)]);
+  // The login stored its session on the task before it ended: the rest carry it, and read it no more.
+  await enqueueSubtasks(
+    all.filter((s) => s.status === Pending),
+    task && { account_id: task.account_id, session_id: task.session_id },
+  );
 });
 
 /**

@@ -10,18 +10,22 @@ import { type CheckContext, openCheckContext } from './browser/launchBrowser.js'
 import { type CheckSession, runCheck } from './browser/runCheck.js';
 import { claimBeside, finishSubtask, type SubtaskOutcome } from './engine.js';
 import type { CheckMessage } from './queue.js';
+import type { CheckMessageTask } from '../../shared/schemas/checkMessage.js';
 import { type StoredSubtask, type StoredTask, checkStore } from './store.js';
 
 /** Whole-subtask limit; each driver step has its own shorter timeout inside it. */
 export const SUBTASK_TIMEOUT_MS = Number(process.env.CHECK_TIMEOUT_MS ?? 60_000);
 
-async function loadSession(task: StoredTask): Promise<CheckSession | undefined> {
+/** What a run needs of its task: where it signs in, and the session its login stored. */
+type TaskRef = Pick<StoredTask, 'id' | 'site_id' | 'account_id' | 'session_id'>;
+
+async function loadSession(task: TaskRef): Promise<CheckSession | undefined> {
   if (task.session_id === null) return undefined;
   const session = await readAccountSession(task.session_id);
   return session === undefined ? undefined : (JSON.parse(session) as CheckSession);
 }
 
-async function saveSession(task: StoredTask, session: CheckSession): Promise<void> {
+async function saveSession(task: TaskRef, session: CheckSession): Promise<void> {
   const tokenId = await saveAccountSession({
     site_id: task.site_id,
     account_id: task.account_id ?? 0,
@@ -55,11 +59,11 @@ export async function runSubtask(
   // With the subtask's fields in the message, the run's reads and its first browser context (~0.1 s
   // of Chromium's own work) go beside its claim, which then costs the slot no time of its own. A
   // claim that fails (a second delivery, a pause) drops the reads and closes the context unused.
-  const early = known && readRunInputs(known);
+  const early = known && readRunInputs(known, message.task);
   early?.catch(() => {});
   const opened = known && getBrowser().then((browser) => openCheckContext(browser));
   opened?.catch(() => {});
-  const claim = await claimBeside(message.subtask_id, runId, known);
+  const claim = await claimBeside(message.subtask_id, runId, known, { taskStarted: message.task !== undefined });
   if (!claim) {
     logger.info('subtask not claimable (duplicate, paused or finished)', { subtask_id: message.subtask_id });
     await closeUnused(opened);
@@ -107,13 +111,14 @@ const MIN_ATTEMPT_MS = 10_000;
 type Finish = (outcome: SubtaskOutcome, siteName?: string) => Promise<void>;
 
 /**
- * What a run reads before its browser starts: the task, the site, the account with its password,
- * the task's session (all but a login) and the checker's config. The step timeout, retries and
- * budgets are the operators' to tune (super config): read per check, cached for seconds.
+ * What a run reads before its browser starts: the task (unless the message carries what the run
+ * needs of it), the site, the account with its password, the task's session (all but a login) and
+ * the checker's config. The step timeout, retries and budgets are the operators' to tune (super
+ * config): read per check, cached for seconds.
  */
-async function readRunInputs(sub: Pick<StoredSubtask, 'task_id' | 'site_id' | 'process'>) {
+async function readRunInputs(sub: Pick<StoredSubtask, 'task_id' | 'site_id' | 'process'>, sent?: CheckMessageTask) {
   const [task, site, { checker }] = await Promise.all([
-    checkStore().tasks.get(sub.task_id),
+    sent ? ({ id: sub.task_id, site_id: sub.site_id, ...sent } satisfies TaskRef) : checkStore().tasks.get(sub.task_id),
     siteRefs([sub.site_id]).then((refs) => refs.get(sub.site_id)),
     getSystemConfig(),
   ]);
@@ -264,10 +269,11 @@ async function storeEvidence(
   ]);
 
   const bets = (outcome.result as { bets?: Bet[] }).bets ?? [];
-  // The four rows' counts share their group's items (store.ts EVIDENCE_COUNTS): moved once, after them.
-  const counts = new CounterBatch();
-  const written = await Promise.allSettled([
-    checkStore().checkLogs.create(
+  const store = checkStore();
+  // The four rows go in one BatchWriteItem (their ids are fresh), and their counts share their
+  // group's items (store.ts EVIDENCE_COUNTS): moved once, after them.
+  const rows = await Promise.all([
+    store.checkLogs.prepare(
       {
         process: sub.process,
         mode: sub.mode,
@@ -279,9 +285,9 @@ async function storeEvidence(
         raw_log_id: rawId,
         ...logFields(outcome.result as Record<string, unknown>),
       },
-      { id: logId, counts },
+      logId,
     ),
-    checkStore().rawLogs.create(
+    store.rawLogs.prepare(
       {
         process: sub.process,
         business_id: logId,
@@ -298,25 +304,31 @@ async function storeEvidence(
         video_id: videoId,
         screenshot_key: screenshotKey,
       },
-      { id: rawId, counts },
+      rawId,
     ),
-    video && videoKey && videoId !== null
-      ? checkStore().videos.create(
-          {
-            process: sub.process,
-            size: video.bytes.length,
-            key: videoKey,
-            content_type: video.contentType,
-            duration_ms: video.durationMs,
-            raw_log_id: rawId,
-            subtask_id: sub.id,
-          },
-          { id: videoId, counts },
-        )
-      : undefined,
-    checkStore().checkResults.create({ subtask_id: sub.id, raw_log_id: rawId }, { id: resultId, counts }),
+    ...(video && videoKey && videoId !== null
+      ? [
+          store.videos.prepare(
+            {
+              process: sub.process,
+              size: video.bytes.length,
+              key: videoKey,
+              content_type: video.contentType,
+              duration_ms: video.durationMs,
+              raw_log_id: rawId,
+              subtask_id: sub.id,
+            },
+            videoId,
+          ),
+        ]
+      : []),
+    store.checkResults.prepare({ subtask_id: sub.id, raw_log_id: rawId }, resultId),
+  ]);
+  const counts = new CounterBatch();
+  const written = await Promise.allSettled([
+    store.createPrepared(rows, counts),
     bets.length
-      ? checkStore().betUploads.createMany(
+      ? store.betUploads.createMany(
           bets.map((bet) => ({
             check_log_id: logId,
             subtask_id: sub.id,
@@ -330,8 +342,8 @@ async function storeEvidence(
         )
       : undefined,
   ]);
-  // The counts of the rows that were written, even when another failed (a create adds its row's
-  // counts to the batch only once the row is stored).
+  // The rows' counts once they are written, even when the bets failed (createPrepared adds them to
+  // the batch only once the rows are stored).
   const counted = counts.flush();
   const failed = written.find((outcome) => outcome.status === 'rejected');
   if (failed) {

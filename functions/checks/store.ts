@@ -23,7 +23,12 @@ import {
 } from '../lib/db/entity.js';
 import type { CounterBatch } from '../lib/db/counters.js';
 import { newIdOf } from '../lib/db/ids.js';
-import { createRepository, type DynamoRepository } from '../lib/db/repository.js';
+import {
+  createRepository,
+  type DynamoRepository,
+  type NewRow as PreparedRow,
+  putNewRows,
+} from '../lib/db/repository.js';
 import { NotFoundError } from '../lib/errors.js';
 import { onConditionFailure } from '../lib/onConditionFailure.js';
 // Log rows below expire after the system config's retention days (their `retention` kind).
@@ -185,6 +190,8 @@ export interface CheckRows<T extends Row> {
   /** Writes the row under `id` (allocated by its cause) unless it exists: a follow-up applied twice writes it once. */
   createOnce(data: NewRow<T>, id: number): Promise<T>;
   createMany(data: NewRow<T>[]): Promise<T[]>;
+  /** A new row under an id from `newId`, made ready for CheckStore.createPrepared and not written yet. */
+  prepare(data: NewRow<T>, id: number): Promise<PreparedRow<T>>;
   get(id: number): Promise<T | undefined>;
   getMany(ids: number[]): Promise<T[]>;
   list(query: ListQuery, options?: ListOptions): Promise<ListOutcome<T>>;
@@ -237,6 +244,12 @@ export interface CheckStore {
   checkResults: CheckRows<StoredCheckResult>;
   betUploads: CheckRows<StoredBetUpload>;
   engineEvents: CheckRows<StoredEngineEvent>;
+  /**
+   * Writes prepared new rows of any kinds together (one call for a run's evidence, not one per row)
+   * and adds their counts to `counts`, which the caller flushes. Their ids come from `newId`, so
+   * none can exist already.
+   */
+  createPrepared(rows: PreparedRow<unknown>[], counts: CounterBatch): Promise<void>;
 }
 
 function dynamoCheckRows<T extends Row>(
@@ -259,6 +272,7 @@ function dynamoCheckRows<T extends Row>(
       }
     },
     createMany: (data) => repo.createMany(data),
+    prepare: (data, id) => repo.newRow(data, id),
     get: (id) => repo.get(id),
     getMany: (ids) => repo.getMany(ids),
     list: (query, options) => repo.list(query, options),
@@ -297,6 +311,7 @@ export function dynamoCheckStore(): CheckStore {
     checkResults: dynamoCheckRows(checkResultEntity),
     betUploads: dynamoCheckRows(betUploadEntity),
     engineEvents: dynamoCheckRows(engineEventEntity),
+    createPrepared: putNewRows,
   };
 }
 

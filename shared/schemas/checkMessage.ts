@@ -19,5 +19,19 @@ const ModeField = z.custom<TestModeValue>((v) => TestMode.has(v), 'not a test mo
 export const CheckMessageSubtask = z.object({ task_id: Id, site_id: Id, process: ProcessField, mode: ModeField });
 export type CheckMessageSubtask = z.infer<typeof CheckMessageSubtask>;
 
-export const CheckMessage = z.object({ subtask_id: Id, operation_id: Id, subtask: CheckMessageSubtask.optional() });
+/**
+ * The task as its login's success left it, sent with the rest of its subtasks (not with the first
+ * wave, a requeue or a message of an older version): it has started, and its checks sign in as
+ * this account with this stored session. The checker then neither reads the task nor asks whether
+ * its claim starts it.
+ */
+export const CheckMessageTask = z.object({ account_id: Id.nullable(), session_id: Id.nullable() });
+export type CheckMessageTask = z.infer<typeof CheckMessageTask>;
+
+export const CheckMessage = z.object({
+  subtask_id: Id,
+  operation_id: Id,
+  subtask: CheckMessageSubtask.optional(),
+  task: CheckMessageTask.optional(),
+});
 export type CheckMessage = z.infer<typeof CheckMessage>;

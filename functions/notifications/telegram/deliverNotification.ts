@@ -6,6 +6,8 @@ import { toMessageParts } from './formatMessage.js';
 import { notificationLines } from './notificationMessage.js';
 import { chatTarget, sendToChat } from './sendToChat.js';
 import { telegramSettingsStore } from './settingsStore.js';
+import { onTelegramSettingsSaved } from './settingsSaved.js';
+import { cachedFor } from '../../lib/cachedFor.js';
 import { LAMBDAS } from '../../registry.js';
 import { recordMetric } from '../../lib/metrics.js';
 
@@ -17,13 +19,22 @@ export interface TelegramPlan {
 }
 
 /**
+ * The settings a plan reads, kept this long: every subtask's end plans its notification, and a
+ * read each was a DynamoDB call per subtask. A write of the settings in this process takes effect
+ * at once; elsewhere within this long, as for the system config.
+ */
+export const PLAN_SETTINGS_TTL_MS = 5_000;
+const planSettings = cachedFor(() => telegramSettingsStore().get(), { ttlMs: PLAN_SETTINGS_TTL_MS });
+onTelegramSettingsSaved(() => planSettings.invalidate());
+
+/**
  * What the Telegram channel does with a new check notification (docs/notifications.md): by default
  * only the operation's notification goes out, one message when the operation ends; with
  * per_subtask on, every subtask's too. Task notifications never go out on their own (the
  * operation's message covers them); SendTG sends any notification on demand.
  */
 export async function planTelegram(category: number): Promise<TelegramPlan> {
-  const settings = await telegramSettingsStore().get();
+  const settings = await planSettings.get();
   const wanted =
     category === NotificationCategory.values.Operation ||
     (category === NotificationCategory.values.Subtask && settings?.per_subtask === true);

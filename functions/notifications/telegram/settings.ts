@@ -11,7 +11,6 @@ import type { AuthUser } from '../../lib/http/router.js';
 import { encryptSecret, maskSecret } from '../../lib/secrets/index.js';
 import { type Line, toMessageParts } from './formatMessage.js';
 import { chatTarget, sendToChat } from './sendToChat.js';
-import { telegramSettingsSaved } from './settingsSaved.js';
 import {
   type StoredTelegramSettings,
   TOKEN_CONTEXT,
@@ -81,7 +80,6 @@ export async function saveTelegramSettings(actor: AuthUser, input: ParsedInput):
     updated_at: Date.now(),
     updated_by: { id: actor.id, nickname: actor.nickname },
   });
-  telegramSettingsSaved();
   // Button presses and /start reach the product only through the webhook: registered at every save.
   await registerTelegramWebhook();
   return readTelegramSettings();

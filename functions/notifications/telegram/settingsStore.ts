@@ -1,6 +1,7 @@
 import type { TelegramCategory, TelegramChannelState, TelegramWebhookState } from '../../../shared/schemas/telegram.js';
 import { ConditionFailedError, defineEntity } from '../../lib/db/entity.js';
 import { createRepository, type DynamoRepository } from '../../lib/db/repository.js';
+import { telegramSettingsSaved } from './settingsSaved.js';
 
 /** The Telegram settings as stored: one row; the token only encrypted, and hidden from plain reads. */
 export interface StoredTelegramSettings {
@@ -61,7 +62,7 @@ export const UNKNOWN_WEBHOOK: TelegramWebhookState = { state: 'unknown', url: nu
 export function dynamoTelegramSettingsStore(
   repo: DynamoRepository<StoredTelegramSettings> = createRepository(settingsEntity),
 ): TelegramSettingsStore {
-  return {
+  const settings: TelegramSettingsStore = {
     get: () => repo.get(ROW_ID),
     withToken: () => repo.getWithHidden(ROW_ID),
     async save(settings) {
@@ -88,6 +89,22 @@ export function dynamoTelegramSettingsStore(
         if (!(error instanceof ConditionFailedError)) throw error;
       }
     },
+  };
+  // Every write tells who keeps a copy in this process (the notification plans, the bank chat switch).
+  const announced =
+    <A extends unknown[]>(write: (...args: A) => Promise<void>) =>
+    async (...args: A) => {
+      try {
+        await write(...args);
+      } finally {
+        telegramSettingsSaved();
+      }
+    };
+  return {
+    ...settings,
+    save: announced(settings.save),
+    setWebhook: announced(settings.setWebhook),
+    setChannel: announced(settings.setChannel),
   };
 }
 
