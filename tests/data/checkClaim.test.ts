@@ -1,18 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { Process, RunStatus, TaskStatus } from '../../shared/enums.js';
-import { claimSubtask } from '../../functions/checks/engine.js';
+import { dynamoClient } from '../../functions/lib/aws/clients.js';
+import { claimBeside, claimSubtask } from '../../functions/checks/engine.js';
 import { checkStore } from '../../functions/checks/store.js';
-import { newCheck, setupQueues } from './checkRig.js';
+import { newCheck, run, sent, setupQueues } from './checkRig.js';
 import { setupDynamo } from './engine.js';
 
 // The checker's claim on the engine under test. Its message carries the subtask's fields that
 // never change (shared/schemas/checkMessage.ts), so it claims without reading the subtask first; a
-// message of an older version carries none, and the claim reads them. Both claim the same way.
+// message of an older version carries none, and the claim reads them. Both claim the same way. The
+// messages a login's success sends also carry the task's account and stored session, so those
+// checks read no task row at all.
 
 setupDynamo();
 setupQueues();
 
-const { AgentSetting, PlaceBets } = Process.values;
+const { Login, AgentSetting, PlaceBets } = Process.values;
 
 describe("a checker's claim", () => {
   it("from the message's fields claims as one that reads the subtask first, and a second delivery gets nothing either way", async () => {
@@ -41,5 +44,43 @@ describe("a checker's claim", () => {
     expect(starts).toEqual(
       [`Subtask ${fromMessage.id} Agent Setting (D4) started`, `Subtask ${fromRead.id} Place Bets (D4) started`].sort(),
     );
+  });
+
+  it("of a subtask a login's success sent: its message carries the task's account and session, and the claim reads no task row", async () => {
+    const check = await newCheck([[Login, AgentSetting, PlaceBets]]);
+    const { task, subs } = check.tasks[0];
+    const [login, ...rest] = subs;
+    // As the checker leaves the task once its login has passed: the account it signed in with, the session it stored.
+    await checkStore().tasks.update(task.id, { account_id: 7, session_id: 9 });
+    await run(login);
+
+    const messages = (await sent('check')).filter((m) => rest.some((s) => s.id === m.subtask_id));
+    expect(messages.map((m) => [m.subtask_id, (m as unknown as { task?: unknown }).task])).toEqual(
+      rest.map((s) => [s.id, { account_id: 7, session_id: 9 }]),
+    );
+
+    const reads: string[] = [];
+    const watch = 'claimReadsTask';
+    dynamoClient().middlewareStack.add(
+      (next, context) => async (args) => {
+        const pk = (args.input as { Key?: { pk?: string } }).Key?.pk;
+        if (context.commandName === 'GetItemCommand' && pk) reads.push(pk);
+        return next(args);
+      },
+      { step: 'initialize', name: watch },
+    );
+    try {
+      const claim = await claimBeside(rest[0].id, 'delivery-rest', rest[0], { taskStarted: true });
+      await claim?.followUps;
+      expect(claim?.sub).toMatchObject({ status: RunStatus.values.Running, run_id: 'delivery-rest' });
+    } finally {
+      dynamoClient().middlewareStack.remove(watch);
+    }
+    expect(reads.filter((pk) => pk === `task#${task.id}`)).toEqual([]);
+    // The task started with its login, once; this claim counts it running again.
+    expect(await checkStore().tasks.get(task.id)).toMatchObject({ status: TaskStatus.values.Running, task_running: 1 });
+    const events = await checkStore().engineEvents.all({ scope: { operation_id: check.op.id } });
+    expect(events.filter((e) => e.action === 'task_start')).toHaveLength(1);
+    expect(events.filter((e) => e.action === 'subtask_start' && e.subtask_id === rest[0].id)).toHaveLength(1);
   });
 });

@@ -8,7 +8,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { dynamoClient } from '../../functions/lib/aws/clients.js';
 import { CounterBatch } from '../../functions/lib/db/counters.js';
 import { defineEntity } from '../../functions/lib/db/entity.js';
-import { createRepository } from '../../functions/lib/db/repository.js';
+import { newIdOf } from '../../functions/lib/db/ids.js';
+import { createRepository, putNewRows } from '../../functions/lib/db/repository.js';
 import { emptyListQuery, type ListQuery } from '../../shared/listQuery.js';
 import { setupDynamo } from './engine.js';
 import { BASE, type Sample, sampleDef, sampleRow } from './sampleEntity.js';
@@ -112,5 +113,49 @@ describe('a counter group', () => {
     expect((await a.list(q(), { scope: { task_id: 1 } })).total_count).toBe(0);
     await expectCountsRight(b);
     expect((await counterItems()).some((c) => Object.keys(c).some((k) => k.startsWith('grp_a')))).toBe(false);
+  });
+});
+
+describe('prepared rows', () => {
+  const c = createRepository(
+    defineEntity<Sample>({ ...sampleDef, type: 'grp_c', partitioning: day, counterGroup: 'grp2', ids: 'blocks' }),
+  );
+  const d = createRepository(
+    defineEntity<Sample>({ ...sampleDef, type: 'grp_d', partitioning: day, counterGroup: 'grp2', ids: 'blocks' }),
+  );
+
+  it('of two types are written by one BatchWriteItem, read back whole, and counted once the batch moves', async () => {
+    const calls: string[] = [];
+    const watch = 'preparedRowsCalls';
+    dynamoClient().middlewareStack.add(
+      (next, context) => async (args) => {
+        calls.push(context.commandName as string);
+        return next(args);
+      },
+      { step: 'initialize', name: watch },
+    );
+    const [cId, dId] = [await newIdOf(c.def), await newIdOf(d.def)];
+    const batch = new CounterBatch();
+    let prepared: Awaited<ReturnType<typeof c.newRow>>[] = [];
+    try {
+      prepared = [
+        await c.newRow({ ...sampleRow(0), created_at: BASE }, cId),
+        await d.newRow({ ...sampleRow(1), created_at: BASE }, dId),
+      ];
+      calls.length = 0;
+      await putNewRows(prepared, batch);
+    } finally {
+      dynamoClient().middlewareStack.remove(watch);
+    }
+    expect(calls).toEqual(['BatchWriteItemCommand']);
+    expect(await c.get(cId)).toEqual(prepared[0].row);
+    expect(await d.get(dId)).toEqual(prepared[1].row);
+
+    // Written, and counted only when the caller moves the batch.
+    expect((await c.list(q())).total_count).toBe(0);
+    await batch.flush();
+    await expectCountsRight(c);
+    await expectCountsRight(d);
+    expect((await d.list(q(), { scope: { task_id: sampleRow(1).task_id as number } })).total_count).toBe(1);
   });
 });
