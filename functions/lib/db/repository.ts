@@ -297,15 +297,19 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
     return live(out.Item);
   }
 
+  /** A new row as stored: its id, and created_at (unless given) and updated_at both `now`. */
+  function newRowOf(data: object, id: number, now: number): Record<string, unknown> {
+    const created_at = (data as Partial<Row>).created_at ?? now;
+    return { updated_at: created_at, ...data, id, created_at };
+  }
+
   const api: DynamoRepository<T> = {
     def,
 
     async create(data, options) {
       for (const field of Object.keys(data)) assertWritable(field);
       const id = options?.id ?? (def.ids === 'blocks' ? await idFromBlock(def.type) : await nextId(def.type));
-      const now = Date.now();
-      const created_at = (data as Partial<Row>).created_at ?? now;
-      const row = { updated_at: created_at, ...data, id, created_at } as Record<string, unknown>;
+      const row = newRowOf(data, id, Date.now());
       const outbox = options?.followUps?.length ? followUpsOfNewRow(options.followUps) : undefined;
       const item = { ...toItem(row, await ttlSecondsOf(def)), ...outbox?.attributes };
       await conditional(
@@ -335,10 +339,7 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
       for (const data of list) for (const field of Object.keys(data)) assertWritable(field);
       const ids = await nextIds(def.type, list.length);
       const now = Date.now();
-      const rows = list.map((data, i) => {
-        const created_at = (data as Partial<Row>).created_at ?? now;
-        return { updated_at: created_at, ...data, id: ids[i], created_at } as Record<string, unknown>;
-      });
+      const rows = list.map((data, i) => newRowOf(data, ids[i], now));
       const ttl = await ttlSecondsOf(def);
       const items = rows.map((row) => toItem(row, ttl));
       await batchPut(items);
@@ -351,8 +352,7 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
 
     async newRow(data, id) {
       for (const field of Object.keys(data)) assertWritable(field);
-      const created_at = (data as Partial<Row>).created_at ?? Date.now();
-      const row = { updated_at: created_at, ...data, id, created_at } as Record<string, unknown>;
+      const row = newRowOf(data, id, Date.now());
       const item = toItem(row, await ttlSecondsOf(def));
       return { row: toRow(row), item, partitions: partitionsOf(item) };
     },
