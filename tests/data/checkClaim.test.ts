@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { Process, RunStatus, TaskStatus } from '../../shared/enums.js';
-import { dynamoClient } from '../../functions/lib/aws/clients.js';
 import { claimBeside, claimSubtask } from '../../functions/checks/engine.js';
 import { checkStore } from '../../functions/checks/store.js';
 import { newCheck, run, sent, setupQueues } from './checkRig.js';
-import { setupDynamo } from './engine.js';
+import { callsDuring, setupDynamo } from './engine.js';
 
 // The checker's claim on the engine under test. Its message carries the subtask's fields that
 // never change (shared/schemas/checkMessage.ts), so it claims without reading the subtask first; a
@@ -59,24 +58,13 @@ describe("a checker's claim", () => {
       rest.map((s) => [s.id, { account_id: 7, session_id: 9 }]),
     );
 
-    const reads: string[] = [];
-    const watch = 'claimReadsTask';
-    dynamoClient().middlewareStack.add(
-      (next, context) => async (args) => {
-        const pk = (args.input as { Key?: { pk?: string } }).Key?.pk;
-        if (context.commandName === 'GetItemCommand' && pk) reads.push(pk);
-        return next(args);
-      },
-      { step: 'initialize', name: watch },
-    );
-    try {
+    const { result: claimed, calls } = await callsDuring(async () => {
       const claim = await claimBeside(rest[0].id, 'delivery-rest', rest[0], { taskStarted: true });
       await claim?.followUps;
-      expect(claim?.sub).toMatchObject({ status: RunStatus.values.Running, run_id: 'delivery-rest' });
-    } finally {
-      dynamoClient().middlewareStack.remove(watch);
-    }
-    expect(reads.filter((pk) => pk === `task#${task.id}`)).toEqual([]);
+      return claim;
+    });
+    expect(claimed?.sub).toMatchObject({ status: RunStatus.values.Running, run_id: 'delivery-rest' });
+    expect(calls.filter((call) => call.command === 'GetItemCommand' && call.pk === `task#${task.id}`)).toEqual([]);
     // The task started with its login, once; this claim counts it running again.
     expect(await checkStore().tasks.get(task.id)).toMatchObject({ status: TaskStatus.values.Running, task_running: 1 });
     const events = await checkStore().engineEvents.all({ scope: { operation_id: check.op.id } });

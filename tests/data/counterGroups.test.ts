@@ -4,14 +4,14 @@
 // only its own attributes of the shared items (and moves an older layout's items to them).
 
 import { DeleteCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dynamoClient } from '../../functions/lib/aws/clients.js';
 import { CounterBatch } from '../../functions/lib/db/counters.js';
 import { defineEntity } from '../../functions/lib/db/entity.js';
 import { newIdOf } from '../../functions/lib/db/ids.js';
 import { createRepository, putNewRows } from '../../functions/lib/db/repository.js';
 import { emptyListQuery, type ListQuery } from '../../shared/listQuery.js';
-import { setupDynamo } from './engine.js';
+import { callsDuring, setupDynamo } from './engine.js';
 import { BASE, type Sample, sampleDef, sampleRow } from './sampleEntity.js';
 
 setupDynamo();
@@ -38,18 +38,6 @@ async function counterItems(): Promise<Record<string, unknown>[]> {
   return out.Items ?? [];
 }
 
-let counting: string[] | undefined;
-beforeAll(() => {
-  dynamoClient().middlewareStack.add(
-    (next, context) => async (args) => {
-      if (counting && context.commandName === 'UpdateItemCommand')
-        counting.push(String((args.input as { Key: { pk: string } }).Key.pk));
-      return next(args);
-    },
-    { step: 'initialize', name: 'counterGroupsCount' },
-  );
-});
-
 async function expectCountsRight(repo: typeof a) {
   const rows = await repo.all();
   const total = async (query: ListQuery, scope?: Record<string, number>) =>
@@ -67,10 +55,8 @@ describe('a counter group', () => {
     // Rows of one day and one parent each: a poll's statements and their notifications.
     for (let i = 0; i < 3; i++) await a.create({ ...sampleRow(i), created_at: BASE + i }, { counts: batch });
     for (let i = 0; i < 2; i++) await b.create({ ...sampleRow(i), created_at: BASE + i }, { counts: batch });
-    counting = [];
-    await batch.flush();
-    const items = new Set(counting);
-    counting = undefined;
+    const { calls: flushed } = await callsDuring(() => batch.flush());
+    const items = new Set(flushed.filter((c) => c.command === 'UpdateItemCommand').map((c) => String(c.pk)));
     // The day's item (types and their enum / boolean slots), and one per parent value of the group.
     expect([...items].every((pk) => pk.startsWith('count#@grp'))).toBe(true);
     const parents = new Set(
@@ -125,29 +111,14 @@ describe('prepared rows', () => {
   );
 
   it('of two types are written by one BatchWriteItem, read back whole, and counted once the batch moves', async () => {
-    const calls: string[] = [];
-    const watch = 'preparedRowsCalls';
-    dynamoClient().middlewareStack.add(
-      (next, context) => async (args) => {
-        calls.push(context.commandName as string);
-        return next(args);
-      },
-      { step: 'initialize', name: watch },
-    );
     const [cId, dId] = [await newIdOf(c.def), await newIdOf(d.def)];
     const batch = new CounterBatch();
-    let prepared: Awaited<ReturnType<typeof c.newRow>>[] = [];
-    try {
-      prepared = [
-        await c.newRow({ ...sampleRow(0), created_at: BASE }, cId),
-        await d.newRow({ ...sampleRow(1), created_at: BASE }, dId),
-      ];
-      calls.length = 0;
-      await putNewRows(prepared, batch);
-    } finally {
-      dynamoClient().middlewareStack.remove(watch);
-    }
-    expect(calls).toEqual(['BatchWriteItemCommand']);
+    const prepared = [
+      await c.newRow({ ...sampleRow(0), created_at: BASE }, cId),
+      await d.newRow({ ...sampleRow(1), created_at: BASE }, dId),
+    ];
+    const { calls } = await callsDuring(() => putNewRows(prepared, batch));
+    expect(calls.map((call) => call.command)).toEqual(['BatchWriteItemCommand']);
     expect(await c.get(cId)).toEqual(prepared[0].row);
     expect(await d.get(dId)).toEqual(prepared[1].row);
 

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { resetClients } from '../../functions/lib/aws/clients.js';
+import { dynamoClient, resetClients } from '../../functions/lib/aws/clients.js';
 import { type DynamoEngine, type DynamoHandle, ensureTable, startDynamo } from '../../scripts/local/engines/dynamo.js';
 
 export const engine: DynamoEngine = process.env.DYNAMO_ENGINE === 'dynamodb-local' ? 'dynamodb-local' : 'dynalite';
@@ -30,4 +30,31 @@ export function setupDynamo(): void {
     await handle?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
+}
+
+/** A DynamoDB call of the process's client: its command, and the partition its key names (if it names one). */
+export interface RecordedCall {
+  command: string;
+  pk?: string;
+}
+
+let recorders = 0;
+
+/** What `work` answers, and the DynamoDB calls it made through the process's client, in order: a cost or a read a test forbids. */
+export async function callsDuring<R>(work: () => Promise<R>): Promise<{ result: R; calls: RecordedCall[] }> {
+  const calls: RecordedCall[] = [];
+  const name = `callsDuring${++recorders}`;
+  dynamoClient().middlewareStack.add(
+    (next, context) => async (args) => {
+      const pk = (args.input as { Key?: { pk?: string } }).Key?.pk;
+      calls.push({ command: String(context.commandName), ...(pk === undefined ? {} : { pk }) });
+      return next(args);
+    },
+    { step: 'initialize', name },
+  );
+  try {
+    return { result: await work(), calls };
+  } finally {
+    dynamoClient().middlewareStack.remove(name);
+  }
 }
