@@ -20,6 +20,19 @@ const step = (page: Page, n: number, title: string) =>
   page.getByRole('navigation', { name: 'Steps' }).getByRole('button', { name: new RegExp(`${n}\\. ${title}`) });
 const flagged = (button: Locator) => button.getAttribute('aria-invalid').then((v) => v === 'true');
 const next = (page: Page) => page.getByRole('button', { name: 'Next', exact: true }).click();
+/**
+ * The check a rule starts pushes a toast per result at the bottom right, where they stay until
+ * closed; on a slow machine they arrive while the rule is edited and can cover its Save, as they
+ * would for an operator, who closes them.
+ */
+async function closePushToasts(page: Page): Promise<void> {
+  const close = page.locator('.fui-Toast').getByText('Close', { exact: true });
+  for (let open = await close.count(); open > 0; open = await close.count()) {
+    await close.first().click();
+    // A closing toast stays in the page while it fades; wait for it to go before the next.
+    await expect.poll(() => close.count()).toBeLessThan(open);
+  }
+}
 
 async function createSite(): Promise<string> {
   const token = await apiLogin(stack.url, 'admin', stack.adminPassword);
@@ -155,6 +168,7 @@ describe('Auto-check rules', () => {
     await shows(leave.getByText('Do you want to leave? you will lose all changes!'));
     await leave.getByRole('button', { name: 'Cancel' }).click();
     expect(await page.getByRole('combobox', { name: 'Wednesday time 1' }).inputValue()).toBe('14:15');
+    await closePushToasts(page);
     await page.getByRole('button', { name: 'Save' }).click();
     await toast(page, `Update rule ${ruleName} success.`);
     await page.waitForURL('**/auto-checks/rules');

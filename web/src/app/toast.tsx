@@ -15,10 +15,21 @@ import { type ReactNode, useEffect } from 'react';
 import { PUSH_TOAST_TIMEOUT_MS, TOAST_TIMEOUT_MS } from './constants';
 import { t } from '@/i18n';
 
-type Dispatch = (content: ReactNode, options: { intent?: ToastIntent; timeout?: number }) => void;
+type Dispatch = (content: ReactNode, options: { intent?: ToastIntent; timeout?: number; toastId?: string }) => void;
+
+/**
+ * Push toasts stay until closed, so without a bound they pile up in a column while a check runs and
+ * cover the page's own buttons (a rule's Save sat under four of them on a slow machine). Past this
+ * many, a new one closes the oldest still open.
+ */
+export const PUSH_TOASTS_OPEN_MAX = 2;
 
 let dispatchTop: Dispatch | null = null;
 let dispatchPush: Dispatch | null = null;
+let dismissPush: ((toastId: string) => void) | null = null;
+/** The push toasts this module opened, oldest first (one the user closed is dismissed again harmlessly). */
+const openPush: string[] = [];
+let pushCount = 0;
 const pending: Array<() => void> = [];
 
 function whenMounted(run: () => void): void {
@@ -49,7 +60,13 @@ export const toast = {
 
 /** The web-push toast: bottom right, stays until closed; `onOpen` adds an Open link. */
 export function pushToast(title: string, body: string, onOpen?: () => void): void {
-  whenMounted(() =>
+  whenMounted(() => {
+    const toastId = `push-${++pushCount}`;
+    openPush.push(toastId);
+    while (openPush.length > PUSH_TOASTS_OPEN_MAX) {
+      const oldest = openPush.shift();
+      if (oldest) dismissPush?.(oldest);
+    }
     dispatchPush?.(
       <Toast>
         <ToastTitle
@@ -73,9 +90,9 @@ export function pushToast(title: string, body: string, onOpen?: () => void): voi
         </ToastBody>
       </Toast>,
       // The spec's 0 means "never"; Fluent spells never as -1 and would close a 0 at once.
-      { intent: 'info', timeout: PUSH_TOAST_TIMEOUT_MS === 0 ? -1 : PUSH_TOAST_TIMEOUT_MS },
-    ),
-  );
+      { intent: 'info', timeout: PUSH_TOAST_TIMEOUT_MS === 0 ? -1 : PUSH_TOAST_TIMEOUT_MS, toastId },
+    );
+  });
 }
 
 /** Mount once near the root. */
@@ -87,10 +104,12 @@ export function ToastHost(): ReactNode {
   useEffect(() => {
     dispatchTop = (content, options) => top.dispatchToast(content, options);
     dispatchPush = (content, options) => push.dispatchToast(content, options);
+    dismissPush = (toastId) => push.dismissToast(toastId);
     for (const run of pending.splice(0)) run();
     return () => {
       dispatchTop = null;
       dispatchPush = null;
+      dismissPush = null;
     };
   }, [top, push]);
   return (

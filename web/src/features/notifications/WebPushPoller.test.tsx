@@ -85,4 +85,16 @@ describe('Web push', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Open' }));
     expect(navigate).toHaveBeenCalledWith('/notifications/notifications', undefined);
   });
+
+  it('keeps at most two push toasts open: a third, from a later poll, closes the oldest', async () => {
+    const at = Date.now() + 1;
+    render(<WebPushPoller intervalMs={50} />, { wrapper: Providers });
+    for (const [i, id] of [61, 62, 63].entries()) {
+      unread.push(note(id, at + i));
+      await waitFor(() => expect(toastsTitled(`Site ${id}: check passed`)).toHaveLength(1));
+    }
+    await waitFor(() => expect(toastsTitled('Site 61: check passed')).toHaveLength(0));
+    expect(toastsTitled('Site 62: check passed')).toHaveLength(1);
+    expect(toastsTitled('Site 63: check passed')).toHaveLength(1);
+  });
 });

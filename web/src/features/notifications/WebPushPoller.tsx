@@ -3,14 +3,14 @@ import { type ReactNode, useEffect } from 'react';
 import { AUTO_REFRESH_MS } from '@/app/constants';
 import { navigateTo } from '@/app/navigation';
 import { pathOf } from '@/app/paths';
-import { pushToast } from '@/app/toast';
+import { PUSH_TOASTS_OPEN_MAX, pushToast } from '@/app/toast';
 import { t } from '@/i18n';
 import { fetchWebNotifications } from './notificationsApi';
 
 /** Where the poll resumes after a reload, so a notification is pushed once per browser, not per page load. */
 export const WEB_PUSH_SINCE_KEY = 'patrol.webPush.since';
-/** More new notifications than this in one poll are pushed as one summary toast. */
-export const PUSH_ONE_BY_ONE_MAX = 3;
+/** More new notifications than stay open at once, in one poll, are pushed as one summary toast. */
+export const PUSH_ONE_BY_ONE_MAX = PUSH_TOASTS_OPEN_MAX;
 /** On a first visit, notifications younger than this still count as new. */
 export const WEB_PUSH_LOOKBACK_MS = 60_000;
 
