@@ -2,6 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach } from 'vitest';
 import { setAuth } from '@/app/auth';
+import { setDisplayTimeZone } from '@/app/format';
 import { i18n } from '@/i18n';
 import { operator } from './renderApp';
 
@@ -37,12 +38,16 @@ svgProto.getBBox ??= () => ({ x: 0, y: 0, width: 0, height: 0 });
 // 15 s while the other lanes ran. Only failing waits get slower.
 configure({ asyncUtilTimeout: 30_000 });
 
-// Tests read the spec's English texts.
-void i18n.changeLanguage('en');
-
-// Screens render only for a signed-in user, and a viewer's screens hide their writes: every test
-// starts signed in as an operator, unless it signs in otherwise (or out, to test the login itself).
-beforeEach(() => setAuth(operator));
+// The web project runs its files in one module graph per worker (isolate: false; importing Fluent
+// anew for every file was most of the project's time), so every test starts from the same
+// module state, whatever the file before it left: the spec's English texts, the browser's own time
+// zone, and signed in as an operator (screens render only for a signed-in user, and a viewer's
+// hide their writes), unless the test signs in otherwise (or out, to test the login itself).
+beforeEach(async () => {
+  await i18n.changeLanguage('en');
+  setDisplayTimeZone(undefined);
+  setAuth(operator);
+});
 
 afterEach(() => {
   cleanup();
