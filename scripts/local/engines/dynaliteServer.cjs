@@ -158,7 +158,7 @@ function closingStreams(store) {
 const create = dynaliteDb.create;
 dynaliteDb.create = (options) => closingStreams(cacheTableDefinitions(create(options)));
 
-const server = require(dynaliteMain)({ path, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+const server = require(dynaliteMain)({ path: path ?? undefined, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
 // A bench's count of calls by operation (`PATROL_DYNALITE_COUNTS=<file>`, written every 2 s): what a
 // workload asks of the engine, beside its CPU.
 if (process.env.PATROL_DYNALITE_COUNTS) {
