@@ -58,11 +58,12 @@ export default defineConfig({
         },
       },
       {
-        // Data-layer contract tests: each file starts its own engine (dynalite here, DynamoDB Local in fidelity).
+        // Data-layer contract tests: one engine for the project (dynalite here, DynamoDB Local in fidelity), a table a file.
         test: {
           name: 'data',
           include: ['tests/data/**/*.test.ts'],
           environment: 'node',
+          globalSetup: ['./tests/data/sharedEngine.ts'],
           // A crash test walks every write of its sequence, recovering after each: ~10 s alone, and
           // six times that when the suite's five engine projects share the two cores.
           testTimeout: 120_000,
@@ -86,6 +87,7 @@ export default defineConfig({
           name: 'bank',
           include: ['tests/bank/**/*.test.ts'],
           environment: 'node',
+          globalSetup: ['./tests/data/sharedEngine.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },
@@ -99,6 +101,7 @@ export default defineConfig({
           include: ['tests/data/**/*.test.ts'],
           env: { DYNAMO_ENGINE: 'dynamodb-local' },
           environment: 'node',
+          globalSetup: ['./tests/data/sharedEngine.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: false,

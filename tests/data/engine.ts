@@ -1,35 +1,60 @@
-// Starts the DynamoDB engine the project asks for (DYNAMO_ENGINE: dynalite by default,
-// dynamodb-local in the fidelity project) in a temp dir for one test file, and points the
-// repository's client and table at it. Both engines keep their tables in memory: a file never
-// reads them back, and on disk every write cost more (DynamoDB Local ~4×; dynalite's LevelDB a
-// third of the crash walk's CPU).
+// The DynamoDB engine the project asks for (DYNAMO_ENGINE: dynalite by default, dynamodb-local in
+// the fidelity project), with a table of one test file's own, and the repository's client and table
+// pointed at it. Engines keep their tables in memory: a file never reads them back, and on disk
+// every write cost more (DynamoDB Local ~4×; dynalite's LevelDB a third of the crash walk's CPU).
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { dynamoClient, resetClients } from '../../functions/lib/aws/clients.js';
-import { type DynamoEngine, type DynamoHandle, ensureTable, startDynamo } from '../../scripts/local/engines/dynamo.js';
+import {
+  type DynamoEngine,
+  type DynamoHandle,
+  dropTable,
+  ensureTable,
+  startDynamo,
+} from '../../scripts/local/engines/dynamo.js';
 
 export const engine: DynamoEngine = process.env.DYNAMO_ENGINE === 'dynamodb-local' ? 'dynamodb-local' : 'dynalite';
 
+let tables = 0;
+
+/**
+ * Points the repository at a table of the file's own: on the project's shared engine where it has
+ * one (tests/data/sharedEngine.ts), else on an engine the file starts (unit and integration files
+ * that use the data layer alone).
+ */
 export function setupDynamo(): void {
-  let handle: DynamoHandle | undefined;
+  let own: DynamoHandle | undefined;
   let dir = '';
+  let endpoint = '';
+  // A name per file and process: two files of a project may run at once on the shared engine.
+  const table = `patrol-test-${process.pid}-${++tables}-${Date.now().toString(36)}`;
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), `patrol-data-${engine}-`));
-    handle = await startDynamo({ dataDir: dir, engine, inMemory: true });
-    process.env.DYNAMO_ENDPOINT = handle.endpoint;
-    process.env.TABLE_NAME = 'patrol-test';
+    const shared = inject('sharedDynamo');
+    if (shared) {
+      endpoint = shared.endpoint;
+    } else {
+      dir = mkdtempSync(join(tmpdir(), `patrol-data-${engine}-`));
+      own = await startDynamo({ dataDir: dir, engine, inMemory: true });
+      endpoint = own.endpoint;
+    }
+    process.env.DYNAMO_ENDPOINT = endpoint;
+    process.env.TABLE_NAME = table;
     process.env.AWS_ACCESS_KEY_ID ??= 'local';
     process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
     resetClients();
-    await ensureTable(handle.endpoint, 'patrol-test');
+    await ensureTable(endpoint, table);
   });
   afterAll(async () => {
     resetClients();
-    await handle?.stop();
-    rmSync(dir, { recursive: true, force: true });
+    if (own) {
+      await own.stop();
+      rmSync(dir, { recursive: true, force: true });
+    } else if (endpoint) {
+      await dropTable(endpoint, table);
+    }
   });
 }
 

@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   CreateTableCommand,
+  DeleteTableCommand,
   DescribeTableCommand,
   DynamoDBClient,
   ListTablesCommand,
@@ -86,6 +87,16 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
   }
 }
 
+/** Deletes a table and its items (a test's own table on a shared engine, once the file is done). */
+export async function dropTable(endpoint: string, tableName: string): Promise<void> {
+  const client = localClient(endpoint);
+  try {
+    await client.send(new DeleteTableCommand({ TableName: tableName }));
+  } finally {
+    client.destroy();
+  }
+}
+
 async function waitActive(client: DynamoDBClient, tableName: string): Promise<void> {
   for (const deadline = Date.now() + START_TIMEOUT_MS; Date.now() < deadline; ) {
     const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
@@ -106,7 +117,10 @@ function localClient(endpoint: string): DynamoDBClient {
   });
 }
 
-async function spawnDynalite(dataDir: string | undefined, port: number): Promise<{ child: ChildProcess; port: number }> {
+async function spawnDynalite(
+  dataDir: string | undefined,
+  port: number,
+): Promise<{ child: ChildProcess; port: number }> {
   const server = fileURLToPath(new URL('./dynaliteServer.cjs', import.meta.url));
   // PATROL_DYNALITE_CPU_PROF=<dir>: the engine's own CPU profile (a bench's attribution), written when it stops.
   const profile = process.env.PATROL_DYNALITE_CPU_PROF;
