@@ -45,6 +45,18 @@ export default defineConfig({
         },
       },
       {
+        // Tests that start, kill and restart stacks of their own (no shared stack): their own lane
+        // can run beside the integration project's.
+        test: {
+          name: 'restarts',
+          include: ['tests/restarts/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],

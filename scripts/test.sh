@@ -12,6 +12,10 @@
 # 2026-11-27 the lanes took 564 s (browser), 772 s (stack) and 854 s (engines, infra 102 s of it).
 # Later that day the crash tests had grown the engines lane to 775 s (browser 630, stack 705), so the
 # unit project (~56 s of pure, quick files) moved to the browser lane too.
+# 2026-11-28, on a machine about twice as slow (lanes 1257-1428 s): the web, infra and fidelity
+# projects shed most of their CPU (one module graph a worker; one DynamoDB engine a project), and the
+# tests that run stacks of their own left the integration project for a `restarts` project in the
+# engines lane.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -31,7 +35,7 @@ rm -rf "$reports" "$logs"; mkdir -p "$reports" "$logs"
 declare -A lanes=(
   [stack]="--project integration"
   [browser]="--project e2e --project checker --project infra --project unit"
-  [engines]="--project web --project data --project bank --project fidelity"
+  [engines]="--project web --project data --project bank --project fidelity --project restarts"
 )
 declare -A laneOf=()
 start=$SECONDS
