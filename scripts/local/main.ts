@@ -1,6 +1,7 @@
 import { isAbsolute, relative } from 'node:path';
 import { adminPasswordProblem } from './adminSeed.js';
 import { startLocalStack } from './stack.js';
+import { dynamoEngineNamed } from './engines/dynamo.js';
 
 // `npm start`: the local stack in the foreground. Ctrl-C stops it cleanly: no new requests,
 // running invocations finish (up to 30 s), then the engines close; the data stays in DATA_DIR.
@@ -16,7 +17,7 @@ if (adminProblem) {
   console.error(`${adminProblem} (6 to 40 characters, the rule of every console password)`);
   process.exit(2);
 }
-const dynamoEngine = process.env.DYNAMO_ENGINE === 'dynamodb-local' ? 'dynamodb-local' : 'dynalite';
+const dynamoEngine = dynamoEngineNamed(process.env.DYNAMO_ENGINE);
 
 const started = Date.now();
 const stack = await startLocalStack({

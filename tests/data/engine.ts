@@ -12,11 +12,12 @@ import {
   type DynamoEngine,
   type DynamoHandle,
   dropTable,
+  dynamoEngineNamed,
   ensureTable,
   startDynamo,
 } from '../../scripts/local/engines/dynamo.js';
 
-export const engine: DynamoEngine = process.env.DYNAMO_ENGINE === 'dynamodb-local' ? 'dynamodb-local' : 'dynalite';
+export const engine: DynamoEngine = dynamoEngineNamed(process.env.DYNAMO_ENGINE);
 
 let tables = 0;
 

@@ -6,20 +6,20 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { type DynamoEngine, startDynamo } from '../../scripts/local/engines/dynamo.js';
+import { dynamoEngineNamed, startDynamo } from '../../scripts/local/engines/dynamo.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** The project's shared DynamoDB engine, where each test file makes its own table. */
-    sharedDynamo?: { endpoint: string; engine: DynamoEngine };
+    sharedDynamo?: { endpoint: string };
   }
 }
 
 export default async function setup(project: TestProject) {
-  const engine: DynamoEngine = project.config.env?.DYNAMO_ENGINE === 'dynamodb-local' ? 'dynamodb-local' : 'dynalite';
+  const engine = dynamoEngineNamed(project.config.env?.DYNAMO_ENGINE);
   const dir = await mkdtemp(join(tmpdir(), `patrol-${project.name}-`));
   const handle = await startDynamo({ dataDir: dir, engine, inMemory: true });
-  project.provide('sharedDynamo', { endpoint: handle.endpoint, engine });
+  project.provide('sharedDynamo', { endpoint: handle.endpoint });
   return async () => {
     await handle.stop();
     await rm(dir, { recursive: true, force: true });

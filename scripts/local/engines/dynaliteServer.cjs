@@ -1,7 +1,7 @@
 // The local dynalite engine's own process (spawned by dynamo.ts): dynalite's library on a LevelDB
 // path, answering on a port and printing it (its CLI reads --port 0 as 4567).
 //
-// Argument: JSON {path, port}. The process exits when its stdin closes, so a crashed parent never
+// Argument: JSON {path, port}; without a path, dynalite keeps its tables in memory. The process exits when its stdin closes, so a crashed parent never
 // leaves it holding the directory (a second dynalite on one path crashes on its first request).
 'use strict';
 
@@ -158,7 +158,7 @@ function closingStreams(store) {
 const create = dynaliteDb.create;
 dynaliteDb.create = (options) => closingStreams(cacheTableDefinitions(create(options)));
 
-const server = require(dynaliteMain)({ path: path ?? undefined, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+const server = require(dynaliteMain)({ path, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
 // A bench's count of calls by operation (`PATROL_DYNALITE_COUNTS=<file>`, written every 2 s): what a
 // workload asks of the engine, beside its CPU.
 if (process.env.PATROL_DYNALITE_COUNTS) {

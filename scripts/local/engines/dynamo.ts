@@ -20,6 +20,11 @@ import { createTableInput } from '../../../functions/lib/db/tableSchema.js';
 
 export type DynamoEngine = 'dynalite' | 'dynamodb-local';
 
+/** The engine a `DYNAMO_ENGINE` setting names: DynamoDB Local when it says so, dynalite otherwise. */
+export function dynamoEngineNamed(setting: string | undefined): DynamoEngine {
+  return setting === 'dynamodb-local' ? 'dynamodb-local' : 'dynalite';
+}
+
 export interface DynamoHandle {
   endpoint: string;
   /** The engine's process. */
@@ -125,7 +130,7 @@ async function spawnDynalite(
   // PATROL_DYNALITE_CPU_PROF=<dir>: the engine's own CPU profile (a bench's attribution), written when it stops.
   const profile = process.env.PATROL_DYNALITE_CPU_PROF;
   const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
-  const args = [...flags, server, JSON.stringify({ path: dataDir ?? null, port })];
+  const args = [...flags, server, JSON.stringify({ path: dataDir, port })];
   const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] });
   const port_ = await new Promise<number>((resolve, reject) => {
     let out = '';
