@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type CheckContext, openCheckContext } from '../../functions/checks/browser/launchBrowser';
 import { SANDBOX_PASSWORD } from '../../scripts/sandbox/site/server';
 import { type CheckerFixture, setBehaviour, startCheckerFixture } from './checkerFixture';
 
@@ -56,6 +57,26 @@ describe('a check that meets a failing site', () => {
     const { outcome } = await f.check(2, { user: 'slow02', timeoutMs: 1500, stepTimeoutMs: 10_000 });
 
     expect(outcome).toMatchObject({ success: false, msg: 'Check timed out after 1500 ms (whole check)' });
+  });
+
+  it('spends the whole-check bound on opening the browser context too, and closes a context that opens late', async () => {
+    let closed = false;
+    const late = new Promise<CheckContext>((resolve) => {
+      setTimeout(async () => {
+        const context = await openCheckContext(f.browser);
+        const close = async () => {
+          await context.close();
+          closed = true;
+        };
+        resolve({ ...context, close });
+      }, 2000);
+    });
+
+    const { outcome } = await f.check(2, { timeoutMs: 1000, stepTimeoutMs: 10_000, opened: late });
+
+    expect(outcome).toMatchObject({ success: false, msg: 'Check timed out after 1000 ms (whole check)' });
+    expect(outcome.steps).toEqual([expect.objectContaining({ name: 'open browser context', ok: false })]);
+    await vi.waitFor(() => expect(closed).toBe(true), { timeout: 15_000 });
   });
 
   it('reports an HTTP 500 of the site with its status code', async () => {

@@ -74,14 +74,28 @@ export interface RunCheckResult<P extends ProcessValue> {
 class CheckTimeoutError extends Error {}
 
 function bounded<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
-  work.catch(() => {});
+  const limit = deadline(ms, message);
+  return raceDeadline(work, limit);
+}
+
+interface Deadline {
+  expired: Promise<never>;
+  clear(): void;
+}
+
+/** A timer that rejects with `message` after `ms`; set before the work it bounds starts its own timers. */
+function deadline(ms: number, message: string): Deadline {
   let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    work,
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new CheckTimeoutError(message)), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new CheckTimeoutError(message)), ms);
+  });
+  expired.catch(() => {});
+  return { expired, clear: () => clearTimeout(timer) };
+}
+
+function raceDeadline<T>(work: Promise<T>, limit: Deadline): Promise<T> {
+  work.catch(() => {});
+  return Promise.race([work, limit.expired]).finally(limit.clear);
 }
 
 export async function runCheck<P extends ProcessValue>(opts: RunCheckOptions<P>): Promise<RunCheckResult<P>> {
@@ -101,11 +115,16 @@ export async function runCheck<P extends ProcessValue>(opts: RunCheckOptions<P>)
   let video: RecordedVideo | undefined;
   let screenshot: Buffer | undefined;
 
-  try {
-    check = await step(
-      'open browser context',
-      () => opts.opened ?? openCheckContext(opts.browser, { allowedHosts: opts.allowedHosts }),
-    );
+  // The whole-check bound runs from the check's start: opening the context and starting the
+  // recording spend the same time budget as the site's steps. It is set before any step's timer,
+  // so a step whose own timeout equals the bound loses the tie to it.
+  const whole = deadline(totalTimeoutMs, `Check timed out after ${totalTimeoutMs} ms (whole check)`);
+  const opening = opts.opened ?? openCheckContext(opts.browser, { allowedHosts: opts.allowedHosts });
+  opening.catch(() => {});
+  // Set once the check stops waiting on its body, which may still be opening or starting things.
+  let over = false;
+  const body = async (): Promise<ProcessVerdict> => {
+    check = await step('open browser context', () => opening);
     const page = check.page;
     watchConsole(page, consoleErrors);
     network = watchRequests(page, failedRequests);
@@ -114,11 +133,13 @@ export async function runCheck<P extends ProcessValue>(opts: RunCheckOptions<P>)
     if (opts.record !== false) {
       const rec = createRecorder(opts.recorder ?? 'auto');
       // A check without a video is still a check: a recorder failure only costs the video.
-      await step('start recording', () => rec.start(page))
-        .then(() => {
-          recorder = rec;
-        })
-        .catch(() => {});
+      // A recording that starts after the check gave up is stopped at once, not left running.
+      const recording = await step('start recording', () => rec.start(page)).then(
+        () => true,
+        () => false,
+      );
+      if (recording && over) void rec.stop();
+      else if (recording) recorder = rec;
     }
     const driver = opts.driver ?? driverForSite(opts.site);
     const ctx: DriverContext = {
@@ -131,16 +152,17 @@ export async function runCheck<P extends ProcessValue>(opts: RunCheckOptions<P>)
       step,
     };
     const handler = driver.processes[process] as ProcessHandler<P>;
-    verdict = await bounded(
-      handler(ctx, result),
-      totalTimeoutMs,
-      `Check timed out after ${totalTimeoutMs} ms (whole check)`,
-    );
+    return handler(ctx, result);
+  };
+  try {
+    verdict = await raceDeadline(body(), whole);
     // A driver's verdict without an exception is the page's own answer (a closed draw, a refused login).
     if (!verdict.success) kind = 'page_error';
   } catch (err) {
     verdict = { success: false, msg: err instanceof CheckTimeoutError ? err.message : checkErrorMessage(err) };
     kind = err instanceof CheckTimeoutError ? 'timeout' : failureKindOf(err);
+  } finally {
+    over = true;
   }
 
   // A site that sends the browser to a private address (a redirect, a subresource, a rebinding
@@ -180,6 +202,8 @@ export async function runCheck<P extends ProcessValue>(opts: RunCheckOptions<P>)
     video = await bounded(recorder.stop(), 15_000, 'stop recording').catch(() => undefined);
   }
   if (check) await bounded(check.close(), 5000, 'close context').catch(() => {});
+  // A context that opened after its check gave up on it is closed when it arrives, not left open in the browser.
+  else void opening.then((late) => late.close()).catch(() => {});
 
   fillFailure(result, verdict);
   // What the check typed or signed in with never goes into what is kept and shown.
