@@ -196,5 +196,7 @@ describe('the dynalite child over a long run', () => {
       const bytes = readdirSync(dataDir).reduce((sum, f) => sum + statSync(join(dataDir, f)).size, 0);
       expect(bytes / 1e6).toBeLessThan(25);
     });
-  });
+    // 1,200 calls of 50 KB: ~10 s alone, over 30 s when the whole suite shares the two cores. What
+    // is asserted is the size on disk, not the time.
+  }, 120_000);
 });
