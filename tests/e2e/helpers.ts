@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContextOptions, chromium, type Locator, type Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { CHROMIUM_FLAGS } from '../../functions/checks/browser/launchBrowser.js';
 import { uniqueIp } from '../helpers/authKit.js';
 
@@ -91,34 +91,46 @@ export function collectConsoleErrors(page: Page, ignore: RegExp[] = []) {
   };
 }
 
+/** How a test opens a page of its file's browser. */
+export interface SessionPageOptions extends OpenPageOptions {
+  /** Keep the page open for the file's later tests; by default it closes when its test ends. */
+  keepForFile?: boolean;
+}
+
 /**
  * One Chromium for a test file: launched before its tests, closed with every page it opened after
- * them. `page()` opens a fresh signed-out page, `signedIn()` one past the login form.
+ * them. `page()` opens a fresh signed-out page, `signedIn()` one past the login form. A test's pages
+ * close when it ends: an open console keeps polling the stack and painting, which the suite's other
+ * tests pay for on two cores.
  */
 export function browserSession(baseURL: string, defaults: OpenPageOptions = {}) {
   let browser: Browser | undefined;
-  const pages: Page[] = [];
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await Promise.all(
-      pages.map((p) =>
+  const forTest: Page[] = [];
+  const forFile: Page[] = [];
+  const close = (pages: Page[]) =>
+    Promise.all(
+      pages.splice(0).map((p) =>
         p
           .context()
           .close()
           .catch(() => undefined),
       ),
     );
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterEach(() => close(forTest));
+  afterAll(async () => {
+    await close(forFile);
     await browser?.close();
   });
-  const page = async (opts: OpenPageOptions = defaults): Promise<Page> => {
+  const page = async ({ keepForFile, ...opts }: SessionPageOptions = defaults): Promise<Page> => {
     if (!browser) throw new Error('browserSession: the browser starts in beforeAll');
     const opened = await openPage(browser, baseURL, opts);
-    pages.push(opened);
+    (keepForFile ? forFile : forTest).push(opened);
     return opened;
   };
-  const signedIn = async (username: string, password: string, opts?: OpenPageOptions): Promise<Page> => {
+  const signedIn = async (username: string, password: string, opts?: SessionPageOptions): Promise<Page> => {
     const opened = await page(opts);
     await login(opened, username, password);
     return opened;

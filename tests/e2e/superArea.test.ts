@@ -64,7 +64,8 @@ describe('super area', () => {
     await shows(rowOf(usersTable(admin), operator));
     await screenshot(admin, 'super-users-table');
 
-    operatorPage = await session.signedIn(operator, PASSWORD);
+    // The next test disables this operator and watches this page land on the login page.
+    operatorPage = await session.signedIn(operator, PASSWORD, { keepForFile: true });
     await shows(mainMenu(operatorPage));
     expect(await superMenu(operatorPage).count()).toBe(0);
   });
