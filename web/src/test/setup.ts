@@ -33,6 +33,11 @@ const svgProto = (globalThis.SVGElement?.prototype ?? {}) as unknown as Record<s
 svgProto.getComputedTextLength ??= () => 0;
 svgProto.getBBox ??= () => ({ x: 0, y: 0, width: 0, height: 0 });
 
+// jsdom has no canvas either, and says so on stderr at every call (~470 lines a run from the charts'
+// text measuring). null is what a browser answers for a context it cannot make.
+if (globalThis.HTMLCanvasElement)
+  HTMLCanvasElement.prototype.getContext = (() => null) as typeof HTMLCanvasElement.prototype.getContext;
+
 // Lazily loaded screens are transformed on first import; with every web test file running at once
 // on two cores that took up to 8 s, far past the 1 s default, and a dialog holding a table up to
 // 15 s while the other lanes ran. Only failing waits get slower.
