@@ -51,6 +51,15 @@ async function drainSink(): Promise<{ subtask_id: number; operation_id: number }
   }
 }
 
+/**
+ * The sink's messages of one operation. The sink also holds what this process sent for other checks
+ * on the shared stack (a requeue at start sends every pending subtask; a loaded run once had a third
+ * message in the pause test's first wave).
+ */
+async function drainSinkOf(operationId: number): Promise<{ subtask_id: number; operation_id: number }[]> {
+  return (await drainSink()).filter((m) => m.operation_id === operationId);
+}
+
 beforeAll(async () => {
   token = await k.admin();
   Object.assign(process.env, stack.env);
@@ -147,9 +156,9 @@ describe('a start of the stack', () => {
       name: 1,
       operatorId: null,
     });
-    const created = (await drainSink()).filter((m) => m.operation_id === op.id);
+    const created = await drainSinkOf(op.id);
     expect(created).toHaveLength(1);
-    const ofThisCheck = async () => (await drainSink()).filter((m) => m.operation_id === op.id);
+    const ofThisCheck = () => drainSinkOf(op.id);
 
     // A start that began before the check: the check's message was sent after it, nothing to send again.
     await requeueAtStart.handler(startupEvent(before));
@@ -176,9 +185,7 @@ describe('pause and resume', () => {
       name: 2,
       operatorId: null,
     });
-    // Only this check's messages: the sink also holds what this process sent for other checks on the
-    // shared stack (a loaded run once had a third message here).
-    const firstWave = (await drainSink()).filter((m) => m.operation_id === op.id);
+    const firstWave = await drainSinkOf(op.id);
     expect(firstWave).toHaveLength(2); // one login per task
 
     const paused = await post(`/operations/${op.id}/action`, { action: 1 });
