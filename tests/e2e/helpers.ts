@@ -124,9 +124,11 @@ export function browserSession(baseURL: string, defaults: OpenPageOptions = {}) 
     await close(forFile);
     await browser?.close();
   });
-  const page = async ({ keepForFile, ...opts }: SessionPageOptions = defaults): Promise<Page> => {
+  // A page's own options add to the file's defaults (a context option of each merged too).
+  const page = async ({ keepForFile, ...opts }: SessionPageOptions = {}): Promise<Page> => {
     if (!browser) throw new Error('browserSession: the browser starts in beforeAll');
-    const opened = await openPage(browser, baseURL, opts);
+    const merged = { ...defaults, ...opts, context: { ...defaults.context, ...opts.context } };
+    const opened = await openPage(browser, baseURL, merged);
     (keepForFile ? forFile : forTest).push(opened);
     return opened;
   };

@@ -92,7 +92,7 @@ describe('a checker that dies', () => {
       name: 1,
       operatorId: null,
     });
-    const [message] = await drainSink();
+    const [message] = await drainSinkOf(op.id);
 
     // A delivery claims the subtask and then its process is killed: nothing ever finishes it.
     const claimed = await engine.claimSubtask(message.subtask_id, 'killed-delivery');
@@ -123,7 +123,7 @@ describe('a message delivered twice', () => {
       name: 1,
       operatorId: null,
     });
-    const [message] = await drainSink();
+    const [message] = await drainSinkOf(op.id);
 
     await Promise.all([runner.runSubtask(message, 'delivery-1'), runner.runSubtask(message, 'delivery-2')]);
     // Both opened a browser context beside their claims; the one refused closed its own unused.
