@@ -11,8 +11,7 @@
 // account's items once (the balance change's follow-ups, applied inline, add to the poll's batch). The idle poll is as it was. dynalite reports the table's units; the poll
 // record and the reading records are in no index, so the idle poll's figure is the cloud's too.
 
-import { beforeAll, describe, expect, it } from 'vitest';
-import { dynamoClient } from '../../functions/lib/aws/clients.js';
+import { describe, expect, it } from 'vitest';
 import { pollPhase } from '../../functions/bank/monitorSchedule.js';
 import { pollAccount } from '../../functions/bank/poll.js';
 import { runDuePoll } from '../../functions/bank/pollDue.js';
@@ -22,6 +21,7 @@ import { statementKey } from '../../functions/bank/statementKey.js';
 import { bankStore } from '../../functions/bank/store.js';
 import { isReadCommand } from '../../bench/readCommand.js';
 import { setupQueues } from '../data/checkRig.js';
+import { callsDuring } from '../data/engine.js';
 import { setupBankTest } from './setup.js';
 
 const at = (hms: string) => Date.parse(`2026-11-23T${hms}+06:30`);
@@ -39,41 +39,19 @@ interface Cost {
   wcu: number;
   commands: string[];
 }
-let counting: Cost | undefined;
 
 /** The DynamoDB calls and units of `work`, one by one. */
 async function cost(work: () => Promise<unknown>): Promise<Cost> {
-  counting = { calls: 0, rcu: 0, wcu: 0, commands: [] };
-  try {
-    await work();
-    return counting;
-  } finally {
-    counting = undefined;
-  }
+  const { calls } = await callsDuring(work, { units: true });
+  const units = (reads: boolean) =>
+    calls.filter((c) => isReadCommand(c.command) === reads).reduce((sum, c) => sum + (c.units ?? 0), 0);
+  return {
+    calls: calls.length,
+    rcu: units(true),
+    wcu: units(false),
+    commands: calls.map((c) => `${c.command} ${c.pk ?? ''} ${c.units}`),
+  };
 }
-
-beforeAll(() => {
-  dynamoClient().middlewareStack.add(
-    (next, context) => async (args) => {
-      const input = args.input as { ReturnConsumedCapacity?: string };
-      if (counting) input.ReturnConsumedCapacity = 'INDEXES';
-      const out = await next(args);
-      if (!counting) return out;
-      const consumed = (out.output as { ConsumedCapacity?: unknown }).ConsumedCapacity;
-      const list = (Array.isArray(consumed) ? consumed : consumed ? [consumed] : []) as { CapacityUnits?: number }[];
-      const units = list.reduce((s, c) => s + (c.CapacityUnits ?? 0), 0);
-      counting.calls++;
-      const key =
-        (args.input as { Key?: { pk?: string }; Item?: { pk?: string } }).Key ??
-        (args.input as { Item?: { pk?: string } }).Item;
-      counting.commands.push(`${context.commandName} ${key?.pk ?? ''} ${units}`);
-      if (isReadCommand(context.commandName)) counting.rcu += units;
-      else counting.wcu += units;
-      return out;
-    },
-    { step: 'initialize', name: 'pollCostCounter' },
-  );
-});
 
 let users = 0;
 async function polledAccount() {

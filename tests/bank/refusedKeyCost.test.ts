@@ -4,26 +4,15 @@
 // here (no timed tests): the DynamoDB calls each refusal makes are, command by command, and they
 // must be the same list, which is what puts both answers in the same time class.
 
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { handler } from '../../functions/api.js';
 import * as service from '../../functions/bank/service.js';
-import { dynamoClient } from '../../functions/lib/aws/clients.js';
 import { lambdaContext } from '../../scripts/local/lambdaContext.js';
+import { callsDuring } from '../data/engine.js';
 import { apiEvent } from '../helpers/apiEvent.js';
 import { setupBankTest } from './setup.js';
 
 setupBankTest(Date.parse('2026-11-23T09:00:00+06:30'));
-
-let commands: string[] | undefined;
-beforeAll(() => {
-  dynamoClient().middlewareStack.add(
-    (next, context) => async (args) => {
-      commands?.push(context.commandName ?? '?');
-      return next(args);
-    },
-    { step: 'initialize', name: 'refusedKeyCommands' },
-  );
-});
 
 /** POST /webhook/bank with `key` from `address`: the answer and the DynamoDB commands it took. */
 async function push(key: string, address: string) {
@@ -34,14 +23,11 @@ async function push(key: string, address: string) {
     body: { bank_name: 1, account: 'nobody', type: 1, amount: '1.00', trans_time: '2026-11-23 09:00:00' },
   });
   event.requestContext.http.sourceIp = address;
-  commands = [];
-  try {
-    const res = await handler(event, lambdaContext({ name: 'api', memoryMb: 512, timeoutSeconds: 29 }, 'us-east-1'));
-    const { status, body } = { status: res.statusCode, body: JSON.parse(String(res.body)) };
-    return { status, code: body.code, msg: body.msg, commands };
-  } finally {
-    commands = undefined;
-  }
+  const { result: res, calls } = await callsDuring(() =>
+    handler(event, lambdaContext({ name: 'api', memoryMb: 512, timeoutSeconds: 29 }, 'us-east-1')),
+  );
+  const body = JSON.parse(String(res.body));
+  return { status: res.statusCode, code: body.code, msg: body.msg, commands: calls.map((c) => c.command) };
 }
 
 describe('a refused API key', () => {

@@ -63,19 +63,32 @@ export function setupDynamo(): void {
 export interface RecordedCall {
   command: string;
   pk?: string;
+  /** With `{ units: true }`: the capacity units the call consumed, its indexes' included. */
+  units?: number;
 }
 
 let recorders = 0;
 
 /** What `work` answers, and the DynamoDB calls it made through the process's client, in order: a cost or a read a test forbids. */
-export async function callsDuring<R>(work: () => Promise<R>): Promise<{ result: R; calls: RecordedCall[] }> {
+export async function callsDuring<R>(
+  work: () => Promise<R>,
+  options: { units?: boolean } = {},
+): Promise<{ result: R; calls: RecordedCall[] }> {
   const calls: RecordedCall[] = [];
   const name = `callsDuring${++recorders}`;
   dynamoClient().middlewareStack.add(
     (next, context) => async (args) => {
-      const pk = (args.input as { Key?: { pk?: string } }).Key?.pk;
-      calls.push({ command: String(context.commandName), ...(pk === undefined ? {} : { pk }) });
-      return next(args);
+      const input = args.input as { Key?: { pk?: string }; ReturnConsumedCapacity?: string };
+      const pk = input.Key?.pk;
+      const call: RecordedCall = { command: String(context.commandName), ...(pk === undefined ? {} : { pk }) };
+      calls.push(call);
+      if (!options.units) return next(args);
+      input.ReturnConsumedCapacity = 'INDEXES';
+      const out = await next(args);
+      const consumed = (out.output as { ConsumedCapacity?: unknown }).ConsumedCapacity;
+      const list = (Array.isArray(consumed) ? consumed : consumed ? [consumed] : []) as { CapacityUnits?: number }[];
+      call.units = list.reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
+      return out;
     },
     { step: 'initialize', name },
   );
