@@ -16,7 +16,14 @@ export async function startConsumerChild(spec: ConsumerSpec, env: Record<string,
   const child = fork(SCRIPT, [JSON.stringify(spec)], {
     cwd: REPO_ROOT,
     env,
-    execArgv: ['--import', 'tsx'],
+    // PATROL_CONSUMER_CPU_PROF=<dir>: each consumer's own CPU profile (a bench's attribution), written as it exits.
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(process.env.PATROL_CONSUMER_CPU_PROF
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PATROL_CONSUMER_CPU_PROF}`]
+        : []),
+    ],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   let exited = false;

@@ -59,7 +59,7 @@ export function setupDynamo(): void {
   });
 }
 
-/** A DynamoDB call of the process's client: its command, and the partition its key names (if it names one). */
+/** A DynamoDB call of the process's client: its command, and the partition its key or its put item names (if one does). */
 export interface RecordedCall {
   command: string;
   pk?: string;
@@ -78,8 +78,8 @@ export async function callsDuring<R>(
   const name = `callsDuring${++recorders}`;
   dynamoClient().middlewareStack.add(
     (next, context) => async (args) => {
-      const input = args.input as { Key?: { pk?: string }; ReturnConsumedCapacity?: string };
-      const pk = input.Key?.pk;
+      const input = args.input as { Key?: { pk?: string }; Item?: { pk?: string }; ReturnConsumedCapacity?: string };
+      const pk = input.Key?.pk ?? input.Item?.pk;
       const call: RecordedCall = { command: String(context.commandName), ...(pk === undefined ? {} : { pk }) };
       calls.push(call);
       if (!options.units) return next(args);
