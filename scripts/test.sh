@@ -5,7 +5,7 @@
 # With arguments (`npm test -- tests/e2e/bank.test.ts`) it is one plain vitest run. Without, the
 # projects run in three lanes at once, each its own vitest process, and one merged report follows.
 # Why lanes: vitest runs every project that has fileParallelism off (integration, e2e, checker,
-# fidelity: they share one stack or one engine per project) in a single serial group after the
+# restarts: they share one stack, or start stacks of their own) in a single serial group after the
 # rest, so on 2 cores the suite was the sum of them all (about 23 minutes). Those projects mostly
 # wait on I/O (the stack, Chromium, DynamoDB Local), so separate processes overlap them well. The
 # infra project (CPU-bound synths) rides with the browser lane, which mostly waits on Chromium: on

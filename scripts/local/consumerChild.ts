@@ -2,6 +2,7 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { QueueConsumer } from './consumer.js';
 import type { ChildMessage, ConsumerSpec } from './consumerProcess.js';
+import { cpuProfileFlags } from './cpuProfileFlags.js';
 import { REPO_ROOT } from './loadHandler.js';
 
 const SCRIPT = fileURLToPath(new URL('./consumerProcess.ts', import.meta.url));
@@ -16,14 +17,8 @@ export async function startConsumerChild(spec: ConsumerSpec, env: Record<string,
   const child = fork(SCRIPT, [JSON.stringify(spec)], {
     cwd: REPO_ROOT,
     env,
-    // PATROL_CONSUMER_CPU_PROF=<dir>: each consumer's own CPU profile (a bench's attribution), written as it exits.
-    execArgv: [
-      '--import',
-      'tsx',
-      ...(process.env.PATROL_CONSUMER_CPU_PROF
-        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PATROL_CONSUMER_CPU_PROF}`]
-        : []),
-    ],
+    // PATROL_CONSUMER_CPU_PROF=<dir>: each consumer's own CPU profile, written as it exits.
+    execArgv: ['--import', 'tsx', ...cpuProfileFlags('PATROL_CONSUMER_CPU_PROF')],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   let exited = false;

@@ -17,6 +17,7 @@ import {
   UpdateTableCommand,
 } from '@aws-sdk/client-dynamodb';
 import { createTableInput } from '../../../functions/lib/db/tableSchema.js';
+import { cpuProfileFlags } from '../cpuProfileFlags.js';
 
 export type DynamoEngine = 'dynalite' | 'dynamodb-local';
 
@@ -127,10 +128,8 @@ async function spawnDynalite(
   port: number,
 ): Promise<{ child: ChildProcess; port: number }> {
   const server = fileURLToPath(new URL('./dynaliteServer.cjs', import.meta.url));
-  // PATROL_DYNALITE_CPU_PROF=<dir>: the engine's own CPU profile (a bench's attribution), written when it stops.
-  const profile = process.env.PATROL_DYNALITE_CPU_PROF;
-  const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
-  const args = [...flags, server, JSON.stringify({ path: dataDir, port })];
+  // PATROL_DYNALITE_CPU_PROF=<dir>: the engine's own CPU profile, written when it stops.
+  const args = [...cpuProfileFlags('PATROL_DYNALITE_CPU_PROF'), server, JSON.stringify({ path: dataDir, port })];
   const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] });
   const port_ = await new Promise<number>((resolve, reject) => {
     let out = '';
