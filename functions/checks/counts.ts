@@ -1,5 +1,5 @@
 import { RunStatus, TaskStatus } from '../../shared/enums.js';
-import { defineFollowUp } from '../lib/db/outbox.js';
+import { defineFollowUp, type FollowUpContext } from '../lib/db/outbox.js';
 import { type StoredSubtask, type StoredTask, checkStore } from './store.js';
 
 // The progress counters of a task (over its subtasks) and of an operation (over its tasks), and the
@@ -24,9 +24,16 @@ export const cause = {
 /** Moves a task's counters once for `cause`. */
 export const countOnTask = defineFollowUp(
   'check.task_count',
-  ({ task_id, cause, deltas }: { task_id: number; cause: string; deltas: Deltas }) =>
-    checkStore().tasks.addOnce(task_id, deltas, cause),
+  async ({ task_id, cause, deltas }: { task_id: number; cause: string; deltas: Deltas }, context?: FollowUpContext) => {
+    const task = await checkStore().tasks.addOnce(task_id, deltas, cause);
+    // The task as this count left it: the end's last stage asks whether it is complete (taskEnd.ts).
+    context?.known?.set(knownTask(task_id), task);
+    return task;
+  },
 );
+
+/** Where a step leaves the task row it wrote for a later step of the same entry (FollowUpContext.known). */
+export const knownTask = (id: number) => `task#${id}`;
 
 /** Moves an operation's counters once for `cause`. */
 export const countOnOperation = defineFollowUp(

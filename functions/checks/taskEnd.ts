@@ -1,12 +1,12 @@
 import { TaskStatus } from '../../shared/enums.js';
 import { writeSequence } from '../lib/db/faults.js';
-import { defineFollowUp } from '../lib/db/outbox.js';
+import { defineFollowUp, type FollowUpContext } from '../lib/db/outbox.js';
 import { newNotificationId, writeNotification } from '../notifications/service.js';
-import { cause, countOnOperation } from './counts.js';
+import { cause, countOnOperation, knownTask } from './counts.js';
 import { siteName, taskNotification } from './endNotifications.js';
 import { writeEvent } from './events.js';
 import { checkOperationEnd } from './operationEnd.js';
-import { checkStore } from './store.js';
+import { type StoredTask, checkStore } from './store.js';
 
 /** Tries again when the task moved between the read and the close (its start landed meanwhile). */
 const ATTEMPTS = 3;
@@ -17,11 +17,13 @@ const ATTEMPTS = 3;
  * its notification, the operation's counters and the operation's end are the close's follow-ups.
  * Idempotent: a follow-up of every subtask's end, applied again after a crash, changes nothing.
  */
-export function endTaskIfComplete(taskId: number): Promise<void> {
+export function endTaskIfComplete(taskId: number, known?: StoredTask): Promise<void> {
   return writeSequence('task_end', async () => {
     const { tasks, engineEvents } = checkStore();
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      const task = await tasks.get(taskId);
+      // The row as the caller's own count left it stands for a read made right after that write: the
+      // last count of a task sees it complete, and the close below is conditional on what it read.
+      const task = attempt === 0 && known ? known : await tasks.get(taskId);
       if (!task || task.status === TaskStatus.values.Done) return;
       if (task.task_done + task.task_failed < task.task_total) return;
       const [name, eventId, notificationId] = await Promise.all([
@@ -63,6 +65,8 @@ export function endTaskIfComplete(taskId: number): Promise<void> {
 }
 
 /** Follow-up of a subtask's end: the task ends if that was its last subtask. */
-export const checkTaskEnd = defineFollowUp('check.task_end', ({ task_id }: { task_id: number }) =>
-  endTaskIfComplete(task_id),
+export const checkTaskEnd = defineFollowUp(
+  'check.task_end',
+  ({ task_id }: { task_id: number }, context?: FollowUpContext) =>
+    endTaskIfComplete(task_id, context?.known?.get(knownTask(task_id)) as StoredTask | undefined),
 );

@@ -58,6 +58,12 @@ import { OUTBOX_INDEX, OUTBOX_PREFIX } from './tableSchema.js';
  */
 export interface FollowUpContext {
   counts?: { add(partitions: Iterable<string>, delta?: number): void };
+  /**
+   * Rows a step of the entry being applied wrote, as its write returned them (by `type#id`): a later
+   * step of the same entry that reads that row may take it instead (a subtask's end counts on its
+   * task, then asks whether the task is complete). Each entry starts with none (applyEntry).
+   */
+  known?: Map<string, unknown>;
 }
 
 /** A declared kind: call it with args to get a step; `apply` does it (idempotently). */
@@ -194,7 +200,8 @@ export function together(steps: (FollowUp | undefined)[]): FollowUp | undefined 
 }
 
 /** Applies one entry's steps in order; false (logged) when a step failed or its kind is unknown. */
-async function applyEntry(key: Key, name: string, entry: Entry, context?: FollowUpContext): Promise<boolean> {
+async function applyEntry(key: Key, name: string, entry: Entry, lent?: FollowUpContext): Promise<boolean> {
+  const context: FollowUpContext = { ...lent, known: new Map() };
   for (const step of entry.steps) {
     try {
       await applyStep(step, context);

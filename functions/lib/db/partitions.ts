@@ -102,6 +102,18 @@ export function splitBase(base: string): { type: string; slot?: string; field?: 
   return { type: base.slice(0, colon), slot, field: slot.split('=')[0] };
 }
 
+/**
+ * Whether a slot of an unspread type takes few values (an enum or a boolean): its values' counts
+ * share one item per field (pk `count#${type}:${field}`, an attribute per `field=value`), so a row
+ * that moves between two values (a subtask Pending -> Running -> Done) moves one item, not two.
+ * A foreign id's values are unbounded: each keeps an item of its own.
+ */
+function isValueSlot(type: string, field: string): boolean {
+  const def = ENTITIES.get(type);
+  const kind = def && specOf(def, field)?.type;
+  return kind === 'enum' || kind === 'boolean';
+}
+
 /** The counter group of a type (EntityDef.counterGroup), if it declares one. */
 const groupOf = (type: string): string | undefined => ENTITIES.get(type)?.counterGroup;
 /** A group's counter items are named `count#@group...`: no type name starts with '@'. */
@@ -112,7 +124,8 @@ export const isGroupCounter = (pk: string): boolean => pk.startsWith(`${COUNT_PR
 
 /**
  * The counter of a partition. An unspread partition has an item of its own: pk `count#` + the
- * partition, sk 'count', attribute `n`. The spread partitions of one bucket (and shard) share one
+ * partition, sk 'count', attribute `n`; but the values of an enum or boolean slot of an unspread
+ * type share their field's item (isValueSlot: pk `count#${type}:${field}`, attribute `field=value`). The spread partitions of one bucket (and shard) share one
  * item, pk `count#${type}[#s=k]`, sk the bucket ('count' when unbucketed): the type's own count in
  * `n`, each enum/boolean slot value's in an attribute named `field=value`. A row sits in one spread
  * partition per base, all in the same bucket and shard, so creating, deleting or moving it is one
@@ -127,10 +140,12 @@ export const isGroupCounter = (pk: string): boolean => pk.startsWith(`${COUNT_PR
 export function counterKey(partition: string): CounterSlot {
   const { base, bucket, shard } = parsePartition(partition);
   if (bucket === undefined && shard === undefined) {
-    const { type, slot } = splitBase(base);
+    const { type, slot, field } = splitBase(base);
     const group = groupOf(type);
     if (group !== undefined && slot !== undefined)
       return { pk: `${COUNT_PREFIX}${GROUP_MARK}${group}:${slot}`, sk: 'count', attr: type };
+    if (slot !== undefined && field !== undefined && isValueSlot(type, field))
+      return { pk: `${COUNT_PREFIX}${type}:${field}`, sk: 'count', attr: slot };
     return { pk: `${COUNT_PREFIX}${base}`, sk: 'count', attr: 'n' };
   }
   return spreadCounterKey(base, bucket, shard);
@@ -169,7 +184,15 @@ export function countsOfCounter(item: Record<string, unknown>): Array<[partition
       return slot !== undefined ? [[`${attr}:${slot}`, Number(n)]] : [[physical(attr, bucket, shard), Number(n)]];
     });
   }
-  if (bucket === undefined && shard === undefined) return [[base, Number(item.n ?? 0)]];
+  if (bucket === undefined && shard === undefined) {
+    const { type, slot } = splitBase(base);
+    // A value slot's item (`count#type:field`): one attribute per `field=value`.
+    if (slot !== undefined && !slot.includes('='))
+      return Object.entries(item).flatMap(
+        ([attr, n]): Array<[string, number]> => (attr.startsWith(`${slot}=`) ? [[`${type}:${attr}`, Number(n)]] : []),
+      );
+    return [[base, Number(item.n ?? 0)]];
+  }
   return Object.entries(item).flatMap(([attr, n]): Array<[string, number]> => {
     if (attr === 'n') return [[physical(base, bucket, shard), Number(n)]];
     return attr.includes('=') ? [[physical(`${base}:${attr}`, bucket, shard), Number(n)]] : [];

@@ -668,7 +668,12 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
             here.sk === item.sk
           );
         });
-        if (zeroed.length && !isGroupCounter(item.pk as string)) wanted.set(key, { pk: item.pk, sk: item.sk, n: 0 });
+        if (zeroed.length && !isGroupCounter(item.pk as string))
+          wanted.set(key, {
+            pk: item.pk,
+            sk: item.sk,
+            ...Object.fromEntries(zeroed.map(([p]) => [counterKey(p).attr, 0])),
+          });
         else gone.push(item);
       }
       /** A group's item is shared: only this type's attributes are set or removed. */
