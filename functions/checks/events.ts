@@ -1,5 +1,5 @@
 import type { MessageAction } from '../../shared/enums.js';
-import { defineFollowUp } from '../lib/db/outbox.js';
+import { defineFollowUp, type FollowUpContext } from '../lib/db/outbox.js';
 import { logger } from '../lib/logger.js';
 import { checkStore } from './store.js';
 
@@ -47,7 +47,7 @@ export function newEventId(): Promise<number> {
 }
 
 /** The event of a transition, written once under the id the transition allocated. */
-export const writeEvent = defineFollowUp('check.event', (e: EventArgs) =>
+export const writeEvent = defineFollowUp('check.event', (e: EventArgs, context?: FollowUpContext) =>
   checkStore().engineEvents.createOnce(
     {
       action: e.action,
@@ -58,5 +58,6 @@ export const writeEvent = defineFollowUp('check.event', (e: EventArgs) =>
       created_at: e.at,
     },
     e.id,
+    context?.counts,
   ),
 );

@@ -17,11 +17,12 @@ import {
   defineEntity,
   type EntityDef,
   type FollowUp,
+  type KeptCounts,
   type UpdateOptions,
   type ListOptions,
   type ListOutcome,
 } from '../lib/db/entity.js';
-import type { CounterBatch } from '../lib/db/counters.js';
+import { TRANSITION_RECORD_COUNTS } from '../lib/db/counterGroups.js';
 import { newIdOf } from '../lib/db/ids.js';
 import {
   createRepository,
@@ -154,6 +155,9 @@ export const checkResultEntity = defineEntity<StoredCheckResult>({
   fields: checkResultFields,
   keys: ['subtask_id'],
   retention: 'log_rows',
+  // Day buckets like the rest of its group (2026-11-29): its type's count then rides in the group's
+  // day item with theirs, instead of an ADD of its own on `count#check_result` for every attempt.
+  partitioning: { bucket: 'day' },
   // One per attempt: ids from a block per process (lib/db/ids.ts), not a counter write each.
   ids: 'blocks',
   counterGroup: EVIDENCE_COUNTS,
@@ -175,6 +179,8 @@ export const engineEventEntity = defineEntity<StoredEngineEvent>({
   partitioning: { bucket: 'day' },
   // A few per subtask: ids from a block per process (lib/db/ids.ts), not a counter write each.
   ids: 'blocks',
+  // Written with a notification by a subtask's or task's end: the day's counts share one item.
+  counterGroup: TRANSITION_RECORD_COUNTS,
 });
 
 type Row = { id: number; created_at: number };
@@ -186,9 +192,9 @@ export interface CheckRows<T extends Row> {
   newId(): Promise<number>;
   /** `followUps`: what the new row sets in motion, stored with it and applied once it is written (lib/db/outbox.ts). */
   /** `counts`: the row's counts collected in a batch its caller flushes once (lib/db/counters.ts CounterBatch). */
-  create(data: NewRow<T>, options?: { id?: number; followUps?: FollowUp[]; counts?: CounterBatch }): Promise<T>;
+  create(data: NewRow<T>, options?: { id?: number; followUps?: FollowUp[]; counts?: KeptCounts }): Promise<T>;
   /** Writes the row under `id` (allocated by its cause) unless it exists: a follow-up applied twice writes it once. */
-  createOnce(data: NewRow<T>, id: number): Promise<T>;
+  createOnce(data: NewRow<T>, id: number, counts?: KeptCounts): Promise<T>;
   createMany(data: NewRow<T>[]): Promise<T[]>;
   /** A new row under an id from `newId`, made ready for CheckStore.createPrepared and not written yet. */
   prepare(data: NewRow<T>, id: number): Promise<PreparedRow<T>>;
@@ -249,7 +255,7 @@ export interface CheckStore {
    * and adds their counts to `counts`, which the caller flushes. Their ids come from `newId`, so
    * none can exist already.
    */
-  createPrepared(rows: PreparedRow<unknown>[], counts: CounterBatch): Promise<void>;
+  createPrepared(rows: PreparedRow<unknown>[], counts: KeptCounts): Promise<void>;
 }
 
 function dynamoCheckRows<T extends Row>(
@@ -262,9 +268,9 @@ function dynamoCheckRows<T extends Row>(
   return {
     newId: () => newIdOf(def),
     create: (data, options) => repo.create(data, options),
-    async createOnce(data, id) {
+    async createOnce(data, id, counts) {
       try {
-        return await repo.create(data, { id });
+        return await repo.create(data, { id, counts });
       } catch (error) {
         const existing = error instanceof ConditionFailedError ? await repo.get(id) : undefined;
         if (!existing) throw error;

@@ -1,8 +1,8 @@
 import { NotificationStatus, NotifyStatus } from '../../shared/enums.js';
 import type { ListQuery } from '../../shared/listQuery.js';
 import type { Notification } from '../../shared/schemas/notifications.js';
-import type { ListOutcome } from '../lib/db/entity.js';
-import { defineFollowUp } from '../lib/db/outbox.js';
+import type { KeptCounts, ListOutcome } from '../lib/db/entity.js';
+import { defineFollowUp, type FollowUpContext } from '../lib/db/outbox.js';
 import { logger } from '../lib/logger.js';
 import { userRefs } from '../users/refs.js';
 import { NotificationNotFoundError } from './errors.js';
@@ -41,8 +41,8 @@ export async function createNotification(n: NewNotification): Promise<StoredNoti
  */
 export const writeNotification = defineFollowUp(
   'notifications.write',
-  async ({ id, ...n }: NewNotification & { id: number }) => {
-    await enqueueWhilePending(await writeNotificationOnce(id, n));
+  async ({ id, ...n }: NewNotification & { id: number }, context?: FollowUpContext) => {
+    await enqueueWhilePending(await writeNotificationOnce(id, n, context?.counts));
   },
 );
 
@@ -51,24 +51,28 @@ export function newNotificationId(): Promise<number> {
   return notificationStore().newId();
 }
 
-async function writeNotificationOnce(id: number, n: NewNotification): Promise<StoredNotification> {
+async function writeNotificationOnce(id: number, n: NewNotification, counts?: KeptCounts): Promise<StoredNotification> {
   const plan = n.telegram
     ? { status_tg: NotifyStatus.values.NoNeed, tg_remark: n.telegram }
     : await planTelegram(n.category);
-  const { row } = await notificationStore().createOnce(id, {
-    from_user_id: n.from_user_id ?? null,
-    category: n.category,
-    title: n.title,
-    caption: n.caption,
-    content: n.content,
-    link: n.link,
-    status: NotificationStatus.values.Unread,
-    read_at: null,
-    ...(n.operation_id !== undefined ? { operation_id: n.operation_id } : {}),
-    status_tg: plan.status_tg,
-    pushed_tg_at: null,
-    tg_remark: plan.tg_remark,
-  });
+  const { row } = await notificationStore().createOnce(
+    id,
+    {
+      from_user_id: n.from_user_id ?? null,
+      category: n.category,
+      title: n.title,
+      caption: n.caption,
+      content: n.content,
+      link: n.link,
+      status: NotificationStatus.values.Unread,
+      read_at: null,
+      ...(n.operation_id !== undefined ? { operation_id: n.operation_id } : {}),
+      status_tg: plan.status_tg,
+      pushed_tg_at: null,
+      tg_remark: plan.tg_remark,
+    },
+    counts,
+  );
   return row;
 }
 

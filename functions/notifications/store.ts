@@ -2,7 +2,8 @@ import { NotificationStatus, NotifyStatus } from '../../shared/enums.js';
 import type { StoredOf } from '../../shared/listFields.js';
 import type { ListQuery } from '../../shared/listQuery.js';
 import { notificationListFields } from '../../shared/schemas/notifications.js';
-import { ConditionFailedError, defineEntity, type ListOutcome } from '../lib/db/entity.js';
+import { ConditionFailedError, defineEntity, type KeptCounts, type ListOutcome } from '../lib/db/entity.js';
+import { TRANSITION_RECORD_COUNTS } from '../lib/db/counterGroups.js';
 import { newIdOf } from '../lib/db/ids.js';
 import { createRepository, type DynamoRepository } from '../lib/db/repository.js';
 import { onConditionFailure } from '../lib/onConditionFailure.js';
@@ -37,7 +38,12 @@ export interface NotificationStore {
   /** An id for `createOnce`, allocated by the cause before the notification is written. */
   newId(): Promise<number>;
   /** Writes it under `id` unless a notification with that id exists; either way answers the stored one. */
-  createOnce(id: number, notification: NewNotificationRecord): Promise<{ row: StoredNotification; created: boolean }>;
+  /** `counts`: the row's counts collected in a batch its caller moves once (lib/db/counters.ts CounterBatch). */
+  createOnce(
+    id: number,
+    notification: NewNotificationRecord,
+    counts?: KeptCounts,
+  ): Promise<{ row: StoredNotification; created: boolean }>;
   get(id: number): Promise<StoredNotification | undefined>;
   list(query: ListQuery): Promise<ListOutcome<StoredNotification>>;
   /** Unread notifications only, read from their own index (the web-push poll). */
@@ -67,6 +73,8 @@ export const notificationEntity = defineEntity<StoredNotification>({
   partitioning: { bucket: 'day' },
   // One or more per subtask: ids from a block per process (lib/db/ids.ts), not a counter write each.
   ids: 'blocks',
+  // A check's end writes one with its engine event: the day's counts share one item.
+  counterGroup: TRANSITION_RECORD_COUNTS,
 });
 
 export function dynamoNotificationStore(
@@ -75,9 +83,9 @@ export function dynamoNotificationStore(
   return {
     create: (notification) => repo.create(notification),
     newId: () => newIdOf(notificationEntity),
-    async createOnce(id, notification) {
+    async createOnce(id, notification, counts) {
       try {
-        return { row: await repo.create(notification, { id }), created: true };
+        return { row: await repo.create(notification, { id, counts }), created: true };
       } catch (error) {
         if (!(error instanceof ConditionFailedError)) throw error;
         const row = await repo.get(id);

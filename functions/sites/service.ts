@@ -21,6 +21,7 @@ import {
   type SiteRecord,
   type StoredSiteAccount,
   type StoredSiteToken,
+  type SiteStore,
   siteStore,
 } from './store.js';
 
@@ -283,9 +284,36 @@ export async function saveAccountSession(
   return token.id;
 }
 
+/**
+ * Sessions read lately, per store and table, by token id. A token row is written once and never
+ * changed (a login stores a new one), so the subtasks of a task that restore its login's session
+ * (14 of a default task's 15) read the row once per checker process, not once each.
+ */
+const recentTokens = new WeakMap<SiteStore, Map<string, StoredSiteToken>>();
+const RECENT_TOKENS_KEPT = 256;
+
+async function tokenRow(tokenId: number): Promise<StoredSiteToken | undefined> {
+  const store = siteStore();
+  let recent = recentTokens.get(store);
+  if (!recent) {
+    recent = new Map();
+    recentTokens.set(store, recent);
+  }
+  const key = `${config.tableName}\0${tokenId}`;
+  const kept = recent.get(key);
+  if (kept) return kept;
+  const token = await store.getToken(tokenId);
+  if (token) {
+    recent.set(key, token);
+    // Oldest first in a Map's order: drop it once more are kept than a checker's tasks in flight need.
+    if (recent.size > RECENT_TOKENS_KEPT) recent.delete(recent.keys().next().value as string);
+  }
+  return token;
+}
+
 /** A kept session, unless it is gone or expired. */
 export async function readAccountSession(tokenId: number, now = Date.now()): Promise<string | undefined> {
-  const token = await siteStore().getToken(tokenId);
+  const token = await tokenRow(tokenId);
   if (!token || (token.expire_at !== null && token.expire_at < now)) return undefined;
   return decryptSecret(token.token_enc, tokenContext(token.id));
 }

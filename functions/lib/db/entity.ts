@@ -135,6 +135,11 @@ export interface FollowUp {
   args: Record<string, unknown>;
 }
 
+/** Where a write adds its rows' counts to be moved later, once (lib/db/counters.ts CounterBatch). */
+export interface KeptCounts {
+  add(partitions: Iterable<string>, delta?: number): void;
+}
+
 export interface UpdateOptions {
   /**
    * Extra condition, as a map of field -> expected value, checked atomically with the write.
@@ -157,7 +162,7 @@ export interface UpdateOptions {
    * Lent to the follow-ups applied inline (outbox.ts FollowUpContext): the rows they write add
    * their counts here, moved once by the caller with the rest of its work's.
    */
-  followUpCounts?: { add(partitions: Iterable<string>, delta?: number): void };
+  followUpCounts?: KeptCounts;
   /**
    * Takes what the write sets in motion (its kept-count moves, then its follow-ups) off the caller's
    * path: update answers once the row is written and hands `beside` the promise of the rest. For a

@@ -46,18 +46,20 @@ import { randomBytes } from 'node:crypto';
 import { dynamoClient } from '../aws/clients.js';
 import { config } from '../config.js';
 import { logger } from '../logger.js';
-import type { FollowUp } from './entity.js';
+import type { FollowUp, KeptCounts } from './entity.js';
+import { CounterBatch } from './counters.js';
 import { ExpressionBuilder, type Item } from './listEngine.js';
 import { OUTBOX_INDEX, OUTBOX_PREFIX } from './tableSchema.js';
 
 /**
- * What the writer that applies its own follow-ups inline may lend them: a batch of kept counts
- * (lib/db/counters.ts CounterBatch) that it moves once at the end of its work, so rows a follow-up
- * writes share the counter items of the rows around them. The sweeper lends nothing: the step
- * moves its counts itself.
+ * What the steps of one entry share. `counts`: a batch of kept counts (lib/db/counters.ts
+ * CounterBatch), so rows the steps write share counter items (a subtask end's engine event and
+ * notification, one counter group: the day's counts move in one ADD). The writer that applies its
+ * own follow-ups inline may lend one that it moves once at the end of its work (a bank poll's);
+ * otherwise the entry has its own, moved once its steps have run (applyEntry).
  */
 export interface FollowUpContext {
-  counts?: { add(partitions: Iterable<string>, delta?: number): void };
+  counts?: KeptCounts;
   /**
    * Rows a step of the entry being applied wrote, as its write returned them (by `type#id`): a later
    * step of the same entry that reads that row may take it instead (a subtask's end counts on its
@@ -201,7 +203,23 @@ export function together(steps: (FollowUp | undefined)[]): FollowUp | undefined 
 
 /** Applies one entry's steps in order; false (logged) when a step failed or its kind is unknown. */
 async function applyEntry(key: Key, name: string, entry: Entry, lent?: FollowUpContext): Promise<boolean> {
-  const context: FollowUpContext = { ...lent, known: new Map() };
+  const own = lent?.counts ? undefined : new CounterBatch();
+  const context: FollowUpContext = { counts: own, ...lent, known: new Map() };
+  try {
+    return await applySteps(key, name, entry, context);
+  } finally {
+    // Moved whether or not a step failed: a row a step wrote is counted now or never (applied
+    // again, its write finds the row and counts nothing). A failed move is a drift, the repair's.
+    await own?.flush().catch((error: unknown) => {
+      logger.warn("a follow-up's kept counts were not moved; the repair recounts them", {
+        row: key.pk,
+        error: error as Error,
+      });
+    });
+  }
+}
+
+async function applySteps(key: Key, name: string, entry: Entry, context: FollowUpContext): Promise<boolean> {
   for (const step of entry.steps) {
     try {
       await applyStep(step, context);

@@ -23,7 +23,6 @@ import { config } from '../config.js';
 import {
   addToCounters,
   byCounterItem,
-  type CounterBatch,
   COUNT_PREFIX,
   counterItemId,
   moveBetween,
@@ -45,6 +44,7 @@ import {
   ConditionFailedError,
   type EntityDef,
   type FollowUp,
+  type KeptCounts,
   type ListOptions,
   type ListOutcome,
   type Repository,
@@ -82,7 +82,7 @@ export interface CreateOptions<T> {
   id?: number;
   alongside?: (row: T) => Promise<unknown>;
   /** Collect the row's counts here instead of moving them now; the caller flushes the batch once. */
-  counts?: CounterBatch;
+  counts?: KeptCounts;
   /**
    * What the new row sets in motion (outbox.ts): stored with it by the same PutItem, applied once it
    * and its counters are written, before create answers (or by the sweeper if this process dies first).
@@ -176,7 +176,7 @@ async function batchPut(items: Item[]): Promise<void> {
  * adds their counts to `counts` for the caller to flush once: a run's evidence is four rows in one
  * call, not four. Safe without a condition only because every id is fresh from its counter.
  */
-export async function putNewRows(rows: NewRow<unknown>[], counts: CounterBatch): Promise<void> {
+export async function putNewRows(rows: NewRow<unknown>[], counts: KeptCounts): Promise<void> {
   await batchPut(rows.map((r) => r.item));
   for (const r of rows) counts.add(r.partitions);
 }
