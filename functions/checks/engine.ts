@@ -26,6 +26,11 @@ export interface Claim {
   sub: StoredSubtask;
   /** Settles once the claim's kept counts and follow-ups are applied; await it before the subtask ends. */
   followUps: Promise<void>;
+  /**
+   * With `keepForEnd`, once `followUps` settled: the claim's applied entry, for the end's write to
+   * remove (finishSubtask `clears`); undefined when a step failed (the sweeper's, as always).
+   */
+  applied(): string | undefined;
 }
 
 /**
@@ -40,6 +45,11 @@ export function claimBeside(
   options: {
     /** The task has started (its login's success sent this subtask): the claim does not ask whether it starts it. */
     taskStarted?: boolean;
+    /**
+     * The caller ends the subtask itself soon (the checker): the claim's entry stays on the row once
+     * applied, and the end's write removes it (Claim.applied), instead of a clear of its own.
+     */
+    keepForEnd?: boolean;
   } = {},
 ): Promise<Claim | null> {
   return writeSequence('subtask_claim', async () => {
@@ -55,6 +65,7 @@ export function claimBeside(
     const eventId = await engineEvents.newId();
     const at = Date.now();
     let followUps: Promise<void> = Promise.resolve();
+    let applied: string | undefined;
     const claimed = await subtasks.transition(
       id,
       { status: Running, run_id: runId, start_at: at },
@@ -76,9 +87,16 @@ export function claimBeside(
         beside: (rest) => {
           followUps = rest;
         },
+        ...(options.keepForEnd
+          ? {
+              keepApplied: (entry: string) => {
+                applied = entry;
+              },
+            }
+          : {}),
       },
     );
-    return claimed && { sub: claimed, followUps };
+    return claimed && { sub: claimed, followUps, applied: () => applied };
   });
 }
 
@@ -210,6 +228,8 @@ export function finishSubtask(
      * is written: the checker's, whose slot holds a Chromium the next subtask can use meanwhile.
      */
     handOff?: boolean;
+    /** The claim's applied entry (Claim.applied), removed by the end's write. */
+    clears?: readonly string[];
   } = {},
 ): Promise<boolean> {
   return writeSequence('subtask_end', async () => {
@@ -231,7 +251,7 @@ export function finishSubtask(
       { status, ...fields, end_at },
       { status: Running, run_id: runId },
       steps,
-      { handOff: options.handOff },
+      { handOff: options.handOff, clearsApplied: options.clears },
     );
     if (done && !outcome.success) recordMetric('SubtasksFailed');
     return done !== null;

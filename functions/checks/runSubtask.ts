@@ -63,7 +63,10 @@ export async function runSubtask(
   early?.catch(() => {});
   const opened = known && getBrowser().then((browser) => openCheckContext(browser));
   opened?.catch(() => {});
-  const claim = await claimBeside(message.subtask_id, runId, known, { taskStarted: message.task !== undefined });
+  const claim = await claimBeside(message.subtask_id, runId, known, {
+    taskStarted: message.task !== undefined,
+    keepForEnd: true,
+  });
   if (!claim) {
     logger.info('subtask not claimable (duplicate, paused or finished)', { subtask_id: message.subtask_id });
     await closeUnused(opened);
@@ -80,7 +83,9 @@ export async function runSubtask(
   });
   const finish: Finish = async (outcome, siteName) => {
     await claimed;
-    await finishSubtask(sub, runId, outcome, { siteName, handOff: true });
+    // The end's write also removes the claim's applied entry: one write where there were two.
+    const applied = claim.applied();
+    await finishSubtask(sub, runId, outcome, { siteName, handOff: true, clears: applied ? [applied] : [] });
   };
   try {
     await execute(sub, runId, finish, early ?? readRunInputs(sub), opened, hooks.onBrowserDone);

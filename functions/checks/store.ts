@@ -224,7 +224,7 @@ export interface CheckRows<T extends Row> {
     patch: Partial<T>,
     from: Partial<T>,
     followUps?: FollowUp[],
-    options?: Pick<UpdateOptions, 'beside' | 'handOff'>,
+    options?: Pick<UpdateOptions, 'beside' | 'handOff' | 'keepApplied' | 'clearsApplied'>,
   ): Promise<T | null>;
   /** The row (consistent) and the causes its `addOnce` counters have counted: what a counter repair starts from. */
   getCounted(id: number): Promise<{ row: T; causes: string[] } | undefined>;

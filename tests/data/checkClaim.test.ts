@@ -1,7 +1,10 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { dynamoClient } from '../../functions/lib/aws/clients.js';
+import { sweepFollowUps } from '../../functions/lib/db/outbox.js';
 import { Process, RunStatus, TaskStatus } from '../../shared/enums.js';
-import { claimBeside, claimSubtask } from '../../functions/checks/engine.js';
-import { checkStore } from '../../functions/checks/store.js';
+import { claimBeside, claimSubtask, finishSubtask } from '../../functions/checks/engine.js';
+import { checkStore, type StoredSubtask } from '../../functions/checks/store.js';
 import { newCheck, run, sent, setupQueues } from './checkRig.js';
 import { callsDuring, setupDynamo } from './engine.js';
 
@@ -70,5 +73,62 @@ describe("a checker's claim", () => {
     const events = await checkStore().engineEvents.all({ scope: { operation_id: check.op.id } });
     expect(events.filter((e) => e.action === 'task_start')).toHaveLength(1);
     expect(events.filter((e) => e.action === 'subtask_start' && e.subtask_id === rest[0].id)).toHaveLength(1);
+  });
+
+  it("kept for its end: the end's write removes the claim's applied entry, so the claim writes its row once", async () => {
+    const check = await newCheck([[AgentSetting, PlaceBets]]);
+    const { task, subs } = check.tasks[0];
+    const [kept, swept] = subs;
+    const pending = async (id: number) => {
+      const out = await dynamoClient().send(
+        new GetCommand({
+          TableName: process.env.TABLE_NAME,
+          Key: { pk: `subtask#${id}`, sk: 'item' },
+          ConsistentRead: true,
+        }),
+      );
+      return Object.keys(out.Item ?? {}).filter((a) => a.startsWith('_ob_e_') || a === '_ob_pk');
+    };
+
+    const { result: claim, calls } = await callsDuring(async () => {
+      const c = await claimBeside(kept.id, 'delivery-kept', kept, { keepForEnd: true });
+      await c?.followUps;
+      return c;
+    });
+    if (!claim) throw new Error('not claimed');
+    expect(calls.filter((c) => c.command === 'UpdateItemCommand' && c.pk === `subtask#${kept.id}`)).toHaveLength(1);
+    const entry = claim.applied() as string;
+    expect(await pending(kept.id)).toEqual([entry, '_ob_pk'].sort());
+    expect(await checkStore().tasks.get(task.id)).toMatchObject({ task_running: 1 });
+
+    await finishSubtask(claim.sub, 'delivery-kept', { success: true, msg: 'ok' }, { clears: [entry] });
+    expect(await pending(kept.id)).toEqual([]);
+    expect(await checkStore().tasks.get(task.id)).toMatchObject({ task_running: 0, task_done: 1 });
+
+    // A kept entry the sweeper meets first (a check longer than its few seconds) is applied again
+    // without counting twice, and the end's removal of it then finds it gone.
+    const other = await claimBeside(swept.id, 'delivery-swept', swept, { keepForEnd: true });
+    await other?.followUps;
+    await sweepFollowUps({ before: Date.now() + 1 });
+    expect(await pending(swept.id)).toEqual([]);
+    expect(await checkStore().tasks.get(task.id)).toMatchObject({ task_running: 1, task_done: 1 });
+    await finishSubtask(
+      other?.sub as StoredSubtask,
+      'delivery-swept',
+      { success: true, msg: 'ok' },
+      {
+        clears: [other?.applied() as string],
+      },
+    );
+    expect(await pending(swept.id)).toEqual([]);
+    expect(await checkStore().tasks.get(task.id)).toMatchObject({
+      task_running: 0,
+      task_done: 2,
+      status: TaskStatus.values.Done,
+    });
+    const starts = (await checkStore().engineEvents.all({ scope: { operation_id: check.op.id } })).filter(
+      (e) => e.action === 'subtask_start',
+    );
+    expect(starts).toHaveLength(2);
   });
 });

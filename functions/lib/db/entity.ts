@@ -180,6 +180,16 @@ export interface UpdateOptions {
    */
   handOff?: boolean;
   /**
+   * Leaves the follow-ups' entry on the row once applied inline, and hands its name here: the
+   * writer's next transition of the row removes it (`clearsApplied`) instead of a clear of its own,
+   * one write fewer. Not called when a step failed: that entry is the sweeper's, as always. For a
+   * writer that surely transitions the row again soon (a checker's claim, then its end); an entry
+   * kept longer than the sweeper's few seconds is applied again (idempotent) and cleared by it.
+   */
+  keepApplied?: (entry: string) => void;
+  /** Entries `keepApplied` handed out earlier, removed by this write (which must record follow-ups of its own). */
+  clearsApplied?: readonly string[];
+  /**
    * The repair of counters kept by `add(..., { once })`: marks these causes counted in the same
    * write, which holds only while the row has counted exactly `seen` causes (none since it was read).
    */

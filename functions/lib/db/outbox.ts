@@ -116,12 +116,26 @@ export interface OutboxWrite {
   entry: Entry;
   sets: string[];
   adds: string[];
+  removes: string[];
+  /** The entries this write removed (`replaces`): no longer on the row after it. */
+  replaced: string[];
 }
 
-/** Clauses recording `steps` as one entry on the row the update writes (it also marks the row for the sweeper). */
-export function recordFollowUps(b: ExpressionBuilder, steps: FollowUp[], at = Date.now()): OutboxWrite {
+/**
+ * Clauses recording `steps` as one entry on the row the update writes (it also marks the row for the
+ * sweeper). `replaces`: entries of the row its writer applied earlier and kept (applyRecorded `keep`),
+ * removed by this same write instead of a clear of their own; the row's sweeper time is then this
+ * entry's (were another entry pending, it is swept that much later, never lost).
+ */
+export function recordFollowUps(
+  b: ExpressionBuilder,
+  steps: FollowUp[],
+  at = Date.now(),
+  replaces: readonly string[] = [],
+): OutboxWrite {
   const { name, entry } = newEntry(steps, at);
   const index = b.name(OUTBOX_INDEX.sortKey);
+  const replaced = replaces.filter((r) => r.startsWith(ENTRY_PREFIX));
   return {
     name,
     entry,
@@ -129,9 +143,13 @@ export function recordFollowUps(b: ExpressionBuilder, steps: FollowUp[], at = Da
       `${b.name(name)} = ${b.value(entry as unknown as NativeAttributeValue)}`,
       `${b.name(OUTBOX_INDEX.partitionKey)} = ${b.value(OUTBOX_PARTITION)}`,
       // The oldest pending entry's time: the sweeper finds the row once that is stale.
-      `${index} = if_not_exists(${index}, ${b.value(sortKey(at))})`,
+      replaces.length
+        ? `${index} = ${b.value(sortKey(at))}`
+        : `${index} = if_not_exists(${index}, ${b.value(sortKey(at))})`,
     ],
     adds: [`${b.name(VERSION)} ${b.value(1)}`],
+    removes: replaced.map((r) => b.name(r)),
+    replaced,
   };
 }
 
@@ -152,7 +170,7 @@ export function followUpsOfNewRow(steps: FollowUp[], at = Date.now()): { attribu
       [OUTBOX_INDEX.partitionKey]: OUTBOX_PARTITION,
       [OUTBOX_INDEX.sortKey]: sortKey(at),
     },
-    write: { name, entry, sets: [], adds: [] },
+    write: { name, entry, sets: [], adds: [], removes: [], replaced: [] },
   };
 }
 
@@ -281,26 +299,37 @@ async function clearApplied(key: Key, applied: string[], view: View): Promise<vo
   }
 }
 
+/** The row's entries and version once `write` (recorded on `before`) is written. */
+function afterWrite(before: Item | undefined, write: OutboxWrite): View {
+  const old = before ? viewOf(before) : { entries: [], version: 0 };
+  return {
+    entries: [...old.entries.filter(([name]) => !write.replaced.includes(name)), [write.name, write.entry]],
+    version: old.version + 1,
+  };
+}
+
 /**
  * Inline: applies the entry a transition just recorded, then clears it. `before` is the row as it
  * was before the transition (its other entries, if any, are left to the sweeper). Never throws for a
- * failed step: the transition happened, and its follow-ups are pending until applied.
+ * failed step: the transition happened, and its follow-ups are pending until applied. With `keep`,
+ * an applied entry is left on the row for the writer's next transition of it to remove
+ * (recordFollowUps `replaces`), a write saved; answers whether every step was applied.
  */
 export async function applyRecorded(
   key: Key,
   write: OutboxWrite,
   before: Item | undefined,
   context?: FollowUpContext,
-): Promise<void> {
-  const old = before ? viewOf(before) : { entries: [], version: 0 };
-  const view: View = {
-    entries: [...old.entries, [write.name, write.entry]],
-    version: old.version + 1,
-  };
+  options: { keep?: boolean } = {},
+): Promise<boolean> {
+  const view = afterWrite(before, write);
   try {
-    if (await applyEntry(key, write.name, write.entry, context)) await clearApplied(key, [write.name], view);
+    const applied = await applyEntry(key, write.name, write.entry, context);
+    if (applied && !options.keep) await clearApplied(key, [write.name], view);
+    return applied;
   } catch (error) {
     logger.warn('follow-ups not cleared; the sweeper does it', { row: key.pk, error: error as Error });
+    return false;
   }
 }
 
@@ -310,8 +339,7 @@ export async function applyRecorded(
  * throws: an entry left is applied again by the sweeper, so its steps must allow that.
  */
 export async function clearRecorded(key: Key, write: OutboxWrite, before?: Item): Promise<void> {
-  const old = before ? viewOf(before) : { entries: [], version: 0 };
-  const view: View = { entries: [...old.entries, [write.name, write.entry]], version: old.version + 1 };
+  const view = afterWrite(before, write);
   try {
     await clearApplied(key, [write.name], view);
   } catch (error) {

@@ -458,11 +458,12 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
       const adds: string[] = [];
       // Follow-ups ride on this very write (outbox.ts): recorded together with the change, or not at all.
       const outbox: OutboxWrite | undefined = options?.followUps?.length
-        ? recordFollowUps(b, options.followUps)
+        ? recordFollowUps(b, options.followUps, undefined, options.clearsApplied)
         : undefined;
       if (outbox) {
         sets.push(...outbox.sets);
         adds.push(...outbox.adds);
+        removes.push(...outbox.removes);
       }
       if (options?.causes?.add.length) adds.push(`${b.name(CAUSES)} ${b.value(new Set(options.causes.add))}`);
       const expression = [
@@ -486,13 +487,16 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
           return;
         }
         await moved;
-        if (outbox)
-          await applyRecorded(
-            key(id),
-            outbox,
-            old,
-            options?.followUpCounts ? { counts: options.followUpCounts } : undefined,
-          );
+        if (!outbox) return;
+        const keep = options?.keepApplied;
+        const applied = await applyRecorded(
+          key(id),
+          outbox,
+          old,
+          options?.followUpCounts ? { counts: options.followUpCounts } : undefined,
+          { keep: keep !== undefined },
+        );
+        if (applied) keep?.(outbox.name);
       })();
       if (options?.beside) options.beside(rest);
       else await rest;
