@@ -222,7 +222,7 @@ export function together(steps: (FollowUp | undefined)[]): FollowUp | undefined 
 /** Applies one entry's steps in order; false (logged) when a step failed or its kind is unknown. */
 async function applyEntry(key: Key, name: string, entry: Entry, lent?: FollowUpContext): Promise<boolean> {
   const own = lent?.counts ? undefined : new CounterBatch();
-  const context: FollowUpContext = { counts: own, ...lent, known: new Map() };
+  const context: FollowUpContext = { ...lent, counts: lent?.counts ?? own, known: new Map() };
   try {
     return await applySteps(key, name, entry, context);
   } finally {
