@@ -87,7 +87,9 @@ describe("a checker's claim", () => {
           ConsistentRead: true,
         }),
       );
-      return Object.keys(out.Item ?? {}).filter((a) => a.startsWith('_ob_e_') || a === '_ob_pk');
+      return Object.keys(out.Item ?? {})
+        .filter((a) => a.startsWith('_ob_e_') || a === '_ob_pk')
+        .sort();
     };
 
     const { result: claim, calls } = await callsDuring(async () => {
