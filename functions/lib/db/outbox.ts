@@ -143,7 +143,7 @@ export function recordFollowUps(
       `${b.name(name)} = ${b.value(entry as unknown as NativeAttributeValue)}`,
       `${b.name(OUTBOX_INDEX.partitionKey)} = ${b.value(OUTBOX_PARTITION)}`,
       // The oldest pending entry's time: the sweeper finds the row once that is stale.
-      replaces.length
+      replaced.length
         ? `${index} = ${b.value(sortKey(at))}`
         : `${index} = if_not_exists(${index}, ${b.value(sortKey(at))})`,
     ],
