@@ -134,6 +134,8 @@ async function engineRun(): Promise<RunFigures & { failure_msgs: string[]; opera
         result: { status: number; start_at: number | null; end_at: number | null; msg: string }[];
       }
     ).result;
+    // BENCH_TIMELINE=<file>: the engine's subtasks with their start and end, for a look at when its slots idled.
+    if (process.env.BENCH_TIMELINE) writeFileSync(process.env.BENCH_TIMELINE, JSON.stringify({ clicked, subtasks }));
     const ran = subtasks.filter((s) => s.start_at !== null && s.end_at !== null);
     const firstStart = Math.min(...ran.map((s) => s.start_at as number));
     const lastEnd = Math.max(...subtasks.map((s) => s.end_at ?? 0));

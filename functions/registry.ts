@@ -30,6 +30,14 @@ export type Trigger =
        * cdk.json, the local runner `<NAME>_CONCURRENCY` (e.g. CHECKER_CONCURRENCY).
        */
       concurrency: number;
+      /**
+       * Local runner, for a browser consumer (its own process): invocations beyond `concurrency`,
+       * for a handler that frees its share of the work before it answers. The checker frees its browser slot, then stores the check's
+       * evidence; a spare invocation meanwhile waits in the same process for that slot and starts
+       * the next check (functions/checks/checkerSlots.ts), so the browsers never idle through a
+       * store. Lambda's invocations never share a process: the cloud deploys `concurrency` alone.
+       */
+      spareLocally?: number;
     }
   | { type: 'schedule' /** EventBridge rate, in seconds */; everySeconds: number }
   /**
@@ -136,7 +144,7 @@ export const LAMBDAS: readonly LambdaDef[] = [
     name: 'checker',
     entry: 'functions/checks/checker.ts',
     // One check per invocation: on Lambda the browser runs single-process in the default context.
-    trigger: { type: 'sqs', queue: 'check', batchSize: 1, concurrency: 4 },
+    trigger: { type: 'sqs', queue: 'check', batchSize: 1, concurrency: 4, spareLocally: 2 },
     memoryMb: 2048,
     timeoutSeconds: 120,
     chromium: true,

@@ -1,4 +1,4 @@
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoClient } from './aws/clients.js';
 import { config } from './config.js';
 import { keyedRecords } from './db/keyedRecords.js';
@@ -9,6 +9,7 @@ import { isConditionFailure } from './db/repository.js';
 // (only by its holder). The limit is read by the caller on every take, so lowering or raising
 // it applies to the next work at once, without a deploy; slots above a lowered limit simply
 // drain as their holders finish. A holder that dies keeps its slot only until `leaseMs` passes.
+// A holder may also hand its slot straight to another (one conditional update).
 
 export interface SlotLease {
   pool: string;
@@ -92,5 +93,38 @@ export async function releaseSlot(lease: SlotLease): Promise<void> {
     freedHere.set(lease.pool, [lease.slot, ...freed.filter((s) => s !== lease.slot)].slice(0, FREED_KEPT));
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
+  }
+}
+
+/**
+ * Passes a held slot straight to `holder`, with a fresh lease: one conditional write where a release
+ * and a take are two, and the slot is never free in between for a taker elsewhere. Undefined when
+ * the lease was lost meanwhile (it ran out and another holder took the slot).
+ */
+export async function handOverSlot(
+  lease: SlotLease,
+  holder: string,
+  leaseMs: number,
+  now = Date.now(),
+): Promise<SlotLease | undefined> {
+  try {
+    await dynamoClient().send(
+      new UpdateCommand({
+        TableName: config.tableName,
+        Key: slotKey(lease.pool, lease.slot),
+        UpdateExpression: 'SET holder = :next, lease_until = :until, expires_at = :expires',
+        ConditionExpression: 'holder = :holder',
+        ExpressionAttributeValues: {
+          ':holder': lease.holder,
+          ':next': holder,
+          ':until': now + leaseMs,
+          ':expires': Math.ceil((now + leaseMs) / 1000) + 3600,
+        },
+      }),
+    );
+    return { pool: lease.pool, slot: lease.slot, holder };
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
   }
 }

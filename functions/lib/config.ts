@@ -63,6 +63,15 @@ export const config = {
       .map((s) => s.trim().toLowerCase())
       .filter(Boolean);
   },
+  /**
+   * Locally: the checker slots' ceiling (CHECKER_CONCURRENCY), set because the runner's spare
+   * invocations (registry `spareLocally`) could otherwise run more browsers than it. Unset in the
+   * cloud, where the checker's reserved concurrency is the ceiling.
+   */
+  get checkerSlotsCeiling(): number | undefined {
+    const v = Number(process.env.CHECKER_SLOTS_CEILING);
+    return Number.isInteger(v) && v > 0 ? v : undefined;
+  },
   get chromiumPath() {
     return process.env.CHROMIUM_PATH || undefined;
   },

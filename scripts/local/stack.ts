@@ -310,16 +310,20 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
         const concurrency = Number(process.env[`${def.name.toUpperCase()}_CONCURRENCY`] || t.concurrency);
         if (def.chromium) {
           // A browser driven by site content runs apart from the server's secrets: its own
-          // process, with the environment its registry `access` grants (lambdaEnv).
+          // process, with the environment its registry `access` grants (lambdaEnv). Its spare
+          // invocations (registry `spareLocally`) wait there for the slots the others free, and
+          // its slots keep under the knob (`<NAME>_SLOTS_CEILING`, config.ts).
+          const ceiling = { [`${def.name.toUpperCase()}_SLOTS_CEILING`]: String(concurrency) };
           const spec = {
             def,
             queueUrl: queue.url,
             queueArn: queue.arn,
-            concurrency,
+            concurrency: concurrency + (t.spareLocally ?? 0),
             region: REGION,
             drainMs: DRAIN_MS,
           };
-          consumers.push(await startConsumerChild(spec, lambdaEnv(def, process.env)));
+          const env = t.spareLocally ? { ...process.env, ...ceiling } : process.env;
+          consumers.push(await startConsumerChild(spec, lambdaEnv(def, env)));
           continue;
         }
         consumers.push(

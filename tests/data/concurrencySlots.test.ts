@@ -1,11 +1,58 @@
-import { describe, expect, it } from 'vitest';
-import { inCheckerSlot } from '../../functions/checks/checkerSlots.js';
+import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SLOT_WAIT_MS, inCheckerSlot } from '../../functions/checks/checkerSlots.js';
+import { resetClients } from '../../functions/lib/aws/clients.js';
 import { releaseSlot, takeSlot } from '../../functions/lib/concurrencySlots.js';
+import { QUEUES } from '../../functions/registry.js';
 import { getSystemConfig } from '../../functions/systemConfig/getSystemConfig.js';
+import { type SqsEngine, startSqs } from '../../scripts/local/engines/sqs.js';
 import { until } from '../helpers/until.js';
-import { setupDynamo } from './engine.js';
+import { callsDuring, setupDynamo } from './engine.js';
 
 setupDynamo();
+
+// The check queue, where a check that finds no slot goes back with a delay.
+let sqsEngine: SqsEngine;
+let sqs: SQSClient;
+const checkQueue = () => sqsEngine.queues.find((q) => q.name === 'check')!;
+beforeAll(async () => {
+  sqsEngine = await startSqs({ queues: QUEUES, region: 'us-east-1' });
+  process.env.SQS_ENDPOINT = sqsEngine.endpoint;
+  process.env.CHECK_QUEUE_URL = checkQueue().url;
+  resetClients();
+  sqs = new SQSClient({
+    region: 'us-east-1',
+    endpoint: sqsEngine.endpoint,
+    credentials: { accessKeyId: 'l', secretAccessKey: 'l' },
+  });
+});
+afterAll(async () => {
+  sqs?.destroy();
+  await sqsEngine?.stop();
+});
+afterEach(() => {
+  delete process.env.CHECKER_SLOTS_CEILING;
+});
+
+/** Checks put back on the check queue for later (delayed). */
+async function checksPutBack(): Promise<number> {
+  const { Attributes } = await sqs.send(
+    new GetQueueAttributesCommand({
+      QueueUrl: checkQueue().url,
+      AttributeNames: ['ApproximateNumberOfMessagesDelayed'],
+    }),
+  );
+  return Number(Attributes?.ApproximateNumberOfMessagesDelayed ?? 0);
+}
+
+/** A promise and the function that settles it. */
+function gate(): { open: () => void; opened: Promise<void> } {
+  let open = () => {};
+  const opened = new Promise<void>((r) => {
+    open = r;
+  });
+  return { open, opened };
+}
 
 const LEASE = 60_000;
 const now = Date.UTC(2026, 0, 1, 12, 0, 0);
@@ -88,5 +135,107 @@ describe('the checker slot', () => {
       }),
     ).rejects.toThrow('browser crashed');
     expect(await freeCheckerSlots(checker.concurrency)).toBe(checker.concurrency);
+  });
+
+  it('waits, with every slot held by checks of its process, for the one they give up first, and runs while that check still stores', async () => {
+    const { checker } = await getSystemConfig();
+    const putBack = await checksPutBack();
+    const events: string[] = [];
+    const browserDone = gate();
+    const stored = gate();
+    const others = gate();
+    // Every slot held here: the first check stores its evidence after freeing its slot.
+    let running = 0;
+    const holders = Array.from({ length: checker.concurrency }, (_, i) =>
+      inCheckerSlot({ operation_id: 2, subtask_id: 10 + i }, `held-${i}`, async (freeSlot) => {
+        running++;
+        if (i > 0) return others.opened;
+        await browserDone.opened;
+        freeSlot();
+        await stored.opened;
+        events.push('first check stored');
+      }),
+    );
+    await until(
+      'every check running',
+      async () => running,
+      (n) => n === checker.concurrency,
+      {
+        ms: 5_000,
+        everyMs: 20,
+      },
+    );
+    expect(await freeCheckerSlots(checker.concurrency)).toBe(0);
+    const waiting = inCheckerSlot({ operation_id: 2, subtask_id: 20 }, 'waiting', async () => {
+      events.push('waiting check ran');
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(events).toEqual([]);
+    // The slot goes straight to the waiting check: one write of the slot, not a release and a take.
+    const { calls } = await callsDuring(async () => {
+      browserDone.open();
+      await waiting;
+    });
+    // (and the waiting check's own release, once it ran)
+    expect(calls.filter((c) => c.pk?.startsWith('slot')).map((c) => c.command)).toEqual([
+      'UpdateItemCommand',
+      'DeleteItemCommand',
+    ]);
+    stored.open();
+    others.open();
+    await Promise.all(holders);
+    expect(events).toEqual(['waiting check ran', 'first check stored']);
+    expect(await checksPutBack()).toBe(putBack);
+    expect(await freeCheckerSlots(checker.concurrency)).toBe(checker.concurrency);
+  });
+
+  it('goes back on the queue at once when the slots are held elsewhere (as for a Lambda invocation, which never shares its process)', async () => {
+    const { checker } = await getSystemConfig();
+    const putBack = await checksPutBack();
+    const elsewhere = (
+      await Promise.all(
+        Array.from({ length: checker.concurrency }, (_, i) =>
+          takeSlot('checker', checker.concurrency, `far-${i}`, LEASE),
+        ),
+      )
+    ).filter((l) => l !== undefined);
+    expect(elsewhere).toHaveLength(checker.concurrency);
+    let ran = false;
+    const started = Date.now();
+    await inCheckerSlot({ operation_id: 3, subtask_id: 30 }, 'no-slot', async () => {
+      ran = true;
+    });
+    expect(Date.now() - started).toBeLessThan(SLOT_WAIT_MS / 4);
+    expect(ran).toBe(false);
+    expect(await checksPutBack()).toBe(putBack + 1);
+    await Promise.all(elsewhere.map((l) => releaseSlot(l)));
+  });
+
+  it('keeps under the local ceiling when the operators allow more', async () => {
+    const { checker } = await getSystemConfig();
+    expect(checker.concurrency).toBeGreaterThan(1);
+    process.env.CHECKER_SLOTS_CEILING = '1';
+    const release = gate();
+    let running = 0;
+    let most = 0;
+    const check = async () => {
+      running++;
+      most = Math.max(most, running);
+      await release.opened;
+      running--;
+    };
+    const first = inCheckerSlot({ operation_id: 4, subtask_id: 40 }, 'ceiling-1', check);
+    await until(
+      'the first check running',
+      async () => running,
+      (n) => n === 1,
+      { ms: 5_000, everyMs: 20 },
+    );
+    const second = inCheckerSlot({ operation_id: 4, subtask_id: 41 }, 'ceiling-2', check);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(running).toBe(1);
+    release.open();
+    await Promise.all([first, second]);
+    expect(most).toBe(1);
   });
 });
