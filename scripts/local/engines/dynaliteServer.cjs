@@ -167,7 +167,10 @@ if (process.env.PATROL_DYNALITE_COUNTS) {
   const kindOf = (body) => {
     try {
       const j = JSON.parse(body);
-      const key = j.Key || j.Item || {};
+      // A batch names the kind of its first key (or put item).
+      const batch = j.RequestItems && Object.values(j.RequestItems)[0];
+      const first = batch && (batch.Keys?.[0] || batch[0]?.PutRequest?.Item || batch[0]?.DeleteRequest?.Key);
+      const key = j.Key || j.Item || first || {};
       const pk = key.pk?.S ?? (j.KeyConditionExpression ? Object.values(j.ExpressionAttributeValues || {})[0]?.S : '');
       const name = String(pk ?? '');
       // A counter names its partition: `count#check_log:subtask_id=12` counts as `count#check_log:subtask_id`.
