@@ -4,6 +4,7 @@ import { writeSequence } from '../lib/db/faults.js';
 import { defineFollowUp, together } from '../lib/db/outbox.js';
 import { recordIncident } from '../incidents/service.js';
 import { recordMetric } from '../lib/metrics.js';
+import { siteRefs } from '../sites/service.js';
 import { newNotificationId, writeNotification } from '../notifications/service.js';
 import { recordSubtaskRollup } from './checkRollup.js';
 import { cause, countOnOperation, countOnTask } from './counts.js';
@@ -278,10 +279,17 @@ const addToRollups = defineFollowUp('check.rollup', async ({ subtask_id }: { sub
 const enqueueRest = defineFollowUp('check.enqueue_rest', async ({ task_id }: { task_id: number }) => {
   const { subtasks, tasks } = checkStore();
   const [all, task] = await Promise.all([subtasks.all({ scope: { task_id } }), tasks.get(task_id)]);
-  // The login stored its session on the task before it ended: the rest carry it, and read it no more.
+  const pending = all.filter((s) => s.status === Pending);
+  // The login stored its session on the task before it ended: the rest carry it, and the site it
+  // signed in to (one read for the task, where each check read it), and read them no more.
+  const site = task && pending.length ? (await siteRefs([task.site_id])).get(task.site_id) : undefined;
   await enqueueSubtasks(
-    all.filter((s) => s.status === Pending),
-    task && { account_id: task.account_id, session_id: task.session_id },
+    pending,
+    task && {
+      account_id: task.account_id,
+      session_id: task.session_id,
+      ...(site && { site: { name: site.name, url: site.url } }),
+    },
   );
 });
 

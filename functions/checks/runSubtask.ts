@@ -116,15 +116,25 @@ const MIN_ATTEMPT_MS = 10_000;
 type Finish = (outcome: SubtaskOutcome, siteName?: string) => Promise<void>;
 
 /**
- * What a run reads before its browser starts: the task (unless the message carries what the run
- * needs of it), the site, the account with its password, the task's session (all but a login) and
- * the checker's config. The step timeout, retries and budgets are the operators' to tune (super
+ * What a run reads before its browser starts: the task and the site (unless the message carries
+ * what the run needs of them), the account with its password, the task's session (all but a login)
+ * and the checker's config. The step timeout, retries and budgets are the operators' to tune (super
  * config): read per check, cached for seconds.
  */
-async function readRunInputs(sub: Pick<StoredSubtask, 'task_id' | 'site_id' | 'process'>, sent?: CheckMessageTask) {
+export async function readRunInputs(
+  sub: Pick<StoredSubtask, 'task_id' | 'site_id' | 'process'>,
+  sent?: CheckMessageTask,
+) {
   const [task, site, { checker }] = await Promise.all([
-    sent ? ({ id: sub.task_id, site_id: sub.site_id, ...sent } satisfies TaskRef) : checkStore().tasks.get(sub.task_id),
-    siteRefs([sub.site_id]).then((refs) => refs.get(sub.site_id)),
+    sent
+      ? ({
+          id: sub.task_id,
+          site_id: sub.site_id,
+          account_id: sent.account_id,
+          session_id: sent.session_id,
+        } satisfies TaskRef)
+      : checkStore().tasks.get(sub.task_id),
+    sent?.site ? { id: sub.site_id, ...sent.site } : siteRefs([sub.site_id]).then((refs) => refs.get(sub.site_id)),
     getSystemConfig(),
   ]);
   const isLogin = sub.process === Process.values.Login;

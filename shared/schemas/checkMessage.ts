@@ -23,9 +23,14 @@ export type CheckMessageSubtask = z.infer<typeof CheckMessageSubtask>;
  * The task as its login's success left it, sent with the rest of its subtasks (not with the first
  * wave, a requeue or a message of an older version): it has started, and its checks sign in as
  * this account with this stored session. The checker then neither reads the task nor asks whether
- * its claim starts it.
+ * its claim starts it. With the site (its name and address as the login's end read them), it reads
+ * no site either: the rest of a task checks the site its login signed in to, whose session it holds.
  */
-export const CheckMessageTask = z.object({ account_id: Id.nullable(), session_id: Id.nullable() });
+export const CheckMessageTask = z.object({
+  account_id: Id.nullable(),
+  session_id: Id.nullable(),
+  site: z.object({ name: z.string().min(1), url: z.string().min(1) }).optional(),
+});
 export type CheckMessageTask = z.infer<typeof CheckMessageTask>;
 
 export const CheckMessage = z.object({

@@ -4,7 +4,10 @@ import { dynamoClient } from '../../functions/lib/aws/clients.js';
 import { sweepFollowUps } from '../../functions/lib/db/outbox.js';
 import { Process, RunStatus, TaskStatus } from '../../shared/enums.js';
 import { claimBeside, claimSubtask, finishSubtask } from '../../functions/checks/engine.js';
+import { readRunInputs } from '../../functions/checks/runSubtask.js';
 import { checkStore, type StoredSubtask } from '../../functions/checks/store.js';
+import { siteStore } from '../../functions/sites/store.js';
+import { CheckMessage } from '../../shared/schemas/checkMessage.js';
 import { newCheck, run, sent, setupQueues } from './checkRig.js';
 import { callsDuring, setupDynamo } from './engine.js';
 
@@ -73,6 +76,30 @@ describe("a checker's claim", () => {
     const events = await checkStore().engineEvents.all({ scope: { operation_id: check.op.id } });
     expect(events.filter((e) => e.action === 'task_start')).toHaveLength(1);
     expect(events.filter((e) => e.action === 'subtask_start' && e.subtask_id === rest[0].id)).toHaveLength(1);
+  });
+
+  it('of the rest of a task: its message carries the site its login signed in to, and the run reads no site', async () => {
+    const check = await newCheck([[Login, AgentSetting]]);
+    const { task, subs } = check.tasks[0];
+    const [login, next] = subs;
+    const { site } = await siteStore().createSite(
+      {
+        name: `Rest of task ${task.id}`,
+        url: 'https://rest-of-task.example.test',
+        enable: true,
+        available_account_cnt: 0,
+      },
+      [],
+    );
+    await checkStore().tasks.update(task.id, { site_id: site.id, account_id: 7, session_id: 9 });
+    await run(login);
+
+    const message = CheckMessage.parse((await sent('check')).find((m) => m.subtask_id === next.id));
+    expect(message.task).toEqual({ account_id: 7, session_id: 9, site: { name: site.name, url: site.url } });
+    const { result, calls } = await callsDuring(() => readRunInputs({ ...next, site_id: site.id }, message.task));
+    expect(result.site).toEqual({ id: site.id, name: site.name, url: site.url });
+    expect(calls.map((c) => c.command)).not.toContain('BatchGetItemCommand');
+    expect(calls.filter((c) => c.pk === `site#${site.id}` || c.pk === `task#${task.id}`)).toEqual([]);
   });
 
   it("kept for its end: the end's write removes the claim's applied entry, so the claim writes its row once", async () => {
