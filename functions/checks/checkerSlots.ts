@@ -77,7 +77,10 @@ function slotFromHere(holder: string, limit: number, ms: number): Promise<SlotLe
 async function passOn(lease: SlotLease): Promise<void> {
   const waiter = here.waiters.shift();
   if (waiter && lease.slot < waiter.limit) {
-    const handed = await handOverSlot(lease, waiter.holder, SLOT_LEASE_MS).catch(() => undefined);
+    const handed = await handOverSlot(lease, waiter.holder, SLOT_LEASE_MS).catch((error: unknown) => {
+      logger.warn('could not hand the checker slot over; it is given back instead', { error: error as Error });
+      return undefined;
+    });
     if (handed) {
       waiter.settle(handed);
       return;
