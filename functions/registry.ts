@@ -32,10 +32,11 @@ export type Trigger =
       concurrency: number;
       /**
        * Local runner, for a browser consumer (its own process): invocations beyond `concurrency`,
-       * for a handler that frees its share of the work before it answers. The checker frees its browser slot, then stores the check's
-       * evidence; a spare invocation meanwhile waits in the same process for that slot and starts
-       * the next check (functions/checks/checkerSlots.ts), so the browsers never idle through a
-       * store. Lambda's invocations never share a process: the cloud deploys `concurrency` alone.
+       * for a handler that frees its share of the work before it answers. The checker frees its
+       * browser slot, then stores the check's evidence; a spare invocation meanwhile waits in the
+       * same process for that slot and starts the next check (functions/checks/checkerSlots.ts), so
+       * the browsers never idle through a store. Lambda's invocations never share a process: the
+       * cloud deploys `concurrency` alone.
        */
       spareLocally?: number;
     }

@@ -37,6 +37,17 @@ function tryOrder(pool: string, limit: number): number[] {
   return [...freed, ...rest];
 }
 
+/** A holder's lease of a slot: the attributes a take or a hand-over writes. */
+function leaseOf(holder: string, leaseMs: number, now: number) {
+  return {
+    holder,
+    lease_until: now + leaseMs,
+    // Lets TTL drop the slots of a pool whose limit was lowered; a pool never holds more than its
+    // highest limit of items, so locally they are simply reused.
+    expires_at: Math.ceil((now + leaseMs) / 1000) + 3600,
+  };
+}
+
 /**
  * Takes a free slot of `pool` among the first `limit`, or answers undefined when all are held.
  * Slots this process gave back are tried first; the others from a random start, so parallel
@@ -57,14 +68,7 @@ export async function takeSlot(
       await dynamoClient().send(
         new PutCommand({
           TableName: config.tableName,
-          Item: {
-            ...slotKey(pool, slot),
-            holder,
-            lease_until: now + leaseMs,
-            // Lets TTL drop the slots of a pool whose limit was lowered; a pool never holds more
-            // than its highest limit of items, so locally they are simply reused.
-            expires_at: Math.ceil((now + leaseMs) / 1000) + 3600,
-          },
+          Item: { ...slotKey(pool, slot), ...leaseOf(holder, leaseMs, now) },
           ConditionExpression: 'attribute_not_exists(pk) OR lease_until < :now',
           ExpressionAttributeValues: { ':now': now },
         }),
@@ -107,6 +111,7 @@ export async function handOverSlot(
   leaseMs: number,
   now = Date.now(),
 ): Promise<SlotLease | undefined> {
+  const next = leaseOf(holder, leaseMs, now);
   try {
     await dynamoClient().send(
       new UpdateCommand({
@@ -116,9 +121,9 @@ export async function handOverSlot(
         ConditionExpression: 'holder = :holder',
         ExpressionAttributeValues: {
           ':holder': lease.holder,
-          ':next': holder,
-          ':until': now + leaseMs,
-          ':expires': Math.ceil((now + leaseMs) / 1000) + 3600,
+          ':next': next.holder,
+          ':until': next.lease_until,
+          ':expires': next.expires_at,
         },
       }),
     );
