@@ -56,44 +56,78 @@ export async function runSubtask(
   } = {},
 ): Promise<void> {
   const known = message.subtask && { ...message.subtask, operation_id: message.operation_id };
-  // With the subtask's fields in the message, the run's reads and its first browser context (~0.1 s
-  // of Chromium's own work) go beside its claim, which then costs the slot no time of its own. A
-  // claim that fails (a second delivery, a pause) drops the reads and closes the context unused.
-  const early = known && readRunInputs(known, message.task);
-  early?.catch(() => {});
-  const opened = known && getBrowser().then((browser) => openCheckContext(browser));
-  opened?.catch(() => {});
-  const claim = await claimBeside(message.subtask_id, runId, known, {
+  const claiming = claimBeside(message.subtask_id, runId, known, {
     taskStarted: message.task !== undefined,
     keepForEnd: true,
   });
-  if (!claim) {
-    logger.info('subtask not claimable (duplicate, paused or finished)', { subtask_id: message.subtask_id });
-    await closeUnused(opened);
-    return;
-  }
-  const { sub } = claim;
+  claiming.catch(() => {});
+  // With the subtask's fields in the message, the run does not wait for its claim: its reads and
+  // its browser context go beside it, and the check takes the context (and so touches the site)
+  // only once the claim holds. The claim's write took ~37 ms of a busy slot at every change of
+  // check (2026-11-29); the context takes ~0.6 s. Without them, the claim reads the row first.
+  const basis: RunBasis | null = known ? { ...known, id: message.subtask_id } : ((await claiming)?.sub ?? null);
+  const claimHolds = () => claiming.then((claim) => claim !== null);
+  if (!basis || !(known || (await claimHolds()))) return notClaimable(message.subtask_id);
+  const opened =
+    known &&
+    afterClaim(
+      claimHolds(),
+      getBrowser().then((browser) => openCheckContext(browser)),
+    );
   // The claim's follow-ups are applied while the check runs; every way to the end waits for them
   // (the end's counts follow the claim's).
-  const claimed = claim.followUps.catch((error: unknown) => {
-    logger.warn("the claim's kept counts were not moved; the repair recounts them", {
-      subtask_id: sub.id,
-      error: error as Error,
-    });
-  });
+  const claimed = claiming.then((claim) =>
+    claim?.followUps.catch((error: unknown) => {
+      logger.warn("the claim's kept counts were not moved; the repair recounts them", {
+        subtask_id: claim.sub.id,
+        error: error as Error,
+      });
+    }),
+  );
+  claimed.catch(() => {});
   const finish: Finish = async (outcome, siteName) => {
+    const claim = await claiming;
+    // Not claimed (a second delivery): its run ended unrun, and nothing of it is stored.
+    if (!claim) return;
     await claimed;
     // The end's write also removes the claim's applied entry: one write where there were two.
     const applied = claim.applied();
-    await finishSubtask(sub, runId, outcome, { siteName, handOff: true, clears: applied ? [applied] : [] });
+    await finishSubtask(claim.sub, runId, outcome, { siteName, handOff: true, clears: applied ? [applied] : [] });
   };
   try {
-    await execute(sub, runId, finish, early ?? readRunInputs(sub), opened, hooks.onBrowserDone);
+    await execute(
+      basis,
+      runId,
+      { finish, claimHolds },
+      readRunInputs(basis, message.task),
+      opened,
+      hooks.onBrowserDone,
+    );
   } catch (error) {
+    // The claim itself failed (the store is unreachable): the message is tried again.
+    if (!(await claimHolds())) return notClaimable(message.subtask_id);
     // Storage or browser failure outside the driver: the subtask still ends, with the reason.
-    logger.error('subtask failed outside the driver', { subtask_id: sub.id, error: error as Error });
+    logger.error('subtask failed outside the driver', { subtask_id: basis.id, error: error as Error });
     await finish({ success: false, msg: `Checker error: ${(error as Error).message}` });
   }
+}
+
+/** What a run needs of its subtask, known before its claim when the message carries it. */
+type RunBasis = Pick<StoredSubtask, 'id' | 'operation_id' | 'task_id' | 'site_id' | 'process' | 'mode'>;
+
+function notClaimable(subtaskId: number): void {
+  logger.info('subtask not claimable (duplicate, paused or finished)', { subtask_id: subtaskId });
+}
+
+/** Raised in place of a context whose check lost its claim. */
+class NotClaimed extends Error {}
+
+/** The context once the claim holds; else it is closed unused and the check ends unrun. */
+async function afterClaim(holds: Promise<boolean>, opening: Promise<CheckContext>): Promise<CheckContext> {
+  opening.catch(() => {});
+  if (await holds.catch(() => false)) return opening;
+  await closeUnused(opening);
+  throw new NotClaimed('the subtask was not claimed');
 }
 
 /** Closes a context opened beside the claim that no check took over. */
@@ -146,9 +180,9 @@ export async function readRunInputs(
 }
 
 async function execute(
-  sub: StoredSubtask,
+  sub: RunBasis,
   runId: string,
-  finish: Finish,
+  { finish, claimHolds }: { finish: Finish; claimHolds: () => Promise<boolean> },
   inputs: ReturnType<typeof readRunInputs>,
   opened: Promise<CheckContext> | undefined,
   onBrowserDone?: () => void,
@@ -190,6 +224,8 @@ async function execute(
       stepTimeoutMs: checker.step_timeout_seconds * 1000,
       record: true,
     });
+    // A run that started beside its claim is kept only once the claim holds.
+    if (attempt === 1 && opened && !(await claimHolds())) return;
     stored.push(storeEvidence(sub, runId, account.id, run, attempt));
     const { outcome } = run;
     if (outcome.success) break;
@@ -265,7 +301,7 @@ interface StoredEvidence {
  * answers once the rows are written; their kept counts move beside the subtask's end.
  */
 async function storeEvidence(
-  sub: StoredSubtask,
+  sub: RunBasis,
   runId: string,
   accountId: number,
   { outcome, video, screenshot }: Awaited<ReturnType<typeof runCheck>>,

@@ -211,6 +211,38 @@ describe('the checker slot', () => {
     await Promise.all(elsewhere.map((l) => releaseSlot(l)));
   });
 
+  it("hands a slot on at once, and never gives up a slot whose lease ran out under another holder's feet", async () => {
+    process.env.CHECKER_SLOTS_CEILING = '1';
+    const holding = gate();
+    const handedOn = gate();
+    const events: string[] = [];
+    let running = false;
+    const first = inCheckerSlot({ operation_id: 5, subtask_id: 50 }, 'outran-1', async (freeSlot) => {
+      running = true;
+      await holding.opened;
+      freeSlot();
+      await handedOn.opened;
+    });
+    await until('the first check holding the slot', async () => running, Boolean, { ms: 5_000, everyMs: 20 });
+    // Its lease runs out (it outran SLOT_LEASE_MS) and a checker elsewhere takes the slot.
+    await releaseSlot({ pool: 'checker', slot: 0, holder: 'outran-1' });
+    const far = await takeSlot('checker', 1, 'elsewhere', LEASE);
+    expect(far).toMatchObject({ slot: 0, holder: 'elsewhere' });
+    const waiting = inCheckerSlot({ operation_id: 5, subtask_id: 51 }, 'outran-2', async () => {
+      events.push('waiting check ran');
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    holding.open();
+    await waiting;
+    handedOn.open();
+    await first;
+    // The hand-over found the slot another's: the waiting check ran this once (and said so in the
+    // log), and neither check's release took the slot from the holder elsewhere.
+    expect(events).toEqual(['waiting check ran']);
+    expect(await takeSlot('checker', 1, 'after', LEASE)).toBeUndefined();
+    await releaseSlot(far!);
+  });
+
   it('keeps under the local ceiling when the operators allow more', async () => {
     const { checker } = await getSystemConfig();
     expect(checker.concurrency).toBeGreaterThan(1);

@@ -135,6 +135,15 @@ describe('a message delivered twice', () => {
       (l: { subtask_id: number }) => l.subtask_id === message.subtask_id,
     );
     expect(logs).toHaveLength(1);
+    // The refused delivery's browser waited for its claim and touched nothing: one raw log, one video.
+    const raw = (await get('/raw/logs?page_size=0')).body.data.result.filter(
+      (l: { subtask_id: number }) => l.subtask_id === message.subtask_id,
+    );
+    expect(raw).toHaveLength(1);
+    const videos = (await get('/raw/videos?page_size=0')).body.data.result.filter(
+      (v: { subtask_id: number }) => v.subtask_id === message.subtask_id,
+    );
+    expect(videos).toHaveLength(1);
     // The end's follow-ups are the stack's follow-up applier's (handed off): the operation ends soon after.
     const detail = await until(
       'the operation to end',
