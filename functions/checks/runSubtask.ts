@@ -66,8 +66,8 @@ export async function runSubtask(
   // only once the claim holds. The claim's write took ~37 ms of a busy slot at every change of
   // check (2026-11-29); the context takes ~0.6 s. Without them, the claim reads the row first.
   const basis: RunBasis | null = known ? { ...known, id: message.subtask_id } : ((await claiming)?.sub ?? null);
+  if (!basis) return notClaimable(message.subtask_id);
   const claimHolds = () => claiming.then((claim) => claim !== null);
-  if (!basis || !(known || (await claimHolds()))) return notClaimable(message.subtask_id);
   const opened =
     known &&
     afterClaim(
@@ -104,7 +104,8 @@ export async function runSubtask(
       hooks.onBrowserDone,
     );
   } catch (error) {
-    // The claim itself failed (the store is unreachable): the message is tried again.
+    // A claim refused ends the run unrun; a claim that failed (the store unreachable) throws here,
+    // and the message is tried again.
     if (!(await claimHolds())) return notClaimable(message.subtask_id);
     // Storage or browser failure outside the driver: the subtask still ends, with the reason.
     logger.error('subtask failed outside the driver', { subtask_id: basis.id, error: error as Error });
