@@ -131,19 +131,15 @@ describe('a message delivered twice', () => {
 
     const results = await get(`/check/subtasks/${message.subtask_id}/check-results`);
     expect(results.body.data).toHaveLength(1);
-    const logs = (await get('/check/results/agent-setting?page_size=0')).body.data.result.filter(
-      (l: { subtask_id: number }) => l.subtask_id === message.subtask_id,
-    );
-    expect(logs).toHaveLength(1);
+    /** A list's rows of this subtask. */
+    const rowsOfSubtask = async (list: string) =>
+      (await get(`${list}?page_size=0`)).body.data.result.filter(
+        (row: { subtask_id: number }) => row.subtask_id === message.subtask_id,
+      );
+    expect(await rowsOfSubtask('/check/results/agent-setting')).toHaveLength(1);
     // The refused delivery's browser waited for its claim and touched nothing: one raw log, one video.
-    const raw = (await get('/raw/logs?page_size=0')).body.data.result.filter(
-      (l: { subtask_id: number }) => l.subtask_id === message.subtask_id,
-    );
-    expect(raw).toHaveLength(1);
-    const videos = (await get('/raw/videos?page_size=0')).body.data.result.filter(
-      (v: { subtask_id: number }) => v.subtask_id === message.subtask_id,
-    );
-    expect(videos).toHaveLength(1);
+    expect(await rowsOfSubtask('/raw/logs')).toHaveLength(1);
+    expect(await rowsOfSubtask('/raw/videos')).toHaveLength(1);
     // The end's follow-ups are the stack's follow-up applier's (handed off): the operation ends soon after.
     const detail = await until(
       'the operation to end',
