@@ -28,7 +28,6 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import {
-  ArrowClockwise20Regular,
   ArrowDownload20Regular,
   CheckboxChecked20Regular,
   ColumnTriple20Regular,
@@ -39,6 +38,7 @@ import {
 } from '@fluentui/react-icons';
 import type { Filter } from '@shared/listQuery';
 import { useCanWrite } from '@/app/auth';
+import { RefreshButton } from '@/components/display/RefreshButton';
 import { type ColumnDef, getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import { type ReactNode, useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
 import { type CellEnv, useCellClasses } from './CellContent';
@@ -264,9 +264,7 @@ export function ResourceTable<T>({ resource, baseFilters, toolbar, selection }: 
               resetTo={defaultSearchFields(columns as Column<unknown>[])}
             />
           ) : null}
-          <Tooltip content={t('Refresh')} relationship="label">
-            <Button appearance="subtle" icon={<ArrowClockwise20Regular />} onClick={() => void refetch()} />
-          </Tooltip>
+          <RefreshButton onRefresh={refetch} />
           <Switch label={t('Auto refresh')} checked={autoRefresh} onChange={(_, d) => setAutoRefresh(d.checked)} />
           {selection ? null : (
             <Tooltip content={t('Select mode')} relationship="label">

@@ -1,5 +1,5 @@
 import { Badge, Button, makeStyles, mergeClasses, Spinner, Text, Tooltip, tokens } from '@fluentui/react-components';
-import { ArrowClockwise20Regular, Warning16Filled } from '@fluentui/react-icons';
+import { Warning16Filled } from '@fluentui/react-icons';
 import { type CalendarCell, DAY_S, HOUR_S } from '@shared/autoCheckSchedule';
 import { Weekday } from '@shared/enums';
 import { type MaintenanceBand, MaintenanceMode } from '@shared/schemas/maintenance';
@@ -8,6 +8,7 @@ import { type ReactNode, useMemo } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { PageHeader, Panel } from '@/app/PageHeader';
 import { pathOf } from '@/app/paths';
+import { RefreshButton } from '@/components/display/RefreshButton';
 import { useT } from '@/i18n';
 import { calendarQuery, FETCH_RULE_FAILED } from './autoCheckApi';
 import { WEEKDAYS } from './ruleForm';
@@ -214,11 +215,7 @@ export default function ScheduleCalendarPage(): ReactNode {
       <PageHeader
         title={t('Schedule Calendar')}
         subtitle={t('Every enabled rule on one week, in {zone}', { zone })}
-        actions={
-          <Button icon={<ArrowClockwise20Regular />} onClick={() => void calendar.refetch()}>
-            {t('Refresh')}
-          </Button>
-        }
+        actions={<RefreshButton onRefresh={calendar.refetch} busy={calendar.isFetching} labelled />}
       />
       <Panel>
         <div className={styles.facts}>

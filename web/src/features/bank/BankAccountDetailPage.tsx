@@ -1,5 +1,4 @@
-import { Button, makeStyles, Skeleton, SkeletonItem, Subtitle2, Tooltip, tokens } from '@fluentui/react-components';
-import { ArrowClockwise20Regular } from '@fluentui/react-icons';
+import { makeStyles, Skeleton, SkeletonItem, Subtitle2, tokens } from '@fluentui/react-components';
 import { Bank } from '@shared/enums';
 import type { BankAccountDetail } from '@shared/schemas/bank';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -9,6 +8,7 @@ import { formatDateTime, orEmpty } from '@/app/format';
 import { LoadFailedPanel, PageHeader, Panel } from '@/app/PageHeader';
 import { WritableSection, WriteOnly } from '@/app/WriteOnly';
 import { Facts } from '@/components/display/Facts';
+import { RefreshButton } from '@/components/display/RefreshButton';
 import { useT } from '@/i18n';
 import { AccountSwitchButton } from './AccountSwitchButton';
 import { BankAccountStatusBadge, StaleBadge } from './BankBadges';
@@ -112,14 +112,7 @@ export default function BankAccountDetailPage(): ReactNode {
                 <AccountSwitchButton account={account} onDone={changed} />
               </WriteOnly>
             ) : null}
-            <Tooltip content={t('Refresh')} relationship="label">
-              <Button
-                appearance="subtle"
-                icon={<ArrowClockwise20Regular />}
-                disabled={isFetching}
-                onClick={() => void refetch()}
-              />
-            </Tooltip>
+            <RefreshButton onRefresh={refetch} busy={isFetching} />
           </div>
         }
       />

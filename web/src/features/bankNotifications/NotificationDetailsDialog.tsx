@@ -1,12 +1,12 @@
-import { Button, makeStyles, tokens } from '@fluentui/react-components';
+import { makeStyles, tokens } from '@fluentui/react-components';
 import { NotifyStatus, PushChannel } from '@shared/enums';
 import { emptyListQuery, type ListQuery, type ListResult, serializeListQuery } from '@shared/listQuery';
 import type { BankNotification, BankNotificationHistory } from '@shared/schemas/bank';
 import { useQuery } from '@tanstack/react-query';
-import { type ReactNode, useMemo, useState } from 'react';
+import { type ReactNode, useMemo } from 'react';
 import { queryKeys } from '@/api/queryKeys';
 import { request } from '@/api/request';
-import { OkDialog } from '@/components/dialog';
+import { DialogButton, OkDialog } from '@/components/dialog';
 import { Facts } from '@/components/display/Facts';
 import { ResourceTable } from '@/components/table';
 import { useT } from '@/i18n';
@@ -107,14 +107,10 @@ export function NotificationDetailsDialog({
 
 /** The Detail button of a bank notification row; the dialog mounts only when opened. */
 export function NotificationDetailsButton({ notification }: { notification: BankNotification }): ReactNode {
-  const t = useT();
-  const [open, setOpen] = useState(false);
   return (
-    <>
-      <Button size="small" appearance="subtle" onClick={() => setOpen(true)}>
-        {t('Detail')}
-      </Button>
-      {open ? <NotificationDetailsDialog notification={notification} onClose={() => setOpen(false)} /> : null}
-    </>
+    <DialogButton
+      label="Detail"
+      dialog={(close) => <NotificationDetailsDialog notification={notification} onClose={close} />}
+    />
   );
 }

@@ -1,9 +1,8 @@
-import { Button } from '@fluentui/react-components';
 import { Eye16Regular } from '@fluentui/react-icons';
-import { type ReactNode, useState } from 'react';
+import type { ReactNode } from 'react';
 import { EMPTY_TEXT } from '@/app/constants';
+import { DialogButton } from '@/components/dialog';
 import { InfoAlertDialog } from '@/components/dialog/InfoAlertDialog';
-import { useT } from '@/i18n';
 
 /** A View button that shows a long text (a JSON result) in the information alert; '/' when there is none. */
 export function InfoAlertDialogButton({
@@ -15,17 +14,12 @@ export function InfoAlertDialogButton({
   text: string;
   preformatted?: boolean;
 }): ReactNode {
-  const t = useT();
-  const [open, setOpen] = useState(false);
   if (!text) return EMPTY_TEXT;
   return (
-    <>
-      <Button size="small" appearance="subtle" icon={<Eye16Regular />} onClick={() => setOpen(true)}>
-        {t('View')}
-      </Button>
-      {open ? (
-        <InfoAlertDialog open title={title} text={text} preformatted={preformatted} onClose={() => setOpen(false)} />
-      ) : null}
-    </>
+    <DialogButton
+      label="View"
+      icon={<Eye16Regular />}
+      dialog={(close) => <InfoAlertDialog open title={title} text={text} preformatted={preformatted} onClose={close} />}
+    />
   );
 }

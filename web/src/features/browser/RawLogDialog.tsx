@@ -1,9 +1,9 @@
-import { Button, makeStyles, Spinner, Text, tokens } from '@fluentui/react-components';
+import { makeStyles, Spinner, Text, tokens } from '@fluentui/react-components';
 import { DocumentDismiss24Regular, Globe16Regular } from '@fluentui/react-icons';
 import type { RawLog } from '@shared/schemas/checks';
 import { useQuery } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
-import { OkDialog } from '@/components/dialog';
+import type { ReactNode } from 'react';
+import { DialogButton, OkDialog } from '@/components/dialog';
 import { useT } from '@/i18n';
 import { RawLogView } from './RawLogView';
 import { type RawLogSource, rawLogQuery } from './rawLogsApi';
@@ -65,20 +65,12 @@ export function RawLogButton({
   disabled,
   ...dialog
 }: Omit<RawLogDialogProps, 'onClose'> & { label?: string; disabled?: boolean }): ReactNode {
-  const t = useT();
-  const [open, setOpen] = useState(false);
   return (
-    <>
-      <Button
-        size="small"
-        appearance="subtle"
-        icon={<Globe16Regular />}
-        disabled={disabled}
-        onClick={() => setOpen(true)}
-      >
-        {t(label)}
-      </Button>
-      {open ? <RawLogDialog {...dialog} onClose={() => setOpen(false)} /> : null}
-    </>
+    <DialogButton
+      label={label}
+      icon={<Globe16Regular />}
+      disabled={disabled}
+      dialog={(close) => <RawLogDialog {...dialog} onClose={close} />}
+    />
   );
 }

@@ -1,4 +1,4 @@
-import { Button, makeStyles, Spinner, Tab, TabList, Text, tokens } from '@fluentui/react-components';
+import { makeStyles, Spinner, Tab, TabList, Text, tokens } from '@fluentui/react-components';
 import { CheckmarkCircle12Filled, DismissCircle12Filled, DocumentDismiss24Regular } from '@fluentui/react-icons';
 import { Process, TestMode } from '@shared/enums';
 import type { CheckResult, Subtask } from '@shared/schemas/checks';
@@ -7,7 +7,7 @@ import { type ReactNode, useState } from 'react';
 import { formatDateTime } from '@/app/format';
 import { pathOf } from '@/app/paths';
 import { RouteLink } from '@/components/display/RouteLink';
-import { OkDialog } from '@/components/dialog';
+import { DialogButton, OkDialog } from '@/components/dialog';
 import { RawLogView } from '@/features/browser/RawLogView';
 import { VideoPlayer } from '@/features/browser/VideoPlayer';
 import { useT } from '@/i18n';
@@ -134,14 +134,5 @@ export function CheckResultsDialog({ subtask, onClose }: { subtask: CheckedSubta
 
 /** The Logs button of a subtask row; the dialog mounts only when opened. */
 export function CheckLogsButton({ subtask, label = 'Logs' }: { subtask: CheckedSubtask; label?: string }): ReactNode {
-  const t = useT();
-  const [open, setOpen] = useState(false);
-  return (
-    <>
-      <Button size="small" appearance="subtle" onClick={() => setOpen(true)}>
-        {t(label)}
-      </Button>
-      {open ? <CheckResultsDialog subtask={subtask} onClose={() => setOpen(false)} /> : null}
-    </>
-  );
+  return <DialogButton label={label} dialog={(close) => <CheckResultsDialog subtask={subtask} onClose={close} />} />;
 }

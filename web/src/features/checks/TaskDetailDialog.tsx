@@ -1,10 +1,10 @@
-import { Button, Divider, Link, makeStyles, Spinner, Text, tokens } from '@fluentui/react-components';
+import { Divider, Link, makeStyles, Spinner, Text, tokens } from '@fluentui/react-components';
 import type { Task } from '@shared/schemas/checks';
 import { useQuery } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import type { ReactNode } from 'react';
 import { formatDateTime, formatSeconds, orEmpty, userName } from '@/app/format';
 import { pathOf } from '@/app/paths';
-import { OkDialog } from '@/components/dialog';
+import { DialogButton, OkDialog } from '@/components/dialog';
 import { useT } from '@/i18n';
 import { CheckpointList } from './CheckpointList';
 import { durationMs, taskQuery } from './checksApi';
@@ -114,14 +114,5 @@ export function TaskDetailDialog({ taskId, onClose }: { taskId: number; onClose(
 
 /** The Detail button of a task row; the dialog mounts only when opened. */
 export function TaskDetailButton({ taskId }: { taskId: number }): ReactNode {
-  const t = useT();
-  const [open, setOpen] = useState(false);
-  return (
-    <>
-      <Button size="small" appearance="subtle" onClick={() => setOpen(true)}>
-        {t('Detail')}
-      </Button>
-      {open ? <TaskDetailDialog taskId={taskId} onClose={() => setOpen(false)} /> : null}
-    </>
-  );
+  return <DialogButton label="Detail" dialog={(close) => <TaskDetailDialog taskId={taskId} onClose={close} />} />;
 }

@@ -12,13 +12,7 @@ import {
   Text,
   tokens,
 } from '@fluentui/react-components';
-import {
-  ArrowClockwise20Regular,
-  CheckmarkCircle20Regular,
-  PlayCircle20Regular,
-  Snooze20Regular,
-  Wrench20Regular,
-} from '@fluentui/react-icons';
+import { CheckmarkCircle20Regular, PlayCircle20Regular, Snooze20Regular, Wrench20Regular } from '@fluentui/react-icons';
 import { Process, TestMode } from '@shared/enums';
 import {
   type IncidentActionBody,
@@ -35,6 +29,7 @@ import { LoadFailedPanel, PageHeader, Panel } from '@/app/PageHeader';
 import { pathOf } from '@/app/paths';
 import { WriteOnly } from '@/app/WriteOnly';
 import { Facts } from '@/components/display/Facts';
+import { RefreshButton } from '@/components/display/RefreshButton';
 import { RouteLink } from '@/components/display/RouteLink';
 import { useT } from '@/i18n';
 import { actOnIncident, incidentQuery, refreshIncidents } from './incidentsApi';
@@ -178,11 +173,7 @@ export default function IncidentDetailPage(): ReactNode {
       <PageHeader
         title={t('Incident {id}', { id: data.id })}
         subtitle={`${data.site_name} · ${t(Process.label(data.process))} (${t(TestMode.label(data.mode))})`}
-        actions={
-          <Button icon={<ArrowClockwise20Regular />} disabled={isFetching} onClick={() => void refetch()}>
-            {t('Refresh')}
-          </Button>
-        }
+        actions={<RefreshButton onRefresh={refetch} busy={isFetching} labelled />}
       />
       <Panel>
         <Facts

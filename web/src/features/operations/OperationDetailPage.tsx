@@ -1,6 +1,5 @@
 import {
   Badge,
-  Button,
   Field,
   makeStyles,
   ProgressBar,
@@ -8,10 +7,8 @@ import {
   SkeletonItem,
   Subtitle1,
   Text,
-  Tooltip,
   tokens,
 } from '@fluentui/react-components';
-import { ArrowClockwise20Regular } from '@fluentui/react-icons';
 import { OperationName, RunStatus } from '@shared/enums';
 import type { Operation } from '@shared/schemas/checks';
 import { useQuery } from '@tanstack/react-query';
@@ -21,6 +18,7 @@ import { formatDateTime, formatSeconds, orEmpty, userName } from '@/app/format';
 import { LoadFailedPanel, PageHeader, Panel } from '@/app/PageHeader';
 import { durationMs } from '@/features/checks/checksApi';
 import { Facts } from '@/components/display/Facts';
+import { RefreshButton } from '@/components/display/RefreshButton';
 import { RunStatusBadge } from '@/components/display/RunStatusBadge';
 import { useT } from '@/i18n';
 import { OperationActionChip } from './OperationActionChip';
@@ -179,14 +177,7 @@ export default function OperationDetailPage(): ReactNode {
           <OperationActionChip operation={op} onDone={refetch} />
         </WriteOnly>
       ) : null}
-      <Tooltip content={t('Refresh')} relationship="label">
-        <Button
-          appearance="subtle"
-          icon={<ArrowClockwise20Regular />}
-          disabled={isFetching}
-          onClick={() => void refetch()}
-        />
-      </Tooltip>
+      <RefreshButton onRefresh={refetch} busy={isFetching} />
     </div>
   );
 

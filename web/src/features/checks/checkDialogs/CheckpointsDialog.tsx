@@ -1,8 +1,7 @@
-import { Button } from '@fluentui/react-components';
 import { TaskListSquareLtr16Regular } from '@fluentui/react-icons';
 import type { ProcessValue, TestModeValue } from '@shared/schemas/checks';
-import { type ReactNode, useMemo, useState } from 'react';
-import { OkDialog } from '@/components/dialog';
+import type { ReactNode } from 'react';
+import { DialogButton, OkDialog } from '@/components/dialog';
 import { useT } from '@/i18n';
 import { CheckpointGrid, fromProcesses } from '../CheckpointGrid';
 import { SiteHeader } from './SiteHeader';
@@ -19,19 +18,16 @@ export interface CheckpointsDialogProps {
  */
 export function CheckpointsDialog({ points, site }: CheckpointsDialogProps): ReactNode {
   const t = useT();
-  const [open, setOpen] = useState(false);
-  const value = useMemo(() => fromProcesses(points), [points]);
   return (
-    <>
-      <Button size="small" appearance="subtle" icon={<TaskListSquareLtr16Regular />} onClick={() => setOpen(true)}>
-        {t('Checkpoint')}
-      </Button>
-      {open ? (
-        <OkDialog title={t('Checkpoints for site')} size="60vw" onClose={() => setOpen(false)}>
+    <DialogButton
+      label="Checkpoint"
+      icon={<TaskListSquareLtr16Regular />}
+      dialog={(close) => (
+        <OkDialog title={t('Checkpoints for site')} size="60vw" onClose={close}>
           {site ? <SiteHeader site={site} /> : null}
-          <CheckpointGrid value={value} readOnly />
+          <CheckpointGrid value={fromProcesses(points)} readOnly />
         </OkDialog>
-      ) : null}
-    </>
+      )}
+    />
   );
 }
