@@ -2,6 +2,7 @@
 // decides how a failure looks in its own bank's style (see kbzPortal.ts, ayaPortal.ts).
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { type CountedRule, countedRuleError, RuleBook } from '../ruleBook';
 import type { BankSlug, Ledger } from './ledger';
 
 export class Reply {
@@ -28,16 +29,13 @@ export type PortalCall = (typeof PORTAL_CALLS)[number];
 export const BANK_FAILURES = ['none', 'slow', 'http500', 'malformed'] as const;
 export type BankFailure = (typeof BANK_FAILURES)[number];
 
-export interface BankBehaviourRule {
+/** A switch; its `delayMs` is a 'slow' answer's delay (default: the sandbox's slowMs). */
+export interface BankBehaviourRule extends CountedRule {
   failure: BankFailure;
   /** Limit the rule to one bank, login or call; absent = any. */
   bank?: BankSlug;
   user?: string;
   call?: PortalCall;
-  /** Delay of a 'slow' answer (default: the sandbox's slowMs). */
-  delayMs?: number;
-  /** Apply to this many matching calls, then drop the rule; absent = until reset. */
-  times?: number;
 }
 
 export interface PortalSession {
@@ -84,9 +82,8 @@ export function parseBehaviourRule(body: Record<string, unknown>): BankBehaviour
   if (body.user !== undefined && typeof body.user !== 'string') return 'user must be a string';
   if (body.call !== undefined && !PORTAL_CALLS.includes(body.call as PortalCall))
     return `call must be one of ${PORTAL_CALLS.join(', ')}`;
-  for (const k of ['delayMs', 'times'] as const)
-    if (body[k] !== undefined && !(Number.isInteger(body[k]) && (body[k] as number) >= 0))
-      return `${k} must be a non-negative integer`;
+  const counted = countedRuleError(body);
+  if (counted) return counted;
   return {
     failure: body.failure as BankFailure,
     bank,
@@ -97,34 +94,14 @@ export function parseBehaviourRule(body: Record<string, unknown>): BankBehaviour
   };
 }
 
-export class BankBehaviourBook {
-  private rules: BankBehaviourRule[] = [];
-  add(rule: BankBehaviourRule): void {
-    this.rules.unshift(rule);
-  }
-  list(): BankBehaviourRule[] {
-    return [...this.rules];
-  }
-  reset(): void {
-    this.rules = [];
-  }
-  /** The newest rule matching one call, consuming one use of a counted rule. */
-  take(call: { bank: BankSlug; user?: string; call: PortalCall }): BankBehaviourRule | undefined {
-    const i = this.rules.findIndex(
-      (r) =>
-        (r.bank === undefined || r.bank === call.bank) &&
-        (r.user === undefined || r.user.toLowerCase() === call.user?.toLowerCase()) &&
-        (r.call === undefined || r.call === call.call),
-    );
-    if (i < 0) return undefined;
-    const rule = this.rules[i];
-    if (rule.times !== undefined) {
-      rule.times -= 1;
-      if (rule.times <= 0) this.rules.splice(i, 1);
-    }
-    return rule;
-  }
-}
+/** The bank sandbox's switches: a rule limited to a bank, a login (any case) or a portal call matches only those. */
+export const newBankBehaviourBook = () =>
+  new RuleBook<BankBehaviourRule, { bank: BankSlug; user?: string; call: PortalCall }>(
+    (r, call) =>
+      (r.bank === undefined || r.bank === call.bank) &&
+      (r.user === undefined || r.user.toLowerCase() === call.user?.toLowerCase()) &&
+      (r.call === undefined || r.call === call.call),
+  );
 
 /** Minor units as KBZ prints money: "1,234,567.00". */
 export function kbzMoney(minor: number): string {

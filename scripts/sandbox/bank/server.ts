@@ -10,7 +10,7 @@ import { kbzPortal } from './kbzPortal';
 import { type BankLogin, type BankSlug, DEMO_BANK_LOGINS, Ledger, SANDBOX_BANK_PASSWORD, toMajor } from './ledger';
 import { ledgerKeeper, loadLedger } from './ledgerFile';
 import {
-  BankBehaviourBook,
+  newBankBehaviourBook,
   newToken,
   type PortalKit,
   type PortalSession,
@@ -62,7 +62,7 @@ export async function startSandboxBank(opts: SandboxBankOptions): Promise<Sandbo
   const ledger = new Ledger({ seed: opts.seed ?? 13, feedEveryMs: opts.feedEveryMs ?? 20_000 });
   if (opts.stateFile) loadLedger(ledger, opts.stateFile);
   const keep = opts.stateFile ? ledgerKeeper(ledger, opts.stateFile) : () => undefined;
-  const book = new BankBehaviourBook();
+  const book = newBankBehaviourBook();
   const sessions = new Map<string, PortalSession>();
   const timers = new Set<NodeJS.Timeout>();
 

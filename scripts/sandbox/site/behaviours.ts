@@ -2,6 +2,7 @@
 // on demand: by the account it signs in with (the username prefix) or by a switch set through
 // `POST /__sandbox/behaviour` (per user / mode / process, optionally for a number of calls),
 // or per request with the `x-sandbox-failure` header (for JSON-level tests).
+import { type CountedRule, countedRuleError, RuleBook } from '../ruleBook';
 import type { ModeSlug } from './data';
 
 export const FAILURES = [
@@ -34,16 +35,13 @@ export function accountFailure(user: string): Failure {
   return ACCOUNT_PREFIXES.find(([prefix]) => lower.startsWith(prefix))?.[1] ?? 'none';
 }
 
-export interface BehaviourRule {
+/** A switch; its `delayMs` is a 'slow' answer's delay (default: the site's slowMs). */
+export interface BehaviourRule extends CountedRule {
   failure: Failure;
   /** Limit the rule to one account, mode (1 D4, 3 TT) or process (1..8); absent = any. */
   user?: string;
   mode?: 1 | 3;
   process?: number;
-  /** Delay of a 'slow' answer; default: the site's slowMs. */
-  delayMs?: number;
-  /** Apply to this many matching calls, then drop the rule; absent = until reset. */
-  times?: number;
 }
 
 export const MODE_OF_SLUG: Record<ModeSlug, 1 | 3> = { d4: 1, tt: 3 };
@@ -60,9 +58,8 @@ export function parseRule(body: unknown): BehaviourRule | string {
   )
     return 'process must be 1..8';
   if (b.user !== undefined && typeof b.user !== 'string') return 'user must be a string';
-  for (const k of ['delayMs', 'times'] as const)
-    if (b[k] !== undefined && !(Number.isInteger(b[k]) && (b[k] as number) >= 0))
-      return `${k} must be a non-negative integer`;
+  const counted = countedRuleError(b);
+  if (counted) return counted;
   return {
     failure: b.failure as Failure,
     user: b.user as string | undefined,
@@ -73,35 +70,11 @@ export function parseRule(body: unknown): BehaviourRule | string {
   };
 }
 
-export class BehaviourBook {
-  private rules: BehaviourRule[] = [];
-
-  add(rule: BehaviourRule): void {
-    this.rules.unshift(rule);
-  }
-
-  list(): BehaviourRule[] {
-    return [...this.rules];
-  }
-
-  reset(): void {
-    this.rules = [];
-  }
-
-  /** The switch for one call, consuming one use of a counted rule. */
-  take(call: { user?: string; mode?: 1 | 3; process: number }): BehaviourRule | undefined {
-    const i = this.rules.findIndex(
-      (r) =>
-        (r.user === undefined || r.user === call.user) &&
-        (r.mode === undefined || r.mode === call.mode) &&
-        (r.process === undefined || r.process === call.process),
-    );
-    if (i < 0) return undefined;
-    const rule = this.rules[i];
-    if (rule.times !== undefined) {
-      rule.times -= 1;
-      if (rule.times <= 0) this.rules.splice(i, 1);
-    }
-    return rule;
-  }
-}
+/** The site sandbox's switches: a rule limited to an account, a mode or a process matches only those. */
+export const newBehaviourBook = () =>
+  new RuleBook<BehaviourRule, { user?: string; mode?: 1 | 3; process: number }>(
+    (r, call) =>
+      (r.user === undefined || r.user === call.user) &&
+      (r.mode === undefined || r.mode === call.mode) &&
+      (r.process === undefined || r.process === call.process),
+  );

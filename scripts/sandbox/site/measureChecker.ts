@@ -1,6 +1,6 @@
 // Figures for docs/site-driver.md: browser launch, context creation, per-process check time,
 // video size, CPU cost of recording and the browser's peak RSS. Run: npx tsx scripts/sandbox/site/measureChecker.ts
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { Browser } from 'puppeteer-core';
 import { launchBrowser } from '../../../functions/checks/browser/launchBrowser';
 import { runCheck } from '../../../functions/checks/browser/runCheck';

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import {
   ACCOUNT_PREFIXES,
   accountFailure,
-  BehaviourBook,
+  newBehaviourBook,
   FAILURES,
   type Failure,
   MODE_OF_SLUG,
@@ -135,7 +135,7 @@ export async function startSandboxSite(opts: SandboxSiteOptions): Promise<Sandbo
   const sessionTtlMs = opts.sessionTtlMs ?? 2 * 3600_000;
   const sessions = new Map<string, Session>();
   const states = new Map<string, AccountModeState>();
-  const book = new BehaviourBook();
+  const book = newBehaviourBook();
   const timers = new Set<NodeJS.Timeout>();
   let idCounter = 0;
   const nextId = (prefix: string) => `${prefix}${String(100000 + ++idCounter)}`;
