@@ -6,7 +6,7 @@ import { useT } from '@/i18n';
 /**
  * A screen's manual refresh: an icon with a tooltip where the bar holds other controls (a table's
  * toolbar, a detail page's actions), or a labelled button where it is the page's only action.
- * Disabled while the screen's answer is on its way (`busy`), so a second click never queues a second call.
+ * Given `busy`, it is disabled while the screen's answer is on its way, so a second click queues no second call.
  */
 export function RefreshButton({
   onRefresh,

@@ -1,8 +1,8 @@
-import { Button, makeStyles, tokens } from '@fluentui/react-components';
+import { makeStyles, tokens } from '@fluentui/react-components';
 import { Open16Regular } from '@fluentui/react-icons';
-import { type ReactNode, useState } from 'react';
+import type { ReactNode } from 'react';
 import type { DialogSize } from '@/app/dialogSizes';
-import { OkDialog } from '@/components/dialog';
+import { DialogButton, OkDialog } from '@/components/dialog';
 import { useT } from '@/i18n';
 
 const useStyles = makeStyles({
@@ -35,29 +35,17 @@ export function DetailDialogButton({
 }: DetailDialogButtonProps): ReactNode {
   const t = useT();
   const styles = useStyles();
-  const [open, setOpen] = useState(false);
   return (
-    <>
-      <Button
-        size="small"
-        appearance="subtle"
-        icon={<Open16Regular />}
-        disabled={disabled}
-        onClick={() => setOpen(true)}
-      >
-        {count === undefined ? t(label) : `${t(label)} (${count})`}
-      </Button>
-      {open ? (
-        <OkDialog
-          title={t(title)}
-          subtitle={subtitle}
-          size={size}
-          contentClassName={styles.content}
-          onClose={() => setOpen(false)}
-        >
+    <DialogButton
+      label={label}
+      count={count}
+      icon={<Open16Regular />}
+      disabled={disabled}
+      dialog={(close) => (
+        <OkDialog title={t(title)} subtitle={subtitle} size={size} contentClassName={styles.content} onClose={close}>
           {children()}
         </OkDialog>
-      ) : null}
-    </>
+      )}
+    />
   );
 }
