@@ -163,7 +163,8 @@ const server = require(dynaliteMain)({ path, createTableMs: 0, deleteTableMs: 0,
 // workload asks of the engine, beside its CPU.
 if (process.env.PATROL_DYNALITE_COUNTS) {
   const counts = {};
-  // By operation and the kind of item (the key's prefix before its first '#' or digit).
+  // By operation and the kind of item (the key's prefix before its first '#' or digit; an id
+  // counter or a unique key by its whole name, its numbers as N).
   const kindOf = (body) => {
     try {
       const j = JSON.parse(body);
@@ -175,6 +176,7 @@ if (process.env.PATROL_DYNALITE_COUNTS) {
       const name = String(pk ?? '');
       // A counter names its partition: `count#check_log:subtask_id=12` counts as `count#check_log:subtask_id`.
       if (name.startsWith('count#')) return name.split('=')[0].replace(/[0-9]+/g, 'N');
+      if (name.startsWith('counter#') || name.startsWith('unique')) return name.replace(/[0-9]+/g, 'N');
       return name.split(/[#0-9=]/)[0] || '-';
     } catch {
       return '?';

@@ -7,6 +7,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { QueueDef } from '../../../functions/registry.js';
 import { LOCAL_CREDENTIALS } from './credentials.js';
+import { installDueTimers } from './fauxqsTimers.js';
 
 export interface QueueHandle {
   name: QueueDef['name'];
@@ -33,6 +34,7 @@ export async function startSqs(opts: {
 }): Promise<SqsEngine> {
   // Loaded here, not at the top: the import takes a moment that the DynamoDB child can use to boot.
   const { buildApp } = await import('fauxqs');
+  await installDueTimers();
   const app = buildApp({ logger: false, defaultRegion: opts.region });
   await app.listen({ port: opts.port ?? 0, host: '127.0.0.1' });
   const address = app.server.address();
