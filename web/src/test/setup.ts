@@ -58,3 +58,13 @@ afterEach(() => {
   cleanup();
   localStorage.clear();
 });
+
+// Griffel's warning that class names were joined as a string where mergeClasses was needed: the
+// later styles may then lose to the earlier ones (a dashboard panel's wide card did). It fails
+// the render that caused it, so no screen brings it back.
+const reportError = console.error.bind(console);
+console.error = (...args: unknown[]) => {
+  if (typeof args[0] === 'string' && args[0].startsWith('mergeClasses(): a passed string contains multiple'))
+    throw new Error(`Classes joined as a string; use mergeClasses. ${args[0]}`);
+  reportError(...args);
+};

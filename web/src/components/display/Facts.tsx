@@ -1,4 +1,4 @@
-import { makeStyles, tokens } from '@fluentui/react-components';
+import { makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import type { ReactNode } from 'react';
 
 const useStyles = makeStyles({
@@ -28,7 +28,7 @@ export function Facts({ items }: { items: Fact[] }): ReactNode {
   return (
     <dl className={styles.list}>
       {items.map((f) => (
-        <div key={f.label} className={f.wide ? `${styles.item} ${styles.wide}` : styles.item}>
+        <div key={f.label} className={mergeClasses(styles.item, f.wide && styles.wide)}>
           <dt className={styles.term}>{f.label}</dt>
           <dd className={styles.value}>{f.value}</dd>
         </div>

@@ -1,4 +1,4 @@
-import { makeStyles, tokens } from '@fluentui/react-components';
+import { makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { ArrowRepeatAll16Regular, ArrowRepeatAll20Regular } from '@fluentui/react-icons';
 import { Bank, BankNotificationCategory, NotifyStatus, PushStatus } from '@shared/enums';
 import { type BankNotification, bankNotificationListFields } from '@shared/schemas/bank';
@@ -40,7 +40,7 @@ function AccountCell({ n }: { n: BankNotification }): ReactNode {
         {account}
       </span>
       {n.sub ? (
-        <span className={`${styles.line} ${styles.minor}`} title={n.sub.no}>
+        <span className={mergeClasses(styles.line, styles.minor)} title={n.sub.no}>
           {n.sub.no}
         </span>
       ) : null}
@@ -55,7 +55,7 @@ function CategoryCell({ n }: { n: BankNotification }): ReactNode {
   return (
     <span className={styles.stack}>
       <span className={styles.line}>{t(BankNotificationCategory.label(n.category))}</span>
-      <span className={`${styles.line} ${styles.minor}`}>#{n.business_id}</span>
+      <span className={mergeClasses(styles.line, styles.minor)}>#{n.business_id}</span>
     </span>
   );
 }

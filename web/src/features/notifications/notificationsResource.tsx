@@ -1,4 +1,4 @@
-import { makeStyles, tokens } from '@fluentui/react-components';
+import { makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { Open16Regular, Send16Regular } from '@fluentui/react-icons';
 import { NotificationCategory, NotificationStatus, NotifyStatus } from '@shared/enums';
 import { type Notification, notificationListFields } from '@shared/schemas/notifications';
@@ -20,7 +20,7 @@ function TitleCell({ n }: { n: Notification }): ReactNode {
   const styles = useStyles();
   const unread = n.status === NotificationStatus.values.Unread;
   return (
-    <span className={`${styles.text} ${unread ? styles.unread : ''}`} title={n.title}>
+    <span className={mergeClasses(styles.text, unread && styles.unread)} title={n.title}>
       {n.title}
     </span>
   );

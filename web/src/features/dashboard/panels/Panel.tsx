@@ -1,6 +1,7 @@
 import {
   Card,
   makeStyles,
+  mergeClasses,
   MessageBar,
   MessageBarBody,
   Skeleton,
@@ -83,7 +84,7 @@ export function Panel<T>({
   else if (isEmpty(query.data)) body = <Text className={styles.empty}>{t(emptyText)}</Text>;
   else body = <PanelBoundary fallback={failed}>{children(query.data)}</PanelBoundary>;
   return (
-    <Card className={wide ? `${styles.card} ${styles.wide}` : styles.card} aria-label={t(title)} role="region">
+    <Card className={mergeClasses(styles.card, wide && styles.wide)} aria-label={t(title)} role="region">
       <div className={styles.head}>
         <h2 className={styles.title}>{t(title)}</h2>
         {asOf !== undefined && (
