@@ -48,16 +48,19 @@ export function nextTickMs(
 let installed = false;
 
 /**
- * Replaces the timer on fauxqs's queue class, once per process, before any queue exists. The class
- * is not among the package's exports, so it is reached by its file, the same module instance
- * fauxqs's own store imports.
+ * fauxqs's queue class. It is not among the package's exports, so it is reached by its file: the
+ * same module instance fauxqs's own store imports.
  */
-export async function installDueTimers(): Promise<void> {
-  if (installed) return;
+export async function fauxqsQueueClass(): Promise<{ prototype: FauxqsQueue } | undefined> {
   const entry = import.meta.resolve('fauxqs');
   const store = pathToFileURL(join(dirname(new URL(entry).pathname), 'sqs', 'sqsStore.js')).href;
-  const { SqsQueue } = (await import(store)) as { SqsQueue?: { prototype: FauxqsQueue } };
-  const proto = SqsQueue?.prototype;
+  return ((await import(store)) as { SqsQueue?: { prototype: FauxqsQueue } }).SqsQueue;
+}
+
+/** Replaces the timer on fauxqs's queue class, once per process, before any queue exists. */
+export async function installDueTimers(): Promise<void> {
+  if (installed) return;
+  const proto = (await fauxqsQueueClass())?.prototype;
   // A fauxqs whose queue no longer looks like this keeps its own timer: slower, never wrong.
   if (!proto || typeof proto.processTimers !== 'function' || typeof proto.startPollTimerIfNeeded !== 'function') return;
   proto.startPollTimerIfNeeded = function (this: FauxqsQueue) {

@@ -1,9 +1,7 @@
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { DeleteMessageCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_CREDENTIALS } from './credentials.js';
-import { MAX_TICK_MS, nextTickMs } from './fauxqsTimers.js';
+import { fauxqsQueueClass, MAX_TICK_MS, nextTickMs } from './fauxqsTimers.js';
 import { type SqsEngine, startSqs } from './sqs.js';
 
 // The local queue engine keeps SQS's timing (a delayed message and a timed-out receive come back
@@ -55,9 +53,7 @@ describe('local SQS engine (fauxqs)', () => {
   });
 
   it('wakes an idle queue with a waiting receive a few times a second, not fifty', async () => {
-    const entry = import.meta.resolve('fauxqs');
-    const file = pathToFileURL(join(dirname(new URL(entry).pathname), 'sqs', 'sqsStore.js')).href;
-    const { SqsQueue } = (await import(file)) as { SqsQueue: { prototype: { processTimers(): void } } };
+    const SqsQueue = (await fauxqsQueueClass()) as { prototype: { processTimers(): void } };
     const original = SqsQueue.prototype.processTimers;
     let ticks = 0;
     SqsQueue.prototype.processTimers = function (this: unknown) {
