@@ -3,10 +3,11 @@
 // While a receive long-polls a queue, fauxqs (0.x, `SqsQueue.startPollTimerIfNeeded`) runs a 20 ms
 // interval on that queue to move due delayed messages and timed-out in-flight ones back to the
 // waiting receive. A new message needs no timer: sending wakes the receive at once. The stack keeps a
-// long poll open on every consumer's queue all the time, so those ticks were about half of an idle
-// stack's CPU: 1.3-1.5 CPU s a minute in its process, 0.67 without them (2026-11-29, no checks
-// running, `bench/` idle measure in the note). Here the tick comes when the nearest of those
-// deadlines is due, and at least every MAX_TICK_MS; SQS itself promises no finer delivery than that.
+// long poll open on every consumer's queue all the time, so those ticks were half of an idle
+// stack's CPU: its process took 1.27 CPU s a minute with them and 0.65 without (2026-11-29,
+// `npm run bench -- idle`). Here the tick comes when the nearest of those deadlines is due (no
+// sooner than 20 ms, as before), and at least every MAX_TICK_MS, so a deadline set between two
+// ticks (a new delay or visibility timeout, whole seconds away) is met on time too.
 
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -65,11 +66,16 @@ export async function installDueTimers(): Promise<void> {
   if (!proto || typeof proto.processTimers !== 'function' || typeof proto.startPollTimerIfNeeded !== 'function') return;
   proto.startPollTimerIfNeeded = function (this: FauxqsQueue) {
     if (this.pollTimer) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const tick = () => {
       this.processTimers();
-      this.pollTimer = this.pollWaiters.length ? setTimeout(tick, nextTickMs(this, Date.now())) : undefined;
+      // Stopped meanwhile (the last waiter answered): this chain ends, and a new one starts with the next waiter.
+      if (this.pollTimer !== timer) return;
+      timer = this.pollWaiters.length ? setTimeout(tick, nextTickMs(this, Date.now())) : undefined;
+      this.pollTimer = timer;
     };
-    this.pollTimer = setTimeout(tick, nextTickMs(this, Date.now()));
+    timer = setTimeout(tick, nextTickMs(this, Date.now()));
+    this.pollTimer = timer;
   };
   // fauxqs clears it with clearInterval, which clears a timeout as well; said here for the reader.
   proto.stopPollTimerIfEmpty = function (this: FauxqsQueue) {
