@@ -26,7 +26,7 @@ type BenchWindow = { bench: Record<string, (n?: number) => unknown> };
 const work = join(repo, 'node_modules/.cache/patrol-table-bench');
 const outDir = join(work, 'dist');
 
-const HARNESS = String.raw`
+const HARNESS = `
 import { FluentProvider, webLightTheme } from '@fluentui/react-components';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createRoot } from 'react-dom/client';
