@@ -20,7 +20,7 @@ import { startApart } from '../scripts/sandbox/apart.js';
 import { Process, RunStatus } from '../shared/enums.js';
 import type { BareResult } from './bareRecording.js';
 import { addStepTimes } from './stepTimes.js';
-import { cpuTotal, type MemSample, startTreeSampler, treeCpuBy } from './treeSampler.js';
+import { cpuByBetween, cpuTotal, type MemSample, startTreeSampler, treeCpuBy } from './treeSampler.js';
 
 const SITES = Number(process.env.BENCH_SITES ?? 50);
 const CONCURRENCY = Number(process.env.CHECKER_CONCURRENCY ?? 4);
@@ -124,8 +124,8 @@ async function engineRun(): Promise<RunFigures & { failure_msgs: string[]; opera
     const { peak, load_mean } = await sampler.stop();
     const cpuS = cpuTotal(cpuAfter) - cpuTotal(cpuBefore);
     console.log(
-      `engine: CPU s by process: ${Object.entries(cpuAfter)
-        .map(([part, sAfter]) => `${part} ${(sAfter - cpuBefore[part as keyof typeof cpuBefore]).toFixed(1)}`)
+      `engine: CPU s by process: ${Object.entries(cpuByBetween(cpuBefore, cpuAfter))
+        .map(([part, s]) => `${part} ${s.toFixed(1)}`)
         .join(', ')} (root: this process: API, queues, S3; the sandboxes apart, not counted)`,
     );
 

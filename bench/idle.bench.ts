@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalStack } from '../scripts/local/stack.js';
-import { type CpuBy, cpuTotal, treeCpuBy } from './treeSampler.js';
+import { cpuByBetween, cpuTotal, treeCpuBy } from './treeSampler.js';
 
 const MEASURE_S = Number(process.env.BENCH_IDLE_S ?? 120);
 const SETTLE_S = 75;
@@ -29,13 +29,12 @@ try {
   const before = treeCpuBy(process.pid);
   await sleep(MEASURE_S);
   const after = treeCpuBy(process.pid);
-  const perMinute = Object.fromEntries(
-    Object.entries(after).map(([k, v]) => [k, ((v - before[k as keyof CpuBy]) * 60) / MEASURE_S]),
-  ) as unknown as CpuBy;
-  const figures = Object.entries(perMinute)
-    .map(([k, v]) => `${k} ${v.toFixed(2)}`)
+  const used = cpuByBetween(before, after);
+  const perMinute = (s: number) => ((s * 60) / MEASURE_S).toFixed(2);
+  const figures = Object.entries(used)
+    .map(([part, s]) => `${part} ${perMinute(s)}`)
     .join(', ');
-  console.log(`idle stack, CPU s a minute: ${figures}; all ${cpuTotal(perMinute).toFixed(2)}`);
+  console.log(`idle stack, CPU s a minute: ${figures}; all ${perMinute(cpuTotal(used))}`);
   console.log(
     '(root: the stack process: API, queues, S3, scheduled handlers; checker: its consumer process; others: the sandboxes)',
   );

@@ -124,6 +124,12 @@ export function treeCpuBy(root: number, exclude?: number): CpuBy {
 
 export const cpuTotal = (by: CpuBy): number => Object.values(by).reduce((a, b) => a + b, 0);
 
+/** CPU seconds of each part between two readings of treeCpuBy (processCpu.ts cpuBetween is its twin for named processes). */
+export const cpuByBetween = (before: CpuBy, after: CpuBy): CpuBy =>
+  Object.fromEntries(
+    Object.entries(after).map(([part, s]) => [part, s - before[part as keyof CpuBy]]),
+  ) as unknown as CpuBy;
+
 type ToSampler = { type: 'stop' };
 type FromSampler = { type: 'ready' } | { type: 'result'; result: SamplerResult };
 
