@@ -4,9 +4,9 @@
 // instance (like the sandbox 4D site), and the ledger also in `stateFile` when given (the local
 // stack's DATA_DIR: kept across restarts, ledgerFile.ts). The contract is documented in docs/bank-driver.md.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { ayaPortal } from './ayaPortal';
 import { kbzPortal } from './kbzPortal';
+import { listenSandbox, sandboxTimers } from '../serveSandbox';
 import { type BankLogin, type BankSlug, DEMO_BANK_LOGINS, Ledger, SANDBOX_BANK_PASSWORD, toMajor } from './ledger';
 import { ledgerKeeper, loadLedger } from './ledgerFile';
 import {
@@ -64,16 +64,8 @@ export async function startSandboxBank(opts: SandboxBankOptions): Promise<Sandbo
   const keep = opts.stateFile ? ledgerKeeper(ledger, opts.stateFile) : () => undefined;
   const book = newBankBehaviourBook();
   const sessions = new Map<string, PortalSession>();
-  const timers = new Set<NodeJS.Timeout>();
-
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const t = setTimeout(() => {
-        timers.delete(t);
-        resolve();
-      }, ms);
-      timers.add(t);
-    });
+  const timers = sandboxTimers();
+  const { sleep } = timers;
 
   function endSessionsOf(bank: BankSlug, user: string): number {
     let ended = 0;
@@ -280,22 +272,6 @@ export async function startSandboxBank(opts: SandboxBankOptions): Promise<Sandbo
         res.end(reply.body);
       });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  const url = `http://${host}:${port}`;
-  return {
-    url,
-    kbzUrl: url + SANDBOX_PORTAL_PATH.kbz,
-    ayaUrl: url + SANDBOX_PORTAL_PATH.aya,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        for (const t of timers) clearTimeout(t);
-        timers.clear();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { url, stop } = await listenSandbox(server, opts.port, host, timers.clear);
+  return { url, kbzUrl: url + SANDBOX_PORTAL_PATH.kbz, ayaUrl: url + SANDBOX_PORTAL_PATH.aya, stop };
 }

@@ -4,7 +4,6 @@
 // The contract (pages, calls, switches) is documented in docs/site-driver.md.
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   ACCOUNT_PREFIXES,
   accountFailure,
@@ -28,6 +27,7 @@ import {
   seededBets,
   seededRandom,
 } from './data';
+import { listenSandbox, sandboxTimers } from '../serveSandbox';
 import { APP_JS, loginPage, modePage } from './pages';
 
 export interface SandboxSiteOptions {
@@ -136,18 +136,10 @@ export async function startSandboxSite(opts: SandboxSiteOptions): Promise<Sandbo
   const sessions = new Map<string, Session>();
   const states = new Map<string, AccountModeState>();
   const book = newBehaviourBook();
-  const timers = new Set<NodeJS.Timeout>();
+  const timers = sandboxTimers();
+  const { sleep } = timers;
   let idCounter = 0;
   const nextId = (prefix: string) => `${prefix}${String(100000 + ++idCounter)}`;
-
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const t = setTimeout(() => {
-        timers.delete(t);
-        resolve();
-      }, ms);
-      timers.add(t);
-    });
 
   function stateOf(user: string, mode: ModeSlug): AccountModeState {
     const key = `${user}|${mode}`;
@@ -418,21 +410,7 @@ export async function startSandboxSite(opts: SandboxSiteOptions): Promise<Sandbo
         res.end(reply.body);
       });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://${host}:${port}`,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        for (const t of timers) clearTimeout(t);
-        timers.clear();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return listenSandbox(server, opts.port, host, timers.clear);
 }
 
 const jsonHeaders = { 'content-type': 'application/json; charset=utf-8' };

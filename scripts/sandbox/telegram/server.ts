@@ -8,8 +8,8 @@
 // chats and can press a message's buttons. Plain node:http; all state lives in memory per server
 // instance. The contract is in docs/notifications.md.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { BOT_TOKEN_PATTERN, TELEGRAM_MESSAGE_LIMIT } from '../../../shared/schemas/telegram.js';
+import { listenSandbox } from '../serveSandbox.js';
 import { parseTelegramHtml } from './parseTelegramHtml.js';
 
 export interface SandboxTelegramOptions {
@@ -542,17 +542,5 @@ export async function startSandboxTelegram(opts: SandboxTelegramOptions): Promis
       if (!res.headersSent) send(res, 500, failure(500, 'Internal Server Error'));
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, opts.host ?? '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://${opts.host ?? '127.0.0.1'}:${port}`,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return listenSandbox(server, opts.port, opts.host ?? '127.0.0.1');
 }

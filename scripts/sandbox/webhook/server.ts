@@ -15,7 +15,7 @@
 //   PUT    /sandbox/hooks/<name>/behaviour     {mode: 'ok'|'fail'|'always'|'rate'|'status', times?, status?, delay_ms?}
 //   DELETE /sandbox/hooks/<name>               forgets the hook's requests and switches
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenSandbox, sandboxTimers } from '../serveSandbox.js';
 
 export interface SandboxWebhookHandle {
   /** e.g. http://127.0.0.1:41234; a hook's URL is `${url}/hooks/<name>`. */
@@ -66,6 +66,8 @@ const json = (res: ServerResponse, status: number, body: unknown, headers: Recor
 
 export async function startSandboxWebhook(opts: { port: number; host?: string }): Promise<SandboxWebhookHandle> {
   const hooks = new Map<string, Hook>();
+  // A slow answer's wait ends with the sandbox, not after it.
+  const timers = sandboxTimers();
   let seq = 0;
   const hookOf = (name: string) => {
     let h = hooks.get(name);
@@ -110,7 +112,7 @@ export async function startSandboxWebhook(opts: { port: number; host?: string })
         if (id !== undefined && answer.status < 300) h.acceptedIds.add(id);
         h.requests.push({ seq: ++seq, at: Date.now(), headers, body, status: answer.status, duplicate });
         if (h.requests.length > KEEP) h.requests.shift();
-        if (h.behaviour.delay_ms) await new Promise((r) => setTimeout(r, h.behaviour.delay_ms));
+        if (h.behaviour.delay_ms) await timers.sleep(h.behaviour.delay_ms);
         json(
           res,
           answer.status,
@@ -146,17 +148,5 @@ export async function startSandboxWebhook(opts: { port: number; host?: string })
       if (!res.headersSent) json(res, 400, { error: String(error) });
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, opts.host ?? '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://${opts.host ?? '127.0.0.1'}:${port}`,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return listenSandbox(server, opts.port, opts.host ?? '127.0.0.1', timers.clear);
 }
