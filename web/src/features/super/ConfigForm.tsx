@@ -71,16 +71,22 @@ function TimeZoneInput({ value, onChange, name }: { value: string; onChange(v: s
   );
 }
 
+/**
+ * A whole number, sent as a number; anything else is sent as typed, so the schema can name it. An
+ * optional one may be left empty: empty means unset (no budget).
+ */
 function IntegerInput({
   value,
   onChange,
   name,
   unit,
+  optional = false,
 }: {
   value: unknown;
   onChange(v: unknown): void;
   name: string;
   unit?: string;
+  optional?: boolean;
 }) {
   const t = useT();
   return (
@@ -88,36 +94,12 @@ function IntegerInput({
       name={name}
       type="number"
       value={value === undefined || value === null ? '' : String(value)}
-      contentAfter={unit ? <Text size={200}>{t(unit)}</Text> : undefined}
-      // Anything but a whole number is sent as typed, so the schema can name it.
-      onChange={(_, d) => onChange(/^-?\d+$/.test(d.value.trim()) ? Number(d.value) : d.value)}
-    />
-  );
-}
-
-/** A number that may be left empty: empty means unset (no budget), anything else is checked by the schema. */
-function OptionalIntegerInput({
-  value,
-  onChange,
-  name,
-  unit,
-}: {
-  value: unknown;
-  onChange(v: unknown): void;
-  name: string;
-  unit?: string;
-}) {
-  const t = useT();
-  return (
-    <Input
-      name={name}
-      type="number"
-      value={value === undefined || value === null ? '' : String(value)}
-      placeholder={t('None')}
+      placeholder={optional ? t('None') : undefined}
       contentAfter={unit ? <Text size={200}>{t(unit)}</Text> : undefined}
       onChange={(_, d) => {
         const text = d.value.trim();
-        onChange(text === '' ? undefined : /^-?\d+$/.test(text) ? Number(text) : d.value);
+        if (optional && text === '') onChange(undefined);
+        else onChange(/^-?\d+$/.test(text) ? Number(text) : d.value);
       }}
     />
   );
@@ -271,15 +253,13 @@ export function ConfigForm({ fields, value, onChange, errors }: ConfigFormProps)
           <TimeZoneInput name={field.path} value={String(current ?? '')} onChange={(v) => onChange(field.path, v)} />
         );
       case 'integer':
-        return (
-          <IntegerInput name={field.path} value={current} unit={field.unit} onChange={(v) => onChange(field.path, v)} />
-        );
       case 'optionalInteger':
         return (
-          <OptionalIntegerInput
+          <IntegerInput
             name={field.path}
             value={current}
             unit={field.unit}
+            optional={field.kind === 'optionalInteger'}
             onChange={(v) => onChange(field.path, v)}
           />
         );
