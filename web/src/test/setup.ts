@@ -59,12 +59,18 @@ afterEach(() => {
   localStorage.clear();
 });
 
-// Griffel's warning that class names were joined as a string where mergeClasses was needed: the
-// later styles may then lose to the earlier ones (a dashboard panel's wide card did). It fails
-// the render that caused it, so no screen brings it back.
+// Two warnings fail the call that caused them, so no test brings them back:
+// - Griffel's, that class names were joined as a string where mergeClasses was needed: the later
+//   styles may then lose to the earlier ones (a dashboard panel's wide card did);
+// - React's, that act() ran outside an act environment: React's own `act` (from 'react') does not
+//   set one here (Testing Library sets it in a global beforeAll, which vitest has not), so a test
+//   takes `act` from '@testing-library/react', which does.
 const reportError = console.error.bind(console);
 console.error = (...args: unknown[]) => {
-  if (typeof args[0] === 'string' && args[0].startsWith('mergeClasses(): a passed string contains multiple'))
-    throw new Error(`Classes joined as a string; use mergeClasses. ${args[0]}`);
+  const text = typeof args[0] === 'string' ? args[0] : '';
+  if (text.startsWith('mergeClasses(): a passed string contains multiple'))
+    throw new Error(`Classes joined as a string; use mergeClasses. ${text}`);
+  if (text.startsWith('The current testing environment is not configured to support act('))
+    throw new Error(`act() outside an act environment; import act from '@testing-library/react'. ${text}`);
   reportError(...args);
 };

@@ -1,6 +1,5 @@
-import { screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import type { Notification } from '@shared/schemas/notifications';
-import { act } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildRouteObjects } from '@/app/router';
 import { findToast, jsonResponse, ok, operator, renderRoutes } from '@/test/renderApp';
