@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { processTree } from '../scripts/tools/processTree.js';
+import { cpuMsOf } from './processCpu.js';
 
 export interface MemSample {
   rss_mib: number;
@@ -86,29 +87,18 @@ function sampleTree(root: number, exclude?: number): MemSample {
   return s;
 }
 
-// CPU time: seconds of CPU (user + system) the work took, which load does not stretch the way it
-// stretches wall time: /proc's utime, stime of a process and cutime, cstime of its children that
-// ended and were waited for (Chromium's renderers, a closed browser), in clock ticks.
-
-const TICKS_PER_S = 100;
-
-function cpuTicks(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // Fields 14-17 of proc(5): utime, stime, cutime, cstime (f[0] is field 3).
-  return Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
-}
-
 /**
- * CPU seconds of a process tree so far by part: the root process (for the engine: API, queues, S3),
- * Chromium's processes, the checker's consumer process, dynalite, and any other;
- * `exclude` (the sampler) left out.
+ * CPU seconds of a process tree so far by part (each process read by processCpu.ts cpuMsOf): the
+ * root process (for the engine: API, queues, S3), Chromium's processes, the checker's consumer
+ * process, dynalite, and any other; `exclude` (the sampler) left out.
  */
 export function treeCpuBy(root: number, exclude?: number): CpuBy {
   const by: CpuBy = { root: 0, chromium: 0, checker: 0, dynalite: 0, others: 0 };
   for (const pid of treeOf(root, exclude)) {
     try {
-      const s = cpuTicks(pid) / TICKS_PER_S;
+      const ms = cpuMsOf(pid);
+      if (ms === undefined) continue;
+      const s = ms / 1000;
       const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
       if (pid === root) by.root += s;
       else if (/chrom/i.test(readFileSync(`/proc/${pid}/comm`, 'utf8'))) by.chromium += s;
@@ -124,7 +114,7 @@ export function treeCpuBy(root: number, exclude?: number): CpuBy {
 
 export const cpuTotal = (by: CpuBy): number => Object.values(by).reduce((a, b) => a + b, 0);
 
-/** CPU seconds of each part between two readings of treeCpuBy (processCpu.ts cpuBetween is its twin for named processes). */
+/** CPU seconds of each part between two readings of treeCpuBy (by name instead: processCpu.ts cpuBetween). */
 export const cpuByBetween = (before: CpuBy, after: CpuBy): CpuBy =>
   Object.fromEntries(
     Object.entries(after).map(([part, s]) => [part, s - before[part as keyof CpuBy]]),
