@@ -108,6 +108,50 @@ describe('request', () => {
     expect(await findToast('Timeout, try later.')).toBeInTheDocument();
   });
 
+  /** A 200 whose body never arrives: its stream fails as `cut(signal)` says, once the headers are in. */
+  const bodyCutOff = (cut: (signal: AbortSignal, fail: (error: unknown) => void) => void) =>
+    fetchMock.mockImplementation(async (_url, init) => {
+      const body = new ReadableStream({
+        start: (controller) => cut(init?.signal as AbortSignal, (error) => controller.error(error)),
+      });
+      return new Response(body, { status: 200, headers: { 'content-type': 'application/json' } });
+    });
+  const onAbort = (signal: AbortSignal, fail: (error: unknown) => void) =>
+    signal.addEventListener('abort', () => fail(new DOMException('aborted', 'AbortError')));
+
+  it('fails quietly when its caller cancels it while the answer is still arriving (a refetch after a save)', async () => {
+    bodyCutOff(onAbort);
+    const caller = new AbortController();
+    const call = request({
+      url: '/super/system-config/versions',
+      signal: caller.signal,
+      failureTip: 'Fetch versions failed.',
+    });
+    await waitFor(() => expect(fetchMock).toHaveBeenCalled());
+    caller.abort();
+    const error = await call.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(DOMException);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.queryAllByText('Fetch versions failed.')).toHaveLength(0);
+    expect(screen.queryAllByText('Unknown error, try later.')).toHaveLength(0);
+  });
+
+  it('says Timeout, or Network error, when the answer is cut off after its headers, not Unknown error', async () => {
+    bodyCutOff(onAbort);
+    expect(await failureOf(request({ url: '/slow-body', timeoutMs: 20 }))).toMatchObject({
+      code: 'ECONNABORTED',
+      msg: 'Timeout, try later.',
+    });
+    bodyCutOff((_signal, fail) => setTimeout(() => fail(new TypeError('terminated')), 5));
+    expect(await failureOf(request({ url: '/dropped' }))).toMatchObject({
+      code: 'ERR_NETWORK',
+      msg: 'Network error, try later.',
+    });
+  });
+
   it('shows the failure tip with the message of an HTTP error body', async () => {
     fetchMock.mockResolvedValueOnce(jsonResponse({ code: 4040, msg: 'Site not found', request_id: 'r1' }, 404));
     const error = await failureOf(request({ url: '/sites/9', failureTip: 'Fetch sites failed.' }));

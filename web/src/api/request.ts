@@ -60,8 +60,9 @@ function buildHeaders(token: string | null, extra: Record<string, string> = {}):
   return headers;
 }
 
+/** The answer's body, parsed when it is JSON; a body cut off (an abort, a timeout, the network) throws. */
 async function readBody(res: Response): Promise<unknown> {
-  const text = await res.text().catch(() => '');
+  const text = await res.text();
   if (!text) return undefined;
   try {
     return JSON.parse(text);
@@ -134,6 +135,10 @@ export async function request<T>(opts: RequestOptions): Promise<T> {
 
   try {
     let res: Response;
+    let body: unknown;
+    // The body is read under the same guard as the call: an answer cut off after its headers (a
+    // refetch cancelling the one in flight, the timeout, a dropped connection) is that failure,
+    // never an empty answer, which reads as "Unknown error".
     try {
       res = await fetch(buildUrl(opts.url, opts.params), {
         method,
@@ -141,14 +146,14 @@ export async function request<T>(opts: RequestOptions): Promise<T> {
         body: opts.data === undefined || method === 'GET' ? undefined : JSON.stringify(opts.data),
         signal: controller.signal,
       });
+      rememberTraceId(res.headers.get(HEADERS.traceId));
+      body = await readBody(res);
     } catch (cause) {
       if (opts.signal?.aborted && !timedOut) throw cause; // the caller cancelled (e.g. TanStack Query): not a failure to show
       throw timedOut
         ? new ApiError({ code: TIMEOUT_CODE, msg: TIMEOUT_TEXT, status: 0, cause })
         : new ApiError({ code: NETWORK_CODE, msg: NETWORK_TEXT, status: 0, cause });
     }
-    rememberTraceId(res.headers.get(HEADERS.traceId));
-    const body = await readBody(res);
 
     if (!res.ok) {
       const error = failureFromHttp(res.status, body);
