@@ -43,8 +43,14 @@ export const CONSOLE_CALLS = {
 export const TIMINGS_OPENING_DAYS: ScorecardDays = 30;
 /** The scorecard whose sites the Timings panel offers (and opens on the first of). */
 export const TIMINGS_SITES_DAYS: ScorecardDays = 7;
-/** The site the Timings panel opens on: the TIMINGS_SITES_DAYS scorecard's first (rows come by site name). */
-export const timingsOpeningSite = (rows: readonly { site_id: number }[]): number | undefined => rows[0]?.site_id;
+/**
+ * The site the Timings panel opens on: the first of the TIMINGS_SITES_DAYS scorecard's (rows come by
+ * site name) with a timed pass, so the panel opens on a line to read, not on a site whose checks all
+ * failed (only passes are timed); else the first. The console and the kept answers (checkRoutes.ts)
+ * both choose by it.
+ */
+export const timingsOpeningSite = (rows: readonly { site_id: number; p50_ms?: number | null }[]): number | undefined =>
+  (rows.find((r) => typeof r.p50_ms === 'number') ?? rows[0])?.site_id;
 /** `/dashboard/x` and its query as the console calls it. */
 export const consoleCall = (path: string, query: Readonly<Record<string, string>>) =>
   `${path}?${new URLSearchParams(query)}`;

@@ -79,7 +79,7 @@ const DELIVERY: DeliveryDashboard = {
   telegram: { sent: 40, failed: 2 },
 };
 
-function renderHome(routes: Record<string, () => unknown>, path = '/') {
+function renderHome(routes: Parameters<typeof stubApi>[0], path = '/') {
   const api = stubApi({
     'GET /dashboard/heatmap': () => ({ result: { dates: [], sites: [] } }),
     'GET /dashboard/timings': () => ({ result: [] }),
@@ -136,6 +136,63 @@ describe('Home dashboard', () => {
     const delivery = await panel('Delivery');
     expect(await within(delivery).findByText('97%')).toBeInTheDocument();
     expect(within(delivery).getByText('Paused: #4')).toBeInTheDocument();
+  });
+
+  it('colours each account status in the donut, working green and failing red, none left black', async () => {
+    renderHome({
+      'GET /dashboard/scorecard': () => ({ result: scorecardOf(SCORECARD) }),
+      'GET /dashboard/bank': () => BANK,
+      'GET /dashboard/delivery': () => DELIVERY,
+    });
+    const donut = await within(await panel('Bank')).findByRole('listbox', { name: 'Donut chart with 2 slices' });
+    /** A slice's fill as [r, g, b]; a slice without one is drawn black. */
+    const rgbOf = (name: string) => {
+      const fill = (within(donut).getByRole('option', { name }) as unknown as SVGElement).style.fill;
+      const hex = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(fill);
+      const rgb = /^rgb\((\d+), (\d+), (\d+)\)$/.exec(fill);
+      const parts = hex ? hex.slice(1).map((h) => Number.parseInt(h, 16)) : rgb?.slice(1).map(Number);
+      expect(parts, `${name}: fill "${fill}"`).toBeDefined();
+      return parts as number[];
+    };
+    const [er, eg, eb] = rgbOf('Enable, 3.');
+    expect(eg).toBeGreaterThan(Math.max(er, eb));
+    const [wr, wg, wb] = rgbOf('Wrong, 1.');
+    expect(wr).toBeGreaterThan(Math.max(wg, wb));
+  });
+
+  it('opens Timings on a site with timed passes, and says so for a site whose checks all failed', async () => {
+    const timed = (site: number) =>
+      site === 1
+        ? [{ date: '2026-11-27', process: 1, runs: 10, p50_ms: 1200, p95_ms: 2400 }]
+        : [{ date: '2026-11-27', process: 1, runs: 4, p50_ms: null, p95_ms: null }];
+    const { api } = renderHome({
+      // By site name, the failing site comes first; its checks never passed, so nothing of it is timed.
+      'GET /dashboard/scorecard': () => ({
+        result: scorecardOf([
+          row({
+            site_id: 2,
+            site_name: 'Aardvark Agent',
+            passed: 0,
+            failed: 10,
+            pass_rate: 0,
+            p50_ms: null,
+            p95_ms: null,
+          }),
+          row({}),
+        ]),
+      }),
+      'GET /dashboard/timings': (call) => ({ result: timed(Number(call.params.get('site_id'))) }),
+      'GET /dashboard/bank': () => BANK,
+      'GET /dashboard/delivery': () => DELIVERY,
+    });
+    const timings = await panel('Timings');
+    await vi.waitFor(() => expect(api.callsTo('GET', '/dashboard/timings')[0]?.params.get('site_id')).toBe('1'));
+    expect(within(timings).getByRole('combobox', { name: 'Site' })).toHaveTextContent('Lucky 4D');
+    expect(within(timings).queryByText('No timed passes in this period yet')).toBeNull();
+
+    await userEvent.click(within(timings).getByRole('combobox', { name: 'Site' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Aardvark Agent' }));
+    expect(await within(timings).findByText('No timed passes in this period yet')).toBeInTheDocument();
   });
 
   it("says how old a kept answer is: the time its figures were read, from the answer's age", async () => {

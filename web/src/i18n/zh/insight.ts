@@ -15,6 +15,7 @@ export const insight: Record<string, string> = {
   Days: '天数',
   '{n} days': '{n} 天',
   'No data yet': '暂无数据',
+  'No timed passes in this period yet': '此期间尚无计时的通过',
   'Could not load this panel.': '此面板加载失败。',
   'Loading the dashboard failed.': '仪表盘加载失败。',
   'No checks in this period yet': '此期间尚无检测',

@@ -1,4 +1,4 @@
-import { DonutChart, VerticalBarChart } from '@fluentui/react-charts';
+import { DataVizPalette, DonutChart, getColorFromToken, VerticalBarChart } from '@fluentui/react-charts';
 import { makeStyles, Text, tokens } from '@fluentui/react-components';
 import { BankAccountStatus } from '@shared/enums';
 import { useQuery } from '@tanstack/react-query';
@@ -12,6 +12,25 @@ const useStyles = makeStyles({
   figures: { display: 'flex', gap: tokens.spacingHorizontalXL, flexWrap: 'wrap' },
   charts: { display: 'grid', gridTemplateColumns: 'minmax(160px, 1fr) 2fr', gap: tokens.spacingHorizontalL },
 });
+
+/**
+ * Each status's colour in the donut: working green, stopped grey, the failures from amber to red.
+ * The donut fills an arc with its point's own colour only (react-charts 9.3: no default), so
+ * every status needs one, as a colour value, not a palette token.
+ */
+const STATUS_COLORS: Readonly<Record<keyof typeof BankAccountStatus.values, string>> = {
+  Enable: DataVizPalette.success,
+  Incorrect: DataVizPalette.warning,
+  Locked: DataVizPalette.error,
+  Wrong: DataVizPalette.highError,
+  Disable: DataVizPalette.disabled,
+};
+const statusColor = new Map(
+  Object.entries(STATUS_COLORS).map(([name, token]) => [
+    BankAccountStatus.values[name as keyof typeof STATUS_COLORS],
+    getColorFromToken(token),
+  ]),
+);
 
 /** An hour of the configured zone as the bar chart names it: 'MM-DD HH:00'. */
 const hourLabel = ({ day, hour }: { day: string; hour: number }) =>
@@ -54,6 +73,7 @@ export function BankPanel({ refetchInterval }: { refetchInterval?: number }): Re
                 chartData: bank.accounts_by_status.map(({ status, count }) => ({
                   legend: t(BankAccountStatus.label(status)),
                   data: count,
+                  color: statusColor.get(status),
                 })),
               }}
               innerRadius={40}

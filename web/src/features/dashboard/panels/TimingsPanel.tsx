@@ -59,7 +59,14 @@ export function TimingsPanel({ refetchInterval }: { refetchInterval?: number }):
     </>
   );
   return (
-    <Panel title="Timings" query={query} tools={tools} isEmpty={(d) => d.result.length === 0}>
+    <Panel
+      title="Timings"
+      query={query}
+      tools={tools}
+      // Only passes are timed: a site whose checks all failed in the window has days but no line.
+      isEmpty={(d) => d.result.every((p) => p[quantile] === null)}
+      emptyText="No timed passes in this period yet"
+    >
       {({ result }) => {
         const byProcess = new Map<number, LineChartPoints>();
         for (const p of result) {
