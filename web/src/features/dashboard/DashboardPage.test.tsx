@@ -138,10 +138,14 @@ describe('Home dashboard', () => {
     expect(within(delivery).getByText('Paused: #4')).toBeInTheDocument();
   });
 
-  it('colours each account status in the donut, working green and failing red, none left black', async () => {
+  it('colours each account status in the donut, working green and failing red, none left black, and statements neutral', async () => {
     renderHome({
       'GET /dashboard/scorecard': () => ({ result: scorecardOf(SCORECARD) }),
-      'GET /dashboard/bank': () => BANK,
+      // A status no account has is no slice.
+      'GET /dashboard/bank': () => ({
+        ...BANK,
+        accounts_by_status: [...BANK.accounts_by_status, { status: 3, count: 0 }],
+      }),
       'GET /dashboard/delivery': () => DELIVERY,
     });
     const donut = await within(await panel('Bank')).findByRole('listbox', { name: 'Donut chart with 2 slices' });
@@ -158,6 +162,13 @@ describe('Home dashboard', () => {
     expect(eg).toBeGreaterThan(Math.max(er, eb));
     const [wr, wg, wb] = rgbOf('Wrong, 1.');
     expect(wr).toBeGreaterThan(Math.max(wg, wb));
+    expect(within(donut).getAllByRole('option')).toHaveLength(2);
+    // Statements are not failures: their bars are not drawn in an alarm's red.
+    const bar = within(await panel('Bank')).getByRole('option', { name: '11-27 10:00. 12.' });
+    const [br, , bb] = (/^#(..)(..)(..)$/.exec(bar.getAttribute('fill') ?? '') ?? [])
+      .slice(1)
+      .map((h) => Number.parseInt(h, 16));
+    expect(bb).toBeGreaterThan(br);
   });
 
   it('opens Timings on a site with timed passes, and says so for a site whose checks all failed', async () => {

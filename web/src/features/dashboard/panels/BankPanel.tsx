@@ -32,6 +32,9 @@ const statusColor = new Map(
   ]),
 );
 
+/** Statements are neither good nor bad: the palette's first colour, where the default took its dark red. */
+const STATEMENTS_COLOR = getColorFromToken(DataVizPalette.color1);
+
 /** An hour of the configured zone as the bar chart names it: 'MM-DD HH:00'. */
 const hourLabel = ({ day, hour }: { day: string; hour: number }) =>
   `${day.slice(5)} ${String(hour).padStart(2, '0')}:00`;
@@ -70,18 +73,21 @@ export function BankPanel({ refetchInterval }: { refetchInterval?: number }): Re
             <DonutChart
               data={{
                 chartTitle: t('Accounts by status'),
-                chartData: bank.accounts_by_status.map(({ status, count }) => ({
-                  legend: t(BankAccountStatus.label(status)),
-                  data: count,
-                  color: statusColor.get(status),
-                })),
+                // Only the statuses some account has: an empty one is no slice, only a legend entry.
+                chartData: bank.accounts_by_status
+                  .filter(({ count }) => count > 0)
+                  .map(({ status, count }) => ({
+                    legend: t(BankAccountStatus.label(status)),
+                    data: count,
+                    color: statusColor.get(status),
+                  })),
               }}
               innerRadius={40}
               height={200}
             />
             <VerticalBarChart
               chartTitle={t('Statements per hour')}
-              data={bank.statements.per_hour.map((h) => ({ x: hourLabel(h), y: h.count }))}
+              data={bank.statements.per_hour.map((h) => ({ x: hourLabel(h), y: h.count, color: STATEMENTS_COLOR }))}
               height={200}
               hideLegend
             />
