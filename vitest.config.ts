@@ -109,6 +109,8 @@ export default defineConfig({
           name: 'infra',
           include: ['tests/infra/**/*.test.ts'],
           environment: 'node',
+          // Every test App's assembly in one folder, removed when the project ends (assemblies.ts).
+          globalSetup: ['./tests/infra/assemblies.ts'],
           testTimeout: 120_000,
           // One module graph per worker: aws-cdk-lib took ~7 s to import anew in each of 13 files.
           isolate: false,

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { nagFindings } from '../../infra/nag/nagFindings.js';
 import { REPO_ROOT } from '../../infra/PatrolStack.js';
 import { nagReport } from '../../scripts/nag.js';
+import { testOutdir } from './synthStack.js';
 
 const run = promisify(execFile);
 
@@ -19,7 +20,7 @@ describe('npm run nag', () => {
   });
 
   it('exits 1 and lists the error when a resource breaks a rule nobody acknowledged', () => {
-    const app = new App();
+    const app = new App({ outdir: testOutdir() });
     // A bucket with none of what AwsSolutions asks (access logs, TLS only).
     new Bucket(new Stack(app, 'Careless'), 'Open');
     const { code, json } = nagReport('careless', nagFindings(app), false);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { App } from 'aws-cdk-lib';
 import { resolveStageConfig } from '../../infra/stageConfig.js';
 import { stageFromContext } from '../../infra/stageFromContext.js';
-import { cdkContext, synthStack } from './synthStack.js';
+import { cdkContext, synthStack, testOutdir } from './synthStack.js';
 
 describe('Stages', () => {
   it('refuses a stage cdk.json does not define, naming the ones it does', () => {
@@ -51,10 +51,16 @@ describe('Stages', () => {
   });
 
   it('takes -c alarmEmail over the stage entry of cdk.json', () => {
-    const app = new App({ context: { ...cdkContext, stage: 'prod', alarmEmail: 'oncall@example.org' } });
+    const app = new App({
+      outdir: testOutdir(),
+      context: { ...cdkContext, stage: 'prod', alarmEmail: 'oncall@example.org' },
+    });
     expect(stageFromContext(app)).toMatchObject({ name: 'prod', alarms: true, alarmEmail: 'oncall@example.org' });
     const withOwn = { ...(cdkContext.stages as object), qa: { alarms: true, alarmEmail: 'qa@example.org' } };
-    const qa = new App({ context: { ...cdkContext, stages: withOwn, stage: 'qa', alarmEmail: 'me@example.org' } });
+    const qa = new App({
+      outdir: testOutdir(),
+      context: { ...cdkContext, stages: withOwn, stage: 'qa', alarmEmail: 'me@example.org' },
+    });
     expect(stageFromContext(qa).alarmEmail).toBe('me@example.org');
   });
 

@@ -1,15 +1,24 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Annotations, App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { PatrolStack, type PatrolStackProps, REPO_ROOT } from '../../infra/PatrolStack.js';
 import { addPatrolStage } from '../../infra/patrolStage.js';
+import { ASSEMBLIES_ENV } from './assemblies.js';
 import { resolveStageConfig, type StageConfig } from '../../infra/stageConfig.js';
 
 /** cdk.json's context: the same stage table and feature flags a real `cdk synth` sees. */
 export const cdkContext: Record<string, unknown> = JSON.parse(
   readFileSync(path.join(REPO_ROOT, 'cdk.json'), 'utf8'),
 ).context;
+
+/**
+ * A folder of its own for a test App's assembly, under the one the infra project's globalSetup made
+ * and removes (assemblies.ts); in the system's temp directory when run without it.
+ */
+export const testOutdir = (): string =>
+  mkdtempSync(path.join(process.env[ASSEMBLIES_ENV] ?? tmpdir(), 'patrol-cdk-app-'));
 
 /** What a deployer passes with -c alarmEmail=… for a stage that raises alarms. */
 export const TEST_ALARM_EMAIL = 'ops@example.com';
@@ -34,7 +43,7 @@ export interface SynthOptions extends Partial<Omit<PatrolStackProps, 'stage'>> {
  */
 export function synthStack(options: SynthOptions = {}): { app: App; stack: PatrolStack; template: Template } {
   const { stage = 'dev', keepWarnings = false, stageOverrides = {}, ...props } = options;
-  const app = new App({ context: { ...cdkContext, stage, 'aws:cdk:bundling-stacks': [] } });
+  const app = new App({ outdir: testOutdir(), context: { ...cdkContext, stage, 'aws:cdk:bundling-stacks': [] } });
   const stack = new PatrolStack(app, `Patrol-${stage}`, {
     stage: { ...testStage(stage), ...stageOverrides },
     webDistDir: path.join(REPO_ROOT, 'tests', 'infra', 'no-web-dist'),
@@ -52,7 +61,7 @@ export function synthStage(
   stageOverrides: Partial<StageConfig> = {},
   webDistDir = path.join(REPO_ROOT, 'tests', 'infra', 'no-web-dist'),
 ) {
-  const app = new App({ context: { ...cdkContext, stage, 'aws:cdk:bundling-stacks': [] } });
+  const app = new App({ outdir: testOutdir(), context: { ...cdkContext, stage, 'aws:cdk:bundling-stacks': [] } });
   const { edge, main } = addPatrolStage(
     app,
     { ...testStage(stage), ...stageOverrides },
