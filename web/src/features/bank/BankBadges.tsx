@@ -6,7 +6,8 @@ import { EMPTY_TEXT } from '@/app/constants';
 import { useT } from '@/i18n';
 
 // The spec names the statuses but not their colours; these follow Fluent's meaning of each colour.
-const accountColors: Record<BankAccountStatusValue, BadgeProps['color']> = {
+// The dashboard's donut colours an account status's slice by its badge's colour (BankPanel.tsx).
+export const accountColors: Readonly<Record<BankAccountStatusValue, BadgeProps['color']>> = {
   1: 'success',
   2: 'danger',
   3: 'danger',

@@ -1,10 +1,12 @@
 import { DataVizPalette, DonutChart, getColorFromToken, VerticalBarChart } from '@fluentui/react-charts';
-import { makeStyles, Text, tokens } from '@fluentui/react-components';
+import { type BadgeProps, makeStyles, Text, tokens } from '@fluentui/react-components';
 import { BankAccountStatus } from '@shared/enums';
+import type { BankAccountStatusValue } from '@shared/schemas/bank';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { formatDateTime, formatMs } from '@/app/format';
 import { useT } from '@/i18n';
+import { accountColors } from '@/features/bank/BankBadges';
 import { bankQuery } from '../dashboardApi';
 import { Figure, Panel } from './Panel';
 
@@ -14,23 +16,20 @@ const useStyles = makeStyles({
 });
 
 /**
- * Each status's colour in the donut: working green, stopped grey, the failures from amber to red.
- * The donut fills an arc with its point's own colour only (react-charts 9.3: no default), so
- * every status needs one, as a colour value, not a palette token.
+ * A badge colour's twin in the charts' palette, so an account status's slice in the donut means
+ * what its badge does (bank/BankBadges.tsx `accountColors`). The donut fills an arc with its point's
+ * own colour only (react-charts 9.3: no default), so every status needs one, as a colour value.
  */
-const STATUS_COLORS: Readonly<Record<keyof typeof BankAccountStatus.values, string>> = {
-  Enable: DataVizPalette.success,
-  Incorrect: DataVizPalette.warning,
-  Locked: DataVizPalette.error,
-  Wrong: DataVizPalette.highError,
-  Disable: DataVizPalette.disabled,
+const VIZ_OF_BADGE: Readonly<Partial<Record<NonNullable<BadgeProps['color']>, string>>> = {
+  success: DataVizPalette.success,
+  warning: DataVizPalette.warning,
+  danger: DataVizPalette.error,
+  subtle: DataVizPalette.disabled,
 };
-const statusColor = new Map(
-  Object.entries(STATUS_COLORS).map(([name, token]) => [
-    BankAccountStatus.values[name as keyof typeof STATUS_COLORS],
-    getColorFromToken(token),
-  ]),
-);
+const statusColor = (status: BankAccountStatusValue): string => {
+  const badge = accountColors[status];
+  return getColorFromToken((badge && VIZ_OF_BADGE[badge]) ?? DataVizPalette.info);
+};
 
 /** Statements are neither good nor bad: the palette's first colour, where the default took its dark red. */
 const STATEMENTS_COLOR = getColorFromToken(DataVizPalette.color1);
@@ -79,7 +78,7 @@ export function BankPanel({ refetchInterval }: { refetchInterval?: number }): Re
                   .map(({ status, count }) => ({
                     legend: t(BankAccountStatus.label(status)),
                     data: count,
-                    color: statusColor.get(status),
+                    color: statusColor(status),
                   })),
               }}
               innerRadius={40}
