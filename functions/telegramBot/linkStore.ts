@@ -1,5 +1,6 @@
 import { ConditionFailedError, defineEntity } from '../lib/db/entity.js';
 import { createRepository, type DynamoRepository } from '../lib/db/repository.js';
+import { TTL_ATTRIBUTE } from '../lib/db/tableSchema.js';
 import { claimIfFree, findUniqueClaim, findUniqueOwner, releaseUnique } from '../lib/db/unique.js';
 
 /** A console user's linked Telegram account: the row's id is the user's id (one link per user). */
@@ -9,12 +10,21 @@ export interface StoredTelegramLink {
   tg_user_id: number;
   tg_username: string | null;
   tg_name: string | null;
+  /**
+   * The user's token_version when the link was made: a link ends with the sessions of its time, so a
+   * press is refused once the user's version moved on (logout, password change, reset, disabling,
+   * a factor removed). Absent on links made before it was kept: those count as version 0.
+   */
+  token_version?: number;
 }
 
 /** Where links and link codes live; the service depends on this port. */
 export interface TelegramLinkStore {
-  /** Keeps a code for a user (a one-time claim, with the time it was made); false when the code is taken. */
-  putCode(code: string, userId: number): Promise<boolean>;
+  /**
+   * Keeps a code for a user (a one-time claim, with the time it was made) until `expiresAt` (ms),
+   * when the table's TTL drops it; false when the code is taken.
+   */
+  putCode(code: string, userId: number, expiresAt: number): Promise<boolean>;
   /** Uses a code up: its user and when it was made, or undefined when unknown or used already (by anyone). */
   takeCode(code: string): Promise<{ userId: number; madeAt: number } | undefined>;
   byUser(userId: number): Promise<StoredTelegramLink | undefined>;
@@ -22,7 +32,8 @@ export interface TelegramLinkStore {
   userOf(tgUserId: number): Promise<number | undefined>;
   /** Links; false when that Telegram account is linked to another user already. Replaces the user's own link. */
   link(userId: number, tg: Omit<StoredTelegramLink, 'id' | 'created_at'>): Promise<boolean>;
-  unlink(userId: number): Promise<boolean>;
+  /** Removes the user's link; the link removed, or undefined when there was none. */
+  unlink(userId: number): Promise<StoredTelegramLink | undefined>;
 }
 
 const TYPE = 'telegram_link';
@@ -33,13 +44,14 @@ export function dynamoTelegramLinkStore(
 ): TelegramLinkStore {
   const unlink = async (userId: number) => {
     const row = await repo.get(userId);
-    if (!row) return false;
+    if (!row) return undefined;
     await repo.remove(userId);
     await releaseUnique(TYPE, 'tg_user', String(row.tg_user_id), userId);
-    return true;
+    return row;
   };
   return {
-    putCode: (code, userId) => claimIfFree(TYPE, 'code', code, userId),
+    putCode: (code, userId, expiresAt) =>
+      claimIfFree(TYPE, 'code', code, userId, { [TTL_ATTRIBUTE]: Math.ceil(expiresAt / 1000) }),
     async takeCode(code) {
       const claim = await findUniqueClaim(TYPE, 'code', code);
       // The conditional delete decides between two /start with one code: one of them gets it.
@@ -50,7 +62,11 @@ export function dynamoTelegramLinkStore(
     userOf: (tgUserId) => findUniqueOwner(TYPE, 'tg_user', String(tgUserId)),
     async link(userId, tg) {
       const current = await repo.get(userId);
-      if (current?.tg_user_id === tg.tg_user_id) return true;
+      // The same account linked again (after its link ended with the sessions): bound to today's version.
+      if (current?.tg_user_id === tg.tg_user_id) {
+        await repo.update(userId, tg);
+        return true;
+      }
       if (!(await claimIfFree(TYPE, 'tg_user', String(tg.tg_user_id), userId))) return false;
       if (current) await unlink(userId);
       try {

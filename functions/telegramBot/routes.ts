@@ -9,8 +9,8 @@ import { handleTelegramUpdate, linkOf, newLinkCode, unlink } from './service.js'
 /** Refused secrets per client address in ten minutes before every call from it answers 429. */
 const REFUSED_SECRETS = { name: 'telegram-webhook-refused', limit: 20, windowSeconds: 600 };
 
-/** Deliveries a minute from Telegram: button presses and messages to the bot of one team. */
-const WEBHOOK_RATE_LIMIT = { name: 'telegram-webhook', limit: 600, windowSeconds: 60 };
+/** Link codes a user may ask for in ten minutes: each is a claim row until it expires. */
+const LINK_CODE_LIMIT = { rule: { name: 'telegram-link-code', limit: 10, windowSeconds: 600 }, what: 'link codes' };
 
 /**
  * POST /webhook/telegram (outside /api/v1): Telegram's deliveries of the bot's updates, with the
@@ -21,7 +21,8 @@ export const telegramWebhookRouter = (deps: IncidentDeps) =>
   new Router().post(TELEGRAM_WEBHOOK_PATH, (req) => handleTelegramUpdate(req.body, req.requestId, deps), {
     access: apiKeyAccess(
       async (secret) => ((await isTelegramWebhookSecret(secret)) ? { id: 'telegram' } : undefined),
-      WEBHOOK_RATE_LIMIT,
+      // Counted per Telegram account by the service (WEBHOOK_BUDGETS), not per this one shared secret.
+      null,
       // Wrong secrets are guesses: an address that keeps sending them is refused for the window.
       { rule: REFUSED_SECRETS, clientOf: clientIp },
       { header: TELEGRAM_SECRET_HEADER },
@@ -35,5 +36,5 @@ export const telegramWebhookRouter = (deps: IncidentDeps) =>
 /** The signed-in user's own Telegram link (Settings): a viewer links and unlinks its own too. */
 export const telegramLinkRouter = new Router()
   .get('/telegram/link', (req) => linkOf(req.user))
-  .post('/telegram/link-code', (req) => newLinkCode(req.user), { role: 'viewer' })
+  .post('/telegram/link-code', (req) => newLinkCode(req.user), { role: 'viewer', rateLimit: LINK_CODE_LIMIT })
   .delete('/telegram/link', (req) => unlink(req.user), { role: 'viewer' });

@@ -33,7 +33,22 @@ const CODE_LENGTH = 8;
 /** /start attempts per Telegram account, so a code cannot be guessed by trying. */
 const START_LIMIT = { name: 'tg-start', limit: 5, windowSeconds: 600 };
 
+/**
+ * The webhook's budgets (issue 43): per Telegram account, so no sender spends another's. A linked
+ * account's is more than a person presses; an unlinked one's is small, and all unlinked accounts
+ * together share one more, which no linked account's delivery counts against.
+ */
+export const WEBHOOK_BUDGETS = {
+  linked: { name: 'tg-linked', limit: 60, windowSeconds: 60 },
+  unlinked: { name: 'tg-unlinked', limit: 10, windowSeconds: 60 },
+  allUnlinked: { name: 'tg-unlinked-all', limit: 300, windowSeconds: 60 },
+} as const;
+
 export const NOT_ALLOWED = 'Not allowed';
+export const UNKNOWN_BUTTON = 'Unknown button';
+/** What a chat is told when its link ended with the user's sessions. */
+export const LINK_ENDED =
+  'Unlinked: the Patrol sessions this link was made in have ended. Link again from Patrol, Settings.';
 
 const newCode = () =>
   Array.from({ length: CODE_LENGTH }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');
@@ -55,7 +70,7 @@ async function botName(token: string): Promise<string | null> {
 export async function newLinkCode(user: AuthUser, now = Date.now()): Promise<TelegramLinkCode> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const code = newCode();
-    if (!(await telegramLinkStore().putCode(code, user.id))) continue;
+    if (!(await telegramLinkStore().putCode(code, user.id, now + LINK_CODE_TTL_MS))) continue;
     const token = await telegramBotToken();
     return { token: code, expires_at: now + LINK_CODE_TTL_MS, bot_username: token ? await botName(token) : null };
   }
@@ -107,6 +122,7 @@ async function start(from: TelegramUser, chatId: number, code: string, now: numb
     tg_user_id: from.id,
     tg_username: from.username ?? null,
     tg_name: from.first_name ?? null,
+    token_version: user.token_version,
   });
   if (!linked) return reply(chatId, 'This Telegram account is linked to another Patrol user. Unlink it there first.');
   await recordAudit({
@@ -125,7 +141,7 @@ async function start(from: TelegramUser, chatId: number, code: string, now: numb
   return reply(chatId, `Linked: your button presses act as ${user.nickname} in Patrol.`);
 }
 
-const ACTIONS: Record<ButtonAction, IncidentActionBody> = {
+const ACTIONS: Readonly<Record<ButtonAction, IncidentActionBody>> = {
   [BUTTONS.acknowledge]: { action: 'acknowledge' },
   [BUTTONS.snooze60]: { action: 'snooze', minutes: 60 },
   [BUTTONS.snooze240]: { action: 'snooze', minutes: 240 },
@@ -141,31 +157,59 @@ const DONE: Record<IncidentActionBody['action'], string> = {
 };
 
 /**
+ * The console user a press acts as: the link's user while active and while the link's token version
+ * is the user's (the sessions it was made in have not ended). A link left from ended sessions (its
+ * ending was not heard, or it raced a press) is ended here, and its chat told.
+ */
+async function currentLinkUser(userId: number, tgUserId: number) {
+  const [link, user] = await Promise.all([telegramLinkStore().byUser(userId), activeUser(userId)]);
+  if (!link || link.tg_user_id !== tgUserId || !user) return undefined;
+  if ((link.token_version ?? 0) === user.token_version) return user;
+  await endTelegramLink(userId);
+  return undefined;
+}
+
+/**
+ * Ends a user's Telegram link because the user's sessions ended (registered with
+ * users/sessionsEnded.ts by functions/api.ts), and tells its chat at once.
+ */
+export async function endTelegramLink(userId: number): Promise<void> {
+  const ended = await telegramLinkStore().unlink(userId);
+  if (!ended) return;
+  logSecurityEvent({
+    event: 'telegram_unlink',
+    actor: 'system',
+    target: `user#${userId}`,
+    outcome: 'success',
+    reason: 'sessions ended',
+  });
+  // A private chat's id is its user's id: the presser's own chat with the bot.
+  await reply(ended.tg_user_id, LINK_ENDED);
+}
+
+/**
  * A press of an incident's button: the presser's linked console user, an operator or above, does
  * what the button says, recorded in the audit log as that user. Answered (answerCallbackQuery) with
  * what happened, or "Not allowed" and nothing changes.
  */
 async function press(
   cq: NonNullable<TelegramUpdate['callback_query']>,
+  userId: number | undefined,
   requestId: string,
   deps: IncidentDeps,
   now: number,
 ): Promise<void> {
-  const token = await telegramBotToken();
-  if (!token) return;
-  const answer = (text: string) =>
-    answerCallbackQuery({ token, callbackQueryId: cq.id, text }).catch((error: unknown) =>
-      logger.warn('telegram callback not answered', { error: error as Error }),
-    );
+  if (!(await telegramBotToken())) return;
+  const answer = (text: string) => answerPress(cq.id, text);
   const m = /^i:(\d{1,15}):([a-z0-9]+)$/.exec(cq.data ?? '');
-  const action = m ? ACTIONS[m[2] as ButtonAction] : undefined;
+  // The table's own keys only: a forged name like 'constructor' must not read the prototype.
+  const action = m && Object.hasOwn(ACTIONS, m[2]) ? ACTIONS[m[2] as ButtonAction] : undefined;
   if (!m || !action) {
-    await answer('Unknown button');
+    await answer(UNKNOWN_BUTTON);
     return;
   }
   const incidentId = Number(m[1]);
-  const userId = await telegramLinkStore().userOf(cq.from.id);
-  const user = userId === undefined ? undefined : await activeUser(userId);
+  const user = userId === undefined ? undefined : await currentLinkUser(userId, cq.from.id);
   const audit = (status: number) =>
     user
       ? recordAudit({
@@ -207,6 +251,21 @@ async function press(
   await answer(DONE[action.action]);
 }
 
+/** Counts a delivery against its sender's budget (WEBHOOK_BUDGETS). */
+async function spendBudget(tgUserId: number, linked: boolean, now: number) {
+  if (linked) return hitRateLimit(WEBHOOK_BUDGETS.linked, String(tgUserId), now);
+  const own = await hitRateLimit(WEBHOOK_BUDGETS.unlinked, String(tgUserId), now);
+  return own.allowed ? hitRateLimit(WEBHOOK_BUDGETS.allUnlinked, 'all', now) : own;
+}
+
+async function answerPress(callbackQueryId: string, text: string): Promise<void> {
+  const token = await telegramBotToken();
+  if (!token) return;
+  await answerCallbackQuery({ token, callbackQueryId, text }).catch((error: unknown) =>
+    logger.warn('telegram callback not answered', { error: error as Error }),
+  );
+}
+
 /**
  * One webhook delivery. Telegram delivers an update again until it is answered 2xx, so what cannot
  * be acted on is answered 200 and dropped; only a failure of ours (the table) is a 500, retried.
@@ -217,7 +276,17 @@ export async function handleTelegramUpdate(
   deps: IncidentDeps,
   now = Date.now(),
 ) {
-  if (update.callback_query) await press(update.callback_query, requestId, deps, now);
+  const from = update.callback_query?.from ?? update.message?.from;
+  if (!from) return { ok: true };
+  const userId = await telegramLinkStore().userOf(from.id);
+  const budget = await spendBudget(from.id, userId !== undefined, now);
+  if (!budget.allowed) {
+    // A linked person is told to wait; an unlinked sender's flood costs no Bot API call.
+    if (userId !== undefined && update.callback_query)
+      await answerPress(update.callback_query.id, `Too many presses; try again in ${budget.retryAfterSeconds} s.`);
+    return { ok: true };
+  }
+  if (update.callback_query) await press(update.callback_query, userId, requestId, deps, now);
   else if (update.message?.text && update.message.from) {
     const m = /^\/start(?:@\w+)?(?:\s+(\S+))?\s*$/.exec(update.message.text.trim());
     if (m) await start(update.message.from, update.message.chat.id, m[1] ?? '', now);

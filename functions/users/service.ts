@@ -5,6 +5,7 @@ import type { AuthUser } from '../lib/http/router.js';
 import { type Actor, logSecurityEvent } from '../lib/logger.js';
 import { OwnAccessChangeError, UserNotFoundError } from './errors.js';
 import { hashPassword } from './password.js';
+import { sessionsEnded } from './sessionsEnded.js';
 import { userStore } from './store.js';
 import type { UserRecord } from './userEntity.js';
 
@@ -30,18 +31,33 @@ export const userForLogin = (username: string): Promise<UserRecord | undefined> 
 export const userCredentials = (id: number): Promise<UserRecord | undefined> => userStore().get(id);
 
 /** Replaces the hash (a rehash at login, an own password change); `revokeTokens` ends every session too. */
-export const replacePasswordHash = (id: number, passwordHash: string, options: { revokeTokens: boolean }) =>
-  userStore().setPasswordHash(id, passwordHash, options);
-
-/** A user who may act (exists, enabled), as the API knows a caller; for callers that are not a session (Telegram). */
-export async function activeUser(id: number): Promise<AuthUser | undefined> {
-  const [user] = await userStore().getMany([id]);
-  if (!user || user.enabled === false) return undefined;
-  return { id: user.id, username: user.username, nickname: user.nickname, role: user.role };
+export async function replacePasswordHash(id: number, passwordHash: string, options: { revokeTokens: boolean }) {
+  const user = await userStore().setPasswordHash(id, passwordHash, options);
+  if (options.revokeTokens) await sessionsEnded(id);
+  return user;
 }
 
-/** Ends every session of the user, on every device. */
-export const endSessions = (id: number): Promise<void> => userStore().revokeTokens(id);
+/**
+ * A user who may act (exists, enabled), as the API knows a caller; for callers that are not a session
+ * (Telegram), with the token version a link made now is bound to and a press checks.
+ */
+export async function activeUser(id: number): Promise<(AuthUser & { token_version: number }) | undefined> {
+  const [user] = await userStore().getMany([id]);
+  if (!user || user.enabled === false) return undefined;
+  return {
+    id: user.id,
+    username: user.username,
+    nickname: user.nickname,
+    role: user.role,
+    token_version: user.token_version ?? 0,
+  };
+}
+
+/** Ends every session of the user, on every device, and what was made under them (sessionsEnded.ts). */
+export async function endSessions(id: number): Promise<void> {
+  await userStore().revokeTokens(id);
+  await sessionsEnded(id);
+}
 
 export async function listUsers(query: ListQuery): Promise<ListOutcome<User>> {
   const outcome = await userStore().list(query);
@@ -63,6 +79,7 @@ export async function setUserPassword(id: number, pwd: string, actor?: Actor): P
   const store = userStore();
   if (!(await store.get(id))) throw new UserNotFoundError(id);
   const user = toPublicUser(await store.setPasswordHash(id, await hashPassword(pwd), { revokeTokens: true }));
+  await sessionsEnded(id);
   logSecurityEvent({
     event: 'password_reset',
     actor: actor?.id ?? 'system',
@@ -82,5 +99,8 @@ export async function updateUser(actor: AuthUser, id: number, body: UpdateUserBo
     if (body.enabled === false) throw new OwnAccessChangeError('enabled');
     if (body.role !== undefined && body.role !== 'super') throw new OwnAccessChangeError('role');
   }
-  return toPublicUser(await userStore().update(id, body));
+  const user = toPublicUser(await userStore().update(id, body));
+  // Disabling bumps the token version in the store's write: what was made under the sessions ends too.
+  if (body.enabled === false) await sessionsEnded(id);
+  return user;
 }

@@ -65,7 +65,11 @@ export interface Request<Body = unknown, Params = Record<string, string | number
 export interface ApiKeyAccess {
   kind: 'api-key';
   verify: (key: string) => Promise<ApiKeyCaller | undefined>;
-  rateLimit: RateLimitRule;
+  /**
+   * null: the route counts its callers itself, by who is behind the one key (Telegram's webhook, per
+   * Telegram account: a budget of the key would let one sender spend everyone's).
+   */
+  rateLimit: RateLimitRule | null;
   /**
    * Refused keys counted per client address (`clientOf`, the address the API trusts): once the rule
    * is used up every call from that address answers 429 with Retry-After until its window ends, a
@@ -78,7 +82,7 @@ export interface ApiKeyAccess {
 
 export function apiKeyAccess(
   verify: (key: string) => Promise<ApiKeyCaller | undefined>,
-  rateLimit: RateLimitRule,
+  rateLimit: RateLimitRule | null,
   failedAttempts?: ApiKeyAccess['failedAttempts'],
   options: { header?: string } = {},
 ): ApiKeyAccess {

@@ -52,8 +52,8 @@ async function checkApiKey(
     throw new UnauthorizedError(access.header ? `Invalid ${access.header}` : 'Invalid API key');
   }
   // Counted per caller, after the key is known good: unknown keys cannot use up a real caller's budget.
-  const outcome = await hitRateLimit(access.rateLimit, caller.id);
-  if (!outcome.allowed) {
+  const outcome = access.rateLimit ? await hitRateLimit(access.rateLimit, caller.id) : undefined;
+  if (outcome && !outcome.allowed) {
     throw new TooManyRequestsError(
       `Too many calls with this API key, try again in ${outcome.retryAfterSeconds} s`,
       outcome.retryAfterSeconds,
