@@ -21,13 +21,18 @@ import { notificationsRouter } from './notifications/routes.js';
 import { telegramRouter } from './notifications/telegram/routes.js';
 import { sitesRouter } from './sites/routes.js';
 import { telegramLinkRouter, telegramWebhookRouter } from './telegramBot/routes.js';
+import { endTelegramLink } from './telegramBot/service.js';
 import { systemConfigRouter } from './systemConfig/routes.js';
 import { superUsersRouter } from './users/routes.js';
+import { onSessionsEnded } from './users/sessionsEnded.js';
 
 // The API Lambda: every feature router under /api/v1. `router` holds the routes as the features
 // declare them (paths below /api/v1), which is how the route sweeps list them.
 /** What incidents need of the check engine (a Re-run starts a check): composed here, one way. */
 const INCIDENT_DEPS = { startCheck };
+
+/** A user's Telegram link ends with the user's sessions (issue 43), composed here so users does not import the bot. */
+onSessionsEnded(endTelegramLink);
 
 export const router = new Router().include(
   '',
