@@ -3,6 +3,7 @@ import { auditRecorder } from './audit/service.js';
 import { authenticate } from './auth/authenticate.js';
 import { edgeCheck } from './auth/originSecret.js';
 import { authRouter } from './auth/routes.js';
+import { passkeyRouter } from './auth/passkeyRoutes.js';
 import { autoCheckRouter } from './autoCheck/routes.js';
 import { bankRouter } from './bank/routes.js';
 import { bankWebhookRouter } from './bankWebhook/routes.js';
@@ -38,6 +39,7 @@ export const router = new Router().include(
   '',
   healthRouter,
   authRouter,
+  passkeyRouter,
   superUsersRouter,
   systemConfigRouter,
   auditRouter,

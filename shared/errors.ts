@@ -23,6 +23,8 @@ export const ERRORS = {
   NotThroughEdge: { code: 4031, status: 403, text: "Use the console's address." },
   // A viewer called a write or a secret's reveal.
   ReadOnlyRole: { code: 4032, status: 403, text: 'Your role can read only.' },
+  // Passkeys need a domain name: WebAuthn refuses an IP address as the relying party (docs/sign-in.md).
+  PasskeysUnavailable: { code: 4033, status: 403, text: "Passkeys work only at the console's domain name." },
   NotFound: { code: 4040, status: 404, text: 'Not found.' },
   SiteNotFound: { code: 4041, status: 404, text: 'Site not found.' },
   SiteAccountNotFound: { code: 4042, status: 404, text: 'Site account not found.' },
@@ -37,6 +39,10 @@ export const ERRORS = {
   BankAccountNotFound: { code: 40410, status: 404, text: 'Bank account not found.' },
   MaintenanceNotFound: { code: 40411, status: 404, text: 'Maintenance window not found.' },
   IncidentNotFound: { code: 40412, status: 404, text: 'Incident not found.' },
+  PasskeyNotFound: { code: 40417, status: 404, text: 'Passkey not found.' },
+  // An unknown, removed or another user's credential, or an answer that does not verify: one text for all.
+  PasskeyNotRecognised: { code: 40418, status: 400, text: 'This passkey is not recognised.' },
+  PasskeyChallengeExpired: { code: 40419, status: 400, text: 'The passkey request expired, please try again.' },
   MethodNotAllowed: { code: 4050, status: 405, text: 'Method not allowed.' },
   Conflict: { code: 4090, status: 409, text: 'Already exists.' },
   SiteExists: { code: 4091, status: 409, text: 'A site with this name already exists.' },
