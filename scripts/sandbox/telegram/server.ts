@@ -480,7 +480,9 @@ export async function startSandboxTelegram(opts: SandboxTelegramOptions): Promis
         return send(res, 400, { error: 'from {id}, and chat_id and message_id of a kept message, are required' });
       const data = String(body.data ?? '');
       const button = message.reply_markup?.inline_keyboard.flat().find((b) => b.callback_data === data);
-      if (!button) return send(res, 400, { error: `the message has no button with data ${data}` });
+      // `forged`: data no button has, as a modified client can send (the bot must not trust it).
+      if (!button && body.forged !== true)
+        return send(res, 400, { error: `the message has no button with data ${data}` });
       const id = `cb${++callbackSeq}`;
       const delivered = await deliver(message.bot_id, {
         callback_query: {
