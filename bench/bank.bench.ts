@@ -67,6 +67,7 @@ const safeName = (spec: string) => {
 const dataDir = mkdtempSync(join(tmpdir(), 'patrol-bench-bank-'));
 const stack = await startLocalStack({
   dataDir,
+  secondFactor: 'off', // signs in with the password alone (AUTH_SECOND_FACTOR)
   port: 0,
   demo: false,
   quiet: true,

@@ -82,6 +82,7 @@ console.log(
 );
 const stack = await startLocalStack({
   dataDir,
+  secondFactor: 'off', // signs in with the password alone (AUTH_SECOND_FACTOR)
   port: 0,
   demo: false,
   quiet: true,

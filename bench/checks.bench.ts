@@ -67,6 +67,7 @@ async function engineRun(): Promise<RunFigures & { failure_msgs: string[]; opera
   // its pages are not served from the stack's event loop and its CPU is neither side's.
   const stack = await startLocalStack({
     dataDir,
+    secondFactor: 'off', // signs in with the password alone (AUTH_SECOND_FACTOR)
     port: 0,
     demo: false,
     quiet: true,

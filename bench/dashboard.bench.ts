@@ -94,6 +94,7 @@ const reuse =
 if (keptDir && !reuse) rmSync(keptDir, { recursive: true, force: true });
 const stack = await startLocalStack({
   dataDir,
+  secondFactor: 'off', // signs in with the password alone (AUTH_SECOND_FACTOR)
   port: 0,
   demo: false,
   quiet: true,

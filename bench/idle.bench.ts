@@ -15,6 +15,7 @@ const SETTLE_S = 75;
 const dataDir = mkdtempSync(join(tmpdir(), 'patrol-bench-idle-'));
 const stack = await startLocalStack({
   dataDir,
+  secondFactor: 'off', // signs in with the password alone (AUTH_SECOND_FACTOR)
   port: 0,
   demo: false,
   quiet: true,

@@ -166,4 +166,7 @@ export const LoginFailure = defineEnum({
   Captcha: ['captcha', 'Captcha'],
   Throttled: ['throttled', 'Throttled'],
   Disabled: ['disabled', 'Disabled'],
+  // The second step (docs/sign-in.md): a wrong or reused code, an expired sign-in ticket.
+  WrongCode: ['wrong_code', 'Wrong second-factor code'],
+  Ticket: ['ticket', 'Expired sign-in'],
 });

@@ -18,6 +18,12 @@ export const ERRORS = {
   BadCredentials: { code: 4011, status: 400, text: 'Wrong username or password.' },
   CaptchaRequired: { code: 4012, status: 400, text: 'Please input the captcha.' },
   CaptchaWrong: { code: 4013, status: 400, text: 'Wrong captcha.' },
+  // The second step of sign-in and TOTP enrolment (docs/sign-in.md).
+  SecondFactorWrong: { code: 4014, status: 400, text: 'Wrong code.' },
+  SignInTicketInvalid: { code: 4015, status: 400, text: 'This sign-in has expired, please sign in again.' },
+  TotpNotStarted: { code: 4016, status: 400, text: 'Start setting up the authenticator app first.' },
+  TotpAlreadyEnrolled: { code: 4017, status: 400, text: 'An authenticator app is set up already.' },
+  SecondFactorCodeUsed: { code: 4018, status: 400, text: 'This code was used already, wait for the next one.' },
   Forbidden: { code: 4030, status: 403, text: 'Permission denied.' },
   // A request that did not come through the stage's CloudFront (the API's own address, called directly).
   NotThroughEdge: { code: 4031, status: 403, text: "Use the console's address." },
@@ -39,6 +45,7 @@ export const ERRORS = {
   BankAccountNotFound: { code: 40410, status: 404, text: 'Bank account not found.' },
   MaintenanceNotFound: { code: 40411, status: 404, text: 'Maintenance window not found.' },
   IncidentNotFound: { code: 40412, status: 404, text: 'Incident not found.' },
+  FactorNotFound: { code: 40413, status: 404, text: 'No authenticator app is set up.' },
   PasskeyNotFound: { code: 40417, status: 404, text: 'Passkey not found.' },
   // An unknown, removed or another user's credential, or an answer that does not verify: one text for all.
   PasskeyNotRecognised: { code: 40418, status: 400, text: 'This passkey is not recognised.' },

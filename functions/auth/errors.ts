@@ -92,3 +92,73 @@ export class WrongCurrentPasswordError extends BadRequestError {
     super('Current password is wrong', { extra: { old_pwd: 'Current password is wrong' } });
   }
 }
+
+/** A wrong TOTP or recovery code at the second step, at enrolment or when removing the app. */
+export class SecondFactorWrongError extends PatrolError {
+  override name = 'SecondFactorWrongError';
+  override status: number = ERRORS.SecondFactorWrong.status;
+  override code: number = ErrorCode.SecondFactorWrong;
+  constructor() {
+    super('Wrong code', { extra: { code: 'Wrong code' } });
+    this.auditReason = LoginFailure.values.WrongCode;
+  }
+}
+
+/** A TOTP code already accepted in its 30 s window: one code signs in once. */
+export class SecondFactorCodeUsedError extends PatrolError {
+  override name = 'SecondFactorCodeUsedError';
+  override status: number = ERRORS.SecondFactorCodeUsed.status;
+  override code: number = ErrorCode.SecondFactorCodeUsed;
+  constructor() {
+    super(ERRORS.SecondFactorCodeUsed.text, { extra: { code: ERRORS.SecondFactorCodeUsed.text } });
+    this.auditReason = LoginFailure.values.WrongCode;
+  }
+}
+
+/** An unknown, expired or used sign-in ticket: the web goes back to the password step. */
+export class SignInTicketError extends PatrolError {
+  override name = 'SignInTicketError';
+  override status: number = ERRORS.SignInTicketInvalid.status;
+  override code: number = ErrorCode.SignInTicketInvalid;
+  constructor() {
+    super('This sign-in has expired, please sign in again');
+    this.auditReason = LoginFailure.values.Ticket;
+  }
+}
+
+export class TotpNotStartedError extends PatrolError {
+  override name = 'TotpNotStartedError';
+  override status: number = ERRORS.TotpNotStarted.status;
+  override code: number = ErrorCode.TotpNotStarted;
+  constructor() {
+    super(ERRORS.TotpNotStarted.text);
+  }
+}
+
+export class TotpAlreadyEnrolledError extends PatrolError {
+  override name = 'TotpAlreadyEnrolledError';
+  override status: number = ERRORS.TotpAlreadyEnrolled.status;
+  override code: number = ErrorCode.TotpAlreadyEnrolled;
+  constructor() {
+    super('An authenticator app is set up already; remove it first');
+  }
+}
+
+export class FactorNotFoundError extends PatrolError {
+  override name = 'FactorNotFoundError';
+  override status: number = ERRORS.FactorNotFound.status;
+  override code: number = ErrorCode.FactorNotFound;
+  constructor() {
+    super(ERRORS.FactorNotFound.text);
+  }
+}
+
+/** Too many wrong second-factor codes for the user (or from the address): like LoginLockedError. */
+export class SecondFactorLockedError extends TooManyRequestsError {
+  override name = 'SecondFactorLockedError';
+  constructor(retryAfterSeconds: number) {
+    const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+    super(`Too many wrong codes, try again in ${minutes} minute${minutes === 1 ? '' : 's'}`, retryAfterSeconds);
+    this.auditReason = LoginFailure.values.Throttled;
+  }
+}

@@ -1,5 +1,5 @@
 import { LoginFailure } from '../../shared/enums.js';
-import type { ChangePasswordBody, LoginBody, LoginResult, Profile } from '../../shared/schemas/auth.js';
+import type { ChangePasswordBody, LoginAnswer, LoginBody, Profile } from '../../shared/schemas/auth.js';
 import type { AuthUser } from '../lib/http/router.js';
 import { logger, logSecurityEvent, type SecurityOutcome } from '../lib/logger.js';
 import { UserNotFoundError } from '../users/errors.js';
@@ -25,15 +25,16 @@ import {
   userThrottleKey,
 } from './throttle.js';
 import { captchaNext, type FailureCounter, throttleVerdict } from './throttlePolicy.js';
-import { signToken } from './token.js';
+import { afterFirstFactor } from './signIn.js';
 
 /**
  * Password login with throttling per username and per client address (throttlePolicy.ts).
  * The attempt takes its slot on both counters before anything is checked, so parallel guesses
  * are counted one by one; an attempt that never reaches the password, or is right, gives it back.
- * Unknown usernames and wrong passwords look the same, in text and in time.
+ * Unknown usernames and wrong passwords look the same, in text and in time. A right password
+ * answers the token only when no second factor is due (signIn.ts).
  */
-export async function login(body: LoginBody, ip: string, now = Date.now()): Promise<LoginResult> {
+export async function login(body: LoginBody, ip: string, now = Date.now()): Promise<LoginAnswer> {
   const keys: [ThrottleKey, ThrottleKey] = [userThrottleKey(body.username), ipThrottleKey(ip)];
   const counters = (await Promise.all(keys.map((k) => reserveAttempt(k, now)))) as [FailureCounter, FailureCounter];
   const release = () => Promise.all(keys.map((k, i) => releaseAttempt(k, counters[i])));
@@ -89,9 +90,9 @@ export async function login(body: LoginBody, ip: string, now = Date.now()): Prom
       logger.warn('password rehash failed', { error, user_id: user.id }),
     );
   }
-  const { jwt, expires_at } = await signToken({ id: user.id, role: user.role, token_version: user.token_version ?? 0 });
   audit('success', 'password', { user_id: user.id });
-  return { jwt, name: user.nickname || user.username, s: user.role, expires_at };
+  // The password is the first factor: the token, the second step or enrolment (signIn.ts).
+  return afterFirstFactor(user, { ip, via: 'password' }, now);
 }
 
 /** Ends every session of the user, on every device: tokens carry the version this bumps. */

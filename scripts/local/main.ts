@@ -1,4 +1,5 @@
 import { isAbsolute, relative } from 'node:path';
+import { SecondFactorPolicies, type SecondFactorPolicy } from '../../shared/schemas/auth.js';
 import { adminPasswordProblem } from './adminSeed.js';
 import { startLocalStack } from './stack.js';
 import { dynamoEngineNamed } from './engines/dynamo.js';
@@ -17,6 +18,12 @@ if (adminProblem) {
   console.error(`${adminProblem} (6 to 40 characters, the rule of every console password)`);
   process.exit(2);
 }
+// The second-factor policy of an empty store (docs/sign-in.md); absent: the config's default, super.
+const secondFactor = process.env.AUTH_SECOND_FACTOR || undefined;
+if (secondFactor && !(SecondFactorPolicies as readonly string[]).includes(secondFactor)) {
+  console.error(`AUTH_SECOND_FACTOR must be one of ${SecondFactorPolicies.join(', ')}, not "${secondFactor}"`);
+  process.exit(2);
+}
 const dynamoEngine = dynamoEngineNamed(process.env.DYNAMO_ENGINE);
 
 const started = Date.now();
@@ -26,6 +33,7 @@ const stack = await startLocalStack({
   host: process.env.HOST || '127.0.0.1',
   demo: process.env.DEMO !== '0',
   adminPassword: process.env.ADMIN_PASSWORD || undefined,
+  secondFactor: secondFactor as SecondFactorPolicy | undefined,
   dynamoEngine,
   publicUrl: process.env.PUBLIC_URL || undefined,
 }).catch((error) => {
@@ -40,9 +48,15 @@ const adminLine = stack.adminPasswordGenerated
   : stack.adminPassword
     ? 'admin / the password in ADMIN_PASSWORD (new)'
     : `admin (existing; a generated password is kept in ${shown})`;
+// The policy covers the first super user unless it is off: say what the first sign-in asks.
+const factorLine =
+  stack.secondFactor === 'off'
+    ? 'off (auth.second_factor): a password alone signs in'
+    : `${stack.secondFactor === 'all' ? 'every user' : 'super users'} (auth.second_factor = ${stack.secondFactor}): admin scans a QR code into an authenticator app right after the first password sign-in, unless done already; AUTH_SECOND_FACTOR=off on an empty DATA_DIR turns it off`;
 console.log(`
 Patrol is running at ${stack.url}  (ready in ${Date.now() - started} ms)
   Sign in:  ${adminLine}
+  2nd step: ${factorLine}
   Data:     ${stack.dataDir}${stack.sandboxSiteUrl ? `\n  Sandbox:  ${stack.sandboxSiteUrl}` : ''}${stack.sandboxBankUrl ? `\n  Banks:    ${stack.sandboxBankUrl}/kbz, ${stack.sandboxBankUrl}/aya` : ''}
   Stop:     Ctrl-C
 `);

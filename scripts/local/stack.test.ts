@@ -46,6 +46,7 @@ describe('startLocalStack runs every Lambda of the registry by its trigger', () 
   it('invokes startup Lambdas once, feeds queue Lambdas their messages and ticks scheduled ones', async () => {
     stack = await startLocalStack({
       dataDir,
+      secondFactor: 'off', // signs in with the password alone (AUTH_SECOND_FACTOR)
       port: 0,
       demo: false,
       quiet: true,

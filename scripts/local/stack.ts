@@ -1,3 +1,4 @@
+import type { SecondFactorPolicy } from '../../shared/schemas/auth.js';
 import { mkdir, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +18,7 @@ import { startConsumerChild } from './consumerChild.js';
 import { demoSeeds } from './demo.js';
 import { followSandbox } from './followSandbox.js';
 import { followSandboxWebhook } from './followSandboxWebhook.js';
+import { followSandboxOidc, startLocalSandboxOidc } from './sandboxOidc.js';
 import { LOCAL_CREDENTIALS } from './engines/credentials.js';
 import { ensureTable, startDynamo } from './engines/dynamo.js';
 import { startS3 } from './engines/s3.js';
@@ -41,6 +43,11 @@ export interface LocalStackOptions {
   demo: boolean;
   /** Password of the super user `admin` when the store is empty; generated when absent. */
   adminPassword?: string;
+  /**
+   * `auth.second_factor` of an empty store (AUTH_SECOND_FACTOR); absent: the config's default,
+   * `super`. Tests and benches that do not test sign-in pass `off`.
+   */
+  secondFactor?: SecondFactorPolicy;
   /** No progress lines; handler logs at WARN unless LOG_LEVEL is set. */
   quiet?: boolean;
   dynamoEngine?: 'dynalite' | 'dynamodb-local';
@@ -72,6 +79,8 @@ export interface LocalStack {
   /** The admin user was created by this start with a generated password (also in DATA_DIR/admin-password.txt). */
   adminPasswordGenerated: boolean;
   adminPasswordFile: string;
+  /** The second-factor policy in force (`auth.second_factor`). */
+  secondFactor: SecondFactorPolicy;
   /** The sandbox 4D site the checks can target, when it started. */
   sandboxSiteUrl?: string;
   /** The sandbox banks (KBZ portal under /kbz, AYA under /aya, controls under /__sandbox/bank/), when they started. */
@@ -80,6 +89,8 @@ export interface LocalStack {
   sandboxTelegramUrl?: string;
   /** The sandbox webhook receiver (hooks at /hooks/<name>, controls under /sandbox/hooks/), when it started. */
   sandboxWebhookUrl?: string;
+  /** The sandbox OIDC provider (its issuer; the single sign-on of the demo and the tests), when it started. */
+  sandboxOidcUrl?: string;
   /** The environment the handlers run with (endpoints, queue URLs, table...), for tests and tools. */
   env: Record<string, string>;
   stop(): Promise<void>;
@@ -210,9 +221,10 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       opts.sandboxesApart ? startApart('bank', bankOptions) : startSandboxBank(bankOptions),
       startSandboxTelegram({ port: 0 }),
       startSandboxWebhook({ port: 0 }),
+      startLocalSandboxOidc(dataDir, opts.publicUrl ?? url),
     ]);
     for (const e of engines) if (e.status === 'fulfilled') cleanups.push(() => e.value.stop());
-    const [dynamo, sqs, s3, sandbox, sandboxBank, sandboxTg, sandboxHook] = engines;
+    const [dynamo, sqs, s3, sandbox, sandboxBank, sandboxTg, sandboxHook, sandboxOidc] = engines;
     for (const e of [dynamo, sqs, s3]) if (e.status === 'rejected') throw e.reason;
     if (dynamo.status !== 'fulfilled' || sqs.status !== 'fulfilled' || s3.status !== 'fulfilled')
       throw new Error('unreachable');
@@ -227,6 +239,9 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     // The bank webhooks' receiver for the demo and the tests (scripts/sandbox/webhook).
     if (sandboxHook.status === 'rejected') console.warn('[local] sandbox webhook did not start:', sandboxHook.reason);
     const sandboxWebhookUrl = sandboxHook.status === 'fulfilled' ? sandboxHook.value.url : undefined;
+    // The identity provider single sign-on is tried against locally (scripts/sandbox/oidc).
+    if (sandboxOidc.status === 'rejected') console.warn('[local] sandbox OIDC provider did not start:', sandboxOidc.reason);
+    const sandboxOidcUrl = sandboxOidc.status === 'fulfilled' ? sandboxOidc.value.url : undefined;
     // Locally the Bot API is the sandbox unless the developer points TELEGRAM_API_URL elsewhere.
     const telegramApiUrl = CONFIGURED_TELEGRAM_API_URL || sandboxTelegramUrl;
     await ensureTable(dynamo.value.endpoint, TABLE_NAME);
@@ -255,6 +270,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
         : {}),
       ...(sandboxTelegramUrl ? { SANDBOX_TELEGRAM_URL: sandboxTelegramUrl } : {}),
       ...(sandboxWebhookUrl ? { SANDBOX_WEBHOOK_URL: sandboxWebhookUrl } : {}),
+      ...(sandboxOidcUrl ? { SANDBOX_OIDC_URL: sandboxOidcUrl } : {}),
       ...(telegramApiUrl ? { TELEGRAM_API_URL: telegramApiUrl } : {}),
       // The guard refuses private addresses; the stack's own sandbox targets are the exception.
       ALLOWED_PRIVATE_HOSTS: allowedPrivateHostsWith([
@@ -262,6 +278,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
         sandboxBankUrl,
         sandboxTelegramUrl,
         sandboxWebhookUrl,
+        sandboxOidcUrl,
       ]),
     };
     if (!process.env.CHROMIUM_PATH) env.CHROMIUM_PATH = '/usr/bin/chromium';
@@ -277,11 +294,15 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     // Imported only now: feature modules read the environment (e.g. LOG_LEVEL) when loaded.
     const { ensureSuperUser } = await import('../../functions/users/seed.js');
     const admin = await seedAdmin(dataDir, opts.adminPassword, ensureSuperUser);
+    // Like the first password: only a store that was empty takes the policy from the start options.
+    const { seedSecondFactorPolicy } = await import('../../functions/auth/policySeed.js');
+    const secondFactor = await seedSecondFactorPolicy(admin.created ? opts.secondFactor : undefined);
     if (opts.demo && admin.created) {
       for (const seed of demoSeeds) await seed();
     }
     if (sandboxSiteUrl) await followSandbox(dataDir, sandboxSiteUrl);
     if (sandboxWebhookUrl) await followSandboxWebhook(dataDir, sandboxWebhookUrl);
+    if (sandboxOidcUrl) await followSandboxOidc(dataDir, sandboxOidcUrl);
 
     const context = (def: LambdaDef) => () => lambdaContext(def, REGION);
     for (const def of lambdas.filter((l) => l.trigger.type === 'startup')) {
@@ -364,10 +385,12 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       ...(admin.password ? { adminPassword: admin.password } : {}),
       adminPasswordGenerated: admin.created && admin.generated,
       adminPasswordFile: admin.passwordFile,
+      secondFactor,
       ...(sandboxSiteUrl ? { sandboxSiteUrl } : {}),
       ...(sandboxBankUrl ? { sandboxBankUrl } : {}),
       ...(sandboxTelegramUrl ? { sandboxTelegramUrl } : {}),
       ...(sandboxWebhookUrl ? { sandboxWebhookUrl } : {}),
+      ...(sandboxOidcUrl ? { sandboxOidcUrl } : {}),
       env,
       stop: () => {
         stopping ??= stopAll();

@@ -54,6 +54,90 @@ export interface LoginResult {
   expires_at: number;
 }
 
+// Two-step sign-in (docs/sign-in.md): after the first factor (password, SSO, passkey) the answer is
+// the token, or a ticket for the second step, or a ticket for enrolment when the policy
+// (`auth.second_factor`) covers a user who has no second factor yet.
+
+export const SecondFactorMethods = ['totp', 'passkey', 'recovery'] as const;
+export type SecondFactorMethod = (typeof SecondFactorMethods)[number];
+export const SecondFactorPolicies = ['off', 'super', 'all'] as const;
+export type SecondFactorPolicy = (typeof SecondFactorPolicies)[number];
+
+export const SecondFactorMessages = {
+  ticket: 'Sign in again',
+  code: 'Please input the code',
+  totpCode: 'The code has 6 digits',
+  method: 'Method must be totp or recovery',
+} as const;
+
+/** A sign-in ticket: opaque, from a `POST /login` answer. */
+const Ticket = z
+  .string({ error: SecondFactorMessages.ticket })
+  .trim()
+  .min(1, SecondFactorMessages.ticket)
+  .max(Bounds.token);
+/** A 6-digit code from an authenticator app (spaces as apps show them are dropped). */
+export const TotpCode = z
+  .string({ error: SecondFactorMessages.code })
+  .transform((s) => s.replace(/\s+/g, ''))
+  .pipe(
+    z
+      .string()
+      .min(1, SecondFactorMessages.code)
+      .regex(/^\d{6}$/, SecondFactorMessages.totpCode),
+  );
+/** A TOTP code or a recovery code (checked by the method). */
+const AnyCode = z
+  .string({ error: SecondFactorMessages.code })
+  .trim()
+  .min(1, SecondFactorMessages.code)
+  .max(Bounds.token, ValidatorMessages.maxLength(Bounds.token));
+
+export const SecondFactorBody = z.object({
+  ticket: Ticket,
+  method: z.enum(['totp', 'recovery'], { error: SecondFactorMessages.method }),
+  code: AnyCode,
+});
+export type SecondFactorBody = z.infer<typeof SecondFactorBody>;
+
+/** `POST /me/totp`: a session, or the ticket of an enrol answer. */
+export const TotpStartBody = z.object({ ticket: Ticket.optional() });
+export type TotpStartBody = z.infer<typeof TotpStartBody>;
+export const TotpConfirmBody = z.object({ code: TotpCode, ticket: Ticket.optional() });
+export type TotpConfirmBody = z.infer<typeof TotpConfirmBody>;
+/** `DELETE /me/totp` and `POST /me/recovery-codes`: a current code proves the app is at hand. */
+export const TotpCodeBody = z.object({ code: TotpCode });
+export type TotpCodeBody = z.infer<typeof TotpCodeBody>;
+
+/** What `POST /login` (and every first factor) answers. */
+export type LoginAnswer =
+  | LoginResult
+  | { second_factor: { ticket: string; methods: SecondFactorMethod[] } }
+  | { enroll: { ticket: string } };
+
+export interface TotpEnrolment {
+  /** Base32, for typing into the app. */
+  secret: string;
+  /** `otpauth://totp/...`, what the QR code holds. */
+  otpauth_url: string;
+}
+
+/** `POST /me/totp/confirm`: the recovery codes, shown once; with a ticket also the token. */
+export type TotpConfirmed = { recovery_codes: string[] } & Partial<LoginResult>;
+
+export interface PasskeySummary {
+  id: string;
+  name: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+export interface Factors {
+  totp: boolean;
+  passkeys: PasskeySummary[];
+  recovery_codes_left: number;
+}
+
 export interface Captcha {
   id: string;
   /** data: URL of an SVG image */

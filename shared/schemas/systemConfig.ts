@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Process } from '../enums.js';
 import type { ListFields } from '../listQuery.js';
 import { isTimeZone } from '../zoneClock.js';
+import { SecondFactorPolicies } from './auth.js';
 
 const PROCESS_NAMES = Process.options.map((o) => o.label);
 
@@ -174,6 +175,17 @@ export const SystemConfig = z.object({
        * message) every this many minutes; 0 turns reminders off.
        */
       reminder_minutes: bounded(ConfigBounds.reminderMinutes).default(30),
+    })
+    .prefault({}),
+  auth: z
+    .object({
+      /**
+       * Who must have a second factor (TOTP or a passkey): nobody, super users, or everyone. A user
+       * it covers who has none is taken to enrolment right after the password (docs/sign-in.md).
+       */
+      second_factor: z
+        .enum(SecondFactorPolicies, { error: `One of ${SecondFactorPolicies.join(', ')}` })
+        .default('super'),
     })
     .prefault({}),
   RECHARGE_CONFIG: RechargeConfig.prefault({}),

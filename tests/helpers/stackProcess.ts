@@ -20,8 +20,8 @@ export interface RunningStack {
 }
 
 /**
- * Starts a stack on `dataDir` (no demo data) with `env` on top of this process's environment, and
- * resolves when it is ready. Its output goes to the log file, printed when the start fails.
+ * Starts a stack on `dataDir` (no demo data, the second factor `off` unless `env` says otherwise)
+ * with `env` on top of this process's environment, and resolves when it is ready. Its output goes to the log file, printed when the start fails.
  */
 export async function startStackProcess(opts: {
   dataDir: string;
@@ -40,6 +40,8 @@ export async function startStackProcess(opts: {
       DATA_DIR: opts.dataDir,
       DEMO: '0',
       ADMIN_PASSWORD: opts.adminPassword,
+      // Tests sign in with a password alone unless they test the second factor (env: AUTH_SECOND_FACTOR).
+      AUTH_SECOND_FACTOR: 'off',
       ...opts.env,
     },
     stdio: ['ignore', logFd, logFd, 'ipc'],

@@ -18,7 +18,7 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-const start = () => startLocalStack({ dataDir, port: 0, demo: false, quiet: true });
+const start = () => startLocalStack({ dataDir, port: 0, demo: false, quiet: true, secondFactor: 'off' });
 
 describe('a restart on the same DATA_DIR', () => {
   it('keeps table items, stored objects, keys and the admin user, and recreates the queues', async () => {

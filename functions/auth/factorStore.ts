@@ -1,0 +1,171 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamoClient } from '../lib/aws/clients.js';
+import { config } from '../lib/config.js';
+import { keyedRecords } from '../lib/db/keyedRecords.js';
+import { decryptSecret, encryptSecret, type SecretContext } from '../lib/secrets/index.js';
+
+// A user's second factors besides passkeys (functions/auth/passkeys.ts keeps those): one small
+// record per user, outside every index, `user_factors#{id}`. Every change that must happen once
+// (a TOTP window used, a recovery code spent, an enrolment confirmed) is one conditional write, so
+// two parallel requests with the same code cannot both pass.
+//
+//   totp_enc        the confirmed TOTP secret, encrypted for this record and field (lib/secrets)
+//   totp_at         when it was confirmed
+//   totp_last_step  the last 30 s window a code was accepted in: a code of that window or an
+//                   earlier one is refused, so a code seen over a shoulder cannot be used again
+//   pending_enc     a secret being enrolled (shown, not yet confirmed by a first code)
+//   recovery        SHA-256 digests of the unused recovery codes (a string set; codes are random,
+//                   50 bits each, so a fast digest is enough: nothing to guess from it)
+
+interface FactorRecord {
+  totp_enc?: string;
+  totp_at?: number;
+  totp_last_step?: number;
+  pending_enc?: string;
+  pending_at?: number;
+  recovery?: Set<string>;
+  recovery_at?: number;
+}
+
+export interface UserFactors {
+  totp: boolean;
+  totpAt?: number;
+  lastStep?: number;
+  /** Ciphertexts: decrypt with `totpSecret`. */
+  totpEnc?: string;
+  pendingEnc?: string;
+  recoveryLeft: number;
+}
+
+const records = keyedRecords<FactorRecord>('user_factors');
+const keyOf = (userId: number) => records.keyOf(userId);
+const secretContext = (userId: number): SecretContext => ({ entity: 'user_factors', id: userId, field: 'totp' });
+
+export const encryptTotpSecret = (userId: number, secret: string) => encryptSecret(secret, secretContext(userId));
+export const decryptTotpSecret = (userId: number, stored: string) => decryptSecret(stored, secretContext(userId));
+
+/** Runs a conditional write; false when its condition failed. */
+async function conditional(command: UpdateCommand | DeleteCommand): Promise<boolean> {
+  try {
+    await dynamoClient().send(command);
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+export async function userFactors(userId: number): Promise<UserFactors> {
+  const out = await dynamoClient().send(
+    new GetCommand({ TableName: config.tableName, Key: keyOf(userId), ConsistentRead: true }),
+  );
+  const item = out.Item as FactorRecord | undefined;
+  return {
+    totp: Boolean(item?.totp_enc),
+    ...(item?.totp_at !== undefined ? { totpAt: item.totp_at } : {}),
+    ...(item?.totp_last_step !== undefined ? { lastStep: item.totp_last_step } : {}),
+    ...(item?.totp_enc ? { totpEnc: item.totp_enc } : {}),
+    ...(item?.pending_enc ? { pendingEnc: item.pending_enc } : {}),
+    recoveryLeft: item?.recovery?.size ?? 0,
+  };
+}
+
+/** Keeps a secret being enrolled; a new start replaces an unconfirmed one. */
+export async function setPendingTotp(userId: number, pendingEnc: string, now: number): Promise<void> {
+  await dynamoClient().send(
+    new UpdateCommand({
+      TableName: config.tableName,
+      Key: keyOf(userId),
+      UpdateExpression: 'SET pending_enc = :p, pending_at = :now',
+      ExpressionAttributeValues: { ':p': pendingEnc, ':now': now },
+    }),
+  );
+}
+
+/**
+ * Makes the pending secret the user's TOTP, its first code's window used, and the recovery codes
+ * new; false when the pending secret changed meanwhile or a TOTP was confirmed by another request.
+ */
+export async function confirmTotp(
+  userId: number,
+  pendingEnc: string,
+  step: number,
+  recoveryDigests: string[],
+  now: number,
+): Promise<boolean> {
+  return conditional(
+    new UpdateCommand({
+      TableName: config.tableName,
+      Key: keyOf(userId),
+      UpdateExpression:
+        'SET totp_enc = :p, totp_at = :now, totp_last_step = :step, recovery = :r, recovery_at = :now REMOVE pending_enc, pending_at',
+      ConditionExpression: 'pending_enc = :p AND attribute_not_exists(totp_enc)',
+      ExpressionAttributeValues: { ':p': pendingEnc, ':now': now, ':step': step, ':r': new Set(recoveryDigests) },
+    }),
+  );
+}
+
+/** Takes a TOTP window as used: false when it (or a later one) was used already. */
+export async function useTotpStep(userId: number, step: number): Promise<boolean> {
+  return conditional(
+    new UpdateCommand({
+      TableName: config.tableName,
+      Key: keyOf(userId),
+      UpdateExpression: 'SET totp_last_step = :step',
+      ConditionExpression:
+        'attribute_exists(totp_enc) AND (attribute_not_exists(totp_last_step) OR totp_last_step < :step)',
+      ExpressionAttributeValues: { ':step': step },
+    }),
+  );
+}
+
+/** Spends one recovery code by its digest: false when it is not (or no longer) among the unused. */
+export async function useRecoveryDigest(userId: number, digest: string): Promise<boolean> {
+  return conditional(
+    new UpdateCommand({
+      TableName: config.tableName,
+      Key: keyOf(userId),
+      UpdateExpression: 'DELETE recovery :set',
+      ConditionExpression: 'contains(recovery, :digest)',
+      ExpressionAttributeValues: { ':set': new Set([digest]), ':digest': digest },
+    }),
+  );
+}
+
+/** Replaces every unused recovery code (a regeneration): the old ones stop working. */
+export async function replaceRecoveryDigests(userId: number, digests: string[], now: number): Promise<boolean> {
+  return conditional(
+    new UpdateCommand({
+      TableName: config.tableName,
+      Key: keyOf(userId),
+      UpdateExpression: 'SET recovery = :r, recovery_at = :now',
+      ConditionExpression: 'attribute_exists(totp_enc)',
+      ExpressionAttributeValues: { ':r': new Set(digests), ':now': now },
+    }),
+  );
+}
+
+/**
+ * Removes the TOTP (and an enrolment in progress); the recovery codes go too unless `keepRecovery`
+ * (the user still has passkeys they back up). False when there was no TOTP.
+ */
+export async function removeTotp(userId: number, keepRecovery: boolean): Promise<boolean> {
+  return conditional(
+    new UpdateCommand({
+      TableName: config.tableName,
+      Key: keyOf(userId),
+      UpdateExpression: `REMOVE totp_enc, totp_at, totp_last_step, pending_enc, pending_at${keepRecovery ? '' : ', recovery, recovery_at'}`,
+      ConditionExpression: 'attribute_exists(totp_enc)',
+    }),
+  );
+}
+
+/** Drops every factor this record keeps (a super's reset); true when there was one. */
+export async function removeAllFactors(userId: number): Promise<boolean> {
+  const out = await dynamoClient().send(
+    new DeleteCommand({ TableName: config.tableName, Key: keyOf(userId), ReturnValues: 'ALL_OLD' }),
+  );
+  const old = out.Attributes as FactorRecord | undefined;
+  return Boolean(old?.totp_enc || old?.recovery?.size);
+}
