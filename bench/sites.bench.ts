@@ -32,7 +32,14 @@ const load = () =>
     .join(' / ');
 
 const dataDir = mkdtempSync(join(tmpdir(), 'patrol-bench-sites-'));
-const stack = await startLocalStack({ dataDir, port: 0, demo: false, quiet: true, adminPassword: ADMIN_PASSWORD, secondFactor: 'off' });
+const stack = await startLocalStack({
+  dataDir,
+  port: 0,
+  demo: false,
+  quiet: true,
+  adminPassword: ADMIN_PASSWORD,
+  secondFactor: 'off',
+});
 
 const call = apiCaller(stack.url);
 

@@ -14,7 +14,8 @@ const ADMIN_PASSWORD = 'demo-test-pass-1';
 let stack: LocalStack | undefined;
 let token: string;
 
-const start = () => startLocalStack({ dataDir, port: 0, demo: true, quiet: true, adminPassword: ADMIN_PASSWORD, secondFactor: 'off' });
+const start = () =>
+  startLocalStack({ dataDir, port: 0, demo: true, quiet: true, adminPassword: ADMIN_PASSWORD, secondFactor: 'off' });
 const get = async (path: string) => {
   const res = await api((stack as LocalStack).url).get(`/api/v1${path}`, { token });
   expect(res.status, JSON.stringify(res.body)).toBe(200);

@@ -16,7 +16,8 @@ afterAll(async () => {
   await stack?.stop();
   await rm(dataDir, { recursive: true, force: true });
 });
-const start = () => startLocalStack({ dataDir, port: 0, demo: false, quiet: true, adminPassword: ADMIN_PASSWORD, secondFactor: 'off' });
+const start = () =>
+  startLocalStack({ dataDir, port: 0, demo: false, quiet: true, adminPassword: ADMIN_PASSWORD, secondFactor: 'off' });
 const CHAT = '-100777000111';
 
 describe('a restart with a Telegram delivery pending', () => {
