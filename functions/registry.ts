@@ -235,13 +235,24 @@ export const LAMBDAS: readonly LambdaDef[] = [
   },
   {
     // Recounts the list counters (and re-indexes rows of an older layout) when the local stack
-    // starts; in the cloud, invoked by hand after a deploy that changes the layout.
+    // starts; in the cloud, invoked by hand after a deploy that changes the layout (npm run repair),
+    // resuming from its progress record when one invocation was not enough (repairProgress.ts).
     name: 'dataRepair',
     entry: 'functions/data/repair.ts',
     trigger: { type: 'startup', inCloud: 'byHand' },
     memoryMb: 512,
     timeoutSeconds: 300,
     access: { table: 'readWrite' },
+  },
+  {
+    // The auto-check schedules put back in step with the rules the table holds (after a restore:
+    // docs/deploy.md "Restore"); in the cloud, invoked by hand (npm run restore runs it).
+    name: 'syncSchedules',
+    entry: 'functions/autoCheck/syncSchedules.ts',
+    trigger: { type: 'startup', inCloud: 'byHand' },
+    memoryMb: 512,
+    timeoutSeconds: 300,
+    access: { table: 'read', ruleSchedules: true },
   },
   {
     name: 'siteRepair',

@@ -1,12 +1,15 @@
-import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { ArnFormat, Stack, type StackProps } from 'aws-cdk-lib';
 import { Certificate, CertificateValidation } from 'aws-cdk-lib/aws-certificatemanager';
-import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { HostedZone } from 'aws-cdk-lib/aws-route53';
-import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
+import { CfnLoggingConfiguration, CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
 import { ErrorCode } from '../shared/envelope.js';
 import { alarmTopic } from './constructs/Alarms.js';
+import { wafMetric } from './constructs/OpsDashboard.js';
+import { dataRemovalPolicy } from './PatrolStack.js';
 import { applyNagSuppressions } from './nag/nagSuppressions.js';
 import type { StageConfig } from './stageConfig.js';
 
@@ -25,12 +28,19 @@ export interface PatrolEdgeStackProps extends StackProps {
 /**
  * The stage's pieces that AWS requires in us-east-1: the WAF web ACL of the CloudFront distribution.
  * A stack of its own (PatrolEdge-<stage>) so the main stack can live in any region; the main stack
- * reads the ACL's ARN through CDK's cross-region references (an SSM parameter written here).
+ * reads the ACL's ARN through CDK's cross-region references (this stack's outputs).
  */
 export class PatrolEdgeStack extends Stack {
   readonly webAcl: CfnWebACL;
   readonly webAclArn: string;
   readonly webAclName: string;
+  /**
+   * The ACL's own metric name (its VisibilityConfig), which WAF publishes its metrics under as the
+   * `WebACL` dimension: the alarm and the dashboard read it from here, never rebuild it.
+   */
+  readonly webAclMetricName: string;
+  /** The WAF's request log (`aws-waf-logs-` is the prefix WAF requires of a log group it writes). */
+  readonly wafLogs: LogGroup;
   /** CloudFront's certificate for the stage's domain, when the stage names a Route 53 zone to validate it in. */
   readonly certificateArn?: string;
 
@@ -98,6 +108,26 @@ export class PatrolEdgeStack extends Stack {
     });
     this.webAclArn = this.webAcl.attrArn;
     this.webAclName = `patrol-${stage.name}`;
+    this.webAclMetricName = (this.webAcl.visibilityConfig as CfnWebACL.VisibilityConfigProperty).metricName;
+
+    // What the WAF saw and did, kept as long as the stage keeps its function logs.
+    this.wafLogs = new LogGroup(this, 'WafLogs', {
+      logGroupName: `aws-waf-logs-patrol-${stage.name}`,
+      retention: stage.logRetentionDays as RetentionDays,
+      removalPolicy: dataRemovalPolicy(stage),
+    });
+    new CfnLoggingConfiguration(this, 'WafLogging', {
+      resourceArn: this.webAcl.attrArn,
+      // WAF takes the group's ARN without the `:*` CloudWatch's own ARN attribute ends with.
+      logDestinationConfigs: [
+        this.formatArn({
+          service: 'logs',
+          resource: 'log-group',
+          resourceName: this.wafLogs.logGroupName,
+          arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+        }),
+      ],
+    }).node.addDependency(this.wafLogs);
 
     // CloudFront takes certificates from us-east-1 only: requested here, validated in the zone.
     if (stage.domain?.hostedZone) {
@@ -120,13 +150,7 @@ export class PatrolEdgeStack extends Stack {
         alarmDescription:
           `The WAF blocked at least ${WAF_BLOCKED_ALARM_THRESHOLD} requests in 5 minutes. ` +
           'Runbook: docs/deploy.md, "Alarms", waf-blocked.',
-        metric: new Metric({
-          namespace: 'AWS/WAFV2',
-          metricName: 'BlockedRequests',
-          dimensionsMap: { WebACL: this.webAclName, Rule: 'ALL' },
-          statistic: 'Sum',
-          period: Duration.minutes(5),
-        }),
+        metric: wafMetric(this.webAclMetricName, 'BlockedRequests'),
         threshold: WAF_BLOCKED_ALARM_THRESHOLD,
         evaluationPeriods: 1,
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,

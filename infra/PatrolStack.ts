@@ -1,8 +1,9 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CfnOutput, RemovalPolicy, Stack, type StackProps, Tags } from 'aws-cdk-lib';
+import { Annotations, CfnOutput, CfnResource, RemovalPolicy, Stack, type StackProps, Tags } from 'aws-cdk-lib';
 import { Certificate, CertificateValidation, type ICertificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { ARecord, AaaaRecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { CloudFrontTarget } from 'aws-cdk-lib/aws-route53-targets';
 import { Trigger } from 'aws-cdk-lib/triggers';
@@ -11,11 +12,13 @@ import { LAMBDAS, type LambdaDef, QUEUES, type QueueDef } from '../functions/reg
 import { AccessLogs } from './constructs/AccessLogs.js';
 import { Alarms } from './constructs/Alarms.js';
 import { Api } from './constructs/Api.js';
+import { Budget } from './constructs/Budget.js';
 import { Data } from './constructs/Data.js';
 import { Functions } from './constructs/Functions.js';
 import { Keys } from './constructs/Keys.js';
 import { OpsDashboard } from './constructs/OpsDashboard.js';
 import { Queues } from './constructs/Queues.js';
+import { Releases } from './constructs/Releases.js';
 import { RuleSchedules } from './constructs/RuleSchedules.js';
 import { Secrets } from './constructs/Secrets.js';
 import { Storage } from './constructs/Storage.js';
@@ -35,8 +38,8 @@ export interface PatrolStackProps extends StackProps {
   repoRoot?: string;
   /** WAF web ACL of the distribution, from PatrolEdgeStack (us-east-1); none in tests of this stack alone. */
   webAclArn?: string;
-  /** Its name, for the dashboard's WAF graph. @default patrol-<stage> */
-  webAclName?: string;
+  /** Its metric name (the `WebACL` dimension), for the dashboard's WAF graph. @default patrol-<stage>-acl */
+  webAclMetricName?: string;
   /** CloudFront's certificate (us-east-1) for the stage's custom domain, when it has one. */
   cloudFrontCertificateArn?: string;
 }
@@ -63,6 +66,8 @@ export class PatrolStack extends Stack {
   readonly web: Web;
   readonly dashboard: OpsDashboard;
   readonly alarms?: Alarms;
+  readonly releases: Releases;
+  readonly budget?: Budget;
   readonly ruleSchedules?: RuleSchedules;
   readonly firstUser?: Trigger;
 
@@ -75,7 +80,13 @@ export class PatrolStack extends Stack {
     Tags.of(this).add('project', 'patrol');
     Tags.of(this).add('stage', stage.name);
 
-    this.data = new Data(this, 'Data', { removalPolicy });
+    this.data = new Data(this, 'Data', {
+      removalPolicy,
+      adopt:
+        stage.tableName && stage.tableStreamArn
+          ? { tableName: stage.tableName, streamArn: stage.tableStreamArn }
+          : undefined,
+    });
     this.keys = new Keys(this, 'Keys', { stage: stage.name, removalPolicy });
     this.secrets = new Secrets(this, 'Secrets', { removalPolicy, rotationDays: stage.secretRotationDays });
     this.accessLogs = new AccessLogs(this, 'AccessLogs', { removalPolicy, expiryDays: stage.accessLogExpiryDays });
@@ -100,7 +111,8 @@ export class PatrolStack extends Stack {
       secrets: this.secrets,
       concurrency: stage.concurrency,
     });
-    const apiFunction = this.functions.httpHandler();
+    // Callers reach every function through its `live` alias (Functions.ts, Releases.ts).
+    const apiFunction = this.functions.live(this.functions.httpName());
 
     // Auto-check rule slots: the registry's ruleSchedule function is their target, and the
     // functions whose access says `ruleSchedules` keep them.
@@ -108,7 +120,7 @@ export class PatrolStack extends Stack {
     if (ruleTarget) {
       const ruleSchedules = new RuleSchedules(this, 'RuleSchedules', {
         stage: stage.name,
-        target: this.functions.get(ruleTarget.name),
+        target: this.functions.live(ruleTarget.name),
         deadLetterQueue: this.queues.failures.scheduleDeliveries,
       });
       for (const { fn } of this.functions.where((d) => d.access.ruleSchedules === true)) ruleSchedules.grantManage(fn);
@@ -176,6 +188,12 @@ export class PatrolStack extends Stack {
     // Secret rotation: the function Secrets Manager calls, and the distribution it updates.
     for (const { def, fn } of this.functions.where((d) => d.trigger.type === 'secretRotation')) {
       for (const name of def.access.stageSecrets?.rotate ?? []) this.secrets.rotateWith(name, fn);
+      // Secrets Manager invokes the function itself (unqualified), not its `live` alias: its
+      // permission is rightly on the function.
+      Annotations.of(fn).acknowledgeWarning(
+        '@aws-cdk/aws-lambda:addPermissionsToVersionOrAlias',
+        'Secrets Manager rotates with the unqualified function',
+      );
       if (def.access.distributionOrigin) {
         fn.addEnvironment('DISTRIBUTION_ID', this.web.distribution.distributionId);
         fn.addToRolePolicy(
@@ -196,6 +214,7 @@ export class PatrolStack extends Stack {
         executeOnHandlerChange: true,
       });
     }
+    if (this.firstUser) this.keepProviderLogs(stage.logRetentionDays, removalPolicy);
 
     const streamFunction = registry.lambdas.find((d) => d.trigger.type === 'stream')?.name;
     this.dashboard = new OpsDashboard(this, 'Dashboard', {
@@ -205,7 +224,7 @@ export class PatrolStack extends Stack {
       httpApi: this.api.httpApi,
       table: this.data.table,
       streamFunction,
-      webAclName: props.webAclName ?? `patrol-${stage.name}`,
+      webAclMetricName: props.webAclMetricName ?? `patrol-${stage.name}-acl`,
     });
     if (stage.alarms && stage.alarmEmail) {
       this.alarms = new Alarms(this, 'Alarms', {
@@ -217,7 +236,21 @@ export class PatrolStack extends Stack {
         streamFunction,
         email: stage.alarmEmail,
       });
+      if (stage.monthlyBudgetUsd !== undefined) {
+        this.budget = new Budget(this, 'Budget', {
+          stage: stage.name,
+          monthlyUsd: stage.monthlyBudgetUsd,
+          topic: this.alarms.topic,
+        });
+      }
     }
+    const alarms = this.alarms;
+    this.releases = new Releases(this, 'Releases', {
+      stage: stage.name,
+      functions: this.functions,
+      canary: stage.canary,
+      errorAlarm: alarms ? (name) => alarms.byKey.get(`function-errors-${name}`) : undefined,
+    });
 
     new CfnOutput(this, 'ConsoleUrl', { value: publicUrl });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
@@ -230,8 +263,36 @@ export class PatrolStack extends Stack {
       value: this.secrets.adminPassword.secretArn,
     });
     new CfnOutput(this, 'DashboardName', { value: this.dashboard.dashboard.dashboardName });
+    new CfnOutput(this, 'SecretsKeyArn', {
+      description: 'The KMS key of stored secrets: it stays after cdk destroy in a retaining stage',
+      value: this.keys.key.keyArn,
+    });
+    // The operator's hand-run functions, by this stage's name (a lookup by description matched every stage's).
+    for (const [output, name] of [
+      ['DataRepairFunction', 'dataRepair'],
+      ['SyncSchedulesFunction', 'syncSchedules'],
+    ] as const) {
+      if (this.functions.byName.has(name))
+        new CfnOutput(this, output, { value: this.functions.get(name).functionName });
+    }
     if (this.alarms) new CfnOutput(this, 'AlarmTopicArn', { value: this.alarms.topic.topicArn });
 
     applyNagSuppressions(this, stage);
+  }
+
+  /**
+   * The CDK trigger's provider function (a singleton CDK makes, not a registry entry) logs to a
+   * group of ours with the stage's retention, instead of one Lambda would make and keep forever.
+   */
+  private keepProviderLogs(retentionDays: number, removalPolicy: RemovalPolicy): void {
+    const provider = this.node.tryFindChild('AWSCDK.TriggerCustomResourceProviderCustomResourceProvider');
+    const handler = provider?.node.tryFindChild('Handler');
+    if (!(handler instanceof CfnResource)) throw new Error('The CDK trigger provider has no Handler function');
+    const logs = new LogGroup(this, 'TriggerProviderLogs', {
+      retention: retentionDays as RetentionDays,
+      removalPolicy,
+    });
+    handler.addPropertyOverride('LoggingConfig', { LogGroup: logs.logGroupName });
+    handler.addDependency(logs.node.defaultChild as CfnResource);
   }
 }

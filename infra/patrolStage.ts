@@ -27,7 +27,7 @@ export function addPatrolStage(
     env,
     crossRegionReferences: true,
     webAclArn: edge.webAclArn,
-    webAclName: edge.webAclName,
+    webAclMetricName: edge.webAclMetricName,
     cloudFrontCertificateArn: edge.certificateArn ?? stage.domain?.certificateArn,
   });
   main.addStackDependency(edge);

@@ -1,4 +1,5 @@
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { z } from 'zod';
 import { DEFAULT_SYSTEM_CONFIG } from '../shared/schemas/systemConfig.js';
 
 // Per-stage settings live in cdk.json context (`stages.<name>`); everything a stage leaves out
@@ -56,11 +57,26 @@ export interface StageConfig {
   concurrency: Record<string, number>;
   /** WAF rate-based rule on /api/v1/login and /api/v1/captcha: requests per client address per 5 minutes. */
   loginRateLimitPer5Min: number;
+  /**
+   * A table the stage adopts instead of the one the stack creates (a point-in-time restore,
+   * `npm run restore`), with its stream's ARN (the expiry handler reads it). Unset: the stack's own
+   * table under its generated name, as before this setting existed.
+   */
+  tableName?: string;
+  tableStreamArn?: string;
+  /**
+   * Releases of the API and the checker shift by CodeDeploy (10 % for 5 minutes, rolled back on the
+   * function's error alarm); off: every function's `live` alias moves to the new version at once.
+   */
+  canary: boolean;
+  /** An AWS Budget of the stage's monthly cost, alerting at 80 % and 100 %; required with `alarms`. */
+  monthlyBudgetUsd?: number;
 }
 
 /** What `-c key=value` on the command line may set over the stage's cdk.json entry. */
 export interface StageOverrides {
   alarmEmail?: string;
+  monthlyBudgetUsd?: number;
 }
 
 export const DEFAULT_STAGE = 'dev';
@@ -76,7 +92,52 @@ export const STAGE_DEFAULTS: Omit<StageConfig, 'name'> = {
   accessLogExpiryDays: 90,
   concurrency: {},
   loginRateLimitPer5Min: 100,
+  canary: false,
 };
+
+/**
+ * The shape of a stage entry in cdk.json: every key, its type, nothing else. An unknown key (a typo
+ * like `removalpolicy`) fails synth naming the closest known key, instead of falling back to the
+ * default silently. Ranges and rules between keys are checked after, with their own messages.
+ */
+const StageEntry = z
+  .object({
+    removalPolicy: z.string(),
+    logRetentionDays: z.number(),
+    logLevel: z.string(),
+    apiThrottle: z.object({ rateLimit: z.number(), burstLimit: z.number() }).partial().strict(),
+    videoExpiryDays: z.number(),
+    alarms: z.boolean(),
+    alarmEmail: z.string(),
+    publicUrl: z.string(),
+    domain: z
+      .object({
+        name: z.string(),
+        hostedZone: z.object({ id: z.string(), name: z.string() }).partial().strict(),
+        certificateArn: z.string(),
+        apiCertificateArn: z.string(),
+      })
+      .partial()
+      .strict(),
+    secretRotationDays: z.number(),
+    accessLogExpiryDays: z.number(),
+    concurrency: z.record(z.string(), z.number()),
+    loginRateLimitPer5Min: z.number(),
+    tableName: z.string().regex(/^[a-zA-Z0-9_.-]{3,255}$/, 'must be a DynamoDB table name'),
+    tableStreamArn: z
+      .string()
+      .regex(
+        /^arn:aws[a-z-]*:dynamodb:[a-z0-9-]+:\d{12}:table\/[a-zA-Z0-9_.-]+\/stream\/.+$/,
+        'must be a table stream ARN',
+      ),
+    canary: z.boolean(),
+    monthlyBudgetUsd: z.number().positive(),
+  })
+  .partial()
+  .strict();
+
+/** Every key a stage entry may have (docs/deploy.md "Stage settings" lists each). */
+export const STAGE_KEYS = Object.keys(StageEntry.shape) as (keyof StageConfig)[];
 
 const LOG_LEVELS: readonly LogLevel[] = ['DEBUG', 'INFO', 'WARN', 'ERROR'];
 const RETENTION_VALUES = new Set<number>(Object.values(RetentionDays).filter((v) => typeof v === 'number'));
@@ -91,9 +152,11 @@ export function resolveStageConfig(stages: unknown, name: string, overrides: Sta
     const known = Object.keys(table).join(', ') || 'none';
     throw new Error(`Unknown stage '${name}': add it under context.stages in cdk.json (known: ${known})`);
   }
+  const parsed = StageEntry.safeParse(own);
+  if (!parsed.success) throw new Error(`Stage '${name}': ${describeIssue(parsed.error.issues[0])}`);
   const config: StageConfig = {
     ...STAGE_DEFAULTS,
-    ...own,
+    ...(parsed.data as Partial<StageConfig>),
     ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined && v !== '')),
     apiThrottle: { ...STAGE_DEFAULTS.apiThrottle, ...own.apiThrottle },
     concurrency: { ...STAGE_DEFAULTS.concurrency, ...own.concurrency },
@@ -147,6 +210,30 @@ export function resolveStageConfig(stages: unknown, name: string, overrides: Sta
   if (config.alarmEmail !== undefined && !EMAIL.test(config.alarmEmail)) {
     throw new Error(`Stage '${name}': alarmEmail '${config.alarmEmail}' is not an e-mail address`);
   }
+  // A stage worth alarms is worth a cost ceiling; its alerts go where the alarms go.
+  if (config.alarms && config.monthlyBudgetUsd === undefined) {
+    throw new Error(
+      `Stage '${name}' raises alarms but sets no monthly budget: set monthlyBudgetUsd under ` +
+        `context.stages.${name} in cdk.json, or pass -c monthlyBudgetUsd=200`,
+    );
+  }
+  if (
+    config.monthlyBudgetUsd !== undefined &&
+    !(Number.isFinite(config.monthlyBudgetUsd) && config.monthlyBudgetUsd > 0)
+  ) {
+    throw new Error(`Stage '${name}': monthlyBudgetUsd must be a positive number of US dollars`);
+  }
+  if (config.monthlyBudgetUsd !== undefined && !config.alarms) {
+    throw new Error(`Stage '${name}': monthlyBudgetUsd needs alarms on (its alerts go to the alarm topic)`);
+  }
+  if ((config.tableName === undefined) !== (config.tableStreamArn === undefined)) {
+    throw new Error(
+      `Stage '${name}': tableName and tableStreamArn go together (the adopted table and its stream; npm run restore sets both)`,
+    );
+  }
+  if (config.tableStreamArn && !config.tableStreamArn.includes(`:table/${config.tableName}/stream/`)) {
+    throw new Error(`Stage '${name}': tableStreamArn is not a stream of the table '${config.tableName}'`);
+  }
   if (config.domain) checkDomain(name, config.domain);
   if (config.domain && config.publicUrl) {
     throw new Error(
@@ -154,6 +241,34 @@ export function resolveStageConfig(stages: unknown, name: string, overrides: Sta
     );
   }
   return config;
+}
+
+/** A zod issue of a stage entry as one line: an unknown key names the closest known one. */
+function describeIssue(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'unrecognized_keys') {
+    const [key] = issue.keys;
+    const known = issue.path.length ? undefined : STAGE_KEYS;
+    const near = known ? closest(key, known) : undefined;
+    const where = issue.path.length ? ` in ${issue.path.join('.')}` : '';
+    return `unknown setting '${key}'${where}${near ? ` (did you mean '${near}'?)` : ''}`;
+  }
+  return `${issue.path.join('.') || 'the entry'}: ${issue.message}`;
+}
+
+/** The known name nearest to `word` by edit distance (case ignored), if it is near enough to be a typo. */
+export function closest(word: string, known: readonly string[]): string | undefined {
+  const distance = (a: string, b: string) => {
+    let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+      const row = [i];
+      for (let j = 1; j <= b.length; j++)
+        row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = row;
+    }
+    return prev[b.length];
+  };
+  const ranked = known.map((k) => ({ k, d: distance(word.toLowerCase(), k.toLowerCase()) })).sort((x, y) => x.d - y.d);
+  return ranked[0] && ranked[0].d <= Math.max(2, Math.floor(word.length / 3)) ? ranked[0].k : undefined;
 }
 
 function checkDomain(stage: string, domain: DomainConfig): void {

@@ -1,4 +1,4 @@
-// npm run nag -- --stage prod [-c alarmEmail=ops@example.com] [--all]
+// npm run nag -- --stage prod [-c alarmEmail=ops@example.com] [-c monthlyBudgetUsd=200] [--all]
 //
 // Synthesizes one stage offline (no bundling, no AWS account needed) with the settings cdk.json
 // gives it, holds it to the AwsSolutions and Serverless packs of cdk-nag, and prints the findings
@@ -15,6 +15,8 @@ import { loadCdkContext } from '../infra/cdkContext.js';
 
 /** An address for the template only: the findings do not depend on who receives the alarms. */
 const PLACEHOLDER_EMAIL = 'alarms@example.invalid';
+/** A budget for the template only: the findings do not depend on its amount. */
+const PLACEHOLDER_BUDGET_USD = '100';
 
 function parseArgs(argv: string[]): { stage: string; context: Record<string, string>; all: boolean } {
   const context: Record<string, string> = {};
@@ -51,11 +53,17 @@ function main(): number {
     return 2;
   }
   const cdkContext = loadCdkContext();
-  const stages = cdkContext.stages as Record<string, { alarms?: boolean; alarmEmail?: string }> | undefined;
+  const stages = cdkContext.stages as
+    | Record<string, { alarms?: boolean; alarmEmail?: string; monthlyBudgetUsd?: number }>
+    | undefined;
   const context: Record<string, unknown> = { ...cdkContext, ...args.context, stage: args.stage };
   if (stages?.[args.stage]?.alarms && !stages[args.stage].alarmEmail && !args.context.alarmEmail) {
     context.alarmEmail = PLACEHOLDER_EMAIL;
     console.error(`nag: no alarmEmail for stage '${args.stage}'; checking with ${PLACEHOLDER_EMAIL}`);
+  }
+  if (stages?.[args.stage]?.alarms && !stages[args.stage].monthlyBudgetUsd && !args.context.monthlyBudgetUsd) {
+    context.monthlyBudgetUsd = PLACEHOLDER_BUDGET_USD;
+    console.error(`nag: no monthlyBudgetUsd for stage '${args.stage}'; checking with ${PLACEHOLDER_BUDGET_USD}`);
   }
   // A built console adds the upload's resources (and their findings) even before `npm run build`.
   const webDist = mkdtempSync(path.join(tmpdir(), 'patrol-nag-web-'));

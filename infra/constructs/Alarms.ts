@@ -9,7 +9,7 @@ import {
   TreatMissingData,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
@@ -112,7 +112,7 @@ export function productMetric(stage: string, name: PatrolMetricName, statistic: 
 }
 
 /** DynamoDB throttling of the table and its indexes, reads and writes together. */
-export function tableThrottles(table: Table): IMetric {
+export function tableThrottles(table: ITable): IMetric {
   return new MathExpression({
     label: 'Throttled events',
     expression: 'r + w',
@@ -129,7 +129,7 @@ export interface AlarmsProps {
   queues: Queues;
   functions: Functions;
   httpApi: HttpApi;
-  table: Table;
+  table: ITable;
   /** The registry name of the table's stream consumer, whose iterator age is watched. */
   streamFunction?: string;
   /** Subscribed to the alarm topic (stage `alarmEmail`). */
@@ -143,6 +143,8 @@ export interface AlarmsProps {
 export class Alarms extends Construct {
   readonly topic: Topic;
   readonly alarms: Alarm[] = [];
+  /** Each alarm by `<kind>[-<subject>]`, e.g. `function-errors-api` (CodeDeploy rolls back on it). */
+  readonly byKey = new Map<string, Alarm>();
   private readonly action: SnsAction;
   private readonly stage: string;
 
@@ -238,6 +240,7 @@ export class Alarms extends Construct {
     alarm.addAlarmAction(this.action);
     alarm.addOkAction(this.action);
     this.alarms.push(alarm);
+    this.byKey.set(name, alarm);
   }
 }
 

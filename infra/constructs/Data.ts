@@ -2,6 +2,7 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import {
   AttributeType,
   BillingMode,
+  type ITable,
   ProjectionType,
   StreamViewType,
   Table,
@@ -14,16 +15,36 @@ import { OUTBOX_INDEX, TABLE_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../../fu
 export interface DataProps {
   /** Retained in production: the table holds every site, account and check history. */
   removalPolicy: RemovalPolicy;
+  /**
+   * A table made outside the stack (a point-in-time restore) that the stage adopts instead of
+   * creating its own (stage `tableName`, `tableStreamArn`). Its stream, TTL, point-in-time recovery
+   * and deletion protection are set by `npm run restore`, which made it.
+   */
+  adopt?: { tableName: string; streamArn: string };
 }
 
 /** The single DynamoDB table, shaped by the same schema the local runner creates its table from. */
 export class Data extends Construct {
-  readonly table: Table;
+  readonly table: ITable;
+  /** Whether the stack created the table (false: an adopted one it only references). */
+  readonly owned: boolean;
 
   constructor(scope: Construct, id: string, props: DataProps) {
     super(scope, id);
+    this.owned = !props.adopt;
+    if (props.adopt) {
+      // Adopting removes the stack's own table from the template: a retaining stage keeps it (the
+      // restore's source), a destroying one deletes it with this deploy.
+      this.table = Table.fromTableAttributes(this, 'Table', {
+        tableName: props.adopt.tableName,
+        tableStreamArn: props.adopt.streamArn,
+        // The restore keeps every index: grants must reach them as they do on the stack's table.
+        grantIndexPermissions: true,
+      });
+      return;
+    }
     const retained = props.removalPolicy !== RemovalPolicy.DESTROY;
-    this.table = new Table(this, 'Table', {
+    const table = new Table(this, 'Table', {
       partitionKey: { name: TABLE_KEYS.partitionKey, type: AttributeType.STRING },
       sortKey: { name: TABLE_KEYS.sortKey, type: AttributeType.STRING },
       // Checks come in bursts (batch checks, auto-check rules) and sit idle otherwise.
@@ -37,19 +58,20 @@ export class Data extends Construct {
       deletionProtection: retained,
     });
     for (const index of TABLE_INDEXES) {
-      this.table.addGlobalSecondaryIndex({
+      table.addGlobalSecondaryIndex({
         indexName: index.name,
         partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
         sortKey: { name: index.sortKey, type: AttributeType.STRING },
       });
     }
     // Rows with follow-ups still to apply (functions/lib/db/outbox.ts): keys only, the sweeper reads the row.
-    this.table.addGlobalSecondaryIndex({
+    table.addGlobalSecondaryIndex({
       indexName: OUTBOX_INDEX.name,
       partitionKey: { name: OUTBOX_INDEX.partitionKey, type: AttributeType.STRING },
       sortKey: { name: OUTBOX_INDEX.sortKey, type: AttributeType.STRING },
       projectionType: ProjectionType.KEYS_ONLY,
     });
+    this.table = table;
   }
 
   grantReadWrite(grantee: IGrantable): void {

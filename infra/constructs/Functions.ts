@@ -3,7 +3,15 @@ import { Duration, type RemovalPolicy, Size } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
-import { Architecture, FilterCriteria, FilterRule, Runtime, StartingPosition, Tracing } from 'aws-cdk-lib/aws-lambda';
+import {
+  Alias,
+  Architecture,
+  FilterCriteria,
+  FilterRule,
+  Runtime,
+  StartingPosition,
+  Tracing,
+} from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -44,6 +52,11 @@ const CHROMIUM_PACKAGE = '@sparticuz/chromium';
 const HTTP_FILE_READING_PACKAGES = ['svg-captcha'];
 /** Lambda polls a queue with at least 2 concurrent invocations when a maximum is set. */
 const MIN_SQS_CONCURRENCY = 2;
+/**
+ * What every caller invokes: each deploy publishes a version and moves this alias to it (at once,
+ * or by CodeDeploy's canary: Releases.ts), so a release is a switch between two whole versions.
+ */
+export const LIVE_ALIAS = 'live';
 
 /**
  * Every Lambda of the registry, bundled by the local esbuild (no docker), wired to its trigger and
@@ -52,6 +65,8 @@ const MIN_SQS_CONCURRENCY = 2;
  */
 export class Functions extends Construct {
   readonly byName = new Map<string, NodejsFunction>();
+  /** Each function's `live` alias: API routes, queue and stream triggers and schedules target it. */
+  readonly aliases = new Map<string, Alias>();
   private readonly defs: readonly LambdaDef[];
 
   constructor(scope: Construct, id: string, props: FunctionsProps) {
@@ -133,8 +148,11 @@ export class Functions extends Construct {
         },
       });
       grantAccess(def.access, fn, props);
-      this.attachTrigger(def, fn, props.queues, props.data, concurrency[def.name]);
+      // currentVersion hashes the code and configuration: a deploy that changes neither publishes nothing.
+      const live = new Alias(this, `${def.name}-live`, { aliasName: LIVE_ALIAS, version: fn.currentVersion });
+      this.attachTrigger(def, live, props.queues, props.data, concurrency[def.name]);
       this.byName.set(def.name, fn);
+      this.aliases.set(def.name, live);
     }
   }
 
@@ -149,13 +167,25 @@ export class Functions extends Construct {
     return this.defs.filter((d) => this.byName.has(d.name) && test(d)).map((def) => ({ def, fn: this.get(def.name) }));
   }
 
+  /** A function's `live` alias, which its callers invoke. */
+  live(name: string): Alias {
+    const alias = this.aliases.get(name);
+    if (!alias) throw new Error(`Lambda '${name}' is not declared in the registry's LAMBDAS`);
+    return alias;
+  }
+
   /** The one function behind the HTTP API. */
   httpHandler(): NodejsFunction {
+    return this.get(this.httpName());
+  }
+
+  /** The registry name of that function. */
+  httpName(): string {
     const http = this.defs.filter((d) => d.trigger.type === 'http');
     if (http.length !== 1) {
       throw new Error(`Expected exactly one http Lambda in the registry, found ${http.length}`);
     }
-    return this.get(http[0].name);
+    return http[0].name;
   }
 
   /** Known only once the web distribution exists, which itself needs the API in front of these functions. */
@@ -163,13 +193,7 @@ export class Functions extends Construct {
     for (const fn of this.byName.values()) fn.addEnvironment('PUBLIC_URL', url);
   }
 
-  private attachTrigger(
-    def: LambdaDef,
-    fn: NodejsFunction,
-    queues: Queues,
-    data: Data,
-    stageConcurrency?: number,
-  ): void {
+  private attachTrigger(def: LambdaDef, fn: Alias, queues: Queues, data: Data, stageConcurrency?: number): void {
     const trigger = def.trigger;
     switch (trigger.type) {
       case 'http':

@@ -1,7 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Dashboard, GraphWidget, type IMetric, Metric, TextWidget } from 'aws-cdk-lib/aws-cloudwatch';
-import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import { PATROL_METRICS, type PatrolMetricName } from '../../functions/lib/metrics.js';
 import { EDGE_REGION } from '../EdgeStack.js';
@@ -14,10 +14,10 @@ export interface OpsDashboardProps {
   queues: Queues;
   functions: Functions;
   httpApi: HttpApi;
-  table: Table;
+  table: ITable;
   streamFunction?: string;
-  /** The WAF web ACL's name (PatrolEdgeStack), whose metrics live in us-east-1. */
-  webAclName: string;
+  /** The WAF web ACL's metric name (PatrolEdgeStack.webAclMetricName), whose metrics live in us-east-1. */
+  webAclMetricName: string;
 }
 
 const PERIOD = Duration.minutes(5);
@@ -114,19 +114,22 @@ export class OpsDashboard extends Construct {
         ],
       ),
       graph('WAF (us-east-1)', [
-        wafMetric(props.webAclName, 'AllowedRequests'),
-        wafMetric(props.webAclName, 'BlockedRequests'),
+        wafMetric(props.webAclMetricName, 'AllowedRequests'),
+        wafMetric(props.webAclMetricName, 'BlockedRequests'),
       ]),
     );
   }
 }
 
-/** A CloudFront WAF metric: kept in us-east-1 whatever the stage's region, under Rule=ALL. */
-export function wafMetric(webAclName: string, metricName: 'AllowedRequests' | 'BlockedRequests'): Metric {
+/**
+ * A CloudFront WAF metric: kept in us-east-1 whatever the stage's region, under Rule=ALL. WAF names
+ * the `WebACL` dimension by the ACL's metric name (its VisibilityConfig), not by the ACL's name.
+ */
+export function wafMetric(webAclMetricName: string, metricName: 'AllowedRequests' | 'BlockedRequests'): Metric {
   return new Metric({
     namespace: 'AWS/WAFV2',
     metricName,
-    dimensionsMap: { WebACL: webAclName, Rule: 'ALL' },
+    dimensionsMap: { WebACL: webAclMetricName, Rule: 'ALL' },
     region: EDGE_REGION,
     statistic: 'Sum',
     period: PERIOD,

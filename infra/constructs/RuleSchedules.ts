@@ -7,7 +7,7 @@ import { Construct } from 'constructs';
 
 export interface RuleSchedulesProps {
   stage: string;
-  /** The auto-check handler the schedules invoke. */
+  /** The auto-check handler's `live` alias, which the schedules invoke. */
   target: IFunction;
   /** Where the scheduler puts a firing it could not deliver (the adapter sets it on every schedule). */
   deadLetterQueue: IQueue;
@@ -46,7 +46,7 @@ export class RuleSchedules extends Construct {
         conditions: { StringEquals: { 'aws:SourceAccount': account } },
       }),
     });
-    // The function itself, not `:*` (its versions and aliases): schedules target the unqualified ARN.
+    // The `live` alias only, not `:*` (every version): schedules target the alias's ARN.
     this.role.addToPrincipalPolicy(
       new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [props.target.functionArn] }),
     );

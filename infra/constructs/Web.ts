@@ -162,7 +162,11 @@ export class Web extends Construct {
     }
   }
 
-  /** Hashed assets are immutable; index.html must be re-fetched so a deploy reaches open tabs. */
+  /**
+   * Hashed assets are immutable; index.html must be re-fetched so a deploy reaches open tabs. The
+   * assets go up first and index.html only after them (a CloudFormation dependency), so no
+   * index.html is ever served that names a chunk not there yet; then index.html alone is invalidated.
+   */
   private deploy(distDir: string, props: WebProps): void {
     // The upload functions' logs, kept and removed like every function's (CDK would retain them).
     const uploadLogs = (id: string) =>
@@ -171,7 +175,7 @@ export class Web extends Construct {
         removalPolicy: props.removalPolicy,
       });
     // Old chunks stay (prune: false) so a tab opened before a deploy can still load its lazy routes.
-    new BucketDeployment(this, 'Assets', {
+    const assets = new BucketDeployment(this, 'Assets', {
       sources: [Source.asset(distDir, { exclude: ['index.html'] })],
       destinationBucket: this.bucket,
       prune: false,
@@ -179,7 +183,7 @@ export class Web extends Construct {
       memoryLimit: 512,
       logGroup: uploadLogs('AssetsUploadLogs'),
     });
-    new BucketDeployment(this, 'Index', {
+    const index = new BucketDeployment(this, 'Index', {
       sources: [Source.asset(distDir, { exclude: ['*', '!index.html'] })],
       destinationBucket: this.bucket,
       prune: false,
@@ -188,5 +192,6 @@ export class Web extends Construct {
       distributionPaths: ['/index.html'],
       logGroup: uploadLogs('IndexUploadLogs'),
     });
+    index.node.addDependency(assets);
   }
 }

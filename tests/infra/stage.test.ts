@@ -53,15 +53,59 @@ describe('Stages', () => {
   it('takes -c alarmEmail over the stage entry of cdk.json', () => {
     const app = new App({
       outdir: testOutdir(),
-      context: { ...cdkContext, stage: 'prod', alarmEmail: 'oncall@example.org' },
+      context: { ...cdkContext, stage: 'prod', alarmEmail: 'oncall@example.org', monthlyBudgetUsd: '250' },
     });
-    expect(stageFromContext(app)).toMatchObject({ name: 'prod', alarms: true, alarmEmail: 'oncall@example.org' });
-    const withOwn = { ...(cdkContext.stages as object), qa: { alarms: true, alarmEmail: 'qa@example.org' } };
+    expect(stageFromContext(app)).toMatchObject({
+      name: 'prod',
+      alarms: true,
+      alarmEmail: 'oncall@example.org',
+      monthlyBudgetUsd: 250,
+    });
+    const withOwn = {
+      ...(cdkContext.stages as object),
+      qa: { alarms: true, alarmEmail: 'qa@example.org', monthlyBudgetUsd: 50 },
+    };
     const qa = new App({
       outdir: testOutdir(),
       context: { ...cdkContext, stages: withOwn, stage: 'qa', alarmEmail: 'me@example.org' },
     });
-    expect(stageFromContext(qa).alarmEmail).toBe('me@example.org');
+    expect(stageFromContext(qa)).toMatchObject({ alarmEmail: 'me@example.org', monthlyBudgetUsd: 50 });
+  });
+
+  it('refuses a stage that raises alarms without a monthly budget, and a budget that is no amount', () => {
+    expect(() => resolveStageConfig(cdkContext.stages, 'prod', { alarmEmail: 'ops@example.com' })).toThrow(
+      "Stage 'prod' raises alarms but sets no monthly budget: set monthlyBudgetUsd under context.stages.prod in cdk.json, or pass -c monthlyBudgetUsd=200",
+    );
+    const app = new App({
+      outdir: testOutdir(),
+      context: { ...cdkContext, stage: 'prod', alarmEmail: 'ops@example.com', monthlyBudgetUsd: 'lots' },
+    });
+    expect(() => stageFromContext(app)).toThrow(/monthlyBudgetUsd must be a positive number/);
+    expect(() => resolveStageConfig({ qa: { monthlyBudgetUsd: 10 } }, 'qa')).toThrow(/needs alarms on/);
+  });
+
+  it('refuses a misspelt setting, naming the closest known one, instead of falling back to its default', () => {
+    expect(() => resolveStageConfig({ qa: { removalpolicy: 'retain' } }, 'qa')).toThrow(
+      "Stage 'qa': unknown setting 'removalpolicy' (did you mean 'removalPolicy'?)",
+    );
+    expect(() => resolveStageConfig({ qa: { logRetention: 30 } }, 'qa')).toThrow(/did you mean 'logRetentionDays'\?/);
+    expect(() => resolveStageConfig({ qa: { apiThrottle: { rate: 5 } } }, 'qa')).toThrow(
+      /unknown setting 'rate' in apiThrottle/,
+    );
+    expect(() => resolveStageConfig({ qa: { alarms: 'yes' } }, 'qa')).toThrow(/Stage 'qa': alarms: /);
+  });
+
+  it('adopts a table only with its stream, and only a stream of that table', () => {
+    expect(() => resolveStageConfig({ qa: { tableName: 'patrol-qa-restored' } }, 'qa')).toThrow(
+      /tableName and tableStreamArn go together/,
+    );
+    const stream = 'arn:aws:dynamodb:eu-central-1:123456789012:table/patrol-qa-restored/stream/2026-12-07T10:00:00.000';
+    expect(resolveStageConfig({ qa: { tableName: 'patrol-qa-restored', tableStreamArn: stream } }, 'qa')).toMatchObject(
+      { tableName: 'patrol-qa-restored', tableStreamArn: stream },
+    );
+    expect(() => resolveStageConfig({ qa: { tableName: 'other', tableStreamArn: stream } }, 'qa')).toThrow(
+      /not a stream of the table 'other'/,
+    );
   });
 
   it('refuses a custom domain without a way to a certificate, and a CloudFront certificate outside us-east-1', () => {

@@ -22,11 +22,17 @@ export const testOutdir = (): string =>
 
 /** What a deployer passes with -c alarmEmail=… for a stage that raises alarms. */
 export const TEST_ALARM_EMAIL = 'ops@example.com';
+/** And with -c monthlyBudgetUsd=… */
+export const TEST_BUDGET_USD = 200;
 
-/** A stage of cdk.json as a deploy would resolve it, given the alarm address a deployer must pass. */
+/** A stage of cdk.json as a deploy would resolve it, given the alarm address and budget a deployer must pass. */
 export function testStage(name: string): StageConfig {
   const own = (cdkContext.stages as Record<string, { alarms?: boolean }>)[name];
-  return resolveStageConfig(cdkContext.stages, name, own?.alarms ? { alarmEmail: TEST_ALARM_EMAIL } : {});
+  return resolveStageConfig(
+    cdkContext.stages,
+    name,
+    own?.alarms ? { alarmEmail: TEST_ALARM_EMAIL, monthlyBudgetUsd: TEST_BUDGET_USD } : {},
+  );
 }
 
 export interface SynthOptions extends Partial<Omit<PatrolStackProps, 'stage'>> {
