@@ -12,7 +12,8 @@ import {
   type TimingPoint,
 } from '../../shared/schemas/dashboard.js';
 import { readCheckHeatmap, readCheckScorecard, readCheckTimings } from '../checks/checkRollup.js';
-import { liveSiteNames } from '../sites/service.js';
+import { SiteNotFoundError } from '../sites/errors.js';
+import { liveSiteNames, liveSiteRefs } from '../sites/service.js';
 
 const rate = (n: number, of: number) => (of > 0 ? Math.round((n / of) * 10_000) / 10_000 : null);
 const round = (rcu: number) => Math.round(rcu * 100) / 100;
@@ -64,8 +65,12 @@ export async function heatmap(days: number, now = Date.now()): Promise<Measured<
   };
 }
 
-/** p50/p95 per process and day of one site. */
+/**
+ * p50/p95 per process and day of one site. A site that does not exist (or was deleted) is a 404
+ * (issue 43): any id would otherwise compute and keep an answer, one per id asked.
+ */
 export async function timings(siteId: number, days: number, now = Date.now()): Promise<Measured<TimingPoint[]>> {
-  const { points, rcu } = await readCheckTimings(siteId, days, now);
+  const [{ points, rcu }, live] = await Promise.all([readCheckTimings(siteId, days, now), liveSiteRefs([siteId])]);
+  if (!live.has(siteId)) throw new SiteNotFoundError(siteId);
   return { result: points as TimingPoint[], rcu: round(rcu) };
 }

@@ -10,10 +10,12 @@ import {
   IncidentStatus,
 } from '../../shared/schemas/incidents.js';
 import type { ProcessValue, TestModeValue } from '../../shared/schemas/checks.js';
-import type { ListOutcome } from '../lib/db/entity.js';
+import { ConditionFailedError, type ListOutcome } from '../lib/db/entity.js';
 import { defineFollowUp } from '../lib/db/outbox.js';
+import { TooManyRequestsError } from '../lib/errors.js';
 import { logger } from '../lib/logger.js';
-import { startMaintenanceNow } from '../maintenance/service.js';
+import { hitRateLimit } from '../lib/rateLimit.js';
+import { extendMaintenanceNow } from '../maintenance/service.js';
 import { siteRefs } from '../sites/service.js';
 import { IncidentNotFoundError, IncidentResolvedError } from './errors.js';
 import { enqueueIncidentSync } from './incidentQueue.js';
@@ -57,6 +59,15 @@ export interface IncidentDeps {
     remark: string;
   }): Promise<{ id: number }>;
 }
+
+/**
+ * How long a re-run holds its incident (issue 43): each is a real login to the site, and repeats can
+ * lock the bot account. Its end, recorded on the incident, frees it earlier; a check that never
+ * reports (a cancelled operation) frees it after this.
+ */
+export const RERUN_HOLD_MS = 10 * 60_000;
+/** Re-runs one user may start in ten minutes, over every incident, from the console and Telegram. */
+export const RERUN_LIMIT = { name: 'incident-rerun', limit: 5, windowSeconds: 600 };
 
 const openKeyOf = (s: Pick<SubtaskEnd, 'site_id' | 'process' | 'mode'>) => `${s.site_id}:${s.process}:${s.mode}`;
 
@@ -175,8 +186,10 @@ export async function recordIncidentResult(sub: SubtaskEnd): Promise<void> {
     const { incidentId: id, again, eventId } = await store.claimSubtask(sub.id, (await openIncidentFor(sub, at)).id);
     // The timeline entry comes after the count: a run again that finds it has nothing to count.
     if (!again || !(await store.hasSubtaskEvent(id, sub.id))) {
-      await store.countFailure(id, sub.id);
-      await store.update(id, { last_failure_at: at, last_message: sub.msg });
+      const counted = await store.countFailure(id, sub.id);
+      // The re-run in flight has ended: the incident may be re-run again.
+      const rerunOver = counted.rerun_operation_id === sub.operation_id && (counted.rerun_until ?? 0) > 0;
+      await store.update(id, { last_failure_at: at, last_message: sub.msg, ...(rerunOver ? { rerun_until: 0 } : {}) });
       await event(
         { id },
         IncidentEventKind.values.Failure,
@@ -239,6 +252,34 @@ export async function getIncident(id: number): Promise<IncidentDetail> {
 }
 
 /**
+ * Takes the incident's one re-run slot for RERUN_HOLD_MS, within the actor's own budget: a 429 with
+ * Retry-After while a re-run is in flight (two presses at once: one wins the conditional write) or
+ * past RERUN_LIMIT. Answers the hold's end, which the slot's release expects.
+ */
+async function holdRerun(row: StoredIncident, actor: Actor, now: number): Promise<number> {
+  const busy = (until: number) =>
+    new TooManyRequestsError(
+      `A re-run of this incident is already running; try again in ${Math.ceil((until - now) / 1000)} s`,
+      Math.max(1, Math.ceil((until - now) / 1000)),
+    );
+  if ((row.rerun_until ?? 0) > now) throw busy(row.rerun_until ?? now);
+  const limit = await hitRateLimit(RERUN_LIMIT, `user#${actor.id}`, now);
+  if (!limit.allowed)
+    throw new TooManyRequestsError(
+      `Too many re-runs; try again in ${limit.retryAfterSeconds} s`,
+      limit.retryAfterSeconds,
+    );
+  const until = now + RERUN_HOLD_MS;
+  try {
+    await incidentStore().update(row.id, { rerun_until: until }, { expect: { rerun_until: row.rerun_until } });
+  } catch (error) {
+    if (error instanceof ConditionFailedError) throw busy(until);
+    throw error;
+  }
+  return until;
+}
+
+/**
  * What a person does to an incident, from the console or a Telegram button (`via`): acknowledge
  * (no more reminders), snooze (Telegram quiet until then), re-run its check as that person, or
  * start a one-hour maintenance window of its site. A resolved incident takes none (409).
@@ -271,17 +312,33 @@ export async function actOnIncident(
     await event(row, IncidentEventKind.values.Snoozed, { at: now, actor, via, note: String(until) });
   } else if (body.action === 'rerun') {
     // One check of exactly this site, process and mode, as the person who asked: its end joins the incident.
-    const operation = await deps.startCheck({
-      siteIds: [row.site_id],
-      points: [{ point: row.process, modes: [row.mode] }],
-      name: OperationName.values.SingleSite,
-      operatorId: actor.id,
-      remark: `Re-run of incident ${id}`,
-    });
+    const hold = await holdRerun(row, actor, now);
+    let operation: { id: number };
+    try {
+      operation = await deps.startCheck({
+        siteIds: [row.site_id],
+        points: [{ point: row.process, modes: [row.mode] }],
+        name: OperationName.values.SingleSite,
+        operatorId: actor.id,
+        remark: `Re-run of incident ${id}`,
+      });
+    } catch (error) {
+      // Nothing started: the incident may be re-run at once.
+      await store.update(id, { rerun_until: 0 }, { expect: { rerun_until: hold } }).catch(() => undefined);
+      throw error;
+    }
+    await store.update(id, { rerun_operation_id: operation.id });
     operationId = operation.id;
     await event(row, IncidentEventKind.values.Rerun, { at: now, actor, via, operation_id: operation.id });
   } else {
-    const window = await startMaintenanceNow({ site_id: row.site_id, minutes: 60, mode: 'pause' }, actor, now);
+    // The incident's own window runs on if it is still in force; a new one only otherwise (issue 43).
+    const window = await extendMaintenanceNow(
+      row.maintenance_id,
+      { site_id: row.site_id, minutes: 60, mode: 'pause' },
+      actor,
+      now,
+    );
+    if (window.id !== row.maintenance_id) await store.update(id, { maintenance_id: window.id });
     maintenanceId = window.id;
     await event(row, IncidentEventKind.values.Maintenance, { at: now, actor, via, note: window.name });
   }

@@ -26,6 +26,12 @@ export type StoredIncident = StoredOf<
     tg_reminded_at?: number | null;
     /** The last reminder (or the opening, before any). */
     last_reminded_at?: number | null;
+    /** A re-run is in flight until then (ms; 0 when none): one at a time per incident. */
+    rerun_until?: number;
+    /** The operation of the re-run in flight: its end releases `rerun_until` early. */
+    rerun_operation_id?: number;
+    /** The maintenance window its button started: a press again extends it instead of adding one. */
+    maintenance_id?: number;
   }
 >;
 

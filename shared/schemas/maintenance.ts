@@ -33,7 +33,15 @@ export const MaintenanceMessages = {
   sameTimes: 'The start and the end must differ',
   enabled: 'enabled must be true or false',
   minutes: 'Minutes must be 1 to 1440',
+  tooLong: (days: number) => `A window lasts at most ${days} days`,
+  tooFar: 'A window ends at most a year ahead',
+  tooMany: (max: number) => `At most ${max} maintenance windows can be enabled at once.`,
 } as const;
+
+/** Enabled windows at once at most (issue 43): every rule slot and incident sync reads them all. */
+export const MAX_ENABLED_WINDOWS = 100;
+/** No window ends further ahead than this from when it is saved. */
+export const MAINTENANCE_HORIZON_MS = 365 * 24 * 3_600_000;
 
 /** How long the one-click window of a site's row (and of Telegram's button) lasts, by default. */
 export const QUICK_MAINTENANCE_MINUTES = 60;

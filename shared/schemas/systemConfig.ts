@@ -23,6 +23,8 @@ export const ConfigBounds = {
   timeBudgetMs: { min: 100, max: 600_000 },
   // Minutes between reminders of an open incident; 0 turns them off.
   reminderMinutes: { min: 0, max: 1440 },
+  /** The longest maintenance window, in days (issue 43): a window can silence alerts only so long. */
+  maintenanceMaxDays: { min: 1, max: 365 },
 } as const;
 
 /**
@@ -177,6 +179,12 @@ export const SystemConfig = z.object({
       reminder_minutes: bounded(ConfigBounds.reminderMinutes).default(30),
     })
     .prefault({}),
+  maintenance: z
+    .object({
+      /** A maintenance window lasts at most this many days (a weekly one's each occurrence is shorter anyway). */
+      max_days: bounded(ConfigBounds.maintenanceMaxDays).default(7),
+    })
+    .prefault({}),
   auth: z
     .object({
       /**
@@ -329,6 +337,15 @@ export const systemConfigFields: readonly ConfigField[] = [
     bounds: ConfigBounds.reminderMinutes,
     unit: 'minutes',
     help: 'An open incident nobody acknowledged or snoozed is announced again in Telegram this often; 0 turns reminders off.',
+  },
+  {
+    path: 'maintenance.max_days',
+    label: 'Longest maintenance window',
+    kind: 'integer',
+    section: 'Alerts',
+    bounds: ConfigBounds.maintenanceMaxDays,
+    unit: 'days',
+    help: 'A one-off maintenance window may last at most this long, and none ends more than a year ahead.',
   },
   { path: 'RECHARGE_CONFIG.merchant_codes', label: 'Merchant codes', kind: 'codes', section: 'RECHARGE_CONFIG' },
   { path: 'RECHARGE_CONFIG.price_codes', label: 'Price codes', kind: 'codes', section: 'RECHARGE_CONFIG' },

@@ -30,6 +30,20 @@ describe('a failed attempt', () => {
     expect(outcome.steps.map((s) => s.name)).toContain('POST /api/login');
   });
 
+  it('redacts a typed password that crosses the 500th character of a console text', async () => {
+    // The page logs 'Login failed for {"username":"agent01","password":"' (51 characters), then the
+    // password: 470 characters of it run from 51 to 521, across the cut at 500.
+    const pwd = Array.from({ length: 47 }, (_, i) => `Pw${String(i).padStart(2, '0')}secret`).join('');
+    expect(pwd).toHaveLength(470);
+    const { outcome } = await f.check(1, { account: { user: 'agent01', pwd } });
+    expect(outcome).toMatchObject({ success: false, failureKind: 'page_error' });
+    const logged = outcome.consoleErrors.find((e) => e.startsWith('Login failed for'));
+    expect(logged).toContain('"password":"***"');
+    // Not the password, nor any piece of it that was before the cut.
+    expect(JSON.stringify(outcome)).not.toContain(pwd.slice(0, 20));
+    expect(JSON.stringify(outcome)).not.toContain(pwd.slice(400, 420));
+  });
+
   it('names a site that did not answer in time a timeout', async () => {
     const { outcome } = await f.check(8, { user: 'slow03', stepTimeoutMs: 2000 });
     expect(outcome).toMatchObject({ success: false, failureKind: 'timeout' });

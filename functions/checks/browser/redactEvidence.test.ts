@@ -18,6 +18,15 @@ describe('evidence redaction', () => {
     );
   });
 
+  it('redacts a password with a space in a query value it is only part of, as the URL is written back form-encoded', () => {
+    // The token parameter is masked, so the whole query is written again: the space becomes '+'.
+    const kept = evidenceUrl('https://site.example/log?token=abc&note=login%20as%20bob%20with%20hunter%2022%20failed', [
+      'hunter 22',
+    ]);
+    expect(kept).toBe('https://site.example/log?token=***&note=login+as+bob+with+***+failed');
+    expect(redactText('q=a+b+hunter+22', ['hunter 22'])).toBe('q=a+b+***');
+  });
+
   it('redacts a secret in the path and any text that is not a URL', () => {
     expect(evidenceUrl('https://site.example/reset/hunter22/go', ['hunter22'])).toBe(
       'https://site.example/reset/***/go',

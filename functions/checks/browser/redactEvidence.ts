@@ -15,8 +15,14 @@ export function redactText(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const secret of secrets) {
     if (secret.length < MIN_SECRET) continue;
-    // As typed, and as a URL or a JSON text carries it.
-    for (const form of new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)]))
+    // As typed, and as a URL, a form-encoded query (a space as +: how evidenceUrl writes a query
+    // back) or a JSON text carries it.
+    for (const form of new Set([
+      secret,
+      encodeURIComponent(secret),
+      new URLSearchParams({ s: secret }).toString().slice(2),
+      JSON.stringify(secret).slice(1, -1),
+    ]))
       out = out.split(form).join(HIDDEN);
   }
   return out;

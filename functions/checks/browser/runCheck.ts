@@ -219,7 +219,8 @@ export async function runCheck<P extends ProcessValue>(opts: RunCheckOptions<P>)
     mode,
     result: redactDeep(result, secrets),
     steps: steps.map((st) => (st.detail ? { ...st, detail: redactText(st.detail, secrets) } : st)),
-    consoleErrors: consoleErrors.map((text) => redactText(text, secrets)),
+    // Redacted whole, then cut: a secret that crosses the cut is still found (issue 43).
+    consoleErrors: consoleErrors.map((text) => redactText(text, secrets).slice(0, CONSOLE_TEXT_MAX)),
     failedRequests: failedRequests.map((r) => ({
       ...r,
       url: evidenceUrl(r.url, secrets),
@@ -279,10 +280,18 @@ function watchRequests(page: Page, into: FailedRequest[]): { navigationUnanswere
   return { navigationUnanswered: () => unanswered };
 }
 
+/** A console text as kept in the evidence, cut after redaction. */
+const CONSOLE_TEXT_MAX = 500;
+/**
+ * A console text as held until the check ends: long enough that a secret crossing CONSOLE_TEXT_MAX is
+ * whole when it is redacted; bounded, as a page may log megabytes.
+ */
+const CONSOLE_TEXT_HELD = 16_384;
+
 function watchConsole(page: Page, into: string[]): void {
   const keep = (text: string) => {
     // A page that loops on errors must not grow the raw log without bound.
-    if (into.length < 50) into.push(text.slice(0, 500));
+    if (into.length < 50) into.push(text.slice(0, CONSOLE_TEXT_HELD));
   };
   page.on('console', (msg) => {
     if (msg.type() === 'error') keep(msg.text());
