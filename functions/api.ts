@@ -2,6 +2,7 @@ import { auditRouter } from './audit/routes.js';
 import { auditRecorder } from './audit/service.js';
 import { authenticate } from './auth/authenticate.js';
 import { edgeCheck } from './auth/originSecret.js';
+import { factorRouter } from './auth/factorRoutes.js';
 import { authRouter } from './auth/routes.js';
 import { passkeyRouter } from './auth/passkeyRoutes.js';
 import { autoCheckRouter } from './autoCheck/routes.js';
@@ -21,6 +22,7 @@ import { openApiRouter } from './openapi/routes.js';
 import { notificationsRouter } from './notifications/routes.js';
 import { telegramRouter } from './notifications/telegram/routes.js';
 import { sitesRouter } from './sites/routes.js';
+import { ssoRouter } from './sso/routes.js';
 import { telegramLinkRouter, telegramWebhookRouter } from './telegramBot/routes.js';
 import { endTelegramLink } from './telegramBot/service.js';
 import { systemConfigRouter } from './systemConfig/routes.js';
@@ -40,8 +42,10 @@ export const router = new Router().include(
   healthRouter,
   authRouter,
   passkeyRouter,
+  factorRouter,
   superUsersRouter,
   systemConfigRouter,
+  ssoRouter,
   auditRouter,
   sitesRouter,
   checksRouter,

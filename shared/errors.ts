@@ -24,6 +24,20 @@ export const ERRORS = {
   TotpNotStarted: { code: 4016, status: 400, text: 'Start setting up the authenticator app first.' },
   TotpAlreadyEnrolled: { code: 4017, status: 400, text: 'An authenticator app is set up already.' },
   SecondFactorCodeUsed: { code: 4018, status: 400, text: 'This code was used already, wait for the next one.' },
+  // Single sign-on with OpenID Connect (docs/sign-in.md): the login page shows these after the provider.
+  SsoNotConfigured: { code: 4020, status: 400, text: 'Single sign-on is not set up.' },
+  SsoFailed: { code: 4021, status: 400, text: 'Single sign-on failed, please try again.' },
+  SsoUnknownUser: {
+    code: 4022,
+    status: 400,
+    text: 'Your account at the identity provider is not a Patrol user. Ask a super user to add you.',
+  },
+  SsoCodeInvalid: { code: 4023, status: 400, text: 'This single sign-on has expired, please sign in again.' },
+  SsoProviderUnavailable: {
+    code: 4024,
+    status: 400,
+    text: 'The identity provider did not answer, please try again later.',
+  },
   Forbidden: { code: 4030, status: 403, text: 'Permission denied.' },
   // A request that did not come through the stage's CloudFront (the API's own address, called directly).
   NotThroughEdge: { code: 4031, status: 403, text: "Use the console's address." },

@@ -8,8 +8,10 @@ import {
   type SystemConfigVersion,
 } from '../../shared/schemas/systemConfig.js';
 import type { ListOutcome } from '../lib/db/entity.js';
+import { config } from '../lib/config.js';
 import { ValidationError } from '../lib/errors.js';
 import type { AuthUser } from '../lib/http/router.js';
+import { assertOutboundUrl, isAllowedPrivateHost } from '../lib/net/outboundUrlGuard.js';
 import { ConfigVersionNotFoundError } from './errors.js';
 import { getSystemConfig, invalidateSystemConfig } from './getSystemConfig.js';
 import { systemConfigStore } from './store.js';
@@ -42,6 +44,17 @@ export async function saveSystemConfig(
   const current = await readSystemConfigState();
   const changes = diffConfig(current.document, document);
   if (changes.length === 0) return current;
+  // The SSO issuer is called by the server (discovery, tokens): it passes the private-address guard.
+  if (document.sso.issuer && document.sso.issuer !== current.document.sso?.issuer) {
+    const issuer = new URL(document.sso.issuer);
+    // Plain http only for a host the stage allows as private (the local sandbox provider).
+    if (
+      issuer.protocol !== 'https:' &&
+      !isAllowedPrivateHost(issuer.hostname, issuer.port || '80', config.allowedPrivateHosts)
+    )
+      throw new ValidationError({ 'sso.issuer': 'The issuer must be an https URL' });
+    await assertOutboundUrl(issuer, { field: 'sso.issuer', allowedHosts: config.allowedPrivateHosts });
+  }
   await systemConfigStore().save(
     { document, changes, by: { id: actor.id, nickname: actor.nickname }, restored_from: restoredFrom },
     current.version,

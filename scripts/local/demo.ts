@@ -191,8 +191,50 @@ async function seedTelegramDemo(): Promise<void> {
 }
 
 /**
+ * Single sign-on against the sandbox OIDC provider (scripts/sandbox/oidc): the login page shows
+ * "Sign in with Sandbox SSO", whose form signs in `admin` or `operator1` (an operator made here,
+ * whose password nobody knows: SSO only); `stranger` is refused. The provider's MFA switch counts as
+ * the second factor (amr `mfa`).
+ */
+async function seedSsoDemo(): Promise<void> {
+  const issuer = process.env.SANDBOX_OIDC_URL;
+  if (!issuer) return;
+  const { SANDBOX_OIDC_CLIENT } = await import('../sandbox/oidc/server.js');
+  const { saveClientSecret } = await import('../../functions/sso/service.js');
+  const { readSystemConfigState, saveSystemConfig } = await import('../../functions/systemConfig/service.js');
+  const { createUser } = await import('../../functions/users/service.js');
+  const { userStore } = await import('../../functions/users/store.js');
+  const { randomBytes } = await import('node:crypto');
+  const admin = await userStore().findByUsername('admin');
+  if (!admin) return;
+  const actor = { id: admin.id, username: admin.username, nickname: admin.nickname, role: admin.role };
+  if (!(await userStore().findByUsername('operator1')))
+    await createUser({
+      username: 'operator1',
+      nickname: 'Operator One',
+      password: randomBytes(18).toString('base64url'),
+      role: 'operator',
+    });
+  await saveClientSecret(actor, { client_secret: SANDBOX_OIDC_CLIENT.secret });
+  const { document } = await readSystemConfigState();
+  await saveSystemConfig(actor, {
+    ...document,
+    sso: {
+      enabled: true,
+      display_name: 'Sandbox SSO',
+      issuer,
+      client_id: SANDBOX_OIDC_CLIENT.id,
+      username_claim: 'preferred_username',
+      mfa_claim: 'amr',
+      mfa_values: ['mfa'],
+    },
+  });
+  log(`single sign-on: "Sign in with Sandbox SSO" against ${issuer} (accounts admin, operator1; password sandbox)`);
+}
+
+/**
  * Demo data for a new local store (DEMO != '0'): each entry adds one area's sample rows
  * through the features' own services. Run in order, after the admin user exists, and only
  * on an empty store so that a restart never duplicates them.
  */
-export const demoSeeds: Array<() => Promise<void>> = [seedTelegramDemo, seedSandboxDemo, seedDemoBanks];
+export const demoSeeds: Array<() => Promise<void>> = [seedTelegramDemo, seedSandboxDemo, seedDemoBanks, seedSsoDemo];

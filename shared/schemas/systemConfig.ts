@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Process } from '../enums.js';
 import type { ListFields } from '../listQuery.js';
 import { isTimeZone } from '../zoneClock.js';
+import { SsoConfig } from './sso.js';
 import { SecondFactorPolicies } from './auth.js';
 
 const PROCESS_NAMES = Process.options.map((o) => o.label);
@@ -196,6 +197,8 @@ export const SystemConfig = z.object({
         .default('super'),
     })
     .prefault({}),
+  /** Single sign-on with OpenID Connect (docs/sign-in.md); its client secret is kept apart, encrypted. */
+  sso: SsoConfig.prefault({}),
   RECHARGE_CONFIG: RechargeConfig.prefault({}),
 });
 export type SystemConfig = z.infer<typeof SystemConfig>;

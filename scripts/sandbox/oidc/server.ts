@@ -95,8 +95,9 @@ async function formBody(req: IncomingMessage): Promise<URLSearchParams> {
 
 export async function startSandboxOidc(opts: SandboxOidcOptions): Promise<SandboxOidcHandle> {
   let provider: Provider | undefined;
-  const html = (res: ServerResponse, status: number, body: string) =>
+  const html = (res: ServerResponse, status: number, body: string): void => {
     res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(body);
+  };
 
   // The sign-in form: GET shows it, POST checks it and hands the login back to the provider.
   async function interaction(req: IncomingMessage, res: ServerResponse, p: Provider): Promise<void> {
@@ -144,7 +145,7 @@ export async function startSandboxOidc(opts: SandboxOidcOptions): Promise<Sandbo
         redirect_uris: opts.redirectUris,
         response_types: ['code'],
         grant_types: ['authorization_code'],
-        token_endpoint_auth_method: 'client_secret_basic',
+        token_endpoint_auth_method: 'client_secret_post',
       },
     ],
     jwks: { keys: [{ ...(await exportJWK(privateKey)), alg: 'RS256', use: 'sig', kid: 'sandbox' }] },
