@@ -48,7 +48,7 @@ export const passkeyRouter = new Router()
     body: PasskeySignInOptionsBody,
     audit: false,
   })
-  .post('/login/passkey', (req) => signInWithPasskey(req.body, clientIp(req)), {
+  .post('/login/passkey', (req) => signInWithPasskey(req.body, { ip: clientIp(req), identified: req.setActor }), {
     access: 'public',
     body: PasskeySignInBody,
     audit: { action: 'passkey.sign_in', target: 'login' },

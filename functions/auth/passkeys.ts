@@ -227,12 +227,19 @@ export async function signInOptions(
  * counter; user verification when it signs in alone), records the use, then signs in: alone, both
  * factors at once (the device and its PIN or biometrics); with a ticket, the ticket's second step.
  */
-export async function signInWithPasskey(body: PasskeySignInBody, ip: string, now = Date.now()): Promise<LoginAnswer> {
+export async function signInWithPasskey(
+  body: PasskeySignInBody,
+  ctx: { ip: string; identified?: (user: { id: number; username: string }) => void },
+  now = Date.now(),
+): Promise<LoginAnswer> {
+  const { ip } = ctx;
   const rp = relyingPartyOf(config.publicUrl);
   const response = body.response as AuthenticationResponseJSON;
   const purpose: ChallengePurpose = body.ticket ? 'second_factor' : 'sign_in';
   const { challenge, userId: challengeUser } = await takeChallenge(response.response.clientDataJSON, purpose, now);
   const ticketHolder = body.ticket ? await ticketUser(body.ticket, 'second_factor') : undefined;
+  // The ticket proves the password: its user is who this call is, whatever the passkey says.
+  if (ticketHolder) ctx.identified?.(ticketHolder);
   // The ticket step's user is the ticket's (and the challenge was made for it); alone, the passkey names its user.
   const userId = ticketHolder ? ticketHolder.id : userIdOfHandle(response.response.userHandle);
   const refuse = (reason: string, cause?: unknown): never => {
@@ -275,6 +282,7 @@ export async function signInWithPasskey(body: PasskeySignInBody, ip: string, now
 
   const user = ticketHolder ?? (await userCredentials(userId));
   if (!user) return refuse('user gone');
+  ctx.identified?.(user);
   if (user.enabled === false) {
     logSecurityEvent({
       event: 'passkey_sign_in',

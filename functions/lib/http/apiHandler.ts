@@ -49,6 +49,9 @@ function routeRequest(event: APIGatewayProxyEventV2, context: ApiContext): Reque
     setHeader: (name, value) => {
       state.responseHeaders[name.toLowerCase()] = value;
     },
+    setActor: (user) => {
+      state.actor = { id: user.id, username: user.username };
+    },
     event,
   };
 }

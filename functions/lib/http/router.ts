@@ -55,6 +55,11 @@ export interface Request<Body = unknown, Params = Record<string, string | number
   sourceIp: string;
   /** Adds a response header, e.g. the consumed read units of a list. */
   setHeader(name: string, value: string): void;
+  /**
+   * Names the user a public call turned out to be (a sign-in whose body names no username: a
+   * passkey's, a ticket's second step), for its audit row. Absent where nothing is audited.
+   */
+  setActor?(user: { id: number; username: string }): void;
   event: APIGatewayProxyEventV2;
 }
 

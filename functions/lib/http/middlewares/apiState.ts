@@ -20,6 +20,8 @@ export interface ApiState {
   route?: Route;
   params: Record<string, string | number>;
   user?: AuthUser;
+  /** Who a public call turned out to be, as its handler named it (`Request.setActor`). */
+  actor?: { id: number; username: string };
   caller?: ApiKeyCaller;
   /** The parsed, then validated, JSON body; undefined when none was sent. */
   body?: unknown;

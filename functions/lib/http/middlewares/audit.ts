@@ -38,10 +38,15 @@ function targetOf(route: Route, params: Record<string, string | number>, data: u
   return typeof created === 'number' ? { type, id: created } : { type };
 }
 
-/** Who called: the signed-in user, or for a public write (a login) the username it names. */
+/**
+ * Who called: the signed-in user; for a public write (a login), the user its handler found it to be
+ * (a passkey's sign-in), else the username it names.
+ */
 function actorOf(request: ApiRequest): { actor_id: number; actor_name: string } | undefined {
   const state = apiState(request);
   if (state.user) return { actor_id: state.user.id, actor_name: state.user.username };
+  if (state.actor && state.route?.access === 'public')
+    return { actor_id: state.actor.id, actor_name: state.actor.username.slice(0, 64) };
   const username = (state.body as { username?: unknown } | undefined)?.username;
   if (state.route?.access === 'public') {
     return { actor_id: 0, actor_name: typeof username === 'string' ? username.slice(0, 64) : '' };
