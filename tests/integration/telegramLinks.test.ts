@@ -198,6 +198,80 @@ describe('the buttons', () => {
   });
 });
 
+describe('the maintenance button', () => {
+  it("extends the incident's own window instead of adding a row", async () => {
+    const user = await linkedUser();
+    const { siteId, name, message, incident } = await openIncident();
+    const windowsOfSite = async () =>
+      (
+        (await api('get', `/maintenance?keyword=${encodeURIComponent(name)}&keywordField=name`)).body.data.result as {
+          id: number;
+          end_at: number;
+          sites: number[];
+        }[]
+      ).filter((w) => w.sites.join() === String(siteId));
+    const first = await press(message, `i:${incident.id}:mnt`, user.tgId);
+    expect(first).toMatchObject({ status: 200, answer: { text: 'Maintenance started for 1 h' } });
+    const [window] = await windowsOfSite();
+    const second = await press(message, `i:${incident.id}:mnt`, user.tgId);
+    expect(second).toMatchObject({ status: 200, answer: { text: 'Maintenance started for 1 h' } });
+    const after = await windowsOfSite();
+    expect(after).toHaveLength(1);
+    expect(after[0].id).toBe(window.id);
+    expect(after[0].end_at).toBeGreaterThanOrEqual(window.end_at);
+    await api('delete', `/maintenance/${window.id}`);
+  });
+});
+
+describe('re-runs', () => {
+  it('one in flight per incident: a second press waits for the first one to end', async () => {
+    const user = await linkedUser();
+    const { siteId, message, incident } = await openIncident();
+    const before = (await api('get', '/operations?page_size=1')).body.data.total_count as number;
+    const first = await press(message, `i:${incident.id}:rerun`, user.tgId);
+    expect(first).toMatchObject({ status: 200, answer: { text: 'Re-run started' } });
+    const second = await press(message, `i:${incident.id}:rerun`, user.tgId);
+    expect(second.answer.text).toMatch(/^A re-run of this incident is already running; try again in \d+ s$/);
+    // From the console too.
+    const console = await api('post', `/incidents/${incident.id}/action`, { action: 'rerun' });
+    expect(console.status).toBe(429);
+    expect(console.headers['retry-after']).toMatch(/^\d+$/);
+    expect((await api('get', '/operations?page_size=1')).body.data.total_count).toBe(before + 1);
+
+    // Its end is recorded on the incident: it may be re-run again.
+    await until(
+      'the re-run joins',
+      async () => (await api('get', `/incidents?site_id==-${siteId}&page_size=10`)).body.data.result[0],
+      (i) => i?.failures === 2,
+      { ms: 150_000, everyMs: 500 },
+    );
+    const again = await press(message, `i:${incident.id}:rerun`, user.tgId);
+    expect(again).toMatchObject({ status: 200, answer: { text: 'Re-run started' } });
+  });
+
+  it('are limited per user: the sixth in ten minutes is refused, over every incident', async () => {
+    const user = await linkedUser();
+    const actor = { id: user.id, nickname: `Nick ${user.username}` };
+    const incidents = await Promise.all(Array.from({ length: 6 }, () => openIncident()));
+    // The incident code in this process at one instant (its clock is the test's), with an engine
+    // that starts nothing: the limit is the service's, whichever way the re-run came.
+    const now = Date.now();
+    let started = 0;
+    const deps = { startCheck: async () => ({ id: 43_000_000 + ++started }) };
+    const outcomes: (number | string)[] = [];
+    for (const { incident } of incidents)
+      outcomes.push(
+        await modules.service
+          .actOnIncident(incident.id, { action: 'rerun' }, actor, 'console', deps, now)
+          .then((r) => r.operation_id as number)
+          .catch((error: { status: number; message: string }) => `${error.status} ${error.message}`),
+      );
+    expect(outcomes.slice(0, 5)).toEqual([1, 2, 3, 4, 5].map((n) => 43_000_000 + n));
+    expect(outcomes[5]).toMatch(/^429 Too many re-runs; try again in \d+ s$/);
+    expect(started).toBe(5);
+  });
+});
+
 describe('link codes', () => {
   it('are limited per user, and each claim expires with its code', async () => {
     const username = uniqueName('lkcodes');
