@@ -33,6 +33,7 @@ declare module 'oidc-provider' {
     features: Record<string, unknown>;
     interactions: { url(ctx: KoaContextWithOIDC, interaction: { uid: string }): string };
     pkce: { required(): boolean };
+    ttl: Record<string, number>;
     loadExistingGrant(ctx: KoaContextWithOIDC): Promise<Grant | undefined>;
     renderError(ctx: KoaContextWithOIDC, out: Record<string, unknown>, error: Error): void;
   }

@@ -48,7 +48,7 @@ function claimsOf(login: string) {
   const known = SANDBOX_OIDC_ACCOUNTS.find((a) => a.login === login.toLowerCase());
   const preferred = known?.preferred_username ?? login;
   return {
-    sub: `sandbox-${login.toLowerCase()}`,
+    sub: login.toLowerCase(),
     preferred_username: preferred,
     name: known?.name ?? login,
     email: login.includes('@') ? login : `${login.toLowerCase()}@patrol.sandbox`,
@@ -151,7 +151,8 @@ export async function startSandboxOidc(opts: SandboxOidcOptions): Promise<Sandbo
     jwks: { keys: [{ ...(await exportJWK(privateKey)), alg: 'RS256', use: 'sig', kid: 'sandbox' }] },
     cookies: { keys: [randomBytes(32).toString('base64url')] },
     claims: {
-      openid: ['sub'],
+      // amr and acr with the openid scope: the provider puts in the ID token only what a scope names.
+      openid: ['sub', 'acr', 'amr'],
       profile: ['name', 'preferred_username'],
       email: ['email', 'email_verified'],
     },
@@ -163,6 +164,8 @@ export async function startSandboxOidc(opts: SandboxOidcOptions): Promise<Sandbo
     features: { devInteractions: { enabled: false } },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     pkce: { required: () => true },
+    // Lifetimes set, as the provider asks of every deployment (it prints a notice per default used).
+    ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 600, IdToken: 600, AuthorizationCode: 60 },
     // No consent screen: the sandbox's one client is first-party; every scope it asks is granted.
     loadExistingGrant: async (ctx) => {
       const { client, session } = ctx.oidc;
