@@ -15,6 +15,8 @@ import { edgeCheck, resetOriginSecrets } from './originSecret.js';
 
 const sm = mockClient(SecretsManagerClient);
 const stages: Record<string, string | undefined> = {};
+/** When each stage's version was made, where a test says so. */
+const madeAt: Record<string, number | undefined> = {};
 
 beforeAll(() => {
   delete process.env.ORIGIN_SECRET;
@@ -24,7 +26,8 @@ beforeAll(() => {
   sm.on(GetSecretValueCommand).callsFake((input: { VersionStage: string }) => {
     const value = stages[input.VersionStage];
     if (value === undefined) throw new ResourceNotFoundException({ message: 'no such stage', $metadata: {} });
-    return { SecretString: value };
+    const created = madeAt[input.VersionStage];
+    return { SecretString: value, ...(created !== undefined ? { CreatedDate: new Date(created) } : {}) };
   });
 });
 afterAll(() => {
@@ -77,6 +80,32 @@ describe('the origin gate in the cloud', () => {
       expect((await call(handler, { [ORIGIN_VERIFY_HEADER]: value })).statusCode, value).toBe(200);
     }
     expect((await call(handler, { [ORIGIN_VERIFY_HEADER]: 'value-zero' })).statusCode).toBe(403);
+  });
+
+  it('accepts the previous value for a token lifetime (12 h) after the rotation, then refuses it', async () => {
+    const rotatedAt = Date.UTC(2026, 11, 7, 9, 0);
+    stages.AWSCURRENT = 'value-new';
+    stages.AWSPREVIOUS = 'value-leaked';
+    stages.AWSPENDING = undefined;
+    madeAt.AWSCURRENT = rotatedAt;
+    let now = rotatedAt + 11 * 3_600_000;
+    resetOriginSecrets();
+    const handler = createApiHandler(
+      router,
+      noLogin,
+      undefined,
+      edgeCheck(() => now),
+    );
+    expect((await call(handler, { [ORIGIN_VERIFY_HEADER]: 'value-leaked' })).statusCode).toBe(200);
+    now = rotatedAt + 12 * 3_600_000;
+    expect((await call(handler, { [ORIGIN_VERIFY_HEADER]: 'value-leaked' })).statusCode).toBe(403);
+    expect((await call(handler, { [ORIGIN_VERIFY_HEADER]: 'value-new' })).statusCode).toBe(200);
+    // Revoked at once (the AWSPREVIOUS label taken off, docs/deploy.md): refused once the copy is read again.
+    now = rotatedAt + 60_000;
+    stages.AWSPREVIOUS = undefined;
+    resetOriginSecrets();
+    expect((await call(handler, { [ORIGIN_VERIFY_HEADER]: 'value-leaked' })).statusCode).toBe(403);
+    madeAt.AWSCURRENT = undefined;
   });
 
   it('applies no gate where no origin secret is configured (the local stack)', () => {

@@ -120,9 +120,49 @@ describe('login tokens across a key rotation (local key file)', () => {
   });
 });
 
+describe('login tokens after a rotation, by its time (issue 43)', () => {
+  afterEach(() => {
+    process.env.JWT_SECRET = 'unit-test-secret-unit-test-secret';
+    resetJwtKeys();
+  });
+
+  it('accept the previous key for a token lifetime (12 h) after the rotation, then refuse it', async () => {
+    const rotatedAt = Date.UTC(2026, 11, 7, 9, 0);
+    process.env.JWT_SECRET = 'k1 first-key-first-key-first-key-01';
+    resetJwtKeys();
+    // Signed a minute before the rotation: valid to rotatedAt + 11 h 59 min.
+    const before = await signToken({ id: 3, role: 'operator', token_version: 0 }, rotatedAt - 60_000);
+    process.env.JWT_SECRET = `k2 second-key-second-key-second-k ${rotatedAt}\nk1 first-key-first-key-first-key-01`;
+    resetJwtKeys();
+    await expect(verifyToken(before.jwt, rotatedAt + 11 * 3_600_000)).resolves.toMatchObject({ sub: 3 });
+    // A token the leaked key signed after the rotation (a forgery): refused once the lifetime is over.
+    const forged = await new SignJWT({ role: 'super', ver: 0 })
+      .setProtectedHeader({ alg: 'HS256', kid: 'k1' })
+      .setSubject('3')
+      .setIssuer('patrol')
+      .setIssuedAt(Math.floor((rotatedAt + 11 * 3_600_000) / 1000))
+      .setExpirationTime(Math.floor((rotatedAt + 23 * 3_600_000) / 1000))
+      .sign(new TextEncoder().encode('first-key-first-key-first-key-01'));
+    await expect(verifyToken(forged, rotatedAt + 11 * 3_600_000 + 1)).resolves.toMatchObject({ sub: 3 });
+    await expect(verifyToken(forged, rotatedAt + 12 * 3_600_000)).rejects.toMatchObject({ status: 401 });
+    const after = await signToken({ id: 3, role: 'operator', token_version: 0 }, rotatedAt + 12 * 3_600_000);
+    await expect(verifyToken(after.jwt, rotatedAt + 12 * 3_600_000)).resolves.toMatchObject({ sub: 3 });
+  });
+
+  it('refuse the previous key at once after a rotation with --revoke-previous (only the new key kept)', async () => {
+    process.env.JWT_SECRET = 'k1 first-key-first-key-first-key-01';
+    resetJwtKeys();
+    const before = await signToken({ id: 3, role: 'operator', token_version: 0 });
+    process.env.JWT_SECRET = `k2 second-key-second-key-second-k ${Date.now()}`;
+    resetJwtKeys();
+    await expect(verifyToken(before.jwt)).rejects.toMatchObject({ status: 401 });
+  });
+});
+
 describe('login tokens with the key in Secrets Manager (cloud)', () => {
   const sm = mockClient(SecretsManagerClient);
   const versions: Record<string, string | undefined> = {};
+  const madeAt: Record<string, number | undefined> = {};
   beforeAll(() => {
     process.env.JWT_SECRET_ARN = 'arn:aws:secretsmanager:eu-central-1:123456789012:secret:jwt-AbCdEf';
     delete process.env.JWT_SECRET;
@@ -131,7 +171,8 @@ describe('login tokens with the key in Secrets Manager (cloud)', () => {
     sm.on(GetSecretValueCommand).callsFake((input: { VersionStage: string }) => {
       const value = versions[input.VersionStage];
       if (value === undefined) throw new ResourceNotFoundException({ message: 'no such stage', $metadata: {} });
-      return { SecretString: value };
+      const created = madeAt[input.VersionStage];
+      return { SecretString: value, ...(created !== undefined ? { CreatedDate: new Date(created) } : {}) };
     });
   });
   afterAll(() => {
@@ -155,6 +196,25 @@ describe('login tokens with the key in Secrets Manager (cloud)', () => {
     expect(header(after.jwt).kid).toBe('r2');
     await expect(verifyToken(before.jwt)).resolves.toMatchObject({ sub: 4, role: 'super' });
     await expect(verifyToken(after.jwt)).resolves.toMatchObject({ sub: 4 });
+  });
+
+  it('verify with AWSPREVIOUS for a token lifetime after AWSCURRENT was made, then no longer', async () => {
+    const rotatedAt = Date.UTC(2026, 11, 7, 9, 0);
+    versions.AWSCURRENT = JSON.stringify({ kid: 'p1', key: 'e'.repeat(64) });
+    versions.AWSPREVIOUS = undefined;
+    resetJwtKeys();
+    const before = await signToken({ id: 6, role: 'operator', token_version: 0 }, rotatedAt - 60_000);
+    versions.AWSPREVIOUS = versions.AWSCURRENT;
+    versions.AWSCURRENT = JSON.stringify({ kid: 'p2', key: 'f'.repeat(64) });
+    madeAt.AWSCURRENT = rotatedAt;
+    resetJwtKeys();
+    await expect(verifyToken(before.jwt, rotatedAt + 6 * 3_600_000)).resolves.toMatchObject({ sub: 6 });
+    await expect(verifyToken(before.jwt, rotatedAt + 12 * 3_600_000)).rejects.toMatchObject({ status: 401 });
+    // The AWSPREVIOUS label taken off (docs/deploy.md): refused at once, once the copy is read again.
+    versions.AWSPREVIOUS = undefined;
+    resetJwtKeys();
+    await expect(verifyToken(before.jwt, rotatedAt + 60_000)).rejects.toMatchObject({ status: 401 });
+    madeAt.AWSCURRENT = undefined;
   });
 
   it('reads the keys again when a token names a kid newer than its copy', async () => {

@@ -44,30 +44,31 @@ export async function signToken(
  * The keys a token may have been signed with: the one its kid names, or, for a token without a kid
  * (issued before key ids), every key that still verifies.
  */
-async function candidateKeys(jwt: string): Promise<JwtKey[]> {
+async function candidateKeys(jwt: string, now: number): Promise<JwtKey[]> {
   let kid: unknown;
   try {
     ({ kid } = decodeProtectedHeader(jwt));
   } catch (cause) {
     throw new InvalidTokenError({ cause });
   }
-  if (kid === undefined) return (await jwtKeyRing()).verifying;
-  const key = typeof kid === 'string' ? await verifyingKey(kid) : undefined;
+  if (kid === undefined) return (await jwtKeyRing(now)).verifying;
+  const key = typeof kid === 'string' ? await verifyingKey(kid, now) : undefined;
   // A kid no key of ours has: signed with a key rotated out long ago, or never ours.
   if (!key) throw new InvalidTokenError();
   return [key];
 }
 
-/** The claims of a valid, unexpired token signed with one of our keys; otherwise a 401. */
-export async function verifyToken(jwt: string): Promise<TokenClaims> {
+/** The claims of a valid, unexpired token signed with one of our keys (at `now`); otherwise a 401. */
+export async function verifyToken(jwt: string, now = Date.now()): Promise<TokenClaims> {
   let payload: Record<string, unknown> | undefined;
   let failure: unknown;
-  for (const key of await candidateKeys(jwt)) {
+  for (const key of await candidateKeys(jwt, now)) {
     try {
       ({ payload } = await jwtVerify(jwt, key.secret, {
         algorithms: [ALGORITHM],
         issuer: ISSUER,
         requiredClaims: ['exp'],
+        currentDate: new Date(now),
       }));
       break;
     } catch (cause) {

@@ -25,4 +25,16 @@ describe('rotating the local JWT key', () => {
     // The bare key's tokens were verifiable under its derived kid until the second rotation dropped it.
     expect(keys.map((k) => k.kid)).not.toContain(derivedKid('bare-key-from-an-older-start-0123456789'));
   });
+
+  it('stamps the new key with its time, so the previous one verifies 12 h; --revoke-previous keeps only the new key', async () => {
+    const file = join(dir, 'jwt.key');
+    const now = Date.UTC(2026, 11, 7, 9, 0);
+    const kept = await rotateJwtKeyFile(dir, { now });
+    const keys = parseKeyLines(await readFile(file, 'utf8'));
+    expect(keys[0].kid).toBe(kept);
+    expect(keys[1].until).toBe(now + 12 * 3_600_000);
+
+    const revoked = await rotateJwtKeyFile(dir, { revokePrevious: true, now });
+    expect(parseKeyLines(await readFile(file, 'utf8')).map((k) => k.kid)).toEqual([revoked]);
+  });
 });

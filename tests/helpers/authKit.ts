@@ -28,9 +28,9 @@ export const fromIp = (ip: string) => ({ from: ip });
 
 export function kit(stack: StackInfo) {
   const client = api(stack.url);
-  // The signing key: the first line of the key file, `<kid> <key>` or a bare key (functions/auth/jwtKeys.ts).
-  const jwtSecret =
-    readFileSync(join(stack.dataDir, 'jwt.key'), 'utf8').trim().split('\n')[0].trim().split(/\s+/).at(-1) ?? '';
+  // The signing key: the first line of the key file, `<kid> <key> [<since>]` or a bare key (functions/auth/jwtKeys.ts).
+  const firstLine = readFileSync(join(stack.dataDir, 'jwt.key'), 'utf8').trim().split('\n')[0].trim().split(/\s+/);
+  const jwtSecret = (firstLine.length === 1 ? firstLine[0] : firstLine[1]) ?? '';
   const dynamo = DynamoDBDocumentClient.from(
     new DynamoDBClient({
       region: stack.env.AWS_REGION ?? 'us-east-1',
