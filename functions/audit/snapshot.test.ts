@@ -14,6 +14,19 @@ describe('auditSnapshot', () => {
     for (const s of ['p1', 'p2', 'p3', 'k1', 'k2', 't1', 's1', 'j1']) expect(text).not.toContain(`"${s}"`);
   });
 
+  it('leaves out what signs a user in: tickets, typed codes, recovery codes, an otpauth URL', () => {
+    const text = auditSnapshot({
+      ticket: 'tk1',
+      method: 'totp',
+      code: '123456',
+      recovery_codes: ['abcde-fghij'],
+      otpauth_url: 'otpauth://totp/Patrol:u?secret=S1',
+      status: { code: 200 },
+    });
+    expect(JSON.parse(text!)).toEqual({ method: 'totp', status: { code: 200 } });
+    for (const s of ['tk1', '123456', 'abcde-fghij', 'S1']) expect(text).not.toContain(s);
+  });
+
   it('keeps nothing for no body and cuts a long one', () => {
     expect(auditSnapshot(undefined)).toBeUndefined();
     expect(auditSnapshot(null)).toBeUndefined();

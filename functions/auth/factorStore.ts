@@ -107,7 +107,7 @@ export async function confirmTotp(
 }
 
 /** Takes a TOTP window as used: false when it (or a later one) was used already. */
-export async function useTotpStep(userId: number, step: number): Promise<boolean> {
+export async function takeTotpStep(userId: number, step: number): Promise<boolean> {
   return conditional(
     new UpdateCommand({
       TableName: config.tableName,
@@ -121,7 +121,7 @@ export async function useTotpStep(userId: number, step: number): Promise<boolean
 }
 
 /** Spends one recovery code by its digest: false when it is not (or no longer) among the unused. */
-export async function useRecoveryDigest(userId: number, digest: string): Promise<boolean> {
+export async function spendRecoveryDigest(userId: number, digest: string): Promise<boolean> {
   return conditional(
     new UpdateCommand({
       TableName: config.tableName,

@@ -5,16 +5,18 @@ import { config } from '../lib/config.js';
 import { keyedRecords } from '../lib/db/keyedRecords.js';
 import { type FailureCounter, THROTTLE } from './throttlePolicy.js';
 
-// Attempt counters live in the main table as single items, `throttle#user#{username}` and
-// `throttle#ip#{ip}`, changed only by conditional single-item writes, so concurrent Lambdas
+// Attempt counters live in the main table as single items, `throttle#user#{username}`,
+// `throttle#ip#{ip}` and `throttle#factor#{user id}`, changed only by conditional single-item writes, so concurrent Lambdas
 // count every attempt without a lock: an attempt reserves its slot (and learns its place) in
 // the same write, before its password is checked (throttlePolicy.ts). `expires_at` lets
 // DynamoDB TTL drop stale counters; TTL is lazy, so readers still check the window themselves.
 
-export type ThrottleKey = `throttle#user#${string}` | `throttle#ip#${string}`;
+export type ThrottleKey = `throttle#user#${string}` | `throttle#ip#${string}` | `throttle#factor#${number}`;
 
 export const userThrottleKey = (username: string): ThrottleKey => `throttle#user#${username.toLowerCase()}`;
 export const ipThrottleKey = (ip: string): ThrottleKey => `throttle#ip#${ip}`;
+/** Wrong second-factor codes of one user (factors.ts), counted apart from the password's failures. */
+export const factorThrottleKey = (userId: number): ThrottleKey => `throttle#factor#${userId}`;
 
 /** The counters, keyed by `user#…` / `ip#…` under `throttle#` (the keys written before lib/db named record keys). */
 const counters = keyedRecords('throttle', { sk: 'throttle' });

@@ -1,0 +1,279 @@
+// The second factor through the shared stack (issue 43, docs/sign-in.md). The stack's policy is
+// `off` and stays so (every test file signs in as admin): these users enrol of their own accord,
+// which works under any policy. The policy's redirect to enrolment: tests/restarts/secondFactorPolicy.test.ts.
+// Codes come from otplib with the secret the API answered, as an authenticator app makes them; a
+// code of the next 30 s window (which the server also accepts) stands for "a later code" without
+// waiting for the clock.
+import { generate } from 'otplib';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ErrorCode } from '../../shared/errors.js';
+import { FACTOR_LOCK_AFTER } from '../../functions/auth/factors.js';
+import { login } from '../helpers/api.js';
+import { fromIp, kit, uniqueIp, uniqueName } from '../helpers/authKit.js';
+
+const stack = inject('stack');
+const k = kit(stack);
+const { client } = k;
+const PASSWORD = 'factor-pass-1';
+
+/** The code an app shows `windows` windows from now (0: now). */
+const codeAt = (secret: string, windows = 0) =>
+  generate({ secret, epoch: Math.floor(Date.now() / 1000) + windows * 30 });
+
+/** A fresh operator with TOTP enrolled through a session: its name, id, secret and recovery codes. */
+async function enrolledUser(prefix: string) {
+  const username = uniqueName(prefix);
+  const id = await k.createUser(username, PASSWORD);
+  const token = await login(stack.url, username, PASSWORD);
+  const started = await client.post('/api/v1/me/totp', { token, body: {} });
+  expect(started.status, JSON.stringify(started.body)).toBe(200);
+  const secret: string = started.body.data.secret;
+  const confirmed = await client.post('/api/v1/me/totp/confirm', { token, body: { code: await codeAt(secret) } });
+  expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
+  return { username, id, secret, token, recovery: confirmed.body.data.recovery_codes as string[] };
+}
+
+const firstStep = (username: string, ip = uniqueIp()) =>
+  client.post('/api/v1/login', { body: { username, password: PASSWORD }, ...fromIp(ip) });
+const secondStep = (body: { ticket: string; method: string; code: string }, ip = uniqueIp()) =>
+  client.post('/api/v1/login/second-factor', { body, ...fromIp(ip) });
+
+beforeAll(async () => {
+  await k.admin();
+});
+afterAll(() => k.destroy());
+
+describe('TOTP enrolment with a session', () => {
+  it('answers a base32 secret and its otpauth URL, and counts only once a first code confirms it', async () => {
+    const username = uniqueName('enrol');
+    await k.createUser(username, PASSWORD);
+    const token = await login(stack.url, username, PASSWORD);
+
+    const started = await client.post('/api/v1/me/totp', { token, body: {} });
+    expect(started.status).toBe(200);
+    const { secret, otpauth_url } = started.body.data;
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+    expect(otpauth_url).toMatch(new RegExp(`^otpauth://totp/Patrol:${username}\\?`));
+    expect(otpauth_url).toContain(`secret=${secret}`);
+
+    // Not confirmed yet: the factors say no TOTP, and a password still signs in alone.
+    expect((await client.get('/api/v1/me/factors', { token })).body.data).toEqual({
+      totp: false,
+      passkeys: [],
+      recovery_codes_left: 0,
+    });
+    expect((await firstStep(username)).body.data.jwt).toEqual(expect.any(String));
+
+    const wrong = await client.post('/api/v1/me/totp/confirm', { token, body: { code: '000000' } });
+    const right = await codeAt(secret);
+    expect(wrong.status).toBe(right === '000000' ? 200 : 400);
+    if (right !== '000000') expect(wrong.body.code).toBe(ErrorCode.SecondFactorWrong);
+    const malformed = await client.post('/api/v1/me/totp/confirm', { token, body: { code: '12ab' } });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.extra.code).toBe('The code has 6 digits');
+
+    const confirmed = await client.post('/api/v1/me/totp/confirm', { token, body: { code: right } });
+    expect(confirmed.status).toBe(200);
+    const codes: string[] = confirmed.body.data.recovery_codes;
+    expect(codes).toHaveLength(10);
+    expect(new Set(codes).size).toBe(10);
+    for (const c of codes) expect(c).toMatch(/^[a-z2-7]{5}-[a-z2-7]{5}$/);
+    expect(confirmed.body.data).not.toHaveProperty('jwt');
+
+    expect((await client.get('/api/v1/me/factors', { token })).body.data).toEqual({
+      totp: true,
+      passkeys: [],
+      recovery_codes_left: 10,
+    });
+    // A second app is refused until the first is removed.
+    const again = await client.post('/api/v1/me/totp', { token, body: {} });
+    expect(again.status).toBe(400);
+    expect(again.body.code).toBe(ErrorCode.TotpAlreadyEnrolled);
+  });
+
+  it('refuses a confirmation with nothing started, and a start without a session or ticket', async () => {
+    const username = uniqueName('nostart');
+    await k.createUser(username, PASSWORD);
+    const token = await login(stack.url, username, PASSWORD);
+    const res = await client.post('/api/v1/me/totp/confirm', { token, body: { code: '123456' } });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe(ErrorCode.TotpNotStarted);
+    expect((await client.post('/api/v1/me/totp', { body: {} })).status).toBe(401);
+    const badTicket = await client.post('/api/v1/me/totp', { body: { ticket: 'no-such-ticket' } });
+    expect(badTicket.status).toBe(400);
+    expect(badTicket.body.code).toBe(ErrorCode.SignInTicketInvalid);
+  });
+});
+
+describe('two-step sign-in', () => {
+  it('answers a ticket and no token after the password, then the token for a right code', async () => {
+    const user = await enrolledUser('twostep');
+    const first = await firstStep(user.username);
+    expect(first.status).toBe(200);
+    expect(first.body.code).toBe(1000);
+    expect(first.body.data).toEqual({
+      second_factor: { ticket: expect.any(String), methods: ['totp', 'recovery'] },
+    });
+    expect(JSON.stringify(first.body)).not.toContain('jwt');
+    const { ticket } = first.body.data.second_factor;
+
+    // A wrong password still answers as before: nothing says the user has a second factor.
+    const wrongPassword = await client.post('/api/v1/login', {
+      body: { username: user.username, password: 'not-the-pass' },
+      ...fromIp(uniqueIp()),
+    });
+    expect(wrongPassword.body.code).toBe(ErrorCode.BadCredentials);
+
+    const code = await codeAt(user.secret, 1);
+    const wrong = await secondStep({ ticket, method: 'totp', code: code === '111111' ? '222222' : '111111' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.code).toBe(ErrorCode.SecondFactorWrong);
+
+    const right = await secondStep({ ticket, method: 'totp', code });
+    expect(right.status, JSON.stringify(right.body)).toBe(200);
+    expect(right.body.data).toMatchObject({ jwt: expect.any(String), name: `Nick ${user.username}`, s: 'operator' });
+    const info = await client.get('/api/v1/info', { token: right.body.data.jwt });
+    expect(info.body.data.username).toBe(user.username);
+
+    // The ticket signed in once.
+    const replay = await secondStep({ ticket, method: 'totp', code });
+    expect(replay.status).toBe(400);
+    expect(replay.body.code).toBe(ErrorCode.SignInTicketInvalid);
+
+    // The same code with a new ticket: its window is used.
+    const next = (await firstStep(user.username)).body.data.second_factor.ticket;
+    const reused = await secondStep({ ticket: next, method: 'totp', code });
+    expect(reused.status).toBe(400);
+    expect(reused.body.code).toBe(ErrorCode.SecondFactorCodeUsed);
+    // So is the first code's window, which the enrolment used.
+    const older = await secondStep({ ticket: next, method: 'totp', code: await codeAt(user.secret, -1) });
+    expect(older.status).toBe(400);
+    expect([ErrorCode.SecondFactorCodeUsed, ErrorCode.SecondFactorWrong]).toContain(older.body.code);
+  });
+
+  it('takes a recovery code once, in any case and with or without its dash', async () => {
+    const user = await enrolledUser('recovery');
+    const ticket = (await firstStep(user.username)).body.data.second_factor.ticket;
+    const typed = user.recovery[3].toUpperCase().replace('-', ' ');
+    const used = await secondStep({ ticket, method: 'recovery', code: typed });
+    expect(used.status, JSON.stringify(used.body)).toBe(200);
+    expect(used.body.data.jwt).toEqual(expect.any(String));
+
+    const again = (await firstStep(user.username)).body.data.second_factor.ticket;
+    const twice = await secondStep({ ticket: again, method: 'recovery', code: user.recovery[3] });
+    expect(twice.status).toBe(400);
+    expect(twice.body.code).toBe(ErrorCode.SecondFactorWrong);
+    // A recovery code is no TOTP code, and another user's codes are not this one's.
+    const other = await enrolledUser('other');
+    const foreign = await secondStep({ ticket: again, method: 'recovery', code: other.recovery[0] });
+    expect(foreign.body.code).toBe(ErrorCode.SecondFactorWrong);
+    const token = used.body.data.jwt;
+    expect((await client.get('/api/v1/me/factors', { token })).body.data.recovery_codes_left).toBe(9);
+  });
+
+  it(`throttles wrong codes: past ${FACTOR_LOCK_AFTER} a right code is refused too (429), and each try is audited`, async () => {
+    const user = await enrolledUser('guess');
+    const ticket = (await firstStep(user.username)).body.data.second_factor.ticket;
+    const right = await codeAt(user.secret, 1);
+    const wrongCode = right === '999999' ? '888888' : '999999';
+    for (let i = 0; i < FACTOR_LOCK_AFTER; i++) {
+      const res = await secondStep({ ticket, method: 'totp', code: wrongCode });
+      expect(res.status).toBe(400);
+    }
+    // Another address does not help: the count is the user's.
+    const locked = await secondStep({ ticket, method: 'totp', code: right });
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
+
+    const rows = await client.get(
+      `/api/v1/super/audit?actor_name=${user.username}&action=second_factor.sign_in&page_size=20`,
+      { token: await k.admin() },
+    );
+    expect(rows.status, JSON.stringify(rows.body)).toBe(200);
+    const result = rows.body.data.result as { status: number; reason?: string; input?: string }[];
+    expect(result.filter((r) => r.status === 400)).toHaveLength(FACTOR_LOCK_AFTER);
+    expect(result.filter((r) => r.status === 429)).toHaveLength(1);
+    expect(result.find((r) => r.status === 400)?.reason).toBe('wrong_code');
+    // The rows keep the method, never the code or the ticket.
+    for (const r of result) {
+      expect(r.input).toContain('totp');
+      expect(r.input).not.toContain(wrongCode);
+      expect(r.input).not.toContain(ticket);
+    }
+  });
+
+  it('refuses an unknown ticket and a ticket of a user whose password changed since', async () => {
+    const unknown = await secondStep({ ticket: 'x'.repeat(43), method: 'totp', code: '123456' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.code).toBe(ErrorCode.SignInTicketInvalid);
+
+    const user = await enrolledUser('changed');
+    const ticket = (await firstStep(user.username)).body.data.second_factor.ticket;
+    const changed = await client.put(`/api/v1/super/users/${user.id}/pwd`, {
+      token: await k.admin(),
+      body: { pwd: PASSWORD },
+    });
+    expect(changed.status).toBe(200);
+    const res = await secondStep({ ticket, method: 'totp', code: await codeAt(user.secret, 1) });
+    expect(res.body.code).toBe(ErrorCode.SignInTicketInvalid);
+  });
+});
+
+describe('removing factors', () => {
+  it('removes one’s own TOTP with a current code; the sessions end and a password signs in alone', async () => {
+    const user = await enrolledUser('remove');
+    const wrong = await client.delete('/api/v1/me/totp', { token: user.token, body: { code: '000001' } });
+    expect(wrong.status).toBe(400);
+    const removed = await client.delete('/api/v1/me/totp', {
+      token: user.token,
+      body: { code: await codeAt(user.secret, 1) },
+    });
+    expect(removed.status, JSON.stringify(removed.body)).toBe(200);
+    expect((await client.get('/api/v1/info', { token: user.token })).status).toBe(401);
+    const first = await firstStep(user.username);
+    expect(first.body.data.jwt).toEqual(expect.any(String));
+    const factors = await client.get('/api/v1/me/factors', { token: first.body.data.jwt });
+    expect(factors.body.data).toEqual({ totp: false, passkeys: [], recovery_codes_left: 0 });
+    const none = await client.delete('/api/v1/me/totp', { token: first.body.data.jwt, body: { code: '123456' } });
+    expect(none.status).toBe(404);
+    expect(none.body.code).toBe(ErrorCode.FactorNotFound);
+  });
+
+  it('lets a super reset a user’s factors (audited), which ends the user’s sessions; nobody else', async () => {
+    const user = await enrolledUser('reset');
+    const operator = await enrolledUser('notsuper');
+    const refused = await client.post(`/api/v1/super/users/${user.id}/factors/reset`, { token: operator.token });
+    expect(refused.status).toBe(403);
+
+    const res = await client.post(`/api/v1/super/users/${user.id}/factors/reset`, { token: await k.admin() });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toEqual({ totp_removed: true, passkeys_removed: 0 });
+    expect((await client.get('/api/v1/info', { token: user.token })).status).toBe(401);
+    expect((await firstStep(user.username)).body.data.jwt).toEqual(expect.any(String));
+
+    const missing = await client.post('/api/v1/super/users/987654321/factors/reset', { token: await k.admin() });
+    expect(missing.status).toBe(404);
+    const rows = await client.get(`/api/v1/super/audit?action=user.factors.reset&target=user%23${user.id}`, {
+      token: await k.admin(),
+    });
+    expect(rows.body.data.result).toEqual([
+      expect.objectContaining({ actor_name: 'admin', target: `user#${user.id}`, status: 200, outcome: 'allowed' }),
+    ]);
+  });
+
+  it('regenerates the recovery codes with a current code: the old ones stop working', async () => {
+    const user = await enrolledUser('regen');
+    const res = await client.post('/api/v1/me/recovery-codes', {
+      token: user.token,
+      body: { code: await codeAt(user.secret, 1) },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const fresh: string[] = res.body.data.recovery_codes;
+    expect(fresh).toHaveLength(10);
+    const ticket = (await firstStep(user.username)).body.data.second_factor.ticket;
+    const old = await secondStep({ ticket, method: 'recovery', code: user.recovery[0] });
+    expect(old.body.code).toBe(ErrorCode.SecondFactorWrong);
+    const ok = await secondStep({ ticket, method: 'recovery', code: fresh[0] });
+    expect(ok.status).toBe(200);
+  });
+});
