@@ -9,8 +9,8 @@ export class PasskeysUnavailableError extends PatrolError {
   override name = 'PasskeysUnavailableError';
   override status: number = ERRORS.PasskeysUnavailable.status;
   override code: number = ErrorCode.PasskeysUnavailable;
-  constructor(host: string) {
-    super(`Passkeys need the console to be opened by a domain name, not the address ${host}`);
+  constructor() {
+    super(ERRORS.PasskeysUnavailable.text);
   }
 }
 

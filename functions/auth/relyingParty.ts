@@ -21,7 +21,7 @@ export function relyingPartyOf(publicUrl: string): RelyingParty {
   const url = new URL(publicUrl);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (!isIP(host)) return { id: host, origin: url.origin, name: 'Patrol' };
-  if (!isLoopbackIp(host)) throw new PasskeysUnavailableError(host);
+  if (!isLoopbackIp(host)) throw new PasskeysUnavailableError();
   const local = new URL(url.origin);
   local.hostname = 'localhost';
   return { id: 'localhost', origin: local.origin, name: 'Patrol' };

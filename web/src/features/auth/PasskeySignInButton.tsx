@@ -1,0 +1,78 @@
+import { Button, Link, MessageBar, MessageBarBody, makeStyles, Spinner, tokens } from '@fluentui/react-components';
+import { KeyMultipleRegular } from '@fluentui/react-icons';
+import { browserSupportsWebAuthn } from '@simplewebauthn/browser';
+import type { LoginAnswer } from '@shared/schemas/auth';
+import { type ReactNode, useState } from 'react';
+import { isApiError } from '@/api/ApiError';
+import { useT } from '@/i18n';
+import { PasskeyBrowserError, passkeyPlace, signInWithPasskey } from './passkeyApi';
+
+const useStyles = makeStyles({
+  root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
+});
+
+/**
+ * The login page's passkey button. Without a ticket it is the first step, "Sign in with a passkey":
+ * no username, the browser offers the passkeys it holds for this site, and a verified one signs in
+ * completely. With the ticket of a password step it is that step's second factor. The answer goes to
+ * `onAnswer` as `POST /login` answers; a refusal is shown here. Where this address cannot have
+ * passkeys (an IP address) it says where they work instead.
+ */
+export function PasskeySignInButton({
+  ticket,
+  onAnswer,
+  appearance = 'secondary',
+}: {
+  ticket?: string;
+  onAnswer: (answer: LoginAnswer) => unknown;
+  appearance?: 'primary' | 'secondary';
+}): ReactNode {
+  const t = useT();
+  const styles = useStyles();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const place = passkeyPlace();
+  if (!browserSupportsWebAuthn() || place.kind === 'none') return null;
+  if (place.kind === 'elsewhere')
+    return (
+      <MessageBar intent="info">
+        <MessageBarBody>
+          {t('To sign in with a passkey, open the console at')} <Link href={place.url}>{place.url}</Link>
+        </MessageBarBody>
+      </MessageBar>
+    );
+
+  const start = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await onAnswer(await signInWithPasskey(ticket));
+    } catch (err) {
+      if (err instanceof PasskeyBrowserError) setError(err.message);
+      else if (isApiError(err)) setError(err.msg);
+      else setError('This browser could not use a passkey here.');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className={styles.root}>
+      {error ? (
+        <MessageBar intent="error">
+          <MessageBarBody>{t(error)}</MessageBarBody>
+        </MessageBar>
+      ) : null}
+      <Button
+        type="button"
+        size="large"
+        appearance={appearance}
+        disabled={busy}
+        icon={busy ? <Spinner size="tiny" /> : <KeyMultipleRegular />}
+        onClick={() => void start()}
+      >
+        {ticket ? t('Use a passkey') : t('Sign in with a passkey')}
+      </Button>
+    </div>
+  );
+}
