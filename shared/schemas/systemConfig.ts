@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Process } from '../enums.js';
 import type { ListFields } from '../listQuery.js';
 import { isTimeZone } from '../zoneClock.js';
-import { SsoConfig } from './sso.js';
+import { SsoConfig, SsoMfaClaims, SsoUsernameClaims } from './sso.js';
 import { SecondFactorPolicies } from './auth.js';
 
 const PROCESS_NAMES = Process.options.map((o) => o.label);
@@ -244,19 +244,34 @@ export const systemConfigVersionFields = {
 
 // The form of the Config page is generated from this list (one entry per leaf, in order), so a
 // new setting is one schema line and one entry here.
-export type ConfigFieldKind = 'timeZone' | 'integer' | 'optionalInteger' | 'choices' | 'codes' | 'pairs';
+export type ConfigFieldKind =
+  | 'timeZone'
+  | 'integer'
+  | 'optionalInteger'
+  | 'choices'
+  | 'codes'
+  | 'pairs'
+  | 'switch'
+  | 'text'
+  | 'choice'
+  | 'secret';
 export interface ConfigField {
   /** Dotted path into the document, also the key of its error in `extra`. */
   path: string;
   /** English label (the i18n key). */
   label: string;
   kind: ConfigFieldKind;
-  section: 'General' | 'Checker' | 'Retention' | 'Bank monitor' | 'Alerts' | 'RECHARGE_CONFIG';
+  section: 'General' | 'Checker' | 'Retention' | 'Bank monitor' | 'Alerts' | 'Single sign-on' | 'RECHARGE_CONFIG';
   help?: string;
   bounds?: { min: number; max: number };
   unit?: string;
-  /** For 'choices': the values offered, with their labels (English keys). */
+  /** For 'choices' and 'choice': the values offered, with their labels (English keys). */
   choices?: readonly { value: string; label: string }[];
+  /**
+   * For 'secret': not in the document (every signed-in user reads it) but kept encrypted apart, read
+   * as `{ set, hint }` and written as `{ <last segment of path>: value }` at this API path.
+   */
+  secretUrl?: string;
 }
 
 const retention = (kind: RetentionKind, label: string): ConfigField => ({
@@ -349,6 +364,52 @@ export const systemConfigFields: readonly ConfigField[] = [
     bounds: ConfigBounds.maintenanceMaxDays,
     unit: 'days',
     help: 'A one-off maintenance window may last at most this long, and none ends more than a year ahead.',
+  },
+  { path: 'sso.enabled', label: 'Single sign-on', kind: 'switch', section: 'Single sign-on' },
+  {
+    path: 'sso.display_name',
+    label: 'Button name',
+    kind: 'text',
+    section: 'Single sign-on',
+    help: 'The login page shows "Sign in with <name>".',
+  },
+  {
+    path: 'sso.issuer',
+    label: 'Issuer URL',
+    kind: 'text',
+    section: 'Single sign-on',
+    help: 'The OpenID Connect issuer, e.g. https://accounts.google.com. Register the redirect URI <console>/api/v1/auth/oidc/callback at the provider.',
+  },
+  { path: 'sso.client_id', label: 'Client ID', kind: 'text', section: 'Single sign-on' },
+  {
+    path: 'sso.client_secret',
+    label: 'Client secret',
+    kind: 'secret',
+    section: 'Single sign-on',
+    secretUrl: '/super/sso/client-secret',
+    help: 'Kept encrypted, apart from this document; saved with its own button.',
+  },
+  {
+    path: 'sso.username_claim',
+    label: 'Claim naming the user',
+    kind: 'choice',
+    section: 'Single sign-on',
+    choices: SsoUsernameClaims.map((value) => ({ value, label: value })),
+    help: 'A Patrol user whose username is this claim (any case) signs in; nobody else. Users are never created here.',
+  },
+  {
+    path: 'sso.mfa_claim',
+    label: "Provider's MFA counts as second factor",
+    kind: 'choice',
+    section: 'Single sign-on',
+    choices: SsoMfaClaims.map((value) => ({ value, label: value === 'off' ? 'Never' : `When ${value} shows it` })),
+  },
+  {
+    path: 'sso.mfa_values',
+    label: 'MFA values',
+    kind: 'codes',
+    section: 'Single sign-on',
+    help: 'amr values (any one) or acr values that mean the user passed MFA, e.g. mfa.',
   },
   { path: 'RECHARGE_CONFIG.merchant_codes', label: 'Merchant codes', kind: 'codes', section: 'RECHARGE_CONFIG' },
   { path: 'RECHARGE_CONFIG.price_codes', label: 'Price codes', kind: 'codes', section: 'RECHARGE_CONFIG' },

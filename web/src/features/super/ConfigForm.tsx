@@ -8,6 +8,7 @@ import {
   Input,
   makeStyles,
   Option,
+  Switch,
   Text,
   Textarea,
   tokens,
@@ -16,6 +17,7 @@ import { AddRegular, DeleteRegular } from '@fluentui/react-icons';
 import { type ChannelPackagePair, type ConfigField, readConfigPath } from '@shared/schemas/systemConfig';
 import { type ReactNode, useEffect, useId, useState } from 'react';
 import { useT } from '@/i18n';
+import { ConfigSecretInput } from './ConfigSecretInput';
 
 const useStyles = makeStyles({
   form: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalL },
@@ -272,6 +274,37 @@ export function ConfigForm({ fields, value, onChange, errors }: ConfigFormProps)
             onChange={(v) => onChange(field.path, v)}
           />
         );
+      case 'switch':
+        return (
+          <Switch
+            name={field.path}
+            checked={current === true}
+            label={current === true ? t('On') : t('Off')}
+            onChange={(_, d) => onChange(field.path, d.checked)}
+          />
+        );
+      case 'text':
+        return (
+          <Input name={field.path} value={String(current ?? '')} onChange={(_, d) => onChange(field.path, d.value)} />
+        );
+      case 'choice':
+        return (
+          <Dropdown
+            name={field.path}
+            aria-label={t(field.label)}
+            value={t(field.choices?.find((c) => c.value === current)?.label ?? String(current ?? ''))}
+            selectedOptions={current === undefined ? [] : [String(current)]}
+            onOptionSelect={(_, d) => onChange(field.path, d.optionValue)}
+          >
+            {(field.choices ?? []).map((c) => (
+              <Option key={c.value} value={c.value}>
+                {t(c.label)}
+              </Option>
+            ))}
+          </Dropdown>
+        );
+      case 'secret':
+        return <ConfigSecretInput path={field.path} url={field.secretUrl ?? ''} />;
       case 'codes':
         return <CodesInput name={field.path} value={current} onChange={(v) => onChange(field.path, v)} />;
       case 'pairs': {
