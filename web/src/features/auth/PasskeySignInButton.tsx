@@ -1,7 +1,7 @@
 import { Button, Link, MessageBar, MessageBarBody, makeStyles, Spinner, tokens } from '@fluentui/react-components';
 import { KeyMultipleRegular } from '@fluentui/react-icons';
 import { browserSupportsWebAuthn } from '@simplewebauthn/browser';
-import type { LoginAnswer } from '@shared/schemas/auth';
+import type { LoginAnswer, SecondFactorMethod } from '@shared/schemas/auth';
 import { type ReactNode, useState } from 'react';
 import { isApiError } from '@/api/ApiError';
 import { useT } from '@/i18n';
@@ -21,10 +21,13 @@ const useStyles = makeStyles({
 export function PasskeySignInButton({
   ticket,
   onAnswer,
+  onError,
   appearance = 'secondary',
 }: {
   ticket?: string;
   onAnswer: (answer: LoginAnswer) => unknown;
+  /** Where the page shows failures (an English text); shown under the button when absent. */
+  onError?: (text: string) => void;
   appearance?: 'primary' | 'secondary';
 }): ReactNode {
   const t = useT();
@@ -48,9 +51,14 @@ export function PasskeySignInButton({
     try {
       await onAnswer(await signInWithPasskey(ticket));
     } catch (err) {
-      if (err instanceof PasskeyBrowserError) setError(err.message);
-      else if (isApiError(err)) setError(err.msg);
-      else setError('This browser could not use a passkey here.');
+      const text =
+        err instanceof PasskeyBrowserError
+          ? err.message
+          : isApiError(err)
+            ? err.msg
+            : 'This browser could not use a passkey here.';
+      if (onError) onError(text);
+      else setError(text);
     } finally {
       setBusy(false);
     }
@@ -75,4 +83,23 @@ export function PasskeySignInButton({
       </Button>
     </div>
   );
+}
+
+/** What the login page hands each sign-in method (signInMethods.tsx; not imported: that list imports these). */
+interface MethodProps {
+  onAnswer(answer: LoginAnswer): void;
+  onError(text: string): void;
+}
+
+/** The login page's first step: a passkey alone. */
+export function PasskeyFirstStep(props: MethodProps): ReactNode {
+  return <PasskeySignInButton onAnswer={props.onAnswer} onError={props.onError} />;
+}
+
+/** The second step after the password, for a user who has a passkey. */
+export function PasskeySecondStep(
+  props: MethodProps & { ticket: string; methods: readonly SecondFactorMethod[] },
+): ReactNode {
+  if (!props.methods.includes('passkey')) return null;
+  return <PasskeySignInButton ticket={props.ticket} onAnswer={props.onAnswer} onError={props.onError} />;
 }
