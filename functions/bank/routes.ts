@@ -9,19 +9,27 @@ import {
   UpdateBankAccountBody,
   UpdateSubAccountBody,
 } from '../../shared/schemas/bank.js';
+import { withMaskedUrls } from '../../shared/maskUrl.js';
 import { listReply } from '../lib/http/listReply.js';
-import { Router } from '../lib/http/router.js';
+import { type AuthUser, Router } from '../lib/http/router.js';
 import { REVEAL_LIMIT, revealAudit, revealBankSecret } from './revealSecret.js';
 import { bankStore } from './store.js';
 import * as service from './service.js';
 
+/** An account as its reader may see it: a viewer gets the webhook URL masked (shared/maskUrl.ts, issue 43). */
+const forReader = <T extends { webhook: string | null }>(user: AuthUser, row: T): T =>
+  user.role === 'viewer' ? withMaskedUrls(row, ['webhook']) : row;
+
 export const bankRouter = new Router()
   .get(
     '/bank/bank-accounts',
-    async (req) => listReply(req, await service.listAccounts(listQueryOf(req, bankAccountListFields))),
+    async (req) => {
+      const page = await service.listAccounts(listQueryOf(req, bankAccountListFields));
+      return listReply(req, { ...page, result: page.result.map((row) => forReader(req.user, row)) });
+    },
     { list: bankAccountListFields },
   )
-  .get('/bank/bank-accounts/:id', (req) => service.getAccountDetail(req.params.id))
+  .get('/bank/bank-accounts/:id', async (req) => forReader(req.user, await service.getAccountDetail(req.params.id)))
   .post('/bank/bank-accounts', (req) => service.createAccount(req.body), {
     body: NewBankAccountBody,
     audit: { target: 'bank_account' },

@@ -1,6 +1,8 @@
 import { listQueryOf } from '../lib/http/listQueryOf.js';
 import { bankNotificationHistoryListFields, bankNotificationListFields } from '../../shared/schemas/bank.js';
 import { ReplayBody, type WebhookState } from '../../shared/schemas/bankWebhook.js';
+import { withMaskedUrls } from '../../shared/maskUrl.js';
+import { ForbiddenError } from '../lib/errors.js';
 import { listReply } from '../lib/http/listReply.js';
 import { Router } from '../lib/http/router.js';
 import { BankAccountNotFoundError } from '../bank/errors.js';
@@ -31,7 +33,18 @@ export const bankWebhookRouter = new Router()
   )
   .get(
     '/notifications-bank/history',
-    async (req) => listReply(req, await bankStore().listHistory(listQueryOf(req, bankNotificationHistoryListFields))),
+    async (req) => {
+      const query = listQueryOf(req, bankNotificationHistoryListFields);
+      const viewer = req.user.role === 'viewer';
+      if (viewer && ('callback_url' in query.filters || query.keywordField.includes('callback_url')))
+        // A search is an oracle: a viewer could read a masked token by asking for it letter by letter.
+        throw new ForbiddenError('Your role cannot search or filter by callback_url');
+      const page = await bankStore().listHistory(query);
+      return listReply(req, {
+        ...page,
+        result: viewer ? page.result.map((row) => withMaskedUrls(row, ['callback_url'])) : page.result,
+      });
+    },
     { list: bankNotificationHistoryListFields },
   )
   .post('/notifications-bank/replay', (req) => replayNotifications(bankStore(), req.body), {
