@@ -6,7 +6,7 @@ import { ConditionFailedError, defineEntity, type FollowUp, type ListOutcome } f
 import { nextId } from '../lib/db/ids.js';
 import { leaseKind, LeaseStatus } from '../lib/db/lease.js';
 import { createRepository, type DynamoRepository } from '../lib/db/repository.js';
-import { onConditionFailure } from '../lib/onConditionFailure.js';
+import { onConditionFailure } from '../lib/db/conditionFailure.js';
 import { RuleNotFoundError } from './errors.js';
 
 /** A rule as stored: the creator as an id (null is SYSTEM), resolved to a nickname when read. */

@@ -6,7 +6,7 @@ import { ConditionFailedError, type FollowUp, type ListOutcome } from '../lib/db
 import { idFromBlock, nextId } from '../lib/db/ids.js';
 import type { RecordChange } from '../lib/db/keyedRecords.js';
 import type { LeaseRecord, LeaseTake } from '../lib/db/lease.js';
-import { parentKey } from '../lib/db/listEngine.js';
+import { parentKey } from '../lib/db/keys.js';
 import { createRepository, type DynamoRepository } from '../lib/db/repository.js';
 import { applyPendingOf, clearRecorded, defineFollowUp } from '../lib/db/outbox.js';
 import {
@@ -20,7 +20,7 @@ import {
   uniqueKey,
 } from '../lib/db/unique.js';
 import { logger } from '../lib/logger.js';
-import { onConditionFailure } from '../lib/onConditionFailure.js';
+import { onConditionFailure } from '../lib/db/conditionFailure.js';
 import {
   balanceStatEntity,
   bankAccountEntity,

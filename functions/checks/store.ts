@@ -31,7 +31,7 @@ import {
   putNewRows,
 } from '../lib/db/repository.js';
 import { NotFoundError } from '../lib/errors.js';
-import { onConditionFailure } from '../lib/onConditionFailure.js';
+import { onConditionFailure } from '../lib/db/conditionFailure.js';
 // Log rows below expire after the system config's retention days (their `retention` kind).
 import '../systemConfig/getSystemConfig.js';
 

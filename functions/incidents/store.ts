@@ -5,7 +5,7 @@ import { ConditionFailedError, defineEntity, type ListOutcome, type UpdateOption
 import { newIdOf, nextId } from '../lib/db/ids.js';
 import { createRepository, type DynamoRepository } from '../lib/db/repository.js';
 import { claimIfFree, claimOnce, findUniqueClaim, findUniqueOwner, releaseUnique } from '../lib/db/unique.js';
-import { onConditionFailure } from '../lib/onConditionFailure.js';
+import { onConditionFailure } from '../lib/db/conditionFailure.js';
 import { IncidentNotFoundError } from './errors.js';
 
 /** An incident as stored: the row plus its Telegram message and reminder bookkeeping. */

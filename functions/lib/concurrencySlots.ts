@@ -2,7 +2,7 @@ import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { dynamoClient } from './aws/clients.js';
 import { config } from './config.js';
 import { keyedRecords } from './db/keyedRecords.js';
-import { isConditionFailure } from './db/repository.js';
+import { isConditionFailure } from './db/conditionFailure.js';
 
 // A counting semaphore on the main table: `limit` numbered slot items per pool, each taken with
 // one conditional put (free, or its lease has run out) and given back with a conditional delete

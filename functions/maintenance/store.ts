@@ -3,7 +3,7 @@ import type { StoredOf } from '../../shared/listFields.js';
 import { maintenanceListFields } from '../../shared/schemas/maintenance.js';
 import { defineEntity, type ListOutcome } from '../lib/db/entity.js';
 import { createRepository, type DynamoRepository } from '../lib/db/repository.js';
-import { onConditionFailure } from '../lib/onConditionFailure.js';
+import { onConditionFailure } from '../lib/db/conditionFailure.js';
 import { MaintenanceNotFoundError } from './errors.js';
 
 /** A window as stored: the row plus who made it (null is SYSTEM), named when read. */

@@ -6,7 +6,7 @@ import { ConditionFailedError, defineEntity, type KeptCounts, type ListOutcome }
 import { TRANSITION_RECORD_COUNTS } from '../lib/db/counterGroups.js';
 import { newIdOf } from '../lib/db/ids.js';
 import { createRepository, type DynamoRepository } from '../lib/db/repository.js';
-import { onConditionFailure } from '../lib/onConditionFailure.js';
+import { onConditionFailure } from '../lib/db/conditionFailure.js';
 import { NotificationNotFoundError } from './errors.js';
 // Notifications expire after the system config's retention days for them (`retention` below).
 import '../systemConfig/getSystemConfig.js';

@@ -5,7 +5,7 @@ import { ConditionFailedError, defineEntity, type ListOutcome } from '../lib/db/
 import { nextId } from '../lib/db/ids.js';
 import { createRepository, type DynamoRepository } from '../lib/db/repository.js';
 import { claimUnique, releaseUnique, UniqueTakenError } from '../lib/db/unique.js';
-import { onConditionFailure } from '../lib/onConditionFailure.js';
+import { onConditionFailure } from '../lib/db/conditionFailure.js';
 import { SiteAccountNotFoundError, SiteExistsError, SiteNotFoundError } from './errors.js';
 
 // Stored shapes derive from the row declarations in shared/schemas/sites.ts; only what storage

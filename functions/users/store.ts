@@ -3,7 +3,7 @@ import { ConditionFailedError, type ListOutcome } from '../lib/db/entity.js';
 import { nextId } from '../lib/db/ids.js';
 import { createRepository, type DynamoRepository } from '../lib/db/repository.js';
 import { claimUnique, findUniqueOwner, releaseUnique, UniqueTakenError } from '../lib/db/unique.js';
-import { onConditionFailure } from '../lib/onConditionFailure.js';
+import { onConditionFailure } from '../lib/db/conditionFailure.js';
 import { LastSuperUserError, UsernameTakenError, UserNotFoundError } from './errors.js';
 import { dynamoSuperSeats, type SuperSeats } from './superSeats.js';
 import { type UserRecord, userEntity } from './userEntity.js';

@@ -11,7 +11,7 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoClient } from '../lib/aws/clients.js';
 import { config } from '../lib/config.js';
-import { isConditionFailure } from '../lib/db/repository.js';
+import { isConditionFailure } from '../lib/db/conditionFailure.js';
 import { keyedRecords } from '../lib/db/keyedRecords.js';
 
 /** The one counter item (its key as it was written before lib/db named record keys). */

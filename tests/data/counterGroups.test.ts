@@ -1,4 +1,4 @@
-// Counter groups (EntityDef.counterGroup, lib/db/partitions.ts counterKey): types written together
+// Counter groups (EntityDef.counterGroup, lib/db/partitions.ts listTotalKey): types written together
 // keep their counts in shared items, so the counts of rows of both types move with one ADD per
 // shared item; each type's lists still count only its own rows, and each type's repair recounts
 // only its own attributes of the shared items (and moves an older layout's items to them).

@@ -3,7 +3,7 @@
 import { GetCommand, PutCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { dynamoClient } from '../../functions/lib/aws/clients.js';
-import { counterKey } from '../../functions/lib/db/counters.js';
+import { listTotalKey } from '../../functions/lib/db/counters.js';
 import { CURSOR_PREFIX, forgetProcessCursors } from '../../functions/lib/db/cursors.js';
 import { defineEntity } from '../../functions/lib/db/entity.js';
 import { sweepExpired } from '../../functions/lib/db/expiry.js';
@@ -108,7 +108,7 @@ describe.each(LAYOUTS)('$name', (layout) => {
         }),
       );
       const bogus = layout.partitioning
-        ? [counterKey(physical(type, '2020-01-01T00', 0))].map(({ pk, sk }) => ({ pk, sk, n: 999 }))
+        ? [listTotalKey(physical(type, '2020-01-01T00', 0))].map(({ pk, sk }) => ({ pk, sk, n: 999 }))
         : [];
       // Every count in every item (a spread type's bucket item holds one per base) reads 999.
       const drifted = (counters.Items ?? []).map((c) =>

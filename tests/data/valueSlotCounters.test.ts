@@ -1,5 +1,5 @@
 // The counts of an unspread type's enum and boolean slot values share one item per field
-// (lib/db/partitions.ts counterKey, isValueSlot): a row moving from one value to another (a subtask
+// (lib/db/partitions.ts listTotalKey, isValueSlot): a row moving from one value to another (a subtask
 // Pending -> Running -> Done) moves one item, where each value had an item of its own before. Lists
 // filtered on a value still read its count, and the repair moves the older per-value items into the
 // field's item.

@@ -1,5 +1,5 @@
 // Counter groups shared by the stores of more than one feature (EntityDef.counterGroup,
-// lib/db/partitions.ts counterKey). A group's types keep their counts in shared items, so rows of
+// lib/db/partitions.ts listTotalKey). A group's types keep their counts in shared items, so rows of
 // them written by one piece of work move each shared item once (a CounterBatch).
 
 /**

@@ -4,7 +4,7 @@
 // A counter per index partition (partition = the index partition key value: the type, or
 // `${type}:${field}=${value}`): an item of its own for an unspread partition (pk `count#${partition}`,
 // sk 'count', attribute `n`), and for a spread type one item per bucket (and shard) holding every
-// base's count of that bucket as an attribute (partitions.ts, counterKey). The writes that put a row
+// base's count of that bucket as an attribute (partitions.ts, listTotalKey). The writes that put a row
 // into or take it out of index partitions move the counters of exactly those partitions with `ADD`,
 // one call per counter item (create, createMany, softDelete, restore, an update that moves a slot,
 // remove, expiry through the stream handler or the local sweeper). Without transactions a crash
@@ -14,10 +14,10 @@ import { GetCommand, type NativeAttributeValue, QueryCommand, UpdateCommand } fr
 import { dynamoClient } from '../aws/clients.js';
 import { config } from '../config.js';
 import { mapLimit } from '../mapLimit.js';
-import { COUNT_PREFIX, counterKey, type Partitioning, spreadCounterKey } from './partitions.js';
+import { COUNT_PREFIX, listTotalKey, type Partitioning, spreadCounterKey } from './partitions.js';
 import { TABLE_INDEXES } from './tableSchema.js';
 
-export { COUNT_PREFIX, counterKey };
+export { COUNT_PREFIX, listTotalKey };
 
 /** Every index partition a stored item sits in (none for a soft-deleted row: its index keys are gone). */
 export function partitionsOf(item: Record<string, NativeAttributeValue> | undefined): string[] {
@@ -70,7 +70,7 @@ export function moveBetween(before: string[], after: string[]): Promise<void> {
 export const counterItemId = (key: { pk: string; sk: string }): string => `${key.pk}\0${key.sk}`;
 
 /**
- * Per-partition numbers grouped by the counter item that keeps them (counterKey): item id ->
+ * Per-partition numbers grouped by the counter item that keeps them (listTotalKey): item id ->
  * its key and attribute -> number, summed when two partitions name the same attribute.
  */
 export function byCounterItem(
@@ -78,7 +78,7 @@ export function byCounterItem(
 ): Map<string, { pk: string; sk: string; counts: Map<string, number> }> {
   const items = new Map<string, { pk: string; sk: string; counts: Map<string, number> }>();
   for (const [partition, n] of entries) {
-    const { pk, sk, attr } = counterKey(partition);
+    const { pk, sk, attr } = listTotalKey(partition);
     const id = counterItemId({ pk, sk });
     const item = items.get(id) ?? { pk, sk, counts: new Map<string, number>() };
     item.counts.set(attr, (item.counts.get(attr) ?? 0) + n);
@@ -113,7 +113,7 @@ export async function addToCounters(deltas: Map<string, number>): Promise<void> 
 
 /** The kept count of one partition (eventually consistent, 0.5 RCU). */
 export async function readCounter(partition: string): Promise<{ count: number; rcu: number }> {
-  const { pk, sk, attr } = counterKey(partition);
+  const { pk, sk, attr } = listTotalKey(partition);
   const out = await dynamoClient().send(
     new GetCommand({ TableName: config.tableName, Key: { pk, sk }, ReturnConsumedCapacity: 'TOTAL' }),
   );

@@ -5,7 +5,7 @@
 //   item           pk = `${type}#${id}`          sk = 'item'
 //   id counter     pk = `counter#${type}`        sk = 'counter'   (atomic ADD seq)
 //   row counter    pk = `count#${partition}`     sk = 'count'     (kept count of one index partition;
-//                  spread and grouped types share items, partitions.ts counterKey)
+//                  spread and grouped types share items, partitions.ts listTotalKey)
 //   list cursor    pk = `cursor#${type}`         sk = hash of the query + page (short-lived)
 //   unique value   pk = `unique#${type}#${field}#${value}`  sk = 'unique'  (a claim, e.g. site name)
 //   GSI byType     gsi1pk = type                                  gsi1sk = timeKey
@@ -69,7 +69,7 @@ export interface EntityDef<T extends { id: number; created_at: number }> {
   partitioning?: Partitioning;
   /**
    * Types written together (a bank statement and its notification, a balance stat and its own)
-   * keep their counts in shared items (partitions.ts counterKey): a spread partition in its
+   * keep their counts in shared items (partitions.ts listTotalKey): a spread partition in its
    * bucket's item of the group, a foreign-id slot (`account_id=3`) in one item of that value for
    * the whole group. Moving the counts of a poll's statements and notifications is then one ADD
    * per shared item, not one per type.

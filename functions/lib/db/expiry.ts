@@ -11,7 +11,7 @@
 import { DeleteCommand, type NativeAttributeValue, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoClient } from '../aws/clients.js';
 import { config } from '../config.js';
-import { isConditionFailure } from './repository.js';
+import { isConditionFailure } from './conditionFailure.js';
 import { moveCounters, partitionsOf, readBucketCounters } from './counters.js';
 import { bucketSpan, type Partitioning, physical, spreadOf } from './partitions.js';
 import { ttlSecondsOf } from './retention.js';

@@ -9,7 +9,8 @@ import { dynamoClient } from '../aws/clients.js';
 import { config } from '../config.js';
 import { outsideSequences } from './faults.js';
 
-export function counterKey(type: string): { pk: string; sk: string } {
+/** The item holding a type's id sequence (`seq`): not a list total (partitions.ts listTotalKey). */
+export function sequenceKey(type: string): { pk: string; sk: string } {
   return { pk: `counter#${type}`, sk: 'counter' };
 }
 
@@ -24,7 +25,7 @@ export async function nextIds(type: string, count: number): Promise<number[]> {
   const out = await dynamoClient().send(
     new UpdateCommand({
       TableName: config.tableName,
-      Key: counterKey(type),
+      Key: sequenceKey(type),
       UpdateExpression: 'ADD #seq :n',
       ExpressionAttributeNames: { '#seq': 'seq' },
       ExpressionAttributeValues: { ':n': count },

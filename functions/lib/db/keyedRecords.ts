@@ -25,8 +25,8 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { dynamoClient } from '../aws/clients.js';
 import { config } from '../config.js';
-import { ExpressionBuilder } from './listEngine.js';
-import { isConditionFailure } from './repository.js';
+import { ExpressionBuilder } from './expr.js';
+import { isConditionFailure } from './conditionFailure.js';
 import { TTL_ATTRIBUTE } from './tableSchema.js';
 
 export type RecordId = string | number;

@@ -26,8 +26,8 @@ import {
   type RecordLayout,
   recordData,
 } from './keyedRecords.js';
-import { ExpressionBuilder } from './listEngine.js';
-import { isConditionFailure } from './repository.js';
+import { ExpressionBuilder } from './expr.js';
+import { isConditionFailure } from './conditionFailure.js';
 import { TTL_ATTRIBUTE } from './tableSchema.js';
 
 export const LeaseStatus = {

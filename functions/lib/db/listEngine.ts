@@ -10,7 +10,7 @@
 // bucket by bucket, newest first, its shards merged (spreadRead.ts); a created_at range counts whole
 // buckets from their counters and keeps what it counted (rangeCount.ts).
 
-import { type NativeAttributeValue, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Filter, ListQuery, SortBy } from '../../../shared/listQuery.js';
 import { ListQueryError, PAGE_ALL_CAP } from '../../../shared/listQuery.js';
 import { dynamoClient } from '../aws/clients.js';
@@ -23,32 +23,13 @@ import { guessNewestBuckets, keepGuessedRead, readFromNewest, rememberNewestBuck
 import { bucketOf, bucketSpan, type Partitioning, spreadOf } from './partitions.js';
 import { rangeCount } from './rangeCount.js';
 import { readSpread, type SpreadPosition } from './spreadRead.js';
-import { type IndexName, OUTBOX_PREFIX, SLOT_INDEXES, TABLE_INDEXES } from './tableSchema.js';
+import { ExpressionBuilder, type Item } from './expr.js';
+import { INDEX_KEYS, isInternal, LC_PREFIX, parentKey } from './keys.js';
+import { type IndexName, SLOT_INDEXES } from './tableSchema.js';
 import { timeKeyBounds } from './timeKey.js';
 
-export type Item = Record<string, NativeAttributeValue>;
 // biome-ignore lint/suspicious/noExplicitAny: the engine is generic over every entity's row type
 type AnyDef = EntityDef<any>;
-
-/** Key attributes of each index, from the one schema definition. */
-export const INDEX_KEYS = Object.fromEntries(TABLE_INDEXES.map((i) => [i.name, i])) as Record<
-  IndexName,
-  (typeof TABLE_INDEXES)[number]
->;
-
-export const LC_PREFIX = '_lc_';
-const INTERNAL = new Set([
-  'pk',
-  'sk',
-  'deleted',
-  'expires_at',
-  ...TABLE_INDEXES.flatMap((i) => [i.partitionKey, i.sortKey]),
-]);
-
-/** Attributes of the storage layout that callers never see nor write. */
-export function isInternal(attr: string): boolean {
-  return INTERNAL.has(attr) || attr.startsWith(LC_PREFIX) || attr.startsWith(OUTBOX_PREFIX);
-}
 
 /**
  * The value a key field has in its slot's partition key. Declared booleans are stored as
@@ -59,49 +40,10 @@ export function slotValue(def: AnyDef, field: string, value: unknown): string | 
   return value === undefined || value === null ? undefined : String(value);
 }
 
-/** Partition key of a slot index, e.g. 'log_login:task_id=7'. */
-export function parentKey(type: string, field: string, value: unknown): string {
-  return `${type}:${field}=${String(value)}`;
-}
-
 /** Which slot index serves a key field, if any. */
 export function slotIndexOf(def: AnyDef, field: string): IndexName | undefined {
   const at = (def.keys ?? []).indexOf(field);
   return at < 0 ? undefined : SLOT_INDEXES[at];
-}
-
-/**
- * Collects `#n`/`:v` placeholders so every expression is safe from reserved words
- * (`name`, `status`, `result`...) and from values that look like syntax.
- */
-export class ExpressionBuilder {
-  readonly names: Record<string, string> = {};
-  readonly values: Record<string, NativeAttributeValue> = {};
-  private readonly byAttr = new Map<string, string>();
-
-  name(attr: string): string {
-    let key = this.byAttr.get(attr);
-    if (!key) {
-      key = `#n${this.byAttr.size}`;
-      this.byAttr.set(attr, key);
-      this.names[key] = attr;
-    }
-    return key;
-  }
-
-  value(v: NativeAttributeValue): string {
-    const key = `:v${Object.keys(this.values).length}`;
-    this.values[key] = v;
-    return key;
-  }
-
-  /** DynamoDB refuses empty maps, so absent means "none". */
-  attributes(): Pick<QueryCommandInput, 'ExpressionAttributeNames' | 'ExpressionAttributeValues'> {
-    return {
-      ExpressionAttributeNames: Object.keys(this.names).length ? this.names : undefined,
-      ExpressionAttributeValues: Object.keys(this.values).length ? this.values : undefined,
-    };
-  }
 }
 
 export interface ListPlan {

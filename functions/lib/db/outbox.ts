@@ -48,7 +48,8 @@ import { config } from '../config.js';
 import { logger } from '../logger.js';
 import type { FollowUp, KeptCounts } from './entity.js';
 import { CounterBatch } from './counters.js';
-import { ExpressionBuilder, type Item } from './listEngine.js';
+import { isConditionFailure } from './conditionFailure.js';
+import { ExpressionBuilder, type Item } from './expr.js';
 import { OUTBOX_INDEX, OUTBOX_PREFIX } from './tableSchema.js';
 
 /**
@@ -284,7 +285,7 @@ async function clearApplied(key: Key, applied: string[], view: View): Promise<vo
       }),
     );
   } catch (error) {
-    if (!(error instanceof Error && error.name === 'ConditionalCheckFailedException')) throw error;
+    if (!isConditionFailure(error)) throw error;
     // Another entry was recorded meanwhile: remove only ours; the row stays indexed for that one.
     const only = new ExpressionBuilder();
     await dynamoClient().send(
@@ -442,7 +443,7 @@ async function unindex(key: Key, view: View): Promise<void> {
       }),
     )
     .catch((error: unknown) => {
-      if (!(error instanceof Error && error.name === 'ConditionalCheckFailedException')) throw error;
+      if (!isConditionFailure(error)) throw error;
     });
 }
 

@@ -137,7 +137,7 @@ export const isGroupCounter = (pk: string): boolean => pk.startsWith(`${COUNT_PR
  * group (pk `count#@${group}:${field}=${value}`, attribute the type). A statement and its
  * notification then move two items' counts (the day's, the account's), not five.
  */
-export function counterKey(partition: string): CounterSlot {
+export function listTotalKey(partition: string): CounterSlot {
   const { base, bucket, shard } = parsePartition(partition);
   if (bucket === undefined && shard === undefined) {
     const { type, slot, field } = splitBase(base);
@@ -168,9 +168,9 @@ export function spreadCounterKey(base: string, bucket: string | undefined, shard
 export const typeOfPartition = (partition: string): string => splitBase(parsePartition(partition).base).type;
 
 /**
- * The partitions a counter item counts and their counts (the inverse of counterKey). An item of
+ * The partitions a counter item counts and their counts (the inverse of listTotalKey). An item of
  * the layout before 2026-11-25, one per spread slot base (pk `count#type:field=value`), reads as
- * that base's partition; counterKey then names another item for it, which is how repair finds it.
+ * that base's partition; listTotalKey then names another item for it, which is how repair finds it.
  * So does a grouped type's item from before its group (2026-11-27).
  */
 export function countsOfCounter(item: Record<string, unknown>): Array<[partition: string, n: number]> {

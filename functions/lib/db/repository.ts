@@ -30,7 +30,7 @@ import {
   partitionsOf,
 } from './counters.js';
 import {
-  counterKey,
+  listTotalKey,
   countsOfCounter,
   isGroupCounter,
   parsePartition,
@@ -62,17 +62,10 @@ import {
 } from './outbox.js';
 import { ttlSecondsOf } from './retention.js';
 import { mapLimit } from '../mapLimit.js';
-import {
-  ExpressionBuilder,
-  INDEX_KEYS,
-  type Item,
-  isInternal,
-  LC_PREFIX,
-  parentKey,
-  readAllRows,
-  runListQuery,
-  slotValue,
-} from './listEngine.js';
+import { onConditionFailure } from './conditionFailure.js';
+import { ExpressionBuilder, type Item } from './expr.js';
+import { INDEX_KEYS, isInternal, LC_PREFIX, parentKey } from './keys.js';
+import { readAllRows, runListQuery, slotValue } from './listEngine.js';
 import { SLOT_INDEXES, TTL_ATTRIBUTE } from './tableSchema.js';
 import { timeKey } from './timeKey.js';
 
@@ -132,19 +125,6 @@ export interface DynamoRepository<T extends Row> extends Repository<T> {
    * that it was counted: rows that count without end (an incident's failures) keep their set small.
    */
   forgetCause(id: number, cause: string): Promise<void>;
-}
-
-/** The one place a vendor's conditional-check failure becomes our error. */
-export function isConditionFailure(err: unknown): boolean {
-  return err instanceof Error && err.name === 'ConditionalCheckFailedException';
-}
-
-export async function conditional<R>(write: Promise<R>, failure: (cause: unknown) => Error): Promise<R> {
-  try {
-    return await write;
-  } catch (err) {
-    throw isConditionFailure(err) ? failure(err) : err;
-  }
 }
 
 const BATCH_GET_MAX = 100;
@@ -269,7 +249,7 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
     options?: AddOptions,
     returnValues: 'ALL_NEW' | 'ALL_OLD' = 'ALL_NEW',
   ): Promise<Item> {
-    const out = await conditional(
+    const out = await onConditionFailure(
       dynamoClient().send(
         new UpdateCommand({
           TableName: config.tableName,
@@ -312,7 +292,7 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
       const row = newRowOf(data, id, Date.now());
       const outbox = options?.followUps?.length ? followUpsOfNewRow(options.followUps) : undefined;
       const item = { ...toItem(row, await ttlSecondsOf(def)), ...outbox?.attributes };
-      await conditional(
+      await onConditionFailure(
         dynamoClient().send(
           new PutCommand({ TableName: config.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }),
         ),
@@ -559,7 +539,7 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
       // Rebuilt from the row's fields, so its index keys, shadows and expiry are the current layout's;
       // its pending follow-ups and counted causes stay as they are.
       const item = { ...outboxAttributes(stored), ...toItem(toRow(stored, true), await ttlSecondsOf(def)) };
-      await conditional(
+      await onConditionFailure(
         dynamoClient().send(
           new PutCommand({
             TableName: config.tableName,
@@ -589,7 +569,7 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
     async repair() {
       const rowPrefix = `${def.type}#`;
       const counterPrefix = `${COUNT_PREFIX}${def.type}`;
-      // A grouped type's counts are in its group's items too (partitions.ts counterKey).
+      // A grouped type's counts are in its group's items too (partitions.ts listTotalKey).
       const groupPrefix = def.counterGroup ? `${COUNT_PREFIX}@${def.counterGroup}` : counterPrefix;
       /** This type's attributes of a counter item (a group's item holds other types' too). */
       const ownAttrs = (item: Record<string, NativeAttributeValue>) =>
@@ -633,7 +613,7 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
           );
           if (drifted) {
             reindexed++;
-            await conditional(
+            await onConditionFailure(
               dynamoClient().send(
                 new PutCommand({
                   TableName: config.tableName,
@@ -663,7 +643,7 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
         // a type, so those must not pile up. (A group's item only loses this type's attributes.)
         const zeroed = countsOfCounter(item).filter(([p]) => {
           const { base, bucket, shard } = parsePartition(p);
-          const here = counterKey(p);
+          const here = listTotalKey(p);
           return (
             bucket === undefined &&
             shard === undefined &&
@@ -676,7 +656,7 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
           wanted.set(key, {
             pk: item.pk,
             sk: item.sk,
-            ...Object.fromEntries(zeroed.map(([p]) => [counterKey(p).attr, 0])),
+            ...Object.fromEntries(zeroed.map(([p]) => [listTotalKey(p).attr, 0])),
           });
         else gone.push(item);
       }

@@ -33,7 +33,7 @@ import {
 import { dynamoClient } from '../aws/clients.js';
 import { config } from '../config.js';
 import { ConditionFailedError } from './entity.js';
-import { conditional } from './repository.js';
+import { isConditionFailure, onConditionFailure } from './conditionFailure.js';
 
 export const ROLLUP_PREFIX = 'rollup#';
 
@@ -176,7 +176,7 @@ export async function addToRollup(change: RollupAdd, options: { expect?: RollupV
     );
   }
   const expectAll = condition(options.expect, names, values);
-  const out = await conditional(
+  const out = await onConditionFailure(
     dynamoClient().send(
       new UpdateCommand({
         TableName: config.tableName,
@@ -240,7 +240,7 @@ async function pack(key: RollupKey, item: RollupValues, packing: RollupPacking):
     )
     .catch((error) => {
       // Another writer moved the item meanwhile: its numbers stay loose, summed, until a later pack.
-      if (!(error instanceof Error && error.name === 'ConditionalCheckFailedException')) throw error;
+      if (!isConditionFailure(error)) throw error;
     });
 }
 
@@ -269,7 +269,7 @@ export async function putRollup(
   const numbers = Object.fromEntries(Object.entries(itemValues).filter(([, v]) => typeof v === 'number' && v !== 0));
   const others = Object.fromEntries(Object.entries(itemValues).filter(([, v]) => typeof v !== 'number'));
   const { json, columnar } = encode(numbers, packingOf(key.kind).columns);
-  await conditional(
+  await onConditionFailure(
     dynamoClient().send(
       new PutCommand({
         TableName: config.tableName,

@@ -9,7 +9,7 @@ import { dynamoClient } from '../aws/clients.js';
 import { config } from '../config.js';
 import type { FollowUp } from './entity.js';
 import { followUpsOfNewRow, type OutboxWrite } from './outbox.js';
-import { conditional, isConditionFailure } from './repository.js';
+import { isConditionFailure, onConditionFailure } from './conditionFailure.js';
 import { OUTBOX_PREFIX } from './tableSchema.js';
 
 export class UniqueTakenError extends Error {
@@ -43,7 +43,7 @@ export async function claimUnique(
 ): Promise<OutboxWrite | undefined> {
   // Follow-ups of the claim (lib/db/outbox.ts) are recorded in its PutItem: either both or neither.
   const outbox = followUps.length ? followUpsOfNewRow(followUps) : undefined;
-  await conditional(
+  await onConditionFailure(
     dynamoClient().send(
       new PutCommand({
         TableName: config.tableName,
