@@ -29,17 +29,18 @@ export function ssoErrorText(code: number | undefined): string {
 
 /**
  * Redeems a returned code once and hands its answer to `onAnswer` (what the password's first step
- * answers: the token or the next step); `error` is the text of a returned or redeemed refusal.
+ * answers: the token or the next step), or the text of a returned or redeemed refusal to `onError`.
+ * True while the code is being redeemed.
  */
-export function useSsoReturn(onAnswer: (answer: LoginAnswer) => void): { busy: boolean; error: string | null } {
+export function useSsoReturn(onAnswer: (answer: LoginAnswer) => void, onError: (text: string) => void): boolean {
   const [search, setSearch] = useSearchParams();
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const code = search.get(SSO_QUERY.code);
   const failed = search.get(SSO_QUERY.error);
   const handled = useRef<string | null>(null);
-  const answer = useRef(onAnswer);
-  answer.current = onAnswer;
+  // The page's handlers change at every render; the effect runs for a new code only.
+  const handlers = useRef({ onAnswer, onError });
+  handlers.current = { onAnswer, onError };
 
   useEffect(() => {
     if (!code && !failed) return;
@@ -52,15 +53,17 @@ export function useSsoReturn(onAnswer: (answer: LoginAnswer) => void): { busy: b
     rest.delete(SSO_QUERY.error);
     setSearch(rest, { replace: true });
     if (failed) {
-      setError(ssoErrorText(Number(failed) || undefined));
+      handlers.current.onError(ssoErrorText(Number(failed) || undefined));
       return;
     }
     setBusy(true);
     redeemSsoCode(code as string)
-      .then((a) => answer.current(a))
-      .catch((err) => setError(ssoErrorText(isApiError(err) && typeof err.code === 'number' ? err.code : undefined)))
+      .then((answer) => handlers.current.onAnswer(answer))
+      .catch((err) =>
+        handlers.current.onError(ssoErrorText(isApiError(err) && typeof err.code === 'number' ? err.code : undefined)),
+      )
       .finally(() => setBusy(false));
   }, [code, failed, search, setSearch]);
 
-  return { busy, error };
+  return busy;
 }

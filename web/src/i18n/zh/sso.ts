@@ -3,6 +3,7 @@
 export const sso = {
   or: '或',
   'Sign in with {name}': '使用 {name} 登录',
+  'Signing in…': '正在登录…',
   'Single sign-on is not set up.': '尚未设置单点登录。',
   'Single sign-on failed, please try again.': '单点登录失败，请重试。',
   'Your account at the identity provider is not a Patrol user. Ask a super user to add you.':
