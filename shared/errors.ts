@@ -73,7 +73,7 @@ export const ERRORS = {
   UnsupportedMediaType: { code: 4150, status: 415, text: 'Unsupported content type.' },
   TooManyRequests: { code: 4290, status: 429, text: 'Too many requests, try later.' },
   // Issue 43: every rule slot reads the enabled maintenance windows, so only so many may be enabled.
-  MaintenanceWindowLimit: { code: 4025, status: 409, text: 'Too many maintenance windows are enabled.' },
+  MaintenanceWindowLimit: { code: 4025, status: 400, text: 'Too many maintenance windows are enabled.' },
   BankUnavailable: { code: 5020, status: 502, text: 'The bank did not answer, try later.' },
   Internal: { code: 5000, status: 500, text: 'Server error, try later.' },
   // A rule's schedules could not be written (the cloud scheduler); the rule was left unchanged.

@@ -134,13 +134,13 @@ describe('enabled windows', () => {
       made.push(w.id);
     }
     const refused = await create(once(now + DAY, now + 2 * DAY));
-    expect(refused.status).toBe(409);
+    expect(refused.status).toBe(400);
     expect(refused.body).toMatchObject({
       code: ErrorCode.MaintenanceWindowLimit,
       msg: 'At most 100 maintenance windows can be enabled at once.',
     });
     const enabling = await api('put', `/maintenance/${off.body.data.id}`, { enabled: true });
-    expect(enabling.status).toBe(409);
+    expect(enabling.status).toBe(400);
     expect((await api('get', `/maintenance/${off.body.data.id}`)).body.data.enabled).toBe(false);
 
     // Room again once one goes.
