@@ -22,7 +22,7 @@ import { BadRequestError } from '../lib/errors.js';
 import type { AuthUser } from '../lib/http/router.js';
 import { logSecurityEvent } from '../lib/logger.js';
 import type { RateLimitRule } from '../lib/rateLimit.js';
-import { userCredentials } from '../users/service.js';
+import { endSessions, userCredentials } from '../users/service.js';
 import { AccountDisabledError } from './errors.js';
 import { PasskeyChallengeExpiredError, PasskeyNotFoundError, PasskeyNotRecognisedError } from './passkeyErrors.js';
 import { passkeySummaryOf } from './passkeyFactors.js';
@@ -172,10 +172,14 @@ export async function renamePasskey(user: AuthUser, id: string, name: string): P
   return passkeySummaryOf(renamed);
 }
 
-/** `DELETE /me/passkeys/{id}`: the passkey stops working at once (a sign-in reads it fresh). */
+/**
+ * `DELETE /me/passkeys/{id}`: the passkey stops working at once (a sign-in reads it fresh), and as
+ * with every factor removed, the user's sessions (this one too) and Telegram links end.
+ */
 export async function removePasskey(user: AuthUser, id: string, ip: string): Promise<PasskeySummary> {
   const removed = await passkeyStore().remove(user.id, id);
   if (!removed) throw new PasskeyNotFoundError();
+  await endSessions(user.id);
   logSecurityEvent({
     event: 'passkey_remove',
     actor: user.id,

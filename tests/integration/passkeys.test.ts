@@ -193,16 +193,19 @@ describe('sign-in with a passkey alone', () => {
     expect(res).toMatchObject({ status: 400, body: { code: ErrorCode.PasskeyNotRecognised } });
   });
 
-  it('refuses a removed passkey, and audits the removal', async () => {
+  it("refuses a removed passkey, ends the user's sessions with it, and audits the removal", async () => {
     const user = await newUser('pkremoved');
     const { key } = await register(user, 'Old key');
     const removed = await client.delete(`/api/v1/me/passkeys/${encodeURIComponent(key.id)}`, { token: user.token });
     expect(removed.status).toBe(200);
-    expect((await client.get('/api/v1/me/passkeys', { token: user.token })).body.data).toEqual([]);
+    // Removing a factor ends every session of the user, this one too.
+    expect((await client.get('/api/v1/info', { token: user.token })).status).toBe(401);
+    const token = await login(stack.url, user.username, PASSWORD);
+    expect((await client.get('/api/v1/me/passkeys', { token })).body.data).toEqual([]);
 
     const res = await signInAlone(key);
     expect(res).toMatchObject({ status: 400, body: { code: ErrorCode.PasskeyNotRecognised } });
-    const again = await client.delete(`/api/v1/me/passkeys/${encodeURIComponent(key.id)}`, { token: user.token });
+    const again = await client.delete(`/api/v1/me/passkeys/${encodeURIComponent(key.id)}`, { token });
     expect(again).toMatchObject({ status: 404, body: { code: ErrorCode.PasskeyNotFound } });
 
     const rows = (await auditRows(user.id)).filter((r) => r.action === 'passkey.remove');

@@ -2,7 +2,8 @@ import { startAuthentication, startRegistration } from '@simplewebauthn/browser'
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { jsonResponse, Providers } from '@/test/renderApp';
+import { getAuth } from '@/app/auth';
+import { jsonResponse, operator, Providers, renderRoutes } from '@/test/renderApp';
 import { stubApi } from '@/test/stubApi';
 import { passkeyPlace } from './passkeyApi';
 import { PasskeySignInButton } from './PasskeySignInButton';
@@ -29,14 +30,21 @@ afterEach(() => {
   vi.mocked(startAuthentication).mockReset();
 });
 
+/** The panel on a page of its own, signed in, with the login page to be sent to. */
+const renderPanel = () =>
+  renderRoutes(
+    [
+      { path: '/setting/security', element: <PasskeysPanel /> },
+      { path: '/auth/login', element: <p>Login screen</p> },
+    ],
+    '/setting/security',
+    operator,
+  );
+
 describe('PasskeysPanel', () => {
   it('lists the passkeys with when each was added and last used', async () => {
     stubApi({ 'GET /me/passkeys': () => [laptop, { ...laptop, id: 'cred-2', name: 'Phone', last_used_at: T0 }] });
-    render(
-      <Providers>
-        <PasskeysPanel />
-      </Providers>,
-    );
+    renderPanel();
     const table = await screen.findByRole('table', { name: 'Passkeys' });
     const rows = within(table).getAllByRole('row');
     expect(rows[1]).toHaveTextContent('Laptop');
@@ -56,11 +64,7 @@ describe('PasskeysPanel', () => {
       },
     });
     vi.mocked(startRegistration).mockResolvedValue({ id: 'cred-1' } as never);
-    render(
-      <Providers>
-        <PasskeysPanel />
-      </Providers>,
-    );
+    renderPanel();
     expect(await screen.findByText('No passkeys yet.')).toBeInTheDocument();
     const user = userEvent.setup({ delay: null });
     await user.click(screen.getByRole('button', { name: 'Add a passkey' }));
@@ -83,11 +87,7 @@ describe('PasskeysPanel', () => {
       'POST /me/passkeys/options': () => ({ challenge: 'abc' }),
     });
     vi.mocked(startRegistration).mockRejectedValue(Object.assign(new Error('cancelled'), { name: 'NotAllowedError' }));
-    render(
-      <Providers>
-        <PasskeysPanel />
-      </Providers>,
-    );
+    renderPanel();
     const user = userEvent.setup({ delay: null });
     await user.click(await screen.findByRole('button', { name: 'Add a passkey' }));
     const dialog = await screen.findByRole('dialog', { hidden: true });
@@ -98,26 +98,20 @@ describe('PasskeysPanel', () => {
     expect(api.callsTo('POST', '/me/passkeys')).toHaveLength(0);
   });
 
-  it('removes a passkey after a confirmation', async () => {
-    let stored = [laptop];
+  it('removes a passkey after a confirmation, and signs out as removing a factor ends every session', async () => {
     const api = stubApi({
-      'GET /me/passkeys': () => stored,
-      'DELETE /me/passkeys/cred-1': () => {
-        stored = [];
-        return laptop;
-      },
+      'GET /me/passkeys': () => [laptop],
+      'DELETE /me/passkeys/cred-1': () => laptop,
     });
-    render(
-      <Providers>
-        <PasskeysPanel />
-      </Providers>,
-    );
+    const { router } = renderPanel();
     const user = userEvent.setup({ delay: null });
     await user.click(await screen.findByRole('button', { name: 'Remove' }));
     const confirm = await screen.findByRole('alertdialog', { hidden: true });
     expect(confirm).toHaveTextContent('Remove the passkey Laptop?');
     await user.click(within(confirm).getByRole('button', { name: 'Remove', hidden: true }));
-    expect(await screen.findByText('No passkeys yet.')).toBeInTheDocument();
+    expect(await screen.findByText('Login screen')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/auth/login');
+    expect(getAuth()).toBeNull();
     expect(api.callsTo('DELETE', '/me/passkeys/cred-1')).toHaveLength(1);
   });
 });

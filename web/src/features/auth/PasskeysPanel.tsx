@@ -21,9 +21,12 @@ import type { PasskeySummary } from '@shared/schemas/auth';
 import { RenamePasskeyBody } from '@shared/schemas/passkeys';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactElement, type ReactNode, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
 import { queryKeys } from '@/api/queryKeys';
+import { clearAuth } from '@/app/auth';
 import { formatDateTime } from '@/app/format';
 import { Panel } from '@/app/PageHeader';
+import { pathOf } from '@/app/paths';
 import { toast } from '@/app/toast';
 import { ConfirmDialog, FormDialog } from '@/components/dialog';
 import { checkWith } from '@/components/dialog/checkWith';
@@ -97,14 +100,17 @@ function PasskeyNameDialog({
   );
 }
 
-function RemovePasskeyButton({ passkey, onDone }: { passkey: PasskeySummary; onDone: () => unknown }): ReactNode {
+function RemovePasskeyButton({ passkey }: { passkey: PasskeySummary }): ReactNode {
   const t = useT();
+  const navigate = useNavigate();
   const [open, setOpen] = useState(false);
   const remove = async () => {
     setOpen(false);
     try {
       await removePasskey(passkey.id);
-      await onDone();
+      // Removing a factor ends every session, this one too.
+      clearAuth();
+      navigate(pathOf('login'), { replace: true });
     } catch {
       // The failure tip has been shown.
     }
@@ -116,7 +122,9 @@ function RemovePasskeyButton({ passkey, onDone }: { passkey: PasskeySummary; onD
       </Button>
       <ConfirmDialog
         open={open}
-        message={t('Remove the passkey {name}? It can no longer sign you in.', { name: passkey.name })}
+        message={t('Remove the passkey {name}? It can no longer sign you in, and you will be signed out everywhere.', {
+          name: passkey.name,
+        })}
         confirmLabel="Remove"
         onConfirm={() => void remove()}
         onCancel={() => setOpen(false)}
@@ -211,7 +219,7 @@ export function PasskeysPanel(): ReactNode {
                           </Button>
                         }
                       />
-                      <RemovePasskeyButton passkey={p} onDone={refresh} />
+                      <RemovePasskeyButton passkey={p} />
                     </div>
                   </TableCell>
                 </TableRow>

@@ -8,7 +8,8 @@ export const passkeys: Record<string, string> = {
   Name: '名称',
   Rename: '重命名',
   Remove: '移除',
-  'Remove the passkey {name}? It can no longer sign you in.': '移除通行密钥 {name}？之后它将不能再用于登录。',
+  'Remove the passkey {name}? It can no longer sign you in, and you will be signed out everywhere.':
+    '移除通行密钥 {name}？之后它将不能再用于登录，你也会在所有设备上退出登录。',
   "Sign in with your device's screen lock or a security key: alone, with no password, or after it.":
     '用设备的屏幕锁或安全密钥登录：可单独使用（无需密码），也可在输入密码之后使用。',
   'Passkeys need a name, not an IP address: open the console at': '通行密钥需要域名而不是 IP 地址，请在此打开控制台：',
