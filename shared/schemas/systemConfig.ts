@@ -3,7 +3,7 @@ import { Process } from '../enums.js';
 import type { ListFields } from '../listQuery.js';
 import { isTimeZone } from '../zoneClock.js';
 import { SsoConfig, SsoMfaClaims, SsoUsernameClaims } from './sso.js';
-import { SecondFactorPolicies } from './auth.js';
+import { SecondFactorPolicies, type SecondFactorPolicy } from './auth.js';
 
 const PROCESS_NAMES = Process.options.map((o) => o.label);
 
@@ -290,6 +290,18 @@ export const systemConfigFields: readonly ConfigField[] = [
     kind: 'timeZone',
     section: 'General',
     help: 'Rule times, bank monitor ranges and every time shown in the console use this zone.',
+  },
+  {
+    path: 'auth.second_factor',
+    label: 'Second factor required of',
+    kind: 'choice',
+    section: 'General',
+    choices: [
+      { value: 'off', label: 'Nobody' },
+      { value: 'super', label: 'Super users' },
+      { value: 'all', label: 'Everyone' },
+    ] satisfies { value: SecondFactorPolicy; label: string }[],
+    help: 'A user it covers who has no authenticator app or passkey sets one up right after the password, and reaches nothing else before.',
   },
   {
     path: 'checker.concurrency',

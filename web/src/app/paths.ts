@@ -40,6 +40,7 @@ export const routePaths = {
   incidentDetail: { path: '/incidents/:incidentID', ready: true },
   profile: { path: '/setting/profile', ready: true },
   password: { path: '/setting/password', ready: true },
+  security: { path: '/setting/security', ready: true },
   help: { path: '/help', ready: true },
   superUsers: { path: '/super/users/users', ready: true },
   superTg: { path: '/super/notification/tg', ready: true },

@@ -286,6 +286,12 @@ const routeSpecs: readonly RouteSpec[] = [
     menu: { group: 'Setting', label: 'Password' },
   },
   {
+    name: 'security',
+    title: 'Security',
+    screen: lazyScreen(() => import('@/features/auth/SecurityPage')),
+    menu: { group: 'Setting', label: 'Security' },
+  },
+  {
     name: 'help',
     title: 'Help',
     screen: lazyScreen(() => import('@/features/help/HelpPage')),

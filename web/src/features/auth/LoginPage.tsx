@@ -12,6 +12,7 @@ import {
 } from '@fluentui/react-components';
 import { KeyRegular, PersonRegular, ShieldKeyholeRegular } from '@fluentui/react-icons';
 import { ErrorCode } from '@shared/envelope';
+import type { LoginAnswer, LoginResult, SecondFactorMethod } from '@shared/schemas/auth';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { isApiError } from '@/api/ApiError';
@@ -21,6 +22,9 @@ import { Logo } from '@/app/Logo';
 import { LocaleSwitcher } from '@/app/shell/LocaleSwitcher';
 import { useT } from '@/i18n';
 import { fetchCaptcha, login } from './authApi';
+import { EnrollStep } from './EnrollStep';
+import { SecondFactorStep } from './SecondFactorStep';
+import { FIRST_STEP_METHODS } from './signInMethods';
 
 const useStyles = makeStyles({
   page: {
@@ -75,6 +79,18 @@ interface CaptchaState {
   image: string;
 }
 
+/** Where the sign-in is (docs/sign-in.md): the password, then a code, or enrolment when the policy asks. */
+type Step =
+  | { kind: 'password' }
+  | { kind: 'second_factor'; ticket: string; methods: readonly SecondFactorMethod[] }
+  | { kind: 'enroll'; ticket: string };
+
+const STEP_TEXT: Record<Step['kind'], string> = {
+  password: 'Sign in to the console',
+  second_factor: 'Two-step sign-in',
+  enroll: 'Set up two-step sign-in',
+};
+
 /** Errors a user can act on; everything else stays hidden, as the spec asks of the login call. */
 const shownErrors: Readonly<Record<number, string>> = {
   [ErrorCode.BadCredentials]: 'Wrong username or password.',
@@ -96,6 +112,24 @@ export default function LoginPage(): ReactNode {
   const [captchaTried, setCaptchaTried] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [step, setStep] = useState<Step>({ kind: 'password' });
+
+  const signedIn = (result: LoginResult) => {
+    setAuth({ jwt: result.jwt, name: result.name, s: result.s });
+    navigate(safeRedirect(search.get('redirect')), { replace: true });
+  };
+  /** What any first factor answered: the token, or the next step. */
+  const onAnswer = (answer: LoginAnswer) => {
+    setError(null);
+    if ('second_factor' in answer) setStep({ kind: 'second_factor', ...answer.second_factor });
+    else if ('enroll' in answer) setStep({ kind: 'enroll', ticket: answer.enroll.ticket });
+    else signedIn(answer);
+  };
+  const restart = () => {
+    setStep({ kind: 'password' });
+    setPassword('');
+    setTouched(false);
+  };
 
   const usernameError = touched && !username.trim() ? t('Please input username') : undefined;
   const passwordError = touched && !password ? t('Please input password') : undefined;
@@ -124,8 +158,7 @@ export default function LoginPage(): ReactNode {
         password,
         captcha: captcha ? { id: captcha.id, answer: answer.trim() } : undefined,
       });
-      setAuth({ jwt: result.jwt, name: result.name, s: result.s });
-      navigate(safeRedirect(search.get('redirect')), { replace: true });
+      onAnswer(result);
     } catch (err) {
       const code = isApiError(err) ? err.code : undefined;
       const text = typeof code === 'number' ? shownErrors[code] : undefined;
@@ -152,63 +185,86 @@ export default function LoginPage(): ReactNode {
           <h1 className={styles.product} style={{ margin: 0 }}>
             Patrol
           </h1>
-          <Text className={styles.sub}>{t('Sign in to the console')}</Text>
+          <Text className={styles.sub}>{t(STEP_TEXT[step.kind])}</Text>
         </div>
         {error ? (
           <MessageBar intent="error">
             <MessageBarBody>{t(error)}</MessageBarBody>
           </MessageBar>
         ) : null}
-        <form className={styles.form} onSubmit={submit} noValidate>
-          <Field label={t('Username')} required validationMessage={usernameError}>
-            <Input
-              name="username"
-              autoComplete="username"
-              contentBefore={<PersonRegular />}
-              value={username}
-              onChange={(_, d) => setUsername(d.value)}
-              autoFocus
-            />
-          </Field>
-          <Field label={t('Password')} required validationMessage={passwordError}>
-            <Input
-              name="password"
-              type="password"
-              autoComplete="current-password"
-              contentBefore={<KeyRegular />}
-              value={password}
-              onChange={(_, d) => setPassword(d.value)}
-            />
-          </Field>
-          {captcha ? (
-            <Field label={t('Captcha')} required validationMessage={captchaError}>
-              <div className={styles.captchaRow}>
-                <Input
-                  className={styles.captchaInput}
-                  name="captcha"
-                  autoComplete="off"
-                  contentBefore={<ShieldKeyholeRegular />}
-                  value={answer}
-                  onChange={(_, d) => setAnswer(d.value)}
-                />
-                <Tooltip content={t('Click to refresh')} relationship="label">
-                  <button type="button" className={styles.captchaImage} onClick={() => void loadCaptcha()}>
-                    <img src={captcha.image} alt={t('Captcha')} height={30} />
-                  </button>
-                </Tooltip>
-              </div>
+        {step.kind === 'second_factor' ? (
+          <SecondFactorStep
+            ticket={step.ticket}
+            methods={step.methods}
+            onAnswer={onAnswer}
+            onError={setError}
+            onRestart={restart}
+          />
+        ) : step.kind === 'enroll' ? (
+          <EnrollStep
+            ticket={step.ticket}
+            onSignedIn={signedIn}
+            onExpired={() => {
+              restart();
+              setError('This sign-in has expired, please sign in again.');
+            }}
+          />
+        ) : (
+          <form className={styles.form} onSubmit={submit} noValidate>
+            <Field label={t('Username')} required validationMessage={usernameError}>
+              <Input
+                name="username"
+                autoComplete="username"
+                contentBefore={<PersonRegular />}
+                value={username}
+                onChange={(_, d) => setUsername(d.value)}
+                autoFocus
+              />
             </Field>
-          ) : null}
-          <Button
-            type="submit"
-            appearance="primary"
-            size="large"
-            disabled={busy}
-            icon={busy ? <Spinner size="tiny" /> : undefined}
-          >
-            {t('Sign in')}
-          </Button>
-        </form>
+            <Field label={t('Password')} required validationMessage={passwordError}>
+              <Input
+                name="password"
+                type="password"
+                autoComplete="current-password"
+                contentBefore={<KeyRegular />}
+                value={password}
+                onChange={(_, d) => setPassword(d.value)}
+              />
+            </Field>
+            {captcha ? (
+              <Field label={t('Captcha')} required validationMessage={captchaError}>
+                <div className={styles.captchaRow}>
+                  <Input
+                    className={styles.captchaInput}
+                    name="captcha"
+                    autoComplete="off"
+                    contentBefore={<ShieldKeyholeRegular />}
+                    value={answer}
+                    onChange={(_, d) => setAnswer(d.value)}
+                  />
+                  <Tooltip content={t('Click to refresh')} relationship="label">
+                    <button type="button" className={styles.captchaImage} onClick={() => void loadCaptcha()}>
+                      <img src={captcha.image} alt={t('Captcha')} height={30} />
+                    </button>
+                  </Tooltip>
+                </div>
+              </Field>
+            ) : null}
+            <Button
+              type="submit"
+              appearance="primary"
+              size="large"
+              disabled={busy}
+              icon={busy ? <Spinner size="tiny" /> : undefined}
+            >
+              {t('Sign in')}
+            </Button>
+            {FIRST_STEP_METHODS.map((Method, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list, never reordered.
+              <Method key={i} onAnswer={onAnswer} onError={setError} />
+            ))}
+          </form>
+        )}
         <Text size={200} className={styles.footer}>
           © Patrol
         </Text>

@@ -1,5 +1,5 @@
 import { queryKeys } from '@/api/queryKeys';
-import type { Captcha, LoginResult, Profile } from '@shared/schemas/auth';
+import type { Captcha, LoginAnswer, Profile } from '@shared/schemas/auth';
 import type { TelegramLinkCode, TelegramLinkView } from '@shared/schemas/telegramBot';
 import { request } from '@/api/request';
 
@@ -10,7 +10,7 @@ export interface LoginInput {
 }
 
 /** Errors are hidden by default (spec section 7); the login page shows the ones a user can fix. */
-export const login = (data: LoginInput) => request<LoginResult>({ method: 'POST', url: '/login', data, silent: true });
+export const login = (data: LoginInput) => request<LoginAnswer>({ method: 'POST', url: '/login', data, silent: true });
 
 export const logout = () => request<unknown>({ method: 'POST', url: '/logout', silent: true });
 

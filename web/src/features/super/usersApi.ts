@@ -30,3 +30,15 @@ export const updateUser = (user: Pick<User, 'id' | 'username'>, data: UpdateUser
     successTip: 'Update user success',
     failureTip: 'Update user failed',
   });
+
+/**
+ * POST /super/users/{id}/factors/reset: removes the user's authenticator app, recovery codes and
+ * passkeys (a lost phone); the user's sessions end, and the next sign-in enrols again if required.
+ */
+export const resetUserFactors = (user: Pick<User, 'id' | 'username'>) =>
+  request<{ totp_removed: boolean; passkeys_removed: number }>({
+    method: 'POST',
+    url: `/super/users/${user.id}/factors/reset`,
+    successTip: 'Second factor reset',
+    failureTip: 'Reset second factor failed',
+  });

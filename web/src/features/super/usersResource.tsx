@@ -1,5 +1,5 @@
 // User management (spec section 2: '/super/users/users'); payloads per shared/schemas/users.
-// Row actions: Edit (nickname, role, enabled), the Enabled switch, Reset password.
+// Row actions: Edit (nickname, role, enabled), the Enabled switch, Reset password, Reset second factor.
 import { Badge } from '@fluentui/react-components';
 import { UserRole } from '@shared/enums';
 import { type User, userFields } from '@shared/schemas/users';
@@ -7,6 +7,7 @@ import { col, defineResource } from '@/components/table';
 import { t } from '@/i18n';
 import { EditUserDialog } from './EditUserDialog';
 import { NewUserDialog } from './NewUserDialog';
+import { ResetFactorsButton } from './ResetFactorsButton';
 import { ResetPasswordDialog } from './ResetPasswordDialog';
 import { updateUser } from './usersApi';
 
@@ -41,6 +42,10 @@ export const usersResource = defineResource<User>({
     {
       label: 'Reset password',
       render: (user, { refetch }) => <ResetPasswordDialog user={user} onDone={refetch} />,
+    },
+    {
+      label: 'Reset second factor',
+      render: (user, { refetch }) => <ResetFactorsButton user={user} onDone={refetch} />,
     },
   ],
 });
