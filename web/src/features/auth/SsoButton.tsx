@@ -39,7 +39,12 @@ export function SsoButton({ onAnswer, onError }: SsoButtonProps): ReactNode {
         size="large"
         icon={<PersonKeyRegular />}
         disabled={leaving}
-        onClick={() => setLeaving(true)}
+        onClick={(e) => {
+          // Navigates itself: the re-render that disables the link would drop its href first.
+          e.preventDefault();
+          setLeaving(true);
+          window.location.assign(SSO_START_URL);
+        }}
       >
         {t('Sign in with {name}', { name: status.data.display_name })}
       </Button>
