@@ -42,6 +42,7 @@ const chatMessages = async (chat: string | number): Promise<ChatMessage[]> =>
 
 let modules: {
   service: typeof import('../../functions/incidents/service.js');
+  users: typeof import('../../functions/users/store.js');
 };
 
 /** A console user of `role` with a Telegram account linked through /start. */
@@ -122,7 +123,10 @@ beforeAll(async () => {
   // The incident code in this process, on the stack's engines (it records the test's failures).
   Object.assign(process.env, stack.env);
   (await import('../../functions/lib/aws/clients.js')).resetClients();
-  modules = { service: await import('../../functions/incidents/service.js') };
+  modules = {
+    service: await import('../../functions/incidents/service.js'),
+    users: await import('../../functions/users/store.js'),
+  };
 });
 
 afterAll(async () => {
@@ -163,6 +167,20 @@ describe('a Telegram link ends with the sessions it was made in', () => {
     expect((await api('put', `/super/users/${user.id}`, { enabled: false })).status).toBe(200);
     expect((await api('put', `/super/users/${user.id}`, { enabled: true })).status).toBe(200);
     await expectEnded(user, await login(stack.url, user.username, user.password));
+  });
+
+  it('a press checks the version itself: a link whose ending was not heard is refused and ended then', async () => {
+    const user = await linkedUser();
+    // The version bumped where no listener runs (this process registers none): the link is still there.
+    await modules.users.userStore().revokeTokens(user.id);
+    const token = await login(stack.url, user.username, user.password);
+    expect((await api('get', '/telegram/link', undefined, token)).body.data).toMatchObject({ linked: true });
+    const { message, incident } = await openIncident();
+    const pressed = await press(message, `i:${incident.id}:ack`, user.tgId);
+    expect(pressed).toMatchObject({ status: 200, answer: { text: 'Not allowed' } });
+    expect(await incidentStatus(incident.id)).toBe(1);
+    expect((await api('get', '/telegram/link', undefined, token)).body.data).toMatchObject({ linked: false });
+    expect((await chatMessages(user.tgId)).map((m) => m.text).join('\n')).toContain(LINK_ENDED);
   });
 
   it('a link made after the change acts again', async () => {
