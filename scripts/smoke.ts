@@ -7,12 +7,21 @@
 // The password: PATROL_PASSWORD from the environment, else the Secrets Manager secret that
 // --admin-secret names (the stack output AdminPasswordSecret: admin's first password, read with
 // the shell's AWS credentials). It is never printed.
+//
+// The second factor (docs/sign-in.md): a stage asks super users for one. PATROL_TOTP_SECRET, the
+// base32 key of the smoke user's authenticator app, answers the second step with a code made here;
+// PATROL_TOKEN instead skips signing in and uses that token (then no password is needed).
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { generate } from 'otplib';
 
 export interface SmokeOptions {
   url: string;
   user: string;
   password: string;
+  /** The base32 TOTP key of the user's app, for a user with a second factor. */
+  totpSecret?: string;
+  /** A token to use instead of signing in. */
+  token?: string;
   /** Per request. */
   timeoutMs?: number;
 }
@@ -70,17 +79,33 @@ export async function runSmoke(opts: SmokeOptions): Promise<SmokeCheck[]> {
     return 'ok';
   });
 
-  let token: string | undefined;
-  await check(`sign in as ${opts.user}`, async () => {
-    const { status, body } = await call(opts.url, `${API}/login`, {
+  let token: string | undefined = opts.token;
+  const post = (path: string, data: unknown) =>
+    call(opts.url, `${API}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: opts.user, password: opts.password }),
+      body: JSON.stringify(data),
       timeoutMs,
     });
-    const jwt = (body as { data?: { jwt?: string } })?.data?.jwt;
-    if (status !== 200 || !jwt) throw new Error(`HTTP ${status}: ${brief(body)}`);
-    token = jwt;
+  await check(`sign in as ${opts.user}`, async () => {
+    if (opts.token) return 'token given';
+    const { status, body } = await post('/login', { username: opts.user, password: opts.password });
+    type Answer = { data?: { jwt?: string; second_factor?: { ticket: string }; enroll?: unknown } };
+    const data = (body as Answer)?.data;
+    if (status === 200 && data?.second_factor) {
+      if (!opts.totpSecret) throw new Error('the user has a second factor: set PATROL_TOTP_SECRET or PATROL_TOKEN');
+      const code = await generate({ secret: opts.totpSecret });
+      const second = await post('/login/second-factor', { ticket: data.second_factor.ticket, method: 'totp', code });
+      const jwt = (second.body as Answer)?.data?.jwt;
+      if (second.status !== 200 || !jwt) throw new Error(`second step: HTTP ${second.status}: ${brief(second.body)}`);
+      token = jwt;
+      return 'signed in with a TOTP code';
+    }
+    if (status === 200 && data?.enroll) {
+      throw new Error('the user must set up a second factor first: sign in once in the console');
+    }
+    if (status !== 200 || !data?.jwt) throw new Error(`HTTP ${status}: ${brief(body)}`);
+    token = data.jwt;
     return 'signed in';
   });
 
@@ -145,16 +170,18 @@ async function passwordFor(args: Args): Promise<string> {
 
 async function main(): Promise<number> {
   let args: Args;
-  let password: string;
+  let password = '';
+  const token = process.env.PATROL_TOKEN || undefined;
   try {
     args = parseArgs(process.argv.slice(2));
-    password = await passwordFor(args);
+    if (!token) password = await passwordFor(args);
   } catch (error) {
     console.error(`smoke: ${(error as Error).message}`);
     return 2;
   }
   console.log(`smoke: ${args.url}`);
-  const results = await runSmoke({ url: args.url, user: args.user, password });
+  const totpSecret = process.env.PATROL_TOTP_SECRET || undefined;
+  const results = await runSmoke({ url: args.url, user: args.user, password, totpSecret, token });
   for (const r of results) console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.name} (${r.ms} ms): ${r.detail}`);
   const failed = results.filter((r) => !r.ok).length;
   console.log(
