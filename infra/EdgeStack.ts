@@ -1,6 +1,6 @@
-import { ArnFormat, Stack, type StackProps } from 'aws-cdk-lib';
+import { ArnFormat, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { Certificate, CertificateValidation } from 'aws-cdk-lib/aws-certificatemanager';
-import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { HostedZone } from 'aws-cdk-lib/aws-route53';
@@ -8,7 +8,6 @@ import { CfnLoggingConfiguration, CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
 import { ErrorCode } from '../shared/envelope.js';
 import { alarmTopic } from './constructs/Alarms.js';
-import { wafMetric } from './constructs/OpsDashboard.js';
 import { dataRemovalPolicy } from './PatrolStack.js';
 import { applyNagSuppressions } from './nag/nagSuppressions.js';
 import type { StageConfig } from './stageConfig.js';
@@ -150,7 +149,14 @@ export class PatrolEdgeStack extends Stack {
         alarmDescription:
           `The WAF blocked at least ${WAF_BLOCKED_ALARM_THRESHOLD} requests in 5 minutes. ` +
           'Runbook: docs/deploy.md, "Alarms", waf-blocked.',
-        metric: wafMetric(this.webAclMetricName, 'BlockedRequests'),
+        metric: new Metric({
+          namespace: 'AWS/WAFV2',
+          metricName: 'BlockedRequests',
+          // WAF's dimension is the ACL's metric name, as on the dashboard (OpsDashboard wafMetric).
+          dimensionsMap: { WebACL: this.webAclMetricName, Rule: 'ALL' },
+          statistic: 'Sum',
+          period: Duration.minutes(5),
+        }),
         threshold: WAF_BLOCKED_ALARM_THRESHOLD,
         evaluationPeriods: 1,
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,

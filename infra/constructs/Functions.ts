@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Duration, type RemovalPolicy, Size } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Size } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
@@ -130,6 +130,9 @@ export class Functions extends Construct {
         environment: { ...sharedEnv, POWERTOOLS_SERVICE_NAME: `patrol-${def.name}` },
         environmentEncryption: props.keys.key,
         logGroup,
+        // A version is replaced by the next one's deploy, not kept for ever: each Chromium version is
+        // ~80 MB of the account's 75 GB of code storage. A canary's rollback happens before that cleanup.
+        currentVersionOptions: { removalPolicy: RemovalPolicy.DESTROY },
         // Only asynchronous invocations (rules, schedules, an operator's Event invoke) land here;
         // queue and stream consumers have their own dead letters, the API answers its caller.
         deadLetterQueue: props.queues.failures.asyncInvocations,

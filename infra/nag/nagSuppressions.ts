@@ -58,6 +58,25 @@ export const NAG_SUPPRESSIONS: readonly NagSuppression[] = [
       "The auto-check schedules are created per rule slot at run time; the grant is limited to the stage's own schedule group.",
   },
   {
+    path: 'Functions/syncSchedules-role/DefaultPolicy/Resource',
+    rules: [
+      (a) =>
+        `AwsSolutions-IAM5[Resource::arn:${a.partition}:scheduler:${a.region}:${a.account}:schedule/patrol-${a.stage}-auto-check/*]`,
+    ],
+    reason:
+      "The schedule re-sync after a restore puts every rule slot's schedule back; the grant is limited to the stage's own schedule group, like the API's.",
+  },
+  // Releases
+  {
+    path: 'Releases/*-release/ServiceRole/Resource',
+    rules: [
+      'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSCodeDeployRoleForLambdaLimited]',
+    ],
+    reason:
+      "CodeDeploy's own managed role policy for Lambda canaries: it may shift the stage's aliases and read their alarms, and AWS keeps it current with what a Lambda deployment needs.",
+    onlyWhen: (stage) => stage.canary,
+  },
+  {
     path: 'Functions/*/SqsEventSource*/Resource',
     rules: ['Serverless-LambdaEventSourceMappingDestination'],
     reason:

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { OUTBOX_INDEX, TABLE_INDEXES } from '../../functions/lib/db/tableSchema.js';
 import { ALARM_KINDS, OLDEST_MESSAGE_ALARM_S, PRODUCT_ALARMS } from '../../infra/constructs/Alarms.js';
 import { REPO_ROOT } from '../../infra/PatrolStack.js';
-import { STAGE_DEFAULTS } from '../../infra/stageConfig.js';
+import { STAGE_DEFAULTS, STAGE_KEYS } from '../../infra/stageConfig.js';
 import { cdkContext, synthStage } from './synthStack.js';
 import { ofType } from './templateQueries.js';
 
@@ -25,11 +25,26 @@ const row = (text: string, key: string) => {
 };
 const { main, edge, mainTemplate, edgeTemplate } = synthStage('prod');
 
+/** Every command the guide shows: its code blocks' lines and its inline code spans. */
+const commands = [
+  // A shell line continued with a backslash is one command.
+  ...[...guide.matchAll(/```(?:sh|yaml)\n([\s\S]*?)```/g)].flatMap((m) => m[1].replace(/\\\n/g, ' ').split('\n')),
+  // Inline spans of the prose, the code blocks taken out first (their fences are backticks too).
+  ...[...guide.replace(/```[\s\S]*?```/g, '').matchAll(/`([^`\n]+)`/g)].map((m) => m[1]),
+].filter((line) => /\b(npm|npx|aws|jq)\b/.test(line));
+const scripts = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).scripts as Record<
+  string,
+  string
+>;
+/** The outputs of both stacks (a deploy prints both). */
+const outputs = [...Object.keys(mainTemplate.toJSON().Outputs), ...Object.keys(edgeTemplate.toJSON().Outputs)];
+
 describe('docs/deploy.md', () => {
   it('lists every stage setting with the default and the dev and prod values of cdk.json', () => {
     const settings = section('Stage settings');
     const stages = cdkContext.stages as Record<string, Record<string, unknown>>;
-    for (const key of [...Object.keys(STAGE_DEFAULTS), 'alarmEmail', 'domain', 'publicUrl']) {
+    // Every key the stage schema accepts (STAGE_KEYS), defaulted or not.
+    for (const key of new Set([...Object.keys(STAGE_DEFAULTS), ...STAGE_KEYS])) {
       const cells = row(settings, key);
       expect(cells, key).toBeDefined();
       const value = (STAGE_DEFAULTS as unknown as Record<string, unknown>)[key];
@@ -86,6 +101,61 @@ describe('docs/deploy.md', () => {
       );
     }
     expect(guide).toContain("the main stack reads with CloudFormation's `Fn::GetStackOutput`");
+  });
+});
+
+describe('docs/deploy.md commands', () => {
+  it('shows commands at all (the reader below finds them)', () => {
+    expect(commands.length).toBeGreaterThan(20);
+  });
+
+  it('runs only npm scripts that exist', () => {
+    const named = commands.flatMap((c) => [...c.matchAll(/npm run (?:--silent )?([\w:-]+)/g)].map((m) => m[1]));
+    expect(named).toEqual(expect.arrayContaining(['preflight', 'repair', 'restore', 'nag', 'smoke', 'build']));
+    for (const name of named) expect(Object.keys(scripts), `npm run ${name}`).toContain(name);
+  });
+
+  it('passes with -c only stage settings that exist (or the stage itself)', () => {
+    const keys = commands.flatMap((c) => [...c.matchAll(/-c (\w+)=/g)].map((m) => m[1]));
+    expect(keys).toEqual(expect.arrayContaining(['stage', 'alarmEmail', 'monthlyBudgetUsd']));
+    for (const key of keys) expect(['stage', ...STAGE_KEYS], `-c ${key}=`).toContain(key);
+  });
+
+  it('names only outputs the template has', () => {
+    const named = commands.flatMap((c) => [
+      ...[...c.matchAll(/OutputKey=='(\w+)'/g)].map((m) => m[1]),
+      ...[...c.matchAll(/\]\.(\w+)'/g)].map((m) => m[1]),
+      // A placeholder like <SecretsKeyArn> stands for the output of that name.
+      ...[...c.matchAll(/<([A-Z][a-z]\w+)>/g)].map((m) => m[1]),
+    ]);
+    expect(named).toEqual(expect.arrayContaining(['AdminPasswordSecret', 'ConsoleUrl', 'SecretsKeyArn']));
+    for (const name of named) expect(outputs, name).toContain(name);
+  });
+
+  it('lists only routes that are routed: the HTTP API sends them to the app, and the app has them', async () => {
+    const { router, rootRouter } = await import('../../functions/api.js');
+    const gateway = ofType(mainTemplate, 'AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties?.RouteKey as string);
+    const listed = [...guide.matchAll(/`(?:[A-Z]+ )?(?:https:\/\/<[^>]+>)?(\/(?:api\/v1|webhook)\/[^`\s]*)`/g)]
+      .map((m) => m[1])
+      // Patterns and "any path under" are not routes of their own.
+      .filter((p) => !/[{*]|\.\.\./.test(p));
+    expect(listed).toEqual(expect.arrayContaining(['/webhook/bank', '/webhook/telegram', '/api/v1/openapi.json']));
+    for (const p of new Set(listed)) {
+      if (p.startsWith('/api/v1/')) {
+        expect(gateway, p).toContain('ANY /api/v1/{proxy+}');
+        const inApp = p.slice('/api/v1'.length);
+        expect(
+          router.routes.some((r) => r.match(inApp)),
+          p,
+        ).toBe(true);
+      } else {
+        expect(gateway, p).toContain(`POST ${p}`);
+        expect(
+          rootRouter.routes.some((r) => r.match(p)),
+          p,
+        ).toBe(true);
+      }
+    }
   });
 });
 

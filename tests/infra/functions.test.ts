@@ -4,7 +4,15 @@ import { CHROMIUM_MIN_MEMORY_MB } from '../../infra/constructs/Functions.js';
 import { LAMBDAS, type LambdaDef, QUEUES } from '../../functions/registry.js';
 import { resolveStageConfig } from '../../infra/stageConfig.js';
 import { cdkContext, synthStack } from './synthStack.js';
-import { allows, functionId, ofType, resources, statementsOfFunction } from './templateQueries.js';
+import {
+  allows,
+  functionId,
+  liveAliasId,
+  mappingsOf,
+  ofType,
+  resources,
+  statementsOfFunction,
+} from './templateQueries.js';
 
 const api = LAMBDAS.find((l) => l.name === 'api')!;
 
@@ -172,23 +180,24 @@ describe('Functions: entries added to the registry later', () => {
     expect(ofType(template, 'AWS::Lambda::EventSourceMapping')).toHaveLength(consumers.length + streams.length);
     for (const def of consumers) {
       const trigger = def.trigger as Extract<LambdaDef['trigger'], { type: 'sqs' }>;
-      template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-        FunctionName: { Ref: functionId(template, def.name) },
+      // Through the live alias: a release moves the alias, the mapping stays.
+      const [mapping] = mappingsOf(template, def.name);
+      expect(mapping?.Properties, def.name).toMatchObject({
         FunctionResponseTypes: ['ReportBatchItemFailures'],
         BatchSize: trigger.batchSize,
         ScalingConfig: { MaximumConcurrency: Math.max(2, stageConcurrency[def.name] ?? trigger.concurrency) },
-        EventSourceArn: { 'Fn::GetAtt': [Match.stringLikeRegexp(`^Queues${trigger.queue}[0-9A-F]{8}$`), 'Arn'] },
+        EventSourceArn: { 'Fn::GetAtt': [expect.stringMatching(`^Queues${trigger.queue}[0-9A-F]{8}$`), 'Arn'] },
       });
     }
   });
 
   it('feeds the stream entry only the deletes DynamoDB TTL makes, reporting batch item failures', () => {
     for (const def of all.filter((l) => l.trigger.type === 'stream')) {
-      template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-        FunctionName: { Ref: functionId(template, def.name) },
+      const [mapping] = mappingsOf(template, def.name);
+      expect(mapping?.Properties, def.name).toMatchObject({
         FunctionResponseTypes: ['ReportBatchItemFailures'],
         FilterCriteria: {
-          Filters: [{ Pattern: Match.stringLikeRegexp('"principalId":\\["dynamodb.amazonaws.com"\\]') }],
+          Filters: [{ Pattern: expect.stringMatching('"principalId":\\["dynamodb.amazonaws.com"\\]') }],
         },
       });
     }
@@ -209,7 +218,7 @@ describe('Functions: entries added to the registry later', () => {
       template.hasResourceProperties('AWS::Events::Rule', {
         ScheduleExpression: rateExpression(everySeconds),
         State: 'ENABLED',
-        Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [functionId(template, def.name), 'Arn'] } })],
+        Targets: [Match.objectLike({ Arn: { Ref: liveAliasId(template, def.name) } })],
       });
     }
   });

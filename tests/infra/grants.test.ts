@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { CHECK_EVIDENCE_PREFIX, deploysInCloud, LAMBDAS, QUEUES } from '../../functions/registry.js';
 import { synthStack } from './synthStack.js';
 import {
-  type Json,
   allows,
   functionId,
+  mappingsOf,
   ofType,
   resources,
   type Statement,
@@ -146,10 +146,7 @@ describe('Grants follow the registry', () => {
 describe('Checker concurrency', () => {
   const mapping = (stage: string) => {
     const { template: t } = synthStack({ stage });
-    const checker = functionId(t, 'checker');
-    const [[, esm]] = ofType(t, 'AWS::Lambda::EventSourceMapping').filter(
-      ([, r]) => (r.Properties?.FunctionName as Json)?.Ref === checker,
-    );
+    const [esm] = mappingsOf(t, 'checker');
     return esm.Properties?.ScalingConfig.MaximumConcurrency;
   };
 

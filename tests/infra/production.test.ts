@@ -130,7 +130,8 @@ describe('alarms that reach people', () => {
       AlarmName: 'patrol-prod-waf-blocked',
       Namespace: 'AWS/WAFV2',
       MetricName: 'BlockedRequests',
-      Dimensions: expect.arrayContaining([{ Name: 'WebACL', Value: 'patrol-prod' }]),
+      // The ACL's metric name, which WAF publishes under (its name, patrol-prod, matched nothing).
+      Dimensions: expect.arrayContaining([{ Name: 'WebACL', Value: 'patrol-prod-acl' }]),
     });
     expect(stages.prod.edge.region).toBe('us-east-1');
   });

@@ -50,3 +50,21 @@ export function allows(statements: Statement[], action: string, resourceId: stri
     return actionMatches && JSON.stringify(s.Resource).includes(`"${resourceId}"`);
   });
 }
+
+/** The logical id of the `live` alias of the function a registry entry deploys: what its callers invoke. */
+export function liveAliasId(template: Template, name: string): string {
+  const fnId = functionId(template, name);
+  const found = ofType(template, 'AWS::Lambda::Alias').filter(
+    ([, a]) => a.Properties?.FunctionName?.Ref === fnId && a.Properties?.Name === 'live',
+  );
+  if (found.length !== 1) throw new Error(`Expected one live alias of '${name}', found ${found.length}`);
+  return found[0][0];
+}
+
+/** The event source mappings that invoke a registry entry's `live` alias (its ARN is built from the alias). */
+export function mappingsOf(template: Template, name: string): Resource[] {
+  const aliasId = liveAliasId(template, name);
+  return ofType(template, 'AWS::Lambda::EventSourceMapping')
+    .filter(([, m]) => JSON.stringify(m.Properties?.FunctionName).includes(`"${aliasId}"`))
+    .map(([, m]) => m);
+}
