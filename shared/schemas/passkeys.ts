@@ -17,7 +17,12 @@ export const PasskeyMessages = {
   ticket: 'Sign in again',
 } as const;
 
-/** base64url, as WebAuthn's JSON encodes bytes; an attestation with certificates runs to a few KB. */
+/**
+ * base64url, as WebAuthn's JSON encodes bytes. Post-quantum keys are large: an ML-DSA-44 signature is
+ * 2,420 bytes (3,227 characters), its public key 1,312, and SimpleWebAuthn 14 offers ML-DSA first where
+ * the runtime has it (Chromium's own authenticator then signs with it); an attestation with
+ * certificates runs to a few KB.
+ */
 const b64url = (max: number) =>
   z
     .string()
@@ -37,11 +42,11 @@ export const PasskeyRegistrationResponse = z.object(
     clientExtensionResults: ExtensionResults,
     response: z.object({
       clientDataJSON: b64url(4096),
-      attestationObject: b64url(16_384),
-      authenticatorData: b64url(4096).optional(),
+      attestationObject: b64url(24_576),
+      authenticatorData: b64url(8192).optional(),
       transports: Transports,
       publicKeyAlgorithm: z.number().int().optional(),
-      publicKey: b64url(4096).optional(),
+      publicKey: b64url(8192).optional(),
     }),
   },
   { error: PasskeyMessages.response },
@@ -57,7 +62,7 @@ export const PasskeyAuthenticationResponse = z.object(
     response: z.object({
       clientDataJSON: b64url(4096),
       authenticatorData: b64url(4096),
-      signature: b64url(2048),
+      signature: b64url(8192),
       userHandle: b64url(512).optional(),
     }),
   },

@@ -98,6 +98,28 @@ describe('PasskeysPanel', () => {
     expect(api.callsTo('POST', '/me/passkeys')).toHaveLength(0);
   });
 
+  it('renames a passkey from its row', async () => {
+    let stored = [laptop];
+    const api = stubApi({
+      'GET /me/passkeys': () => stored,
+      'PUT /me/passkeys/cred-1': (call) => {
+        stored = [{ ...laptop, name: (call.body as { name: string }).name }];
+        return stored[0];
+      },
+    });
+    renderPanel();
+    const user = userEvent.setup({ delay: null });
+    await user.click(await screen.findByRole('button', { name: 'Rename' }));
+    const dialog = await screen.findByRole('dialog', { hidden: true });
+    const name = within(dialog).getByRole('textbox', { name: /^Name/, hidden: true });
+    expect(name).toHaveValue('Laptop');
+    await user.clear(name);
+    await user.type(name, 'Old laptop');
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm', hidden: true }));
+    expect(await screen.findByRole('table', { name: 'Passkeys' })).toHaveTextContent('Old laptop');
+    expect(api.callsTo('PUT', '/me/passkeys/cred-1')[0]?.body).toEqual({ name: 'Old laptop' });
+  });
+
   it('removes a passkey after a confirmation, and signs out as removing a factor ends every session', async () => {
     const api = stubApi({
       'GET /me/passkeys': () => [laptop],

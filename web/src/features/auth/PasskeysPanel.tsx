@@ -13,6 +13,7 @@ import {
   TableHeaderCell,
   TableRow,
   Text,
+  Tooltip,
   tokens,
 } from '@fluentui/react-components';
 import { AddRegular, DeleteRegular, EditRegular, KeyMultipleRegular } from '@fluentui/react-icons';
@@ -117,9 +118,9 @@ function RemovePasskeyButton({ passkey }: { passkey: PasskeySummary }): ReactNod
   };
   return (
     <>
-      <Button size="small" appearance="subtle" icon={<DeleteRegular />} onClick={() => setOpen(true)}>
-        {t('Remove')}
-      </Button>
+      <Tooltip content={t('Remove')} relationship="label">
+        <Button size="small" appearance="subtle" icon={<DeleteRegular />} onClick={() => setOpen(true)} />
+      </Tooltip>
       <ConfirmDialog
         open={open}
         message={t('Remove the passkey {name}? It can no longer sign you in, and you will be signed out everywhere.', {
@@ -214,9 +215,9 @@ export function PasskeysPanel(): ReactNode {
                         mode={{ kind: 'rename', passkey: p }}
                         onDone={refresh}
                         trigger={
-                          <Button size="small" appearance="subtle" icon={<EditRegular />}>
-                            {t('Rename')}
-                          </Button>
+                          <Tooltip content={t('Rename')} relationship="label">
+                            <Button size="small" appearance="subtle" icon={<EditRegular />} />
+                          </Tooltip>
                         }
                       />
                       <RemovePasskeyButton passkey={p} />
