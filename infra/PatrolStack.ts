@@ -293,6 +293,6 @@ export class PatrolStack extends Stack {
       removalPolicy,
     });
     handler.addPropertyOverride('LoggingConfig', { LogGroup: logs.logGroupName });
-    handler.addDependency(logs.node.defaultChild as CfnResource);
+    handler.node.addDependency(logs);
   }
 }
