@@ -1,9 +1,6 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import svgCaptcha from 'svg-captcha';
 import type { Captcha } from '../../shared/schemas/auth.js';
-import { dynamoClient } from '../lib/aws/clients.js';
-import { config } from '../lib/config.js';
 import { keyedRecords } from '../lib/db/keyedRecords.js';
 import { jwtKeyRing } from './jwtKeys.js';
 
@@ -17,7 +14,9 @@ export const CAPTCHA_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
 export const CAPTCHA_LENGTH = 4;
 
 /** One record per captcha (its key as it was written before lib/db named record keys). */
-const captchas = keyedRecords('captcha', { sk: 'captcha' });
+const captchas = keyedRecords<{ answer_hash: string; valid_until: number; expires_at?: number }>('captcha', {
+  sk: 'captcha',
+});
 
 /**
  * The stored form of an answer: bound to the captcha id and to the server's key (the JWT signing
@@ -39,17 +38,11 @@ export async function createCaptcha(now = Date.now()): Promise<Captcha> {
     fontSize: 46,
   });
   const id = randomUUID();
-  await dynamoClient().send(
-    new PutCommand({
-      TableName: config.tableName,
-      Item: {
-        ...captchas.keyOf(id),
-        answer_hash: captchaAnswerHash(id, text, (await jwtKeyRing()).signing.secret),
-        valid_until: now + CAPTCHA_TTL_MS,
-        expires_at: Math.ceil((now + CAPTCHA_TTL_MS) / 1000),
-      },
-    }),
-  );
+  await captchas.put(id, {
+    answer_hash: captchaAnswerHash(id, text, (await jwtKeyRing()).signing.secret),
+    valid_until: now + CAPTCHA_TTL_MS,
+    expires_at: Math.ceil((now + CAPTCHA_TTL_MS) / 1000),
+  });
   return { id, image: `data:image/svg+xml;base64,${Buffer.from(data).toString('base64')}` };
 }
 
@@ -58,10 +51,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** True when the answer is right and the captcha unexpired; the captcha is used up either way. */
 export async function consumeCaptcha(id: string, answer: string, now = Date.now()): Promise<boolean> {
   if (!UUID.test(id) || !answer.trim()) return false;
-  const out = await dynamoClient().send(
-    new DeleteCommand({ TableName: config.tableName, Key: captchas.keyOf(id), ReturnValues: 'ALL_OLD' }),
-  );
-  const item = out.Attributes;
+  const item = await captchas.remove(id, { returnOld: true });
   if (!item || Number(item.valid_until) < now) return false;
   const expected = Buffer.from(String(item.answer_hash), 'base64');
   return (await jwtKeyRing()).verifying.some(({ secret }) => {

@@ -1,7 +1,5 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamoClient } from '../lib/aws/clients.js';
-import { config } from '../lib/config.js';
+import { held } from '../lib/db/conditionFailure.js';
+import { when } from '../lib/db/expr.js';
 import { keyedRecords } from '../lib/db/keyedRecords.js';
 import { decryptSecret, encryptSecret, type SecretContext } from '../lib/secrets/index.js';
 
@@ -24,7 +22,8 @@ interface FactorRecord {
   totp_last_step?: number;
   pending_enc?: string;
   pending_at?: number;
-  recovery?: Set<string>;
+  /** A string set in the table; read back as an array (keyedRecords' recordData). */
+  recovery?: string[] | Set<string>;
   recovery_at?: number;
 }
 
@@ -39,48 +38,32 @@ export interface UserFactors {
 }
 
 const records = keyedRecords<FactorRecord>('user_factors');
-const keyOf = (userId: number) => records.keyOf(userId);
 const secretContext = (userId: number): SecretContext => ({ entity: 'user_factors', id: userId, field: 'totp' });
 
 export const encryptTotpSecret = (userId: number, secret: string) => encryptSecret(secret, secretContext(userId));
 export const decryptTotpSecret = (userId: number, stored: string) => decryptSecret(stored, secretContext(userId));
 
-/** Runs a conditional write; false when its condition failed. */
-async function conditional(command: UpdateCommand | DeleteCommand): Promise<boolean> {
-  try {
-    await dynamoClient().send(command);
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
-}
+/** How many recovery codes a record keeps, whichever form its set came back in. */
+const recoveryCount = (record: FactorRecord | undefined) => {
+  const set = record?.recovery;
+  return set instanceof Set ? set.size : (set?.length ?? 0);
+};
 
 export async function userFactors(userId: number): Promise<UserFactors> {
-  const out = await dynamoClient().send(
-    new GetCommand({ TableName: config.tableName, Key: keyOf(userId), ConsistentRead: true }),
-  );
-  const item = out.Item as FactorRecord | undefined;
+  const item = await records.get(userId, { consistent: true });
   return {
     totp: Boolean(item?.totp_enc),
     ...(item?.totp_at !== undefined ? { totpAt: item.totp_at } : {}),
     ...(item?.totp_last_step !== undefined ? { lastStep: item.totp_last_step } : {}),
     ...(item?.totp_enc ? { totpEnc: item.totp_enc } : {}),
     ...(item?.pending_enc ? { pendingEnc: item.pending_enc } : {}),
-    recoveryLeft: item?.recovery?.size ?? 0,
+    recoveryLeft: recoveryCount(item),
   };
 }
 
 /** Keeps a secret being enrolled; a new start replaces an unconfirmed one. */
 export async function setPendingTotp(userId: number, pendingEnc: string, now: number): Promise<void> {
-  await dynamoClient().send(
-    new UpdateCommand({
-      TableName: config.tableName,
-      Key: keyOf(userId),
-      UpdateExpression: 'SET pending_enc = :p, pending_at = :now',
-      ExpressionAttributeValues: { ':p': pendingEnc, ':now': now },
-    }),
-  );
+  await records.update(userId, { set: { pending_enc: pendingEnc, pending_at: now } });
 }
 
 /**
@@ -94,55 +77,55 @@ export async function confirmTotp(
   recoveryDigests: string[],
   now: number,
 ): Promise<boolean> {
-  return conditional(
-    new UpdateCommand({
-      TableName: config.tableName,
-      Key: keyOf(userId),
-      UpdateExpression:
-        'SET totp_enc = :p, totp_at = :now, totp_last_step = :step, recovery = :r, recovery_at = :now REMOVE pending_enc, pending_at',
-      ConditionExpression: 'pending_enc = :p AND attribute_not_exists(totp_enc)',
-      ExpressionAttributeValues: { ':p': pendingEnc, ':now': now, ':step': step, ':r': new Set(recoveryDigests) },
-    }),
+  return held(
+    records.update(
+      userId,
+      {
+        set: {
+          totp_enc: pendingEnc,
+          totp_at: now,
+          totp_last_step: step,
+          recovery: new Set(recoveryDigests),
+          recovery_at: now,
+        },
+        remove: ['pending_enc', 'pending_at'],
+      },
+      { when: when.and(when.is('pending_enc', '=', pendingEnc), when.absent('totp_enc')) },
+    ),
   );
 }
 
 /** Takes a TOTP window as used: false when it (or a later one) was used already. */
 export async function takeTotpStep(userId: number, step: number): Promise<boolean> {
-  return conditional(
-    new UpdateCommand({
-      TableName: config.tableName,
-      Key: keyOf(userId),
-      UpdateExpression: 'SET totp_last_step = :step',
-      ConditionExpression:
-        'attribute_exists(totp_enc) AND (attribute_not_exists(totp_last_step) OR totp_last_step < :step)',
-      ExpressionAttributeValues: { ':step': step },
-    }),
+  return held(
+    records.update(
+      userId,
+      { set: { totp_last_step: step } },
+      {
+        when: when.and(
+          when.present('totp_enc'),
+          when.or(when.absent('totp_last_step'), when.is('totp_last_step', '<', step)),
+        ),
+      },
+    ),
   );
 }
 
 /** Spends one recovery code by its digest: false when it is not (or no longer) among the unused. */
 export async function spendRecoveryDigest(userId: number, digest: string): Promise<boolean> {
-  return conditional(
-    new UpdateCommand({
-      TableName: config.tableName,
-      Key: keyOf(userId),
-      UpdateExpression: 'DELETE recovery :set',
-      ConditionExpression: 'contains(recovery, :digest)',
-      ExpressionAttributeValues: { ':set': new Set([digest]), ':digest': digest },
-    }),
+  return held(
+    records.update(userId, { deleteFromSet: { recovery: [digest] } }, { when: when.contains('recovery', digest) }),
   );
 }
 
 /** Replaces every unused recovery code (a regeneration): the old ones stop working. */
 export async function replaceRecoveryDigests(userId: number, digests: string[], now: number): Promise<boolean> {
-  return conditional(
-    new UpdateCommand({
-      TableName: config.tableName,
-      Key: keyOf(userId),
-      UpdateExpression: 'SET recovery = :r, recovery_at = :now',
-      ConditionExpression: 'attribute_exists(totp_enc)',
-      ExpressionAttributeValues: { ':r': new Set(digests), ':now': now },
-    }),
+  return held(
+    records.update(
+      userId,
+      { set: { recovery: new Set(digests), recovery_at: now } },
+      { when: when.present('totp_enc') },
+    ),
   );
 }
 
@@ -151,21 +134,26 @@ export async function replaceRecoveryDigests(userId: number, digests: string[], 
  * (the user still has passkeys they back up). False when there was no TOTP.
  */
 export async function removeTotp(userId: number, keepRecovery: boolean): Promise<boolean> {
-  return conditional(
-    new UpdateCommand({
-      TableName: config.tableName,
-      Key: keyOf(userId),
-      UpdateExpression: `REMOVE totp_enc, totp_at, totp_last_step, pending_enc, pending_at${keepRecovery ? '' : ', recovery, recovery_at'}`,
-      ConditionExpression: 'attribute_exists(totp_enc)',
-    }),
+  return held(
+    records.update(
+      userId,
+      {
+        remove: [
+          'totp_enc',
+          'totp_at',
+          'totp_last_step',
+          'pending_enc',
+          'pending_at',
+          ...(keepRecovery ? [] : ['recovery', 'recovery_at']),
+        ],
+      },
+      { when: when.present('totp_enc') },
+    ),
   );
 }
 
 /** Drops every factor this record keeps (a super's reset); true when there was one. */
 export async function removeAllFactors(userId: number): Promise<boolean> {
-  const out = await dynamoClient().send(
-    new DeleteCommand({ TableName: config.tableName, Key: keyOf(userId), ReturnValues: 'ALL_OLD' }),
-  );
-  const old = out.Attributes as FactorRecord | undefined;
-  return Boolean(old?.totp_enc || old?.recovery?.size);
+  const old = await records.remove(userId, { returnOld: true });
+  return Boolean(old?.totp_enc || recoveryCount(old));
 }

@@ -1,8 +1,6 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamoClient } from '../lib/aws/clients.js';
-import { config } from '../lib/config.js';
-import { keyedRecords, recordData } from '../lib/db/keyedRecords.js';
+import { held } from '../lib/db/conditionFailure.js';
+import { when } from '../lib/db/expr.js';
+import { keyedRecords } from '../lib/db/keyedRecords.js';
 
 // Passkeys (WebAuthn credentials) and the challenges handed out for them.
 //
@@ -62,8 +60,6 @@ export interface PasskeyStore {
 /** Challenges outlive their validity by this much in the table, then TTL drops them. */
 const CHALLENGE_TTL_SECONDS = 10 * 60;
 
-const isConditionFailure = (error: unknown) => error instanceof ConditionalCheckFailedException;
-
 export function dynamoPasskeyStore(): PasskeyStore {
   const passkeys = keyedRecords<StoredPasskey>('passkey', { compound: true });
   const challenges = keyedRecords<StoredChallenge>('passkey_challenge', { ttlSeconds: CHALLENGE_TTL_SECONDS });
@@ -75,60 +71,24 @@ export function dynamoPasskeyStore(): PasskeyStore {
     },
     get: (userId, credentialId) => passkeys.get(idOf(userId, credentialId), { consistent: true }),
     add: (passkey) => passkeys.put(idOf(passkey.user_id, passkey.id), passkey, { ifAbsent: true }),
-    async recordUse(userId, credentialId, counter, at) {
-      try {
-        await dynamoClient().send(
-          new UpdateCommand({
-            TableName: config.tableName,
-            Key: passkeys.keyOf(idOf(userId, credentialId)),
-            UpdateExpression: 'SET #c = :c, last_used_at = :at',
-            ConditionExpression: counter > 0 ? 'attribute_exists(pk) AND #c < :c' : 'attribute_exists(pk) AND #c = :c',
-            ExpressionAttributeNames: { '#c': 'counter' },
-            ExpressionAttributeValues: { ':c': counter, ':at': at },
-          }),
-        );
-        return true;
-      } catch (error) {
-        if (isConditionFailure(error)) return false;
-        throw error;
-      }
-    },
-    async rename(userId, credentialId, name) {
-      try {
-        await dynamoClient().send(
-          new UpdateCommand({
-            TableName: config.tableName,
-            Key: passkeys.keyOf(idOf(userId, credentialId)),
-            UpdateExpression: 'SET #n = :n',
-            ConditionExpression: 'attribute_exists(pk)',
-            ExpressionAttributeNames: { '#n': 'name' },
-            ExpressionAttributeValues: { ':n': name },
-          }),
-        );
-        return true;
-      } catch (error) {
-        if (isConditionFailure(error)) return false;
-        throw error;
-      }
-    },
-    async remove(userId, credentialId) {
-      const out = await dynamoClient().send(
-        new DeleteCommand({
-          TableName: config.tableName,
-          Key: passkeys.keyOf(idOf(userId, credentialId)),
-          ReturnValues: 'ALL_OLD',
-        }),
+    recordUse(userId, credentialId, counter, at) {
+      return held(
+        passkeys.update(
+          idOf(userId, credentialId),
+          { set: { counter, last_used_at: at } },
+          { when: when.and(when.exists(), when.is('counter', counter > 0 ? '<' : '=', counter)) },
+        ),
       );
-      return recordData<StoredPasskey>(out.Attributes);
     },
+    rename(userId, credentialId, name) {
+      return held(passkeys.update(idOf(userId, credentialId), { set: { name } }, { when: when.exists() }));
+    },
+    remove: (userId, credentialId) => passkeys.remove(idOf(userId, credentialId), { returnOld: true }),
     async putChallenge(challenge, data) {
       await challenges.put(challenge, data);
     },
     async takeChallenge(challenge) {
-      const out = await dynamoClient().send(
-        new DeleteCommand({ TableName: config.tableName, Key: challenges.keyOf(challenge), ReturnValues: 'ALL_OLD' }),
-      );
-      const item = out.Attributes;
+      const item = await challenges.remove(challenge, { returnOld: true });
       return item
         ? { purpose: item.purpose, user_id: Number(item.user_id), valid_until: Number(item.valid_until) }
         : undefined;

@@ -1,9 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import type { LoginAnswer, LoginResult, SecondFactorMethod } from '../../shared/schemas/auth.js';
-import { dynamoClient } from '../lib/aws/clients.js';
-import { config } from '../lib/config.js';
+import { held } from '../lib/db/conditionFailure.js';
+import { when } from '../lib/db/expr.js';
 import { keyedRecords } from '../lib/db/keyedRecords.js';
 import { logSecurityEvent } from '../lib/logger.js';
 import { userCredentials } from '../users/service.js';
@@ -118,20 +116,11 @@ export async function ticketUser(ticket: string, kind: TicketKind, now = Date.no
 
 /** Consumes the ticket: true for exactly one caller, however many race for it. */
 export async function consumeTicket(ticket: string, kind: TicketKind, now = Date.now()): Promise<boolean> {
-  try {
-    await dynamoClient().send(
-      new DeleteCommand({
-        TableName: config.tableName,
-        Key: tickets.keyOf(ticketId(ticket)),
-        ConditionExpression: 'attribute_exists(pk) AND kind = :kind AND valid_until > :now',
-        ExpressionAttributeValues: { ':kind': kind, ':now': now },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
+  return held(
+    tickets.remove(ticketId(ticket), {
+      when: when.and(when.exists(), when.is('kind', '=', kind), when.is('valid_until', '>', now)),
+    }),
+  );
 }
 
 /** The step that succeeded with this ticket: consumes it once, then issues the token. */

@@ -1,7 +1,5 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamoClient } from '../lib/aws/clients.js';
-import { config } from '../lib/config.js';
+import { held, ifHeld } from '../lib/db/conditionFailure.js';
+import { when } from '../lib/db/expr.js';
 import { keyedRecords } from '../lib/db/keyedRecords.js';
 import { type FailureCounter, THROTTLE } from './throttlePolicy.js';
 
@@ -19,66 +17,51 @@ export const ipThrottleKey = (ip: string): ThrottleKey => `throttle#ip#${ip}`;
 export const factorThrottleKey = (userId: number): ThrottleKey => `throttle#factor#${userId}`;
 
 /** The counters, keyed by `user#…` / `ip#…` under `throttle#` (the keys written before lib/db named record keys). */
-const counters = keyedRecords('throttle', { sk: 'throttle' });
-const key = (pk: ThrottleKey) => counters.keyOf(pk.slice('throttle#'.length));
+const counters = keyedRecords<{ failures: number; window_start: number; next_check_at?: number; expires_at?: number }>(
+  'throttle',
+  {
+    sk: 'throttle',
+  },
+);
+const idOf = (pk: ThrottleKey) => pk.slice('throttle#'.length);
 
 /** Reserves one attempt and returns the counter after it: this attempt's place in the window. */
 export async function reserveAttempt(pk: ThrottleKey, now = Date.now()): Promise<FailureCounter> {
   const cutoff = now - THROTTLE.windowMs;
   for (let attempt = 0; attempt < 4; attempt++) {
-    try {
-      // The usual case: a window is open, add to it.
-      const out = await dynamoClient().send(
-        new UpdateCommand({
-          TableName: config.tableName,
-          Key: key(pk),
-          UpdateExpression: 'ADD failures :one',
-          ConditionExpression: 'window_start > :cutoff',
-          ExpressionAttributeValues: { ':one': 1, ':cutoff': cutoff },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return { failures: Number(out.Attributes?.failures), window_start: Number(out.Attributes?.window_start) };
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    }
-    try {
-      // No open window: start one, unless another request just did (then add to theirs).
-      await dynamoClient().send(
-        new PutCommand({
-          TableName: config.tableName,
-          Item: { ...key(pk), failures: 1, window_start: now, expires_at: Math.ceil((now + THROTTLE.windowMs) / 1000) },
-          ConditionExpression: 'attribute_not_exists(pk) OR window_start <= :cutoff',
-          ExpressionAttributeValues: { ':cutoff': cutoff },
-        }),
-      );
-      return { failures: 1, window_start: now };
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    }
+    // The usual case: a window is open, add to it.
+    const after = await ifHeld(
+      counters.update(
+        idOf(pk),
+        { add: { failures: 1 } },
+        { returnNew: true, when: when.is('window_start', '>', cutoff) },
+      ),
+    );
+    if (after) return { failures: Number(after.failures), window_start: Number(after.window_start) };
+    // No open window: start one, unless another request just did (then add to theirs).
+    const started = await counters.put(
+      idOf(pk),
+      { failures: 1, window_start: now, expires_at: Math.ceil((now + THROTTLE.windowMs) / 1000) },
+      { when: when.or(when.missing(), when.is('window_start', '<=', cutoff)) },
+    );
+    if (started) return { failures: 1, window_start: now };
   }
   throw new Error(`Could not count a login attempt for ${pk}`);
 }
 
 export async function clearFailures(pk: ThrottleKey): Promise<void> {
-  await dynamoClient().send(new DeleteCommand({ TableName: config.tableName, Key: key(pk) }));
+  await counters.remove(idOf(pk));
 }
 
 /** Gives back an attempt's slot (it was right, or never reached the password); a newer window is left alone. */
 export async function releaseAttempt(pk: ThrottleKey, counter: FailureCounter): Promise<void> {
-  try {
-    await dynamoClient().send(
-      new UpdateCommand({
-        TableName: config.tableName,
-        Key: key(pk),
-        UpdateExpression: 'ADD failures :minus',
-        ConditionExpression: 'window_start = :start AND failures > :zero',
-        ExpressionAttributeValues: { ':minus': -1, ':start': counter.window_start, ':zero': 0 },
-      }),
-    );
-  } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-  }
+  await held(
+    counters.update(
+      idOf(pk),
+      { add: { failures: -1 } },
+      { when: when.and(when.is('window_start', '=', counter.window_start), when.is('failures', '>', 0)) },
+    ),
+  );
 }
 
 /**
@@ -86,22 +69,14 @@ export async function releaseAttempt(pk: ThrottleKey, counter: FailureCounter): 
  * parallel attempts exactly one wins; the others learn how long to wait (ms).
  */
 export async function claimCheckSlot(pk: ThrottleKey, backoffMs: number, now = Date.now()): Promise<number> {
-  try {
-    await dynamoClient().send(
-      new UpdateCommand({
-        TableName: config.tableName,
-        Key: key(pk),
-        UpdateExpression: 'SET next_check_at = :next',
-        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(next_check_at) OR next_check_at <= :now)',
-        ExpressionAttributeValues: { ':next': now + backoffMs, ':now': now },
-      }),
-    );
-    return 0;
-  } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-  }
-  const out = await dynamoClient().send(
-    new GetCommand({ TableName: config.tableName, Key: key(pk), ConsistentRead: true }),
+  const claimed = await held(
+    counters.update(
+      idOf(pk),
+      { set: { next_check_at: now + backoffMs } },
+      { when: when.and(when.exists(), when.or(when.absent('next_check_at'), when.is('next_check_at', '<=', now))) },
+    ),
   );
-  return Math.max(1, Number(out.Item?.next_check_at ?? now) - now);
+  if (claimed) return 0;
+  const counter = await counters.get(idOf(pk), { consistent: true });
+  return Math.max(1, Number(counter?.next_check_at ?? now) - now);
 }

@@ -1,6 +1,5 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { countExpired } from '../lib/db/expiry.js';
 import { deleteExpiredFiles } from './expiredFiles.js';
 
@@ -23,7 +22,7 @@ export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatch
   for (const record of event.Records) {
     if (!isTtlDelete(record) || !record.dynamodb?.OldImage) continue;
     try {
-      const old = unmarshall(record.dynamodb.OldImage as Record<string, AttributeValue>);
+      const old = unmarshall(record.dynamodb.OldImage as Parameters<typeof unmarshall>[0]);
       await countExpired(old);
       await deleteExpiredFiles(old);
     } catch {

@@ -1,8 +1,6 @@
-import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamoClient } from './aws/clients.js';
-import { config } from './config.js';
+import { held } from './db/conditionFailure.js';
+import { when } from './db/expr.js';
 import { keyedRecords } from './db/keyedRecords.js';
-import { isConditionFailure } from './db/conditionFailure.js';
 
 // A counting semaphore on the main table: `limit` numbered slot items per pool, each taken with
 // one conditional put (free, or its lease has run out) and given back with a conditional delete
@@ -18,7 +16,8 @@ export interface SlotLease {
 }
 
 /** A pool's numbered slots: one partition per pool, a record per slot (the keys written before lib/db named record keys). */
-const slotKey = (pool: string, slot: number) => keyedRecords('slot', { compound: true }).keyOf(`${pool}/${slot}`);
+const slots = keyedRecords<ReturnType<typeof leaseOf>>('slot', { compound: true });
+const slotId = (pool: string, slot: number) => `${pool}/${slot}`;
 
 /**
  * Slots this process gave back, last first, per pool: most likely still free, so the next take
@@ -64,40 +63,22 @@ export async function takeSlot(
     // Taken by this try, or by another holder: either way not free to offer again.
     const freed = freedHere.get(pool);
     if (freed?.includes(slot)) freed.splice(freed.indexOf(slot), 1);
-    try {
-      await dynamoClient().send(
-        new PutCommand({
-          TableName: config.tableName,
-          Item: { ...slotKey(pool, slot), ...leaseOf(holder, leaseMs, now) },
-          ConditionExpression: 'attribute_not_exists(pk) OR lease_until < :now',
-          ExpressionAttributeValues: { ':now': now },
-        }),
-      );
-      return { pool, slot, holder };
-    } catch (error) {
-      if (isConditionFailure(error)) continue;
-      throw error;
-    }
+    const taken = await slots.put(slotId(pool, slot), leaseOf(holder, leaseMs, now), {
+      when: when.or(when.missing(), when.is('lease_until', '<', now)),
+    });
+    if (taken) return { pool, slot, holder };
   }
   return undefined;
 }
 
 /** Gives a slot back; a slot whose lease ran out and was taken by another holder stays theirs. */
 export async function releaseSlot(lease: SlotLease): Promise<void> {
-  try {
-    await dynamoClient().send(
-      new DeleteCommand({
-        TableName: config.tableName,
-        Key: slotKey(lease.pool, lease.slot),
-        ConditionExpression: 'holder = :holder',
-        ExpressionAttributeValues: { ':holder': lease.holder },
-      }),
-    );
-    const freed = freedHere.get(lease.pool) ?? [];
-    freedHere.set(lease.pool, [lease.slot, ...freed.filter((s) => s !== lease.slot)].slice(0, FREED_KEPT));
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
+  const released = await held(
+    slots.remove(slotId(lease.pool, lease.slot), { when: when.is('holder', '=', lease.holder) }),
+  );
+  if (!released) return;
+  const freed = freedHere.get(lease.pool) ?? [];
+  freedHere.set(lease.pool, [lease.slot, ...freed.filter((s) => s !== lease.slot)].slice(0, FREED_KEPT));
 }
 
 /**
@@ -111,25 +92,12 @@ export async function handOverSlot(
   leaseMs: number,
   now = Date.now(),
 ): Promise<SlotLease | undefined> {
-  const next = leaseOf(holder, leaseMs, now);
-  try {
-    await dynamoClient().send(
-      new UpdateCommand({
-        TableName: config.tableName,
-        Key: slotKey(lease.pool, lease.slot),
-        UpdateExpression: 'SET holder = :next, lease_until = :until, expires_at = :expires',
-        ConditionExpression: 'holder = :holder',
-        ExpressionAttributeValues: {
-          ':holder': lease.holder,
-          ':next': next.holder,
-          ':until': next.lease_until,
-          ':expires': next.expires_at,
-        },
-      }),
-    );
-    return { pool: lease.pool, slot: lease.slot, holder };
-  } catch (error) {
-    if (isConditionFailure(error)) return undefined;
-    throw error;
-  }
+  const handed = await held(
+    slots.update(
+      slotId(lease.pool, lease.slot),
+      { set: leaseOf(holder, leaseMs, now) },
+      { when: when.is('holder', '=', lease.holder) },
+    ),
+  );
+  return handed ? { pool: lease.pool, slot: lease.slot, holder } : undefined;
 }

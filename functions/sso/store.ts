@@ -1,7 +1,4 @@
 import { createHash } from 'node:crypto';
-import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamoClient } from '../lib/aws/clients.js';
-import { config } from '../lib/config.js';
 import { type KeyedRecords, keyedRecords } from '../lib/db/keyedRecords.js';
 
 // What single sign-on keeps: the client secret (one record, encrypted), the sign-ins on their way
@@ -63,10 +60,7 @@ async function take<T extends { valid_until: number }>(
   id: string,
   now: number,
 ): Promise<T | undefined> {
-  const out = await dynamoClient().send(
-    new DeleteCommand({ TableName: config.tableName, Key: records.keyOf(id), ReturnValues: 'ALL_OLD' }),
-  );
-  const item = out.Attributes as T | undefined;
+  const item = await records.remove(id, { returnOld: true });
   // The table's TTL drops expired records late (hours): the time is checked here.
   return item && Number(item.valid_until) >= now ? item : undefined;
 }

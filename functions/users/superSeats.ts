@@ -8,14 +8,13 @@
 // up before the row loses it, and taken only after the row gained it. Too low only refuses a
 // demotion that would have been allowed; it never lets the last super go.
 
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamoClient } from '../lib/aws/clients.js';
-import { config } from '../lib/config.js';
-import { isConditionFailure } from '../lib/db/conditionFailure.js';
+import { held } from '../lib/db/conditionFailure.js';
+import { when } from '../lib/db/expr.js';
 import { keyedRecords } from '../lib/db/keyedRecords.js';
 
 /** The one counter item (its key as it was written before lib/db named record keys). */
-const KEY = keyedRecords('roster#user', { sk: 'roster' }).keyOf('enabled-super');
+const roster = keyedRecords<{ seats: number }>('roster#user', { sk: 'roster' });
+const SEATS = 'enabled-super';
 
 export interface SuperSeats {
   /** Creates the counter from the rows once; call before any write that changes a user's seat. */
@@ -31,57 +30,21 @@ export function dynamoSuperSeats(): SuperSeats {
   return {
     async ensure(countEnabledSupers) {
       if (known) return;
-      const out = await dynamoClient().send(
-        new GetCommand({ TableName: config.tableName, Key: KEY, ConsistentRead: true }),
-      );
-      if (!out.Item) {
+      if (!(await roster.get(SEATS, { consistent: true }))) {
         // Counted before this writer's own row change, so a parallel seeding that wins cannot
         // count a row whose seat is added again afterwards.
         const seats = await countEnabledSupers();
-        try {
-          await dynamoClient().send(
-            new PutCommand({
-              TableName: config.tableName,
-              Item: { ...KEY, seats },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            }),
-          );
-        } catch (error) {
-          if (!isConditionFailure(error)) throw error;
-        }
+        await roster.put(SEATS, { seats }, { ifAbsent: true });
       }
       known = true;
     },
 
-    async release() {
-      try {
-        await dynamoClient().send(
-          new UpdateCommand({
-            TableName: config.tableName,
-            Key: KEY,
-            UpdateExpression: 'ADD #seats :minus',
-            ConditionExpression: '#seats > :one',
-            ExpressionAttributeNames: { '#seats': 'seats' },
-            ExpressionAttributeValues: { ':minus': -1, ':one': 1 },
-          }),
-        );
-        return true;
-      } catch (error) {
-        if (isConditionFailure(error)) return false;
-        throw error;
-      }
+    release() {
+      return held(roster.update(SEATS, { add: { seats: -1 } }, { when: when.is('seats', '>', 1) }));
     },
 
     async take() {
-      await dynamoClient().send(
-        new UpdateCommand({
-          TableName: config.tableName,
-          Key: KEY,
-          UpdateExpression: 'ADD #seats :one',
-          ExpressionAttributeNames: { '#seats': 'seats' },
-          ExpressionAttributeValues: { ':one': 1 },
-        }),
-      );
+      await roster.update(SEATS, { add: { seats: 1 } });
     },
   };
 }

@@ -33,3 +33,13 @@ export async function held(write: Promise<unknown>): Promise<boolean> {
     throw error;
   }
 }
+
+/** A conditional write's answer, or undefined when its condition did not hold (other failures thrown). */
+export async function ifHeld<R>(write: Promise<R>): Promise<R | undefined> {
+  try {
+    return await write;
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
+}

@@ -54,7 +54,9 @@ export type RecordCondition =
   | { missing: true }
   | { exists: true }
   | { absent: string }
+  | { present: string }
   | { attr: string; op: Comparison; value: NativeAttributeValue }
+  | { contains: string; value: NativeAttributeValue }
   | { and: RecordCondition[] }
   | { or: RecordCondition[] };
 
@@ -65,7 +67,11 @@ export const when = {
   exists: (): RecordCondition => ({ exists: true }),
   /** The record lacks this attribute (or is missing). */
   absent: (attr: string): RecordCondition => ({ absent: attr }),
+  /** The record has this attribute. */
+  present: (attr: string): RecordCondition => ({ present: attr }),
   is: (attr: string, op: Comparison, value: NativeAttributeValue): RecordCondition => ({ attr, op, value }),
+  /** A set (or list, or string) attribute holds this member. */
+  contains: (attr: string, value: NativeAttributeValue): RecordCondition => ({ contains: attr, value }),
   and: (...all: RecordCondition[]): RecordCondition => ({ and: all }),
   or: (...any: RecordCondition[]): RecordCondition => ({ or: any }),
 };
@@ -75,6 +81,8 @@ export function conditionExpression(b: ExpressionBuilder, c: RecordCondition): s
   if ('missing' in c) return `attribute_not_exists(${b.name('pk')})`;
   if ('exists' in c) return `attribute_exists(${b.name('pk')})`;
   if ('absent' in c) return `attribute_not_exists(${b.name(c.absent)})`;
+  if ('present' in c) return `attribute_exists(${b.name(c.present)})`;
+  if ('contains' in c) return `contains(${b.name(c.contains)}, ${b.value(c.value)})`;
   if ('and' in c) return `(${c.and.map((p) => conditionExpression(b, p)).join(' AND ')})`;
   if ('or' in c) return `(${c.or.map((p) => conditionExpression(b, p)).join(' OR ')})`;
   return `${b.name(c.attr)} ${c.op} ${b.value(c.value)}`;

@@ -25,8 +25,9 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { dynamoClient } from '../aws/clients.js';
 import { config } from '../config.js';
-import { ExpressionBuilder } from './expr.js';
-import { isConditionFailure } from './conditionFailure.js';
+import { held, onConditionFailure } from './conditionFailure.js';
+import { ConditionFailedError } from './entity.js';
+import { conditionExpression, ExpressionBuilder, type RecordCondition } from './expr.js';
 import { TTL_ATTRIBUTE } from './tableSchema.js';
 
 export type RecordId = string | number;
@@ -44,15 +45,15 @@ export interface RecordLayout {
 }
 
 /**
- * One write's change of a record's attributes: SET, ADD (numbers, or numbers into a number set),
- * DELETE from a number set, REMOVE; `setIfAbsent` SETs only attributes the record lacks.
+ * One write's change of a record's attributes: SET, ADD (numbers, or members into a number or string set),
+ * DELETE from a set, REMOVE; `setIfAbsent` SETs only attributes the record lacks.
  */
 export interface RecordChange {
   set?: Attrs;
   setIfAbsent?: Attrs;
   add?: Record<string, number>;
-  addToSet?: Record<string, number[]>;
-  deleteFromSet?: Record<string, number[]>;
+  addToSet?: Record<string, number[] | string[]>;
+  deleteFromSet?: Record<string, number[] | string[]>;
   remove?: string[];
 }
 
@@ -85,10 +86,10 @@ export function changeExpression(b: ExpressionBuilder, change: RecordChange): st
     .filter(([, v]) => v !== 0)
     .map(([k, v]) => `${b.name(k)} ${b.value(v)}`);
   for (const [k, v] of Object.entries(change.addToSet ?? {}))
-    if (v.length) adds.push(`${b.name(k)} ${b.value(new Set(v))}`);
+    if (v.length) adds.push(`${b.name(k)} ${b.value(new Set<number | string>(v))}`);
   const deletes = Object.entries(change.deleteFromSet ?? {})
     .filter(([, v]) => v.length)
-    .map(([k, v]) => `${b.name(k)} ${b.value(new Set(v))}`);
+    .map(([k, v]) => `${b.name(k)} ${b.value(new Set<number | string>(v))}`);
   const removes = [
     ...(change.remove ?? []),
     ...Object.entries(change.set ?? {})
@@ -120,11 +121,19 @@ export interface KeyedRecords<T extends object> {
    * those of each record (read units are the same: they count whole items; the answer is smaller).
    */
   allIn(partition: string, attributes?: readonly string[]): Promise<{ records: Map<string, T>; rcu: number }>;
-  /** Writes the whole record; with `ifAbsent`, false when one exists. */
-  put(id: RecordId, data: T, options?: { ifAbsent?: boolean }): Promise<boolean>;
-  /** Changes attributes in one unconditional write, creating the record when absent. */
-  update(id: RecordId, change: RecordChange, options?: { returnNew?: boolean }): Promise<T | undefined>;
-  remove(id: RecordId): Promise<void>;
+  /** Writes the whole record; false when `ifAbsent` finds one or `when` does not hold. */
+  put(id: RecordId, data: T, options?: { ifAbsent?: boolean; when?: RecordCondition }): Promise<boolean>;
+  /**
+   * Changes attributes in one write, creating the record when absent. With `when`, only if it holds:
+   * otherwise ConditionFailedError (`held`/`ifHeld` in conditionFailure.ts turn that into an answer).
+   */
+  update(
+    id: RecordId,
+    change: RecordChange,
+    options?: { returnNew?: boolean; when?: RecordCondition },
+  ): Promise<T | undefined>;
+  /** Deletes the record (`returnOld`: and answers what it was); a `when` that does not hold: ConditionFailedError. */
+  remove(id: RecordId, options?: { returnOld?: boolean; when?: RecordCondition }): Promise<T | undefined>;
   /** The key of a record, for lib/db modules that build their own commands on it (lease.ts). */
   keyOf(id: RecordId): { pk: string; sk: string };
 }
@@ -174,6 +183,12 @@ export function keyedRecords<T extends object>(kind: string, layout: RecordLayou
     } while (start);
     return rcu;
   }
+  /** A conditional write's refusal as our error, naming the record (features never see the vendor's). */
+  const failsAs = <R>(id: RecordId, write: Promise<R>) =>
+    onConditionFailure(
+      write,
+      (cause) => new ConditionFailedError(`${kind} ${String(id)}: the record is not as the write expects`, { cause }),
+    );
   const expiry = () => (layout.ttlSeconds ? Math.floor(Date.now() / 1000) + layout.ttlSeconds : undefined);
 
   return {
@@ -225,19 +240,16 @@ export function keyedRecords<T extends object>(kind: string, layout: RecordLayou
     },
     async put(id, data, options) {
       const ttl = expiry();
-      try {
-        await dynamoClient().send(
-          new PutCommand({
-            TableName: config.tableName,
-            Item: { ...data, ...keyOf(id), ...(ttl ? { [TTL_ATTRIBUTE]: ttl } : {}) },
-            ...(options?.ifAbsent ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}),
-          }),
-        );
-        return true;
-      } catch (error) {
-        if (options?.ifAbsent && isConditionFailure(error)) return false;
-        throw error;
-      }
+      const b = new ExpressionBuilder();
+      const condition = options?.when ?? (options?.ifAbsent ? ({ missing: true } as const) : undefined);
+      const write = dynamoClient().send(
+        new PutCommand({
+          TableName: config.tableName,
+          Item: { ...data, ...keyOf(id), ...(ttl ? { [TTL_ATTRIBUTE]: ttl } : {}) },
+          ...(condition ? { ConditionExpression: conditionExpression(b, condition), ...b.attributes() } : {}),
+        }),
+      );
+      return held(write);
     },
     async update(id, change, options) {
       const b = new ExpressionBuilder();
@@ -246,19 +258,38 @@ export function keyedRecords<T extends object>(kind: string, layout: RecordLayou
         b,
         ttl ? { ...change, set: { ...change.set, [TTL_ATTRIBUTE]: ttl } } : change,
       );
-      const out = await dynamoClient().send(
-        new UpdateCommand({
-          TableName: config.tableName,
-          Key: keyOf(id),
-          UpdateExpression: expression,
-          ReturnValues: options?.returnNew ? 'ALL_NEW' : 'NONE',
-          ...b.attributes(),
-        }),
+      const condition = options?.when ? conditionExpression(b, options.when) : undefined;
+      const out = await failsAs(
+        id,
+        dynamoClient().send(
+          new UpdateCommand({
+            TableName: config.tableName,
+            Key: keyOf(id),
+            UpdateExpression: expression,
+            ConditionExpression: condition,
+            ReturnValues: options?.returnNew ? 'ALL_NEW' : 'NONE',
+            ...b.attributes(),
+          }),
+        ),
       );
       return recordData<T>(out.Attributes);
     },
-    async remove(id) {
-      await dynamoClient().send(new DeleteCommand({ TableName: config.tableName, Key: keyOf(id) }));
+    async remove(id, options) {
+      const b = new ExpressionBuilder();
+      const condition = options?.when ? conditionExpression(b, options.when) : undefined;
+      const out = await failsAs(
+        id,
+        dynamoClient().send(
+          new DeleteCommand({
+            TableName: config.tableName,
+            Key: keyOf(id),
+            ConditionExpression: condition,
+            ReturnValues: options?.returnOld ? 'ALL_OLD' : 'NONE',
+            ...b.attributes(),
+          }),
+        ),
+      );
+      return recordData<T>(out.Attributes);
     },
   };
 }
