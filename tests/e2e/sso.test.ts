@@ -63,6 +63,19 @@ describe('single sign-on in the browser', () => {
     await screenshot(page, 'sso-signed-in');
   });
 
+  it('shows the Single sign-on section on the super config page, the client secret only as set', async () => {
+    const page = await session.signedIn('admin', stack.adminPassword);
+    await page.goto('/super/system/config');
+    const secret = page.locator('input[name="sso.client_secret"]');
+    await shows(secret);
+    await expect.poll(() => secret.getAttribute('placeholder')).toMatch(/^Set: /);
+    expect(await secret.inputValue()).toBe('');
+    expect(await page.locator('input[name="sso.issuer"]').inputValue()).toBe(stack.env.SANDBOX_OIDC_URL);
+    expect(await page.content()).not.toContain(SANDBOX_OIDC_CLIENT.secret);
+    await secret.scrollIntoViewIfNeeded();
+    await screenshot(page, 'sso-config-section');
+  });
+
   it('brings a user Patrol does not know back to the login page with the reason', async () => {
     const page = await session.page();
     await page.goto('/auth/login');

@@ -25,6 +25,8 @@ const useStyles = makeStyles({
     display: 'grid',
     gridTemplateColumns: 'repeat(auto-fill, minmax(240px, 1fr))',
     gap: tokens.spacingVerticalM,
+    // Each field its own height: a neighbour's long help text must not stretch an input.
+    alignItems: 'start',
     border: 'none',
     margin: 0,
     padding: 0,
@@ -340,7 +342,10 @@ export function ConfigForm({ fields, value, onChange, errors }: ConfigFormProps)
                 <Field
                   key={field.path}
                   className={
-                    field.kind === 'pairs' || field.kind === 'timeZone' || field.kind === 'choices'
+                    field.kind === 'pairs' ||
+                    field.kind === 'timeZone' ||
+                    field.kind === 'choices' ||
+                    field.kind === 'secret'
                       ? styles.wide
                       : undefined
                   }

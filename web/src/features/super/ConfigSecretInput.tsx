@@ -10,7 +10,7 @@ import { useT } from '@/i18n';
 
 const useStyles = makeStyles({
   row: { display: 'flex', gap: tokens.spacingHorizontalS, alignItems: 'center' },
-  input: { flexGrow: 1, minWidth: 0 },
+  input: { flexGrow: 1, minWidth: 0, maxWidth: '480px' },
 });
 
 interface SecretState {
