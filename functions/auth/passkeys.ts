@@ -159,8 +159,7 @@ export async function registerPasskey(
   };
   if ((await passkeyStore().list(user.id)).length >= PASSKEYS_PER_USER)
     throw new BadRequestError(`At most ${PASSKEYS_PER_USER} passkeys per user: remove one first`);
-  if (!(await passkeyStore().add(passkey)))
-    throw new BadRequestError('This passkey is registered already', { extra: { response: 'Registered already' } });
+  if (!(await passkeyStore().add(passkey))) throw new BadRequestError('This passkey is registered already');
   logSecurityEvent({ ...event, outcome: 'success', passkey: passkey.id });
   return passkeySummaryOf(passkey);
 }
@@ -281,9 +280,9 @@ export async function signInWithPasskey(
     return refuse((error as Error).message, error);
   }
   if (!verified.verified) return refuse('not verified');
-  if (!(await passkeyStore().recordUse(userId, passkey.id, verified.authenticationInfo.newCounter, now)))
-    return refuse('counter did not advance, or removed meanwhile');
 
+  // Who the passkey belongs to is known only now that it verified: a disabled user is told so, and
+  // the refused attempt does not count as the passkey's use.
   const user = ticketHolder ?? (await userCredentials(userId));
   if (!user) return refuse('user gone');
   ctx.identified?.(user);
@@ -297,6 +296,8 @@ export async function signInWithPasskey(
     });
     throw new AccountDisabledError();
   }
+  if (!(await passkeyStore().recordUse(userId, passkey.id, verified.authenticationInfo.newCounter, now)))
+    return refuse('counter did not advance, or removed meanwhile');
   logSecurityEvent({
     event: 'passkey_sign_in',
     actor: userId,
