@@ -294,9 +294,26 @@ describe('tokens and sessions', () => {
 
 describe('routes without a token', () => {
   // The only calls a signed-out browser may make. A new public route must be added here on purpose.
-  const PUBLIC = ['GET /health', 'POST /login', 'GET /captcha', 'GET /openapi.json'];
+  const PUBLIC = [
+    'GET /health',
+    'POST /login',
+    'GET /captcha',
+    'GET /openapi.json',
+    // The steps after the password (docs/sign-in.md): each takes a ticket of a first factor's
+    // answer, or (the TOTP enrolment) a session checked by the route itself.
+    'POST /login/second-factor',
+    'POST /me/totp',
+    'POST /me/totp/confirm',
+    'POST /login/passkey/options',
+    'POST /login/passkey',
+    // Single sign-on: the provider's round trip and the code it ends with.
+    'GET /auth/sso',
+    'GET /auth/oidc/start',
+    'GET /auth/oidc/callback',
+    'POST /login/sso',
+  ];
 
-  it('are only login, captcha, health and the API document', () => {
+  it('are only the sign-in steps, captcha, health and the API document', () => {
     const open = router.routes.filter((r) => r.access === 'public').map((r) => `${r.method} ${r.pattern}`);
     expect(open.sort()).toEqual([...PUBLIC].sort());
   });
