@@ -20,6 +20,7 @@ declare module 'oidc-provider' {
     };
   }
   export interface Configuration {
+    adapter: unknown;
     clients: Record<string, unknown>[];
     jwks: { keys: Record<string, unknown>[] };
     cookies: { keys: string[] };
@@ -53,4 +54,8 @@ declare module 'oidc-provider' {
       options?: { mergeWithLastSubmission?: boolean },
     ): Promise<void>;
   }
+}
+
+declare module 'oidc-provider/lib/adapters/memory_adapter.js' {
+  export function createMemoryAdapter(clockTolerance?: number): unknown;
 }

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { exportJWK, generateKeyPair } from 'jose';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import { createMemoryAdapter } from 'oidc-provider/lib/adapters/memory_adapter.js';
 import { listenSandbox } from '../serveSandbox.js';
 
 export interface SandboxOidcOptions {
@@ -137,6 +138,8 @@ export async function startSandboxOidc(opts: SandboxOidcOptions): Promise<Sandbo
 
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const configuration: Configuration = {
+    // In memory, as the sandbox keeps everything; named, so the provider does not warn of its default.
+    adapter: createMemoryAdapter(),
     clients: [
       {
         client_id: SANDBOX_OIDC_CLIENT.id,
