@@ -93,7 +93,7 @@ export async function main(argv = process.argv.slice(2), client = new ServiceQuo
   const stages = context.stages as Record<string, Record<string, unknown>>;
   const own = stages?.[args.stage];
   const stage = resolveStageConfig(
-    { ...stages, [args.stage]: own && { ...own, alarms: false, monthlyBudgetUsd: undefined } },
+    own ? { ...stages, [args.stage]: { ...own, alarms: false, monthlyBudgetUsd: undefined } } : stages,
     args.stage,
   );
   const { ok, lines } = await preflight(stage, client);

@@ -74,8 +74,10 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
   const to = new Date(args.values.to ?? '');
   if (Number.isNaN(to.getTime())) throw new Error(`--to takes an ISO time, e.g. 2026-12-07T09:30:00Z (${USAGE})`);
   const stages = JSON.parse(readFileSync(CDK_JSON, 'utf8')).context.stages;
+  // The stage's removal policy is what matters here; what only a deploy must be given is not asked for.
+  const own = stages[args.stage];
   const stage = resolveStageConfig(
-    { ...stages, [args.stage]: { ...stages[args.stage], alarms: false, monthlyBudgetUsd: undefined } },
+    own ? { ...stages, [args.stage]: { ...own, alarms: false, monthlyBudgetUsd: undefined } } : stages,
     args.stage,
   );
   const target = args.values.name ?? restoredTableName(args.stage, to);
