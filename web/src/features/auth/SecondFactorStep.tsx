@@ -64,7 +64,9 @@ export function SecondFactorStep({
       <Text>
         {recovery
           ? t('Enter one of your recovery codes. Each works once.')
-          : t('Enter the 6-digit code your authenticator app shows for Patrol.')}
+          : typed
+            ? t('Enter the 6-digit code your authenticator app shows for Patrol.')
+            : t('Use your passkey to finish signing in.')}
       </Text>
       {typed ? (
         <form className={styles.form} onSubmit={submit} noValidate>

@@ -29,6 +29,7 @@ export const passkeys: Record<string, string> = {
   'This device holds a passkey of yours already.': '此设备上已有你的通行密钥。',
   'To sign in with a passkey, open the console at': '要用通行密钥登录，请在此打开控制台：',
   'Use a passkey': '使用通行密钥',
+  'Use your passkey to finish signing in.': '请使用你的通行密钥完成登录。',
   'Sign in with a passkey': '使用通行密钥登录',
   'Please name the passkey': '请为通行密钥命名',
   'max length is 64': '最多 64 个字符',
