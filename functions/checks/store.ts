@@ -268,15 +268,7 @@ function dynamoCheckRows<T extends Row>(
   return {
     newId: () => newIdOf(def),
     create: (data, options) => repo.create(data, options),
-    async createOnce(data, id, counts) {
-      try {
-        return await repo.create(data, { id, counts });
-      } catch (error) {
-        const existing = error instanceof ConditionFailedError ? await repo.get(id) : undefined;
-        if (!existing) throw error;
-        return existing;
-      }
-    },
+    createOnce: async (data, id, counts) => (await repo.createOnce(data, id, { counts })).row,
     createMany: (data) => repo.createMany(data),
     prepare: (data, id) => repo.newRow(data, id),
     get: (id) => repo.get(id),

@@ -83,16 +83,7 @@ export function dynamoNotificationStore(
   return {
     create: (notification) => repo.create(notification),
     newId: () => newIdOf(notificationEntity),
-    async createOnce(id, notification, counts) {
-      try {
-        return { row: await repo.create(notification, { id, counts }), created: true };
-      } catch (error) {
-        if (!(error instanceof ConditionFailedError)) throw error;
-        const row = await repo.get(id);
-        if (!row) throw error;
-        return { row, created: false };
-      }
-    },
+    createOnce: (id, notification, counts) => repo.createOnce(notification, id, { counts }),
     get: (id) => repo.get(id),
     list: (query) => repo.list(query),
     listUnread: (query) => repo.list(query, { scope: { status: NotificationStatus.values.Unread } }),

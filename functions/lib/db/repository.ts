@@ -94,6 +94,15 @@ export interface DynamoRepository<T extends Row> extends Repository<T> {
    */
   create(data: Omit<T, 'id' | 'created_at'> & Partial<Pick<T, 'created_at'>>, options?: CreateOptions<T>): Promise<T>;
   /**
+   * `create` under an id the caller allocated before (its cause names it), once: a second call, after
+   * a crash or a redelivery, finds the row written and answers it (`created: false`) unchanged.
+   */
+  createOnce(
+    data: Omit<T, 'id' | 'created_at'> & Partial<Pick<T, 'created_at'>>,
+    id: number,
+    options?: Omit<CreateOptions<T>, 'id'>,
+  ): Promise<{ row: T; created: boolean }>;
+  /**
    * Many new rows in few calls: one id block, then BatchWriteItem in chunks of 25. BatchWrite
    * takes no condition, which is safe only because the ids are fresh from the counter.
    */
@@ -313,6 +322,16 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
       for (const outcome of [counted, beside]) if (outcome.status === 'rejected') throw outcome.reason;
       if (outbox) await applyRecorded(key(id), outbox.write, undefined);
       return created;
+    },
+
+    async createOnce(data, id, options) {
+      try {
+        return { row: await api.create(data, { ...options, id }), created: true };
+      } catch (error) {
+        const found = error instanceof ConditionFailedError ? await api.get(id) : undefined;
+        if (!found) throw error;
+        return { row: found, created: false };
+      }
     },
 
     async createMany(list) {
