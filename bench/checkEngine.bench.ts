@@ -5,7 +5,9 @@
 // task's and the operation's ends when it is the last) is timed, and its DynamoDB calls counted.
 // Baseline in the same run: the two bare conditional UpdateItems a subtask's lifecycle needs at the
 // least (Pending -> Running, Running -> Done), on rows of the same table.
-// BENCH_CHECKS shortens a run.
+// BENCH_CHECKS shortens a run. BENCH_DYNAMO=dynamodb-local runs it on DynamoDB Local, which reports
+// every call's units per index (ReturnConsumedCapacity: INDEXES): the cloud's write units of a subtask,
+// the index copies of each row written included (dynalite counts the table's alone).
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -14,14 +16,15 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Process, RunStatus, TaskStatus, TestMode } from '../shared/enums.js';
 import { dynamoClient, resetClients } from '../functions/lib/aws/clients.js';
 import { QUEUES } from '../functions/registry.js';
-import { ensureTable, startDynamo } from '../scripts/local/engines/dynamo.js';
+import { dynamoEngineNamed, ensureTable, startDynamo } from '../scripts/local/engines/dynamo.js';
 import { startSqs } from '../scripts/local/engines/sqs.js';
 
 const CHECKS = Number(process.env.BENCH_CHECKS ?? 40);
 const PROCESSES = [Process.values.Login, Process.values.AgentSetting, Process.values.PlaceBets];
 
 const dir = mkdtempSync(join(tmpdir(), 'patrol-bench-engine-'));
-const dynamo = await startDynamo({ dataDir: dir, engine: 'dynalite' });
+const engineName = dynamoEngineNamed(process.env.BENCH_DYNAMO);
+const dynamo = await startDynamo({ dataDir: dir, engine: engineName, inMemory: engineName === 'dynamodb-local' });
 const sqs = await startSqs({ queues: QUEUES, region: 'us-east-1' });
 Object.assign(process.env, {
   DYNAMO_ENDPOINT: dynamo.endpoint,
@@ -41,13 +44,39 @@ const { claimSubtask, finishSubtask } = await import('../functions/checks/engine
 const { pendingSubtask } = await import('../functions/checks/pendingSubtask.js');
 
 const calls = { reads: 0, writes: 0 };
+/** Units consumed, by where: the table's own and its indexes' copies (write), and reads. */
+const units = { tableWrite: 0, indexWrite: 0, read: 0 };
 const WRITES = /^(Put|Update|Delete|BatchWrite)/;
+interface Consumed {
+  CapacityUnits?: number;
+  Table?: { CapacityUnits?: number };
+  GlobalSecondaryIndexes?: Record<string, { CapacityUnits?: number }>;
+}
 dynamoClient().middlewareStack.add(
-  ((next: (a: unknown) => Promise<unknown>, context: { commandName?: string }) => async (args: unknown) => {
-    if (WRITES.test(context.commandName ?? '')) calls.writes++;
-    else calls.reads++;
-    return next(args);
-  }) as never,
+  ((
+    next: (a: {
+      input: { ReturnConsumedCapacity?: string };
+    }) => Promise<{ output: { ConsumedCapacity?: Consumed | Consumed[] } }>,
+    context: { commandName?: string },
+  ) =>
+    async (args: { input: { ReturnConsumedCapacity?: string } }) => {
+      const write = WRITES.test(context.commandName ?? '');
+      if (write) calls.writes++;
+      else calls.reads++;
+      args.input.ReturnConsumedCapacity ??= 'INDEXES';
+      const out = await next(args);
+      const consumed = out.output.ConsumedCapacity;
+      for (const c of Array.isArray(consumed) ? consumed : consumed ? [consumed] : []) {
+        const onIndexes = Object.values(c.GlobalSecondaryIndexes ?? {}).reduce((a, i) => a + (i.CapacityUnits ?? 0), 0);
+        const onTable = c.Table?.CapacityUnits ?? (c.CapacityUnits ?? 0) - onIndexes;
+        if (!write) units.read += onTable + onIndexes;
+        else {
+          units.tableWrite += onTable;
+          units.indexWrite += onIndexes;
+        }
+      }
+      return out;
+    }) as never,
   { step: 'initialize', name: 'benchCounter' },
 );
 
@@ -97,9 +126,11 @@ const percentile = (xs: number[], p: number) =>
 let run = 0;
 const engineMs: number[] = [];
 const engineCalls = { reads: 0, writes: 0 };
+const engineUnits = { tableWrite: 0, indexWrite: 0, read: 0 };
 for (let c = 0; c < CHECKS; c++) {
   for (const sub of await newCheck()) {
     const before = { ...calls };
+    const unitsBefore = { ...units };
     const t = performance.now();
     const claimed = await claimSubtask(sub.id, `bench-${++run}`);
     if (!claimed) throw new Error(`subtask ${sub.id} not claimed`);
@@ -107,6 +138,7 @@ for (let c = 0; c < CHECKS; c++) {
     engineMs.push(performance.now() - t);
     engineCalls.reads += calls.reads - before.reads;
     engineCalls.writes += calls.writes - before.writes;
+    for (const k of Object.keys(units) as (keyof typeof units)[]) engineUnits[k] += units[k] - unitsBefore[k];
   }
 }
 const subtasks = CHECKS * PROCESSES.length;
@@ -137,7 +169,7 @@ for (let i = 0; i < subtasks; i++) {
 
 const f = (n: number) => n.toFixed(1);
 console.log(
-  `checkEngine: ${subtasks} subtasks (${CHECKS} checks of ${PROCESSES.length}), dynalite, load ${loadavg()[0].toFixed(1)}`,
+  `checkEngine: ${subtasks} subtasks (${CHECKS} checks of ${PROCESSES.length}), ${engineName}, load ${loadavg()[0].toFixed(1)}`,
 );
 console.log('| Scenario | median ms | p95 ms | DynamoDB reads / writes per subtask |');
 console.log('|---|---|---|---|');
@@ -146,6 +178,11 @@ console.log(
 );
 console.log(
   `| raw: two conditional UpdateItems | ${f(percentile(rawMs, 0.5))} | ${f(percentile(rawMs, 0.95))} | 0 / 2 |`,
+);
+const u = (n: number) => (n / subtasks).toFixed(2);
+console.log(
+  `units per subtask through the engine: write ${u(engineUnits.tableWrite + engineUnits.indexWrite)} (table ${u(engineUnits.tableWrite)}, index copies ${u(engineUnits.indexWrite)}), read ${u(engineUnits.read)}` +
+    (engineName === 'dynalite' ? ' (dynalite reports no index copies: BENCH_DYNAMO=dynamodb-local for them)' : ''),
 );
 console.log(
   `engine ÷ raw: median ${f(percentile(engineMs, 0.5) / percentile(rawMs, 0.5))}×, p95 ${f(percentile(engineMs, 0.95) / percentile(rawMs, 0.95))}×`,
