@@ -160,6 +160,16 @@ describe('the demo bank accounts', () => {
   });
 });
 
+describe('single sign-on in the demo', () => {
+  it('points at the sandbox provider: the login page offers it, for the demo operator', async () => {
+    expect(await get('/auth/sso')).toEqual({ enabled: true, display_name: 'Sandbox SSO' });
+    const config = await get('/super/system-config');
+    expect(config.document.sso).toMatchObject({ issuer: stack?.sandboxOidcUrl, client_id: 'patrol-local' });
+    const users = (await get('/super/users?page_size=0')).result as Json[];
+    expect(users.find((u) => u.username === 'operator1')).toMatchObject({ role: 'operator' });
+  });
+});
+
 describe('a second start on the same data', () => {
   it('adds no demo sites or checks again, and the sites follow the sandbox to its new address', async () => {
     const before = (await get('/sites?page_size=0')).total_count;
@@ -172,5 +182,8 @@ describe('a second start on the same data', () => {
     expect(new Set(sites.map((s) => s.name)).size).toBe(sites.length);
     for (const s of sites) expect(s.url).toBe(stack.sandboxSiteUrl);
     expect((await get('/operations')).total_count).toBe(1);
+    // The provider keeps its address when its port is free; the config names wherever it is.
+    expect((await get('/super/system-config')).document.sso.issuer).toBe(stack.sandboxOidcUrl);
+    expect((await get('/auth/sso')).enabled).toBe(true);
   });
 });
