@@ -3,6 +3,7 @@ import { bearerToken } from '../lib/http/apiHandler.js';
 import { type Request, Router } from '../lib/http/router.js';
 import { authenticate } from './authenticate.js';
 import { clientIp } from './clientIp.js';
+import { AUTH_LIMITS, enforceRateLimits } from './rateLimits.js';
 import { SessionExpiredError } from './errors.js';
 import {
   confirmTotpEnrolment,
@@ -45,11 +46,19 @@ export const factorRouter = new Router()
     body: SecondFactorBody,
     audit: { action: 'second_factor.sign_in', target: 'login' },
   })
-  .post('/me/totp', async (req) => startTotp(await enroller(req)), {
-    access: 'public',
-    body: TotpStartBody,
-    audit: { action: 'totp.start', target: 'totp' },
-  })
+  .post(
+    '/me/totp',
+    async (req) => {
+      const user = await enroller(req);
+      await enforceRateLimits([[AUTH_LIMITS.totpStartPerUser, String(user.id)]]);
+      return startTotp(user);
+    },
+    {
+      access: 'public',
+      body: TotpStartBody,
+      audit: { action: 'totp.start', target: 'totp' },
+    },
+  )
   .post(
     '/me/totp/confirm',
     async (req) =>

@@ -8,6 +8,8 @@ export const AUTH_LIMITS = {
   captchaPerClient: { name: 'captcha-ip', limit: 30, windowSeconds: 600 },
   pwdPerUser: { name: 'pwd-user', limit: 5, windowSeconds: 900 },
   pwdPerClient: { name: 'pwd-ip', limit: 20, windowSeconds: 900 },
+  // Each start of a TOTP enrolment encrypts and stores a new secret (docs/sign-in.md).
+  totpStartPerUser: { name: 'totp-start-user', limit: 20, windowSeconds: 600 },
 } as const satisfies Record<string, RateLimitRule>;
 
 export class RateLimitedError extends TooManyRequestsError {

@@ -219,6 +219,46 @@ describe('two-step sign-in', () => {
   });
 });
 
+describe('tickets and codes under a race and a clock', () => {
+  it('lets one of two parallel sign-ins with the same code through, the other refused as used', async () => {
+    const user = await enrolledUser('race');
+    const [a, b] = await Promise.all([firstStep(user.username), firstStep(user.username)]);
+    const code = await codeAt(user.secret, 1);
+    const answers = await Promise.all([
+      secondStep({ ticket: a.body.data.second_factor.ticket, method: 'totp', code }),
+      secondStep({ ticket: b.body.data.second_factor.ticket, method: 'totp', code }),
+    ]);
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 400]);
+    expect(answers.find((r) => r.status === 400)?.body.code).toBe(ErrorCode.SecondFactorCodeUsed);
+  });
+
+  it('keeps a ticket five minutes: the functions, given a later clock, refuse it', async () => {
+    // The sign-in code in this process, on the stack's engines, with its own clock.
+    Object.assign(process.env, stack.env);
+    (await import('../../functions/lib/aws/clients.js')).resetClients();
+    const { TICKET_TTL_MS, ticketUser } = await import('../../functions/auth/signIn.js');
+    const { secondFactorSignIn } = await import('../../functions/auth/factors.js');
+    const { SignInTicketError } = await import('../../functions/auth/errors.js');
+    const user = await enrolledUser('clock');
+    const issued = Date.now();
+    const { ticket } = (await firstStep(user.username)).body.data.second_factor;
+
+    expect((await ticketUser(ticket, 'second_factor', issued + TICKET_TTL_MS - 5_000)).username).toBe(user.username);
+    await expect(ticketUser(ticket, 'second_factor', issued + TICKET_TTL_MS + 1_000)).rejects.toBeInstanceOf(
+      SignInTicketError,
+    );
+    await expect(ticketUser(ticket, 'enroll', issued)).rejects.toBeInstanceOf(SignInTicketError);
+    const late = issued + TICKET_TTL_MS + 1_000;
+    const code = await generate({ secret: user.secret, epoch: Math.floor(late / 1000) });
+    await expect(
+      secondFactorSignIn({ ticket, method: 'totp', code }, uniqueIp(), undefined, late),
+    ).rejects.toBeInstanceOf(SignInTicketError);
+    // Still good in time, through the API.
+    const ok = await secondStep({ ticket, method: 'totp', code: await codeAt(user.secret, 1) });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+  });
+});
+
 describe('removing factors', () => {
   it('removes one’s own TOTP with a current code; the sessions end and a password signs in alone', async () => {
     const user = await enrolledUser('remove');
