@@ -26,12 +26,9 @@ export interface DataProps {
 /** The single DynamoDB table, shaped by the same schema the local runner creates its table from. */
 export class Data extends Construct {
   readonly table: ITable;
-  /** Whether the stack created the table (false: an adopted one it only references). */
-  readonly owned: boolean;
 
   constructor(scope: Construct, id: string, props: DataProps) {
     super(scope, id);
-    this.owned = !props.adopt;
     if (props.adopt) {
       // Adopting removes the stack's own table from the template: a retaining stage keeps it (the
       // restore's source), a destroying one deletes it with this deploy.

@@ -104,6 +104,23 @@ describe('prod: a canary release of the API and the checker', () => {
   });
 });
 
+describe('a canary stage without alarms', () => {
+  it('rolls back on an unsent alarm of its own on each canaried function', () => {
+    const { mainTemplate: t } = synthStage('dev', 'eu-central-1', { canary: true });
+    const groups = ofType(t, 'AWS::CodeDeploy::DeploymentGroup');
+    expect(groups).toHaveLength(CANARY_FUNCTIONS.length);
+    const alarms = ofType(t, 'AWS::CloudWatch::Alarm');
+    expect(alarms.map(([, a]) => a.Properties?.AlarmName).sort()).toEqual(
+      CANARY_FUNCTIONS.map((name) => `patrol-dev-release-errors-${name}`).sort(),
+    );
+    for (const [, alarm] of alarms) expect(alarm.Properties?.AlarmActions).toBeUndefined();
+    for (const [, group] of groups) {
+      const [{ Name }] = group.Properties?.AlarmConfiguration.Alarms ?? [];
+      expect(alarms.some(([id]) => flat(Name).includes(id))).toBe(true);
+    }
+  });
+});
+
 describe('dev: releases at once', () => {
   it('has no CodeDeploy group: every alias moves to the new version with the deploy', () => {
     const t = stages.dev.mainTemplate;
