@@ -47,7 +47,7 @@ export const CHALLENGE_TTL_MS = 5 * 60_000;
  */
 export const PASSKEY_LIMITS = {
   signInOptionsPerClient: { name: 'passkey-options-ip', limit: 30, windowSeconds: 600 },
-  registerPerUser: { name: 'passkey-register-user', limit: 20, windowSeconds: 600 },
+  registerPerUser: { name: 'passkey-register-user', limit: 30, windowSeconds: 600 },
 } as const satisfies Record<string, RateLimitRule>;
 
 /**

@@ -80,6 +80,27 @@ describe('passkey registration', () => {
     expect(rows.every((r) => r.outcome === 'allowed')).toBe(true);
   });
 
+  it('renames a passkey of its own only, and audits the rename', async () => {
+    const user = await newUser('pkrename');
+    const other = await newUser('pkrenother');
+    const { key } = await register(user, 'Laptop');
+    const path = `/api/v1/me/passkeys/${encodeURIComponent(key.id)}`;
+    const res = await client.put(path, { token: user.token, body: { name: ' Old laptop ' } });
+    expect(res).toMatchObject({ status: 200, body: { data: { id: key.id, name: 'Old laptop' } } });
+    const foreign = await client.put(path, { token: other.token, body: { name: 'Mine now' } });
+    expect(foreign).toMatchObject({ status: 404, body: { code: ErrorCode.PasskeyNotFound } });
+    expect((await client.get('/api/v1/me/passkeys', { token: user.token })).body.data[0].name).toBe('Old laptop');
+    expect((await auditRows(user.id)).filter((r) => r.action === 'passkey.rename')).toHaveLength(1);
+  });
+
+  it('keeps at most 20 passkeys a user, and says so', async () => {
+    const user = await newUser('pkmany');
+    for (let i = 0; i < 20; i++) expect((await register(user, `Key ${i}`)).res.status).toBe(200);
+    const options = await client.post('/api/v1/me/passkeys/options', { token: user.token });
+    expect(options.status).toBe(400);
+    expect(options.body.msg).toBe('At most 20 passkeys per user: remove one first');
+  });
+
   it('lets a viewer register a passkey of its own', async () => {
     const viewer = await newUser('pkview', 'viewer');
     const { res } = await register(viewer, 'Viewer key');
