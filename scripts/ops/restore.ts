@@ -51,12 +51,12 @@ export function withAdoptedTable(cdkJson: string, stage: string, tableName: stri
   return `${JSON.stringify(doc, null, 2)}\n`;
 }
 
-async function waitActive(client: DynamoDBClient, name: string): Promise<string | undefined> {
+async function waitActive(client: DynamoDBClient, name: string, wait: (ms: number) => Promise<void>) {
   for (;;) {
     const { Table } = await client.send(new DescribeTableCommand({ TableName: name }));
     const indexesReady = (Table?.GlobalSecondaryIndexes ?? []).every((i) => i.IndexStatus === 'ACTIVE');
     if (Table?.TableStatus === 'ACTIVE' && indexesReady) return Table.LatestStreamArn;
-    await sleep(10_000);
+    await wait(10_000);
   }
 }
 
@@ -69,11 +69,36 @@ function cdkDeploy(stage: string, context: Record<string, string>): Promise<void
   });
 }
 
-export async function main(argv = process.argv.slice(2)): Promise<number> {
+/** What a restore reaches outside this process: AWS, CloudFormation's outputs, cdk.json, `cdk deploy`. */
+export interface RestoreDeps {
+  dynamo: DynamoDBClient;
+  outputs(stage: string): Promise<Record<string, string>>;
+  invoke(fn: string, payload: unknown): Promise<unknown>;
+  deploy(stage: string, context: Record<string, string>): Promise<void>;
+  repair(stage: string): Promise<number>;
+  readCdkJson(): string;
+  writeCdkJson(text: string): void;
+  sleep(ms: number): Promise<void>;
+  log(line: string): void;
+}
+
+const realDeps = (): RestoreDeps => ({
+  dynamo: new DynamoDBClient({}),
+  outputs: stageOutputs,
+  invoke: (fn, payload) => invokeLive(fn, payload, 'wait'),
+  deploy: cdkDeploy,
+  repair: (stage) => repair(['--stage', stage, '--restart']),
+  readCdkJson: () => readFileSync(CDK_JSON, 'utf8'),
+  writeCdkJson: (text) => writeFileSync(CDK_JSON, text),
+  sleep,
+  log: (line) => console.log(line),
+});
+
+export async function main(argv = process.argv.slice(2), deps: RestoreDeps = realDeps()): Promise<number> {
   const args = parseOpsArgs(argv, USAGE, ['to', 'name']);
   const to = new Date(args.values.to ?? '');
   if (Number.isNaN(to.getTime())) throw new Error(`--to takes an ISO time, e.g. 2026-12-07T09:30:00Z (${USAGE})`);
-  const stages = JSON.parse(readFileSync(CDK_JSON, 'utf8')).context.stages;
+  const stages = JSON.parse(deps.readCdkJson()).context.stages;
   // The stage's removal policy is what matters here; what only a deploy must be given is not asked for.
   const own = stages[args.stage];
   const stage = resolveStageConfig(
@@ -82,9 +107,10 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
   );
   const target = args.values.name ?? restoredTableName(args.stage, to);
   const dry = args.flags.has('dry-run');
-  const outputs = dry ? {} : await stageOutputs(args.stage);
+  const outputs = dry ? {} : await deps.outputs(args.stage);
   const source = dry ? `<TableName of Patrol-${args.stage}>` : output(outputs, 'TableName', args.stage);
-  const client = new DynamoDBClient({});
+  const client = deps.dynamo;
+  const log = deps.log;
   let streamArn = '<the new stream>';
   const began = Date.now();
 
@@ -102,8 +128,8 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
             SSESpecificationOverride: { Enabled: true, SSEType: 'KMS' },
           }),
         );
-        await waitUntilTableExists({ client, maxWaitTime: 6 * 3600 }, { TableName: target });
-        await waitActive(client, target);
+        await waitUntilTableExists({ client, maxWaitTime: 6 * 3600, minDelay: 10 }, { TableName: target });
+        await waitActive(client, target, deps.sleep);
       },
     ],
     [
@@ -115,7 +141,7 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
             StreamSpecification: { StreamEnabled: true, StreamViewType: 'OLD_IMAGE' },
           }),
         );
-        streamArn = (await waitActive(client, target)) ?? '';
+        streamArn = (await waitActive(client, target, deps.sleep)) ?? '';
         if (!streamArn) throw new Error(`${target} has no stream after enabling it`);
         await client.send(
           new UpdateTimeToLiveCommand({
@@ -131,7 +157,7 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
         );
         if (stage.removalPolicy === 'retain') {
           await client.send(new UpdateTableCommand({ TableName: target, DeletionProtectionEnabled: true }));
-          await waitActive(client, target);
+          await waitActive(client, target, deps.sleep);
         }
         const { Table } = await client.send(new DescribeTableCommand({ TableName: target }));
         await client.send(
@@ -148,37 +174,36 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
     [
       `3. Point the stage at it: cdk.json stages.${args.stage}.tableName = ${target} (and its tableStreamArn); npx cdk deploy --all -c stage=${args.stage}`,
       async () => {
-        writeFileSync(CDK_JSON, withAdoptedTable(readFileSync(CDK_JSON, 'utf8'), args.stage, target, streamArn));
-        console.log('   cdk.json changed: commit it, or the next deploy goes back to the old table.');
-        await cdkDeploy(args.stage, args.context);
+        deps.writeCdkJson(withAdoptedTable(deps.readCdkJson(), args.stage, target, streamArn));
+        log('   cdk.json changed: commit it, or the next deploy goes back to the old table.');
+        await deps.deploy(args.stage, args.context);
       },
     ],
     [
       '4. Re-sync the auto-check schedules from the restored rules (SyncSchedulesFunction)',
       async () => {
-        const fn = output(await stageOutputs(args.stage), 'SyncSchedulesFunction', args.stage);
-        console.log(`   ${JSON.stringify(await invokeLive(fn, {}, 'wait'))}`);
+        const fn = output(await deps.outputs(args.stage), 'SyncSchedulesFunction', args.stage);
+        log(`   ${JSON.stringify(await deps.invoke(fn, {}))}`);
       },
     ],
     [
       `5. Run the data repair until done (npm run repair -- --stage ${args.stage})`,
       async () => {
-        const code = await repair(['--stage', args.stage, '--restart']);
-        if (code !== 0) throw new Error('the repair did not finish');
+        if ((await deps.repair(args.stage)) !== 0) throw new Error('the repair did not finish');
       },
     ],
   ];
 
-  for (const [line] of steps) console.log(line);
+  for (const [line] of steps) log(line);
   if (dry) return 0;
-  console.log('');
+  log('');
   for (const [line, run] of steps) {
     const t = Date.now();
-    console.log(`${line} ...`);
+    log(`${line} ...`);
     await run();
-    console.log(`   done in ${Math.round((Date.now() - t) / 1000)} s`);
+    log(`   done in ${Math.round((Date.now() - t) / 1000)} s`);
   }
-  console.log(`Restored in ${Math.round((Date.now() - began) / 60_000)} minutes. The old table ${source} is kept.`);
+  log(`Restored in ${Math.round((Date.now() - began) / 60_000)} minutes. The old table ${source} is kept.`);
   return 0;
 }
 
