@@ -16,8 +16,15 @@ function newCode(): string {
 
 export const newRecoveryCodes = (): string[] => Array.from({ length: RECOVERY_CODE_COUNT }, newCode);
 
-/** The stored form of a code as typed: spaces and dashes dropped, lower case. */
+/**
+ * The stored form of a code as typed: spaces and dashes dropped, lower case, and the digits 0 and 1
+ * read as the letters o and l they look like (base32 has neither digit).
+ */
 export function recoveryDigest(userId: number, typed: string): string {
-  const normalized = typed.replace(/[\s-]+/g, '').toLowerCase();
+  const normalized = typed
+    .replace(/[\s-]+/g, '')
+    .toLowerCase()
+    .replace(/0/g, 'o')
+    .replace(/1/g, 'l');
   return createHash('sha256').update(`patrol/recovery-code\0${userId}\0${normalized}`).digest('base64url');
 }
