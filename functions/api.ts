@@ -1,3 +1,5 @@
+import { apiTokensRouter } from './apiTokens/routes.js';
+import { authenticateApiToken, isApiToken } from './apiTokens/service.js';
 import { auditRouter } from './audit/routes.js';
 import { auditRecorder } from './audit/service.js';
 import { authenticate } from './auth/authenticate.js';
@@ -16,6 +18,7 @@ import { checkDashboardRouter } from './dashboard/checkRoutes.js';
 import { healthRouter } from './health/routes.js';
 import { incidentsRouter } from './incidents/routes.js';
 import { maintenanceRouter } from './maintenance/routes.js';
+import { metricsRouter } from './metrics/routes.js';
 import { API_PREFIX, createApiHandler } from './lib/http/apiHandler.js';
 import { Router } from './lib/http/router.js';
 import { openApiRouter } from './openapi/routes.js';
@@ -44,6 +47,7 @@ export const router = new Router().include(
   passkeyRouter,
   factorRouter,
   superUsersRouter,
+  apiTokensRouter,
   systemConfigRouter,
   ssoRouter,
   auditRouter,
@@ -59,6 +63,7 @@ export const router = new Router().include(
   bankRouter,
   bankWebhookRouter,
   bankDashboardRouter,
+  metricsRouter,
   openApiRouter(() => ({ api: router, root: rootRouter })),
 );
 
@@ -67,7 +72,8 @@ export const rootRouter = new Router().include('', inboundBankWebhookRouter, tel
 
 export const handler = createApiHandler(
   new Router().include(API_PREFIX, router).include('', rootRouter),
-  authenticate,
+  // A `pat_` bearer is an API token (issue 46), any other a session's JWT: one pipeline for both.
+  (bearer) => (isApiToken(bearer) ? authenticateApiToken(bearer) : authenticate(bearer)),
   auditRecorder,
   edgeCheck(),
 );

@@ -45,6 +45,9 @@ export const ERRORS = {
   ReadOnlyRole: { code: 4032, status: 403, text: 'Your role can read only.' },
   // Passkeys need a domain name: WebAuthn refuses an IP address as the relying party (docs/sign-in.md).
   PasskeysUnavailable: { code: 4033, status: 403, text: "Passkeys work only at the console's domain name." },
+  // API tokens (issue 46): a token's scope does not reach the route; a route that takes only a token.
+  TokenScopeRefused: { code: 4036, status: 403, text: "This API token's scope does not allow this call." },
+  TokenRequired: { code: 4037, status: 403, text: 'This route takes an API token of its scope, not a session.' },
   NotFound: { code: 4040, status: 404, text: 'Not found.' },
   SiteNotFound: { code: 4041, status: 404, text: 'Site not found.' },
   SiteAccountNotFound: { code: 4042, status: 404, text: 'Site account not found.' },
@@ -61,6 +64,7 @@ export const ERRORS = {
   IncidentNotFound: { code: 40412, status: 404, text: 'Incident not found.' },
   FactorNotFound: { code: 40413, status: 404, text: 'No authenticator app is set up.' },
   PasskeyNotFound: { code: 40417, status: 404, text: 'Passkey not found.' },
+  ApiTokenNotFound: { code: 40420, status: 404, text: 'API token not found.' },
   // An unknown, removed or another user's credential, or an answer that does not verify: one text for all.
   PasskeyNotRecognised: { code: 40418, status: 400, text: 'This passkey is not recognised.' },
   PasskeyChallengeExpired: { code: 40419, status: 400, text: 'The passkey request expired, please try again.' },

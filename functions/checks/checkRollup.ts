@@ -217,6 +217,8 @@ export interface CellStats {
   p95_ms: number | null;
   last_status: number | null;
   last_at: number | null;
+  /** The passes' duration sketch (lib/durationSketch): /metrics' histogram reads its buckets. */
+  sketch: Map<number, number>;
 }
 
 /** A window attribute's name read once: `c13r` → cell '13', kind 'r'; `c13d40` → kind 'd', bucket 40. */
@@ -281,6 +283,7 @@ function cellsOf(site: number, values: RollupValues, minus: RollupValues = {}): 
       p95_ms,
       last_status: c.last?.status ?? null,
       last_at: c.last?.at ?? null,
+      sketch: c.sketch,
     });
   }
   return out;

@@ -1,14 +1,15 @@
 import { refreshAhead } from '../lib/http/keptAnswers.js';
 import { logger } from '../lib/logger.js';
+import { metricsFiguresRouter } from '../metrics/routes.js';
 import { bankDashboardRouter } from './bankRoutes.js';
 import { checkDashboardRouter } from './checkRoutes.js';
 
 /**
  * Scheduled, every minute: computes the answers the console's dashboard panels ask for and stores
  * them, so every caller (each Lambda instance, a wall screen alone) is served one small read
- * (lib/http/keptAnswers.ts).
+ * (lib/http/keptAnswers.ts); and the figures /metrics writes, so a scrape is one small read too.
  */
 export const handler = async () => {
-  const { refreshed, failed } = await refreshAhead([checkDashboardRouter, bankDashboardRouter]);
+  const { refreshed, failed } = await refreshAhead([checkDashboardRouter, bankDashboardRouter, metricsFiguresRouter]);
   if (failed.length) logger.warn('dashboard answers not refreshed', { refreshed: refreshed.length, failed });
 };

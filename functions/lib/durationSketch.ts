@@ -62,3 +62,25 @@ export function sketchQuantiles(sketch: Map<number, number>, qs: readonly number
   }
   return out;
 }
+
+/**
+ * A sketch as a cumulative histogram over the caller's upper bounds (ms, ascending), as Prometheus
+ * keeps one: `counts[i]` is how many fell in buckets whose upper bound (1.2^b ms) is at most
+ * `bounds[i]`, so each is within a bucket's width (20 %) of the exact count; `total` is all of them.
+ */
+export function sketchCumulative(
+  sketch: Map<number, number>,
+  bounds: readonly number[],
+): { counts: number[]; total: number; sumMs: number } {
+  const counts = bounds.map(() => 0);
+  let total = 0;
+  let sumMs = 0;
+  for (const [bucket, n] of sketch) {
+    if (!(n > 0)) continue;
+    total += n;
+    sumMs += n * bucketValue(bucket);
+    const upper = bucket === 0 ? 1 : GROWTH ** bucket;
+    for (let i = 0; i < bounds.length; i++) if (upper <= bounds[i]) counts[i] += n;
+  }
+  return { counts, total, sumMs };
+}

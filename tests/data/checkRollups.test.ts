@@ -66,7 +66,7 @@ async function ended(
 
 /** What the scorecard should say, counted over the rows themselves. */
 function countOver(rows: StoredSubtask[], from: number, to: number) {
-  const cells = new Map<string, Omit<CellStats, 'p50_ms' | 'p95_ms'>>();
+  const cells = new Map<string, Omit<CellStats, 'p50_ms' | 'p95_ms' | 'sketch'>>();
   for (const s of [...rows].sort((a, b) => a.end_at! - b.end_at!)) {
     if (s.start_at === null || (s.status !== Done && s.status !== Failed)) continue;
     const key = `${s.site_id}/${s.process}/${s.mode}`;
@@ -99,7 +99,8 @@ function countOver(rows: StoredSubtask[], from: number, to: number) {
 
 const sortCells = <T extends { site_id: number; process: number; mode: number }>(cells: T[]) =>
   [...cells].sort((a, b) => a.site_id - b.site_id || a.process - b.process || a.mode - b.mode);
-const withoutTimings = (cells: CellStats[]) => sortCells(cells.map(({ p50_ms: _a, p95_ms: _b, ...c }) => c));
+const withoutTimings = (cells: CellStats[]) =>
+  sortCells(cells.map(({ p50_ms: _a, p95_ms: _b, sketch: _s, ...c }) => c));
 
 describe('check rollups', () => {
   const site = (n: number) => 9000 + n;

@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { z } from 'zod';
 import type { ListFields } from '../../../shared/listQuery.js';
+import type { ApiTokenScopeValue } from '../../../shared/schemas/apiTokens.js';
 import type { UserRoleValue } from '../../../shared/schemas/auth.js';
 import type { RateLimitRule } from '../rateLimit.js';
 import { MAX_TTL_MS } from './sharedAnswers.js';
@@ -11,6 +12,11 @@ export interface AuthUser {
   username: string;
   nickname: string;
   role: UserRoleValue;
+  /**
+   * Set when the caller is an API token (issue 46): `id`/`username` are its creator's, `role` the
+   * most its scope allows; the access step checks the scope against the route (tokenScope.ts).
+   */
+  token?: { id: number; name: string; scope: ApiTokenScopeValue };
 }
 
 /**
@@ -171,6 +177,11 @@ export interface RouteOptions<S extends z.ZodType | undefined> {
    * path parameters.
    */
   refreshAhead?: RefreshAhead;
+  /**
+   * Only API tokens of this scope may call the route (GET /metrics: a scraper's credential, never a
+   * person's session, which is refused with 403).
+   */
+  tokenScope?: ApiTokenScopeValue;
 }
 
 /** A route's kept queries (RouteOptions.refreshAhead), as query-string parameters. */
@@ -194,6 +205,7 @@ export interface Route {
   rateLimit?: RouteRateLimit;
   sharedFor?: number;
   refreshAhead?: RefreshAhead;
+  tokenScope?: ApiTokenScopeValue;
   /** The `:name` parameters: ids, parsed to numbers by the router. */
   ids: string[];
   /** Raw (still percent-encoded) parameter values, or null if the path is not this route's. */
@@ -296,6 +308,7 @@ export class Router {
       ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
       ...(options.sharedFor ? { sharedFor: options.sharedFor } : {}),
       ...(options.refreshAhead ? { refreshAhead: options.refreshAhead } : {}),
+      ...(options.tokenScope ? { tokenScope: options.tokenScope } : {}),
       ids: idsOf(pattern),
       match: compile(pattern),
       handler: handler as RouteHandler<unknown>,

@@ -4,6 +4,7 @@ import { READ_ONLY_MESSAGE, roleAtLeast } from '../../../../shared/roles.js';
 import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../errors.js';
 import { hitRateLimit, rateLimitReached } from '../../rateLimit.js';
 import { type ApiKeyAccess, type AuthUser, lowestRole } from '../router.js';
+import { tokenAllows } from '../tokenScope.js';
 import { type ApiMiddleware, type ApiState, apiState, matchedRoute } from './apiState.js';
 
 export type Authenticate = (token: string) => Promise<AuthUser>;
@@ -14,6 +15,24 @@ export class ReadOnlyRoleError extends ForbiddenError {
   override code: number = ErrorCode.ReadOnlyRole;
   constructor() {
     super(READ_ONLY_MESSAGE);
+  }
+}
+
+/** An API token called a route its scope does not reach (tokenScope.ts). */
+export class TokenScopeRefusedError extends ForbiddenError {
+  override name = 'TokenScopeRefusedError';
+  override code: number = ErrorCode.TokenScopeRefused;
+  constructor() {
+    super("This API token's scope does not allow this call");
+  }
+}
+
+/** A session called a route that only a token of its scope may call (GET /metrics). */
+export class TokenRequiredError extends ForbiddenError {
+  override name = 'TokenRequiredError';
+  override code: number = ErrorCode.TokenRequired;
+  constructor() {
+    super('This route takes an API token of its scope, not a session');
   }
 }
 
@@ -66,7 +85,8 @@ async function checkApiKey(
  * Who may call the route: public (anyone), user (a valid bearer token of a role the route admits:
  * `lowestRole`, so a viewer reads and an operator writes), super (a token of a super user, checked
  * here on the server whatever the web shows), or api-key (a machine caller whose key the route's
- * verifier accepts, within the route's rate limit).
+ * verifier accepts, within the route's rate limit). An API token (`pat_…`, whose `authenticate` sets
+ * `user.token`) is held to its scope instead of a role; a route with `tokenScope` takes only those.
  * Runs before the body is read, so an anonymous caller learns nothing about body rules.
  */
 export function access(authenticate: Authenticate): ApiMiddleware {
@@ -85,6 +105,12 @@ export function access(authenticate: Authenticate): ApiMiddleware {
       if (!token) throw new UnauthorizedError('Please log in first');
       const user = await authenticate(token);
       const route = matchedRoute(request);
+      if (user.token) {
+        if (!tokenAllows(user.token.scope, route)) throw new TokenScopeRefusedError();
+        state.user = user;
+        return;
+      }
+      if (route.tokenScope) throw new TokenRequiredError();
       const lowest = lowestRole(route);
       if (!roleAtLeast(user.role, lowest)) {
         if (lowest === 'super') throw new ForbiddenError('This area is for super users only');

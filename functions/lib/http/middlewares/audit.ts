@@ -38,12 +38,19 @@ function targetOf(route: Route, params: Record<string, string | number>, data: u
   return typeof created === 'number' ? { type, id: created } : { type };
 }
 
+/** `token <name> (by <creator>)`, cut to the row's 64 characters. */
+export const tokenActorName = (tokenName: string, creator: string): string =>
+  `token ${tokenName} (by ${creator})`.slice(0, 64);
+
 /**
- * Who called: the signed-in user; for a public write (a login), the user its handler found it to be
+ * Who called: the signed-in user, or an API token under its name and creator; for a public write (a login), the user its handler found it to be
  * (a passkey's sign-in), else the username it names.
  */
 function actorOf(request: ApiRequest): { actor_id: number; actor_name: string } | undefined {
   const state = apiState(request);
+  // A token's call: its creator's id, and a name that says which token and whose (issue 46).
+  if (state.user?.token)
+    return { actor_id: state.user.id, actor_name: tokenActorName(state.user.token.name, state.user.username) };
   if (state.user) return { actor_id: state.user.id, actor_name: state.user.username };
   if (state.actor && state.route?.access === 'public')
     return { actor_id: state.actor.id, actor_name: state.actor.username.slice(0, 64) };

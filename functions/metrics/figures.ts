@@ -1,0 +1,134 @@
+// The figures /metrics writes (issue 46 item 3), gathered from what the product already keeps: the
+// check rollups' 7-day window items (the Health panel's), the bank and delivery dashboards' day
+// records, the incidents' status index and the sites' names. Computing them reads ~1 item per site
+// and a few more; a scrape never does: the dashboard's refresher keeps this answer computed every
+// minute (routes.ts, lib/http/keptAnswers.ts) and a scrape reads the one stored answer.
+
+import { emptyListQuery } from '../../shared/listQuery.js';
+import { IncidentStatus } from '../../shared/schemas/incidents.js';
+import { bankDashboard, deliveryDashboard } from '../bank/dashboard.js';
+import { bankRuntime } from '../bank/runtime.js';
+import { readCheckScorecard } from '../checks/checkRollup.js';
+import { listIncidents } from '../incidents/service.js';
+import { sketchCumulative } from '../lib/durationSketch.js';
+import { liveSiteNames } from '../sites/service.js';
+
+/** The window the check families cover, in days: the scorecard's shortest, kept every minute. */
+export const METRICS_CHECK_DAYS = 7;
+/** The bank and delivery families' window, as the home dashboard shows them. */
+export const METRICS_BANK_HOURS = 24;
+/** The duration histogram's upper bounds, seconds: a check runs from ~1 s to a few minutes. */
+export const DURATION_BOUNDS_S = [1, 2, 5, 10, 20, 30, 60, 120, 300] as const;
+
+export interface CheckCellFigures {
+  site_id: number;
+  site: string;
+  process: number;
+  mode: number;
+  runs: number;
+  passed: number;
+  failed: number;
+  flaky: number;
+  degraded: number;
+  /** Passes per bucket of DURATION_BOUNDS_S (not cumulative; the last entry: above the last bound). */
+  durations: number[];
+  duration_sum_s: number;
+}
+
+export interface MetricsFigures {
+  made_at: number;
+  checks: CheckCellFigures[];
+  /** Unresolved incidents per (site, process, mode, status). */
+  incidents: { site_id: number; site: string; process: number; mode: number; status: number; count: number }[];
+  bank: {
+    accounts_by_status: { status: number; count: number }[];
+    stale: number;
+    poll_lag_p95_ms: number | null;
+    polls: number;
+    polls_failed: number;
+    statements: number;
+    unreconciled: number;
+  };
+  delivery: { webhook: { sent: number; failed: number; paused: number }; telegram: { sent: number; failed: number } };
+}
+
+/** Unresolved incidents are few (one per failing site, process and mode at most): a page of each status. */
+const UNRESOLVED = [IncidentStatus.values.Open, IncidentStatus.values.Acknowledged, IncidentStatus.values.Snoozed];
+const INCIDENT_PAGE = 1000;
+
+async function unresolvedIncidents(): Promise<MetricsFigures['incidents']> {
+  const page = await listIncidents(
+    emptyListQuery({ page_size: INCIDENT_PAGE, filters: { status: { kind: 'enum', values: UNRESOLVED } } }),
+  );
+  const counts = new Map<string, MetricsFigures['incidents'][number]>();
+  for (const i of page.result) {
+    const key = `${i.site_id}:${i.process}:${i.mode}:${i.status}`;
+    const row = counts.get(key) ?? {
+      site_id: i.site_id,
+      site: i.site_name,
+      process: i.process,
+      mode: i.mode,
+      status: i.status,
+      count: 0,
+    };
+    row.count++;
+    counts.set(key, row);
+  }
+  return [...counts.values()];
+}
+
+export async function computeMetricsFigures(now = Date.now()): Promise<{ figures: MetricsFigures; rcu: number }> {
+  const runtime = bankRuntime();
+  const [card, names, incidents, bank, delivery] = await Promise.all([
+    readCheckScorecard(METRICS_CHECK_DAYS, now),
+    liveSiteNames(),
+    unresolvedIncidents(),
+    bankDashboard(runtime, METRICS_BANK_HOURS),
+    deliveryDashboard(runtime, METRICS_BANK_HOURS),
+  ]);
+  const boundsMs = DURATION_BOUNDS_S.map((s) => s * 1000);
+  const checks = card.cells.flatMap((c): CheckCellFigures[] => {
+    const site = names.sites.get(c.site_id);
+    if (!site) return [];
+    const { counts, total, sumMs } = sketchCumulative(c.sketch, boundsMs);
+    const durations = [...counts, total].map((n, i) => n - (i > 0 ? [...counts, total][i - 1] : 0));
+    return [
+      {
+        site_id: c.site_id,
+        site: site.name,
+        process: c.process,
+        mode: c.mode,
+        runs: c.runs,
+        passed: c.passed,
+        failed: c.failed,
+        flaky: c.flaky,
+        degraded: c.degraded,
+        durations,
+        duration_sum_s: Math.round(sumMs) / 1000,
+      },
+    ];
+  });
+  const b = bank.reply;
+  const d = delivery.reply;
+  return {
+    figures: {
+      made_at: now,
+      checks,
+      incidents,
+      bank: {
+        accounts_by_status: b.accounts_by_status.map((s) => ({ status: s.status, count: s.count })),
+        stale: b.stale.length,
+        poll_lag_p95_ms: b.poll_lag_p95_ms,
+        polls: b.polls,
+        polls_failed: b.polls_failed,
+        statements: b.statements.total,
+        unreconciled: b.unreconciled.count,
+      },
+      delivery: {
+        webhook: { sent: d.webhook.sent, failed: d.webhook.failed, paused: d.webhook.paused_endpoints.length },
+        telegram: { sent: d.telegram.sent, failed: d.telegram.failed },
+      },
+    },
+    rcu: card.rcu + names.rcu + bank.rcu + delivery.rcu,
+  };
+}
