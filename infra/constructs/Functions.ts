@@ -177,12 +177,7 @@ export class Functions extends Construct {
     return alias;
   }
 
-  /** The one function behind the HTTP API. */
-  httpHandler(): NodejsFunction {
-    return this.get(this.httpName());
-  }
-
-  /** The registry name of that function. */
+  /** The registry name of the one function behind the HTTP API (callers take its `live` alias). */
   httpName(): string {
     const http = this.defs.filter((d) => d.trigger.type === 'http');
     if (http.length !== 1) {
