@@ -1,4 +1,4 @@
-import { SSO_CALLBACK_PATH, SsoClientSecretBody, SsoLoginBody } from '../../shared/schemas/sso.js';
+import { SSO_CALLBACK_PATH, SSO_QUERY, SsoClientSecretBody, SsoLoginBody } from '../../shared/schemas/sso.js';
 import { clientIp } from '../auth/clientIp.js';
 import { enforceRateLimits } from '../auth/rateLimits.js';
 import { config } from '../lib/config.js';
@@ -24,7 +24,8 @@ const SSO_START_LIMIT: RateLimitRule = { name: 'sso-start-ip', limit: 30, window
 /** Codes redeemed per client address: a code is 256 random bits, this only keeps a flood short. */
 const SSO_REDEEM_LIMIT: RateLimitRule = { name: 'sso-redeem-ip', limit: 30, windowSeconds: 600 };
 
-const COOKIE_PATH = `/api/v1${SSO_CALLBACK_PATH}`;
+// The whole API: the callback and POST /login/sso both check it (HttpOnly, so only they read it).
+const COOKIE_PATH = '/api/v1';
 const secure = () => (config.publicUrl.startsWith('https:') ? '; Secure' : '');
 /** Lax: the provider's redirect back is a top-level GET, which Lax cookies go along with. */
 const bindingCookie = (value: string) =>
@@ -41,8 +42,8 @@ function cookieOf(req: Request, name: string): string | undefined {
   return undefined;
 }
 
-const redirect = (location: string, cookie: string) =>
-  new RawReply(302, '', { location, 'set-cookie': cookie, 'cache-control': 'no-store' });
+const redirect = (location: string, cookie?: string) =>
+  new RawReply(302, '', { location, ...(cookie ? { 'set-cookie': cookie } : {}), 'cache-control': 'no-store' });
 
 /**
  * Single sign-on (docs/sign-in.md). The browser calls start and callback itself (redirects, not
@@ -66,8 +67,11 @@ export const ssoRouter = new Router()
   )
   .get(
     SSO_CALLBACK_PATH,
-    async (req) =>
-      redirect(await finishSsoCallback(req.query, cookieOf(req, SSO_COOKIE), clientIp(req)), clearedCookie()),
+    async (req) => {
+      const location = await finishSsoCallback(req.query, cookieOf(req, SSO_COOKIE), clientIp(req));
+      // On success the cookie stays for POST /login/sso, which checks and clears it.
+      return redirect(location, location.includes(`${SSO_QUERY.code}=`) ? undefined : clearedCookie());
+    },
     { access: 'public' },
   )
   .post(
@@ -75,7 +79,9 @@ export const ssoRouter = new Router()
     async (req) => {
       const ip = clientIp(req);
       await enforceRateLimits([[SSO_REDEEM_LIMIT, ip]]);
-      return redeemSsoCode(req.body.code, ip);
+      const browser = cookieOf(req, SSO_COOKIE);
+      req.setHeader('set-cookie', clearedCookie());
+      return redeemSsoCode(req.body.code, browser, ip);
     },
     { access: 'public', body: SsoLoginBody },
   )

@@ -178,6 +178,7 @@ export async function finishSsoCallback(
     await store.putCode(code, {
       user_id: user.id,
       second_factor_done: secondFactorDone,
+      browser_hash: pending.browser_hash,
       valid_until: now + CODE_TTL_MS,
     });
     audit('success', 'provider signed in', {
@@ -194,9 +195,14 @@ export async function finishSsoCallback(
   }
 }
 
-/** Step 3: the one-time code for what a first factor answers (the token, or the second step). */
+/**
+ * Step 3: the one-time code for what a first factor answers (the token, or the second step), in the
+ * browser that went through the provider only: a code someone sends another person (to sign them
+ * in as the sender, a login CSRF) is used up and refused.
+ */
 export async function redeemSsoCode(
   code: string,
+  browser: string | undefined,
   ip: string,
   store = ssoStore(),
   now = Date.now(),
@@ -204,6 +210,13 @@ export async function redeemSsoCode(
   const taken = await store.takeCode(code, now);
   if (!taken) {
     audit('refused', 'unknown, used or expired code', { client_ip: ip });
+    throw new SsoCodeInvalidError();
+  }
+  if (!browser || hashOf(browser) !== taken.browser_hash) {
+    audit('refused', 'code redeemed in another browser than the one that signed in', {
+      user_id: taken.user_id,
+      client_ip: ip,
+    });
     throw new SsoCodeInvalidError();
   }
   const user: UserRecord | undefined = await userCredentials(taken.user_id);

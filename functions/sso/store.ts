@@ -32,6 +32,8 @@ export interface PendingSignIn {
 export interface SignInCode {
   user_id: number;
   second_factor_done: boolean;
+  /** The sign-in's browser (its cookie's hash): a code sent to another browser signs nobody in there. */
+  browser_hash: string;
   valid_until: number;
 }
 

@@ -109,7 +109,9 @@ async function callback(url: string, jar: Jar | undefined) {
   return { code: next.searchParams.get('sso_code'), error: Number(next.searchParams.get('sso_error')) || null };
 }
 
-const redeem = (code: string) => client.post('/api/v1/login/sso', { body: { code } });
+/** POST /login/sso as the page sends it: in the browser that went through the provider (its cookie). */
+const redeem = (code: string, jar: Jar | undefined) =>
+  client.post('/api/v1/login/sso', { body: { code }, headers: jar ? { cookie: jar.header() } : {} });
 
 beforeAll(async () => {
   expect(ISSUER, 'the stack runs the sandbox provider').toBeTruthy();
@@ -143,14 +145,14 @@ describe('single sign-on', () => {
     expect(back.error).toBeNull();
     expect(back.code).toMatch(/^[\w-]{40,}$/);
 
-    const res = await redeem(back.code as string);
+    const res = await redeem(back.code as string, jar);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data).toMatchObject({ jwt: expect.any(String), s: 'viewer', name: `Nick ${username}` });
     const info = await client.get('/api/v1/info', { token: res.body.data.jwt });
     expect(info.body.data).toMatchObject({ username, role: 'viewer' });
 
     // The code signs in once.
-    const again = await redeem(back.code as string);
+    const again = await redeem(back.code as string, jar);
     expect(again).toMatchObject({ status: 400, body: { code: ErrorCode.SsoCodeInvalid } });
   });
 
@@ -163,7 +165,7 @@ describe('single sign-on', () => {
     expect([200, 409]).toContain(created.status);
     const { callback: url, jar } = await throughProvider('operator1');
     const back = await callback(url, jar);
-    const res = await redeem(back.code as string);
+    const res = await redeem(back.code as string, jar);
     expect(res.body.data).toMatchObject({ jwt: expect.any(String), s: expect.any(String) });
   });
 
@@ -197,6 +199,25 @@ describe('single sign-on', () => {
     expect((await callback(url, jar)).error).toBe(ErrorCode.SsoFailed);
   });
 
+  it('refuses a code sent to another browser (a login CSRF), and uses it up', async () => {
+    const username = uniqueName('ssocsrf');
+    await k.createUser(username, PASSWORD);
+    const { callback: url, jar } = await throughProvider(username);
+    const back = await callback(url, jar);
+    // The victim's browser has no cookie of this sign-in (or one of its own).
+    const stranger = new Jar();
+    await go(`${stack.url}/api/v1/auth/oidc/start`, stranger);
+    expect(await redeem(back.code as string, stranger)).toMatchObject({
+      status: 400,
+      body: { code: ErrorCode.SsoCodeInvalid },
+    });
+    expect(await redeem(back.code as string, undefined)).toMatchObject({
+      status: 400,
+      body: { code: ErrorCode.SsoCodeInvalid },
+    });
+    expect((await redeem(back.code as string, jar)).body.code).toBe(ErrorCode.SsoCodeInvalid);
+  });
+
   it('refuses a replayed authorization code, at the same and at a new sign-in', async () => {
     const username = uniqueName('ssoreplay');
     await k.createUser(username, PASSWORD);
@@ -227,7 +248,7 @@ describe('single sign-on', () => {
     const signIn = async (mfa: boolean) => {
       const { callback: url, jar } = await throughProvider(username, { mfa });
       const back = await callback(url, jar);
-      return (await redeem(back.code as string)).body.data;
+      return (await redeem(back.code as string, jar)).body.data;
     };
     // Not configured: MFA at the provider or not, Patrol asks for its own second factor.
     expect(await signIn(true)).toMatchObject({ second_factor: { ticket: expect.any(String) } });
