@@ -118,12 +118,13 @@ export default function LoginPage(): ReactNode {
     setAuth({ jwt: result.jwt, name: result.name, s: result.s });
     navigate(safeRedirect(search.get('redirect')), { replace: true });
   };
-  /** What any first factor answered: the token, or the next step. */
-  const onAnswer = (answer: LoginAnswer) => {
+  /** What any first factor answered: the token, or the next step (the password is not kept for it). */
+  const onAnswer = (reply: LoginAnswer) => {
     setError(null);
-    if ('second_factor' in answer) setStep({ kind: 'second_factor', ...answer.second_factor });
-    else if ('enroll' in answer) setStep({ kind: 'enroll', ticket: answer.enroll.ticket });
-    else signedIn(answer);
+    if ('jwt' in reply) return signedIn(reply);
+    setPassword('');
+    if ('second_factor' in reply) setStep({ kind: 'second_factor', ...reply.second_factor });
+    else setStep({ kind: 'enroll', ticket: reply.enroll.ticket });
   };
   const restart = () => {
     setStep({ kind: 'password' });
@@ -260,7 +261,6 @@ export default function LoginPage(): ReactNode {
               {t('Sign in')}
             </Button>
             {FIRST_STEP_METHODS.map((Method, i) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list, never reordered.
               <Method key={i} onAnswer={onAnswer} onError={setError} />
             ))}
           </form>

@@ -83,7 +83,6 @@ export function SecondFactorStep({
         </form>
       ) : null}
       {SECOND_STEP_METHODS.map((Method, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list, never reordered.
         <Method key={i} ticket={ticket} methods={methods} onAnswer={onAnswer} onError={(text) => onError(text)} />
       ))}
       <div className={styles.links}>
