@@ -6,6 +6,7 @@ import type { NotifyStatusValue } from '../../shared/schemas/bank.js';
 import { ConditionFailedError, type FollowUp, type ListOutcome } from '../lib/db/entity.js';
 import { idFromBlock } from '../lib/db/ids.js';
 import { createRepository, type DynamoRepository } from '../lib/db/repository.js';
+import { transition } from '../lib/db/transition.js';
 import {
   balanceStatEntity,
   bankNotificationEntity,
@@ -100,7 +101,7 @@ export function dynamoDeliveryStore(
     getNotification: (id) => notifications.get(id),
     getNotifications: (ids) => notifications.getMany([...new Set(ids)]),
     updateNotification: (id, patch, expect, basis, followUps) =>
-      notifications.update(id, patch, {
+      transition(notifications, id, patch, {
         ...(expect ? { expect } : {}),
         ...(basis ? { basis } : {}),
         ...(followUps?.length ? { followUps } : {}),

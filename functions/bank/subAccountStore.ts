@@ -6,6 +6,7 @@ import { onConditionFailure } from '../lib/db/conditionFailure.js';
 import { ConditionFailedError, type FollowUp, type ListOutcome } from '../lib/db/entity.js';
 import { idFromBlock, nextId } from '../lib/db/ids.js';
 import { createRepository, type DynamoRepository } from '../lib/db/repository.js';
+import { transition } from '../lib/db/transition.js';
 import { claimIfFree } from '../lib/db/unique.js';
 import {
   balanceStatEntity,
@@ -109,7 +110,8 @@ export function dynamoSubAccountStore(
         notification: await idFromBlock(bankNotificationEntity.type),
       };
       try {
-        const sub = await subs.update(
+        const sub = await transition(
+          subs,
           change.sub_id,
           { available_balance: change.cur, last_refresh: change.at, reconciled_at: change.at },
           {

@@ -225,7 +225,7 @@ export function finishSubtask(
     /** The site's name when the caller has read it already (the checker has): one read fewer. */
     siteName?: string;
     /**
-     * The follow-ups go to their own consumer (UpdateOptions.handOff) and this answers once the end
+     * The follow-ups go to their own consumer (TransitionOptions.handOff) and this answers once the end
      * is written: the checker's, whose slot holds a Chromium the next subtask can use meanwhile.
      */
     handOff?: boolean;

@@ -18,7 +18,7 @@ import {
   type EntityDef,
   type FollowUp,
   type KeptCounts,
-  type UpdateOptions,
+  type TransitionOptions,
   type ListOptions,
   type ListOutcome,
 } from '../lib/db/entity.js';
@@ -30,6 +30,7 @@ import {
   type NewRow as PreparedRow,
   putNewRows,
 } from '../lib/db/repository.js';
+import { transition } from '../lib/db/transition.js';
 import { NotFoundError } from '../lib/errors.js';
 import { onConditionFailure } from '../lib/db/conditionFailure.js';
 // Log rows below expire after the system config's retention days (their `retention` kind).
@@ -216,15 +217,15 @@ export interface CheckRows<T extends Row> {
    * Pending). Null when another writer got there first, so of racing deliveries exactly one wins.
    * `followUps` are written with it, in the same write, and applied before it answers (or, if this
    * process dies first, by the sweeper): lib/db/outbox.ts. With `beside`, it answers once the row is
-   * written and hands `beside` the promise of the rest (UpdateOptions.beside); with `handOff`, their
-   * own consumer applies them (UpdateOptions.handOff).
+   * written and hands `beside` the promise of the rest (TransitionOptions.beside); with `handOff`, their
+   * own consumer applies them (TransitionOptions.handOff).
    */
   transition(
     id: number,
     patch: Partial<T>,
     from: Partial<T>,
     followUps?: FollowUp[],
-    options?: Pick<UpdateOptions, 'beside' | 'handOff' | 'keepApplied' | 'clearsApplied'>,
+    options?: Pick<TransitionOptions, 'beside' | 'handOff' | 'keepApplied' | 'clearsApplied'>,
   ): Promise<T | null>;
   /** The row (consistent) and the causes its `addOnce` counters have counted: what a counter repair starts from. */
   getCounted(id: number): Promise<{ row: T; causes: string[] } | undefined>;
@@ -280,7 +281,7 @@ function dynamoCheckRows<T extends Row>(
     addOnce: (id, deltas, cause) => existing(id, repo.add(id, deltas, { once: cause })),
     async transition(id, patch, from, followUps, options) {
       try {
-        return await repo.update(id, patch, { expect: from, followUps, ...options });
+        return await transition(repo, id, patch, { expect: from, followUps, ...options });
       } catch (error) {
         if (error instanceof ConditionFailedError) return null;
         throw error;

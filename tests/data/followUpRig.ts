@@ -4,9 +4,10 @@
 
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoClient } from '../../functions/lib/aws/clients.js';
-import type { FollowUp, UpdateOptions } from '../../functions/lib/db/entity.js';
+import type { FollowUp, TransitionOptions } from '../../functions/lib/db/entity.js';
 import { defineFollowUp } from '../../functions/lib/db/outbox.js';
 import { createRepository } from '../../functions/lib/db/repository.js';
+import { transition } from '../../functions/lib/db/transition.js';
 import { sampleDef } from './sampleEntity.js';
 
 export const repo = createRepository(sampleDef);
@@ -20,11 +21,11 @@ export const bump = defineFollowUp('test.bump', ({ id, cause }: { id: number; ca
 /** A parent and a child; the child moves to status 2 with the follow-ups `steps` gives for the parent's id. */
 export const childMovedWith = async (
   steps: (parentId: number) => FollowUp[],
-  options: Pick<UpdateOptions, 'handOff'> = {},
+  options: Pick<TransitionOptions, 'handOff'> = {},
 ) => {
   const parent = await repo.create(base);
   const child = await repo.create(base);
-  await repo.update(child.id, { status: 2 }, { followUps: steps(parent.id), ...options });
+  await transition(repo, child.id, { status: 2 }, { followUps: steps(parent.id), ...options });
   return { parent, child };
 };
 

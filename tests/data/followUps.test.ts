@@ -6,6 +6,7 @@ import { runToCrash, writeSequence } from '../../functions/lib/db/faults.js';
 import { nextId } from '../../functions/lib/db/ids.js';
 import { defineFollowUp, sweepFollowUps, together } from '../../functions/lib/db/outbox.js';
 import { OUTBOX_INDEX } from '../../functions/lib/db/tableSchema.js';
+import { transition } from '../../functions/lib/db/transition.js';
 import { setupDynamo } from './engine.js';
 import { base, bump, childMovedWith, pendingOf, repo } from './followUpRig.js';
 import type { Sample } from './sampleEntity.js';
@@ -63,7 +64,8 @@ describe('follow-ups', () => {
   it('are applied before the transition answers, then cleared, leaving no trace on the row or in the index', async () => {
     const parent = await repo.create(base);
     const child = await repo.create({ ...base, status: 1 });
-    await repo.update(
+    await transition(
+      repo,
       child.id,
       { status: 2 },
       { expect: { status: 1 }, followUps: [bump({ id: parent.id, cause: 'c1' })] },
@@ -80,7 +82,8 @@ describe('follow-ups', () => {
     const parent = await repo.create(base);
     const child = await repo.create({ ...base, status: 2 });
     await expect(
-      repo.update(
+      transition(
+        repo,
         child.id,
         { status: 3 },
         { expect: { status: 1 }, followUps: [bump({ id: parent.id, cause: 'lost' })] },
@@ -135,7 +138,8 @@ describe('follow-ups', () => {
     const parent = await repo.create(base);
     const child = await repo.create(base);
     const g = gate('group');
-    const updating = repo.update(
+    const updating = transition(
+      repo,
       child.id,
       { status: 2 },
       {
@@ -178,7 +182,8 @@ describe('follow-ups', () => {
     let rest: Promise<void> | undefined;
     // Released after 5 s at the latest, so a transition that waited for its steps fails the test, not hangs it.
     const fallback = setTimeout(g.release, 5000);
-    const row = await repo.update(
+    const row = await transition(
+      repo,
       child.id,
       { status: 2 },
       {
@@ -211,7 +216,8 @@ describe('follow-ups', () => {
       const child = await repo.create(base);
       const { crashed } = await runToCrash({ sequence: 'test', afterWrites: n }, () =>
         writeSequence('test', () =>
-          repo.update(
+          transition(
+            repo,
             child.id,
             { status: 2 },
             {
@@ -256,7 +262,12 @@ describe('follow-ups', () => {
     const parent = await repo.create(base);
     const child = await repo.create(base);
     flaky = 0;
-    await repo.update(child.id, { status: 2 }, { followUps: [failsOnce({}), bump({ id: parent.id, cause: 'kept' })] });
+    await transition(
+      repo,
+      child.id,
+      { status: 2 },
+      { followUps: [failsOnce({}), bump({ id: parent.id, cause: 'kept' })] },
+    );
     await repo.repair();
     expect(await pendingOf(child.id)).toHaveLength(1);
     await sweepFollowUps({ before: Date.now() + 1 });

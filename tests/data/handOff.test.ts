@@ -6,6 +6,7 @@ import { defineFollowUp, sweepFollowUps } from '../../functions/lib/db/outbox.js
 import { QUEUES } from '../../functions/registry.js';
 import { type SqsEngine, startSqs } from '../../scripts/local/engines/sqs.js';
 import { sqsEvent } from '../../scripts/local/events.js';
+import { transition } from '../../functions/lib/db/transition.js';
 import { setupDynamo } from './engine.js';
 import { base, bump, childMovedWith, pendingOf, repo } from './followUpRig.js';
 
@@ -57,7 +58,8 @@ describe('follow-ups handed off', () => {
   it('leave the writer once the row is written and its key is queued; the applier applies them once, and again changes nothing', async () => {
     const parent = await repo.create(base);
     const child = await repo.create(base);
-    await repo.update(
+    await transition(
+      repo,
       child.id,
       { status: 2 },
       { expect: { status: 1 }, followUps: [bump({ id: parent.id, cause: 'end' })], handOff: true },

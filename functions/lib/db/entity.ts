@@ -154,8 +154,20 @@ export interface UpdateOptions {
    */
   basis?: object;
   /**
+   * The repair of counters kept by `add(..., { once })`: marks these causes counted in the same
+   * write, which holds only while the row has counted exactly `seen` causes (none since it was read).
+   */
+  causes?: { add: string[]; seen: number };
+}
+
+/**
+ * A transition's options (transition.ts): its write's, and what the write sets in motion, recorded on
+ * the row in the same write and applied once in effect.
+ */
+export interface TransitionOptions extends UpdateOptions {
+  /**
    * Follow-ups of this transition (outbox.ts): recorded on the row in the same conditional write,
-   * then applied in order before update returns, and by the sweeper if this process dies first.
+   * then applied in order before transition returns, and by the sweeper if this process dies first.
    */
   followUps?: FollowUp[];
   /**
@@ -165,9 +177,9 @@ export interface UpdateOptions {
   followUpCounts?: KeptCounts;
   /**
    * Takes what the write sets in motion (its kept-count moves, then its follow-ups) off the caller's
-   * path: update answers once the row is written and hands `beside` the promise of the rest. For a
+   * path: transition answers once the row is written and hands `beside` the promise of the rest. For a
    * caller with slower work to start (a checker opening its browser) that awaits the promise before
-   * its next transition of the row. It rejects only as update would have (a counter move that
+   * its next transition of the row. It rejects only as update would (a counter move that
    * failed); a failed follow-up is the sweeper's, as always.
    */
   beside?: (rest: Promise<void>) => void;
@@ -189,11 +201,6 @@ export interface UpdateOptions {
   keepApplied?: (entry: string) => void;
   /** Entries `keepApplied` handed out earlier, removed by this write (which must record follow-ups of its own). */
   clearsApplied?: readonly string[];
-  /**
-   * The repair of counters kept by `add(..., { once })`: marks these causes counted in the same
-   * write, which holds only while the row has counted exactly `seen` causes (none since it was read).
-   */
-  causes?: { add: string[]; seen: number };
 }
 
 export interface AddOptions extends UpdateOptions {
@@ -213,7 +220,11 @@ export interface Repository<T extends { id: number; created_at: number }> {
   get(id: number): Promise<T | undefined>;
   /** Missing ids are left out; `includeDeleted` also returns soft-deleted rows (history screens show their names). */
   getMany(ids: number[], options?: { includeDeleted?: boolean }): Promise<T[]>;
-  /** Sets fields (undefined values are removed), stamps updated_at; returns the new item. Throws NotFound-like ConditionFailedError when missing. */
+  /**
+   * Sets fields (undefined values are removed), stamps updated_at, moves the kept counts of the index
+   * partitions the row moved between; returns the new item. Throws NotFound-like ConditionFailedError
+   * when missing. Follow-ups of a change are a transition's (transition.ts), not update's.
+   */
   update(id: number, patch: Partial<T>, options?: UpdateOptions): Promise<T>;
   /** Atomic counter change, e.g. add(siteId, { available_account_cnt: -1 }). */
   add(id: number, deltas: Partial<Record<keyof T & string, number>>, options?: AddOptions): Promise<T>;

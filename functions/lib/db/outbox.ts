@@ -28,8 +28,8 @@
 //     ({ task_id, cause, deltas }: { task_id: number; cause: string; deltas: Record<string, number> }) =>
 //       checkStore().tasks.addOnce(task_id, deltas, cause),
 //   );
-//   // the transition (a feature store's repo.update with `followUps`)
-//   await repo.update(sub.id, { status: Done }, {
+//   // the transition (transition.ts: the row's write with its follow-ups recorded in it)
+//   await transition(repo, sub.id, { status: Done }, {
 //     expect: { status: Running },
 //     followUps: [countOnTask({ task_id: sub.task_id, cause: `subtask_end:${sub.id}`, deltas: { task_done: 1 } })],
 //   });

@@ -49,17 +49,10 @@ import {
   type ListOutcome,
   type Repository,
   searchableFields,
+  type UpdateOptions,
 } from './entity.js';
-import { handOff } from './handOff.js';
 import { idFromBlock, nextId, nextIds } from './ids.js';
-import {
-  applyRecorded,
-  CAUSES,
-  followUpsOfNewRow,
-  type OutboxWrite,
-  outboxAttributes,
-  recordFollowUps,
-} from './outbox.js';
+import { applyRecorded, CAUSES, followUpsOfNewRow, outboxAttributes } from './outbox.js';
 import { ttlSecondsOf } from './retention.js';
 import { mapLimit } from '../mapLimit.js';
 import { onConditionFailure } from './conditionFailure.js';
@@ -112,6 +105,18 @@ export interface DynamoRepository<T extends Row> extends Repository<T> {
    * new rows of several types in one BatchWriteItem (which takes no condition, like createMany).
    */
   newRow(data: Omit<T, 'id' | 'created_at'> & Partial<Pick<T, 'created_at'>>, id: number): Promise<NewRow<T>>;
+  /**
+   * `update`'s write without moving its kept counts: it answers the new row, the item as it was, the
+   * row's key, and the counter move to run (at once, or off the caller's path). `also` adds clauses to
+   * the same UpdateItem: a transition's follow-ups (transition.ts) are recorded so, with the change or
+   * not at all.
+   */
+  updateWith(
+    id: number,
+    patch: Partial<T>,
+    options?: UpdateOptions,
+    also?: (b: ExpressionBuilder) => ExpressionParts,
+  ): Promise<WrittenUpdate<T>>;
   /** Like get, but with the def's hidden fields (e.g. the encrypted password the checker needs). */
   getWithHidden(id: number): Promise<T | undefined>;
   /** Like all, but with the def's hidden fields. */
@@ -134,6 +139,23 @@ export interface DynamoRepository<T extends Row> extends Repository<T> {
    * that it was counted: rows that count without end (an incident's failures) keep their set small.
    */
   forgetCause(id: number, cause: string): Promise<void>;
+}
+
+/** Clauses another lib/db module adds to a repository's UpdateItem. */
+export interface ExpressionParts {
+  sets: string[];
+  adds: string[];
+  removes: string[];
+}
+
+/** What a repository's updateWith wrote. */
+export interface WrittenUpdate<T> {
+  row: T;
+  /** The item as it was before the write (ALL_OLD). */
+  old: Item;
+  key: { pk: string; sk: string };
+  /** Moves the kept counts of the partitions the write moved the row between (none: resolves at once). */
+  moveCounters(): Promise<void>;
 }
 
 const BATCH_GET_MAX = 100;
@@ -388,6 +410,12 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
     },
 
     async update(id, patch, options) {
+      const written = await api.updateWith(id, patch, options);
+      await written.moveCounters();
+      return written.row;
+    },
+
+    async updateWith(id, patch, options, also) {
       const b = new ExpressionBuilder();
       const sets: string[] = [];
       const removes: string[] = [];
@@ -455,14 +483,12 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
       }
       if (!('updated_at' in patch)) set('updated_at', Date.now());
       const adds: string[] = [];
-      // Follow-ups ride on this very write (outbox.ts): recorded together with the change, or not at all.
-      const outbox: OutboxWrite | undefined = options?.followUps?.length
-        ? recordFollowUps(b, options.followUps, undefined, options.clearsApplied)
-        : undefined;
-      if (outbox) {
-        sets.push(...outbox.sets);
-        adds.push(...outbox.adds);
-        removes.push(...outbox.removes);
+      // What rides on this very write (a transition's follow-ups, transition.ts): written with the change, or not at all.
+      const alsoWritten = also?.(b);
+      if (alsoWritten) {
+        sets.push(...alsoWritten.sets);
+        adds.push(...alsoWritten.adds);
+        removes.push(...alsoWritten.removes);
       }
       if (options?.causes?.add.length) adds.push(`${b.name(CAUSES)} ${b.value(new Set(options.causes.add))}`);
       const expression = [
@@ -478,28 +504,13 @@ export function createRepository<T extends Row>(def: EntityDef<T>): DynamoReposi
       }
       const before = partitionsOf(old);
       const after = partitionsOf(next);
-      const rest = (async () => {
-        const moved = before.join() !== after.join() ? moveBetween(before, after) : undefined;
-        // Handed off, the follow-ups go to their applier while the counters move (none reads them).
-        if (outbox && options?.handOff) {
-          await Promise.all([moved, handOff(key(id))]);
-          return;
-        }
-        await moved;
-        if (!outbox) return;
-        const keep = options?.keepApplied;
-        const applied = await applyRecorded(
-          key(id),
-          outbox,
-          old,
-          options?.followUpCounts ? { counts: options.followUpCounts } : undefined,
-          { keep: keep !== undefined },
-        );
-        if (applied) keep?.(outbox.name);
-      })();
-      if (options?.beside) options.beside(rest);
-      else await rest;
-      return toRow(next);
+      const moved = before.join() !== after.join();
+      return {
+        row: toRow(next),
+        old,
+        key: key(id),
+        moveCounters: () => (moved ? moveBetween(before, after) : Promise.resolve()),
+      };
     },
 
     async add(id, deltas, options) {
