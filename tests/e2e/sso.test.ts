@@ -76,6 +76,14 @@ describe('single sign-on in the browser', () => {
     await screenshot(page, 'sso-config-section');
   });
 
+  it('says it in Chinese too', async () => {
+    const page = await session.page({ locale: 'zh' });
+    await page.goto('/auth/login?sso_error=4022');
+    await shows(page.getByRole('link', { name: '使用 Sandbox SSO 登录' }));
+    await shows(page.getByText('您在身份提供方的账号不是 Patrol 用户。请联系超级管理员添加。'));
+    await screenshot(page, 'sso-login-zh');
+  });
+
   it('brings a user Patrol does not know back to the login page with the reason', async () => {
     const page = await session.page();
     await page.goto('/auth/login');
