@@ -1,5 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunStatus } from '../../shared/enums.js';
@@ -173,16 +174,25 @@ describe('single sign-on in the demo', () => {
 describe('a second start on the same data', () => {
   it('adds no demo sites or checks again, and the sites follow the sandbox to its new address', async () => {
     const before = (await get('/sites?page_size=0')).total_count;
+    const oidcBefore = stack?.sandboxOidcUrl as string;
     await stack?.stop();
-    stack = await start();
+    // The sandbox provider's port taken meanwhile: it starts elsewhere, and the SSO config follows it.
+    const squatter = createServer();
+    await new Promise<void>((r) => squatter.listen(Number(new URL(oidcBefore).port), '127.0.0.1', () => r()));
+    try {
+      stack = await start();
+    } finally {
+      squatter.close();
+    }
     token = await login(stack.url, 'admin', ADMIN_PASSWORD);
+    expect(stack.sandboxOidcUrl).not.toBe(oidcBefore);
 
     const sites = (await get('/sites?page_size=0')).result as Json[];
     expect(sites.length).toBe(before);
     expect(new Set(sites.map((s) => s.name)).size).toBe(sites.length);
     for (const s of sites) expect(s.url).toBe(stack.sandboxSiteUrl);
     expect((await get('/operations')).total_count).toBe(1);
-    // The provider keeps its address when its port is free; the config names wherever it is.
+    // The config names the provider wherever it now is.
     expect((await get('/super/system-config')).document.sso.issuer).toBe(stack.sandboxOidcUrl);
     expect((await get('/auth/sso')).enabled).toBe(true);
   });
