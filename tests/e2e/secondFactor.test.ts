@@ -67,5 +67,12 @@ describe('TOTP in the browser', () => {
     expect(JSON.parse((await page.evaluate(() => localStorage.getItem('patrol.auth'))) ?? '{}')).toMatchObject({
       name: `Nick ${username}`,
     });
+
+    // The second step in Chinese (the product's default language).
+    const zh = await session.page({ locale: 'zh' });
+    await submitLogin(zh, username, PASSWORD);
+    await shows(zh.getByText('两步登录'));
+    await shows(zh.getByRole('button', { name: '验证' }));
+    await screenshot(zh, 'totp-second-step-zh');
   });
 });
