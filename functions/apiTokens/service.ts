@@ -53,7 +53,7 @@ export async function createApiToken(body: NewApiTokenBody, creator: AuthUser, n
   const stored = await apiTokenStore().create({
     name: body.name,
     scope: body.scope,
-    expires_at: body.expires_at,
+    expiry: body.expires_at,
     prefix: token.slice(0, API_TOKEN_SHOWN_CHARS),
     last_used_at: null,
     revoked_at: null,
@@ -80,7 +80,7 @@ const refused = () => new UnauthorizedError('This API token is unknown, revoked 
 export async function authenticateApiToken(token: string, now = Date.now()): Promise<AuthUser> {
   const hash = tokenDigest(token);
   const key = await apiTokenStore().byHash(hash);
-  if (!key || key.expires_at <= now) throw refused();
+  if (!key || key.expiry <= now) throw refused();
   const creator = await userCredentials(key.creator_id);
   if (!creator || creator.enabled === false || creator.role !== 'super') throw refused();
   if (key.last_used_at < now - LAST_USE_EVERY_MS) {

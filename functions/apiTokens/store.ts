@@ -21,7 +21,8 @@ export interface ApiTokenKey {
   name: string;
   scope: ApiTokenScopeValue;
   creator_id: number;
-  expires_at: number;
+  /** The row's `expiry` (`expires_at` is the TTL attribute of every stored record). */
+  expiry: number;
   /** 0 until first used: a number, so the once-a-minute condition compares it. */
   last_used_at: number;
 }
@@ -60,7 +61,7 @@ export function dynamoApiTokenStore(
         name: row.name,
         scope: row.scope,
         creator_id: row.creator_id,
-        expires_at: row.expires_at,
+        expiry: row.expiry,
         last_used_at: 0,
       };
       try {

@@ -1,6 +1,6 @@
 import { refreshAhead } from '../lib/http/keptAnswers.js';
 import { logger } from '../lib/logger.js';
-import { metricsFiguresRouter } from '../metrics/routes.js';
+import { refreshMetricsFigures } from '../metrics/routes.js';
 import { bankDashboardRouter } from './bankRoutes.js';
 import { checkDashboardRouter } from './checkRoutes.js';
 
@@ -10,6 +10,7 @@ import { checkDashboardRouter } from './checkRoutes.js';
  * (lib/http/keptAnswers.ts); and the figures /metrics writes, so a scrape is one small read too.
  */
 export const handler = async () => {
-  const { refreshed, failed } = await refreshAhead([checkDashboardRouter, bankDashboardRouter, metricsFiguresRouter]);
+  const { refreshed, failed } = await refreshAhead([checkDashboardRouter, bankDashboardRouter]);
   if (failed.length) logger.warn('dashboard answers not refreshed', { refreshed: refreshed.length, failed });
+  await refreshMetricsFigures().catch((error: unknown) => logger.error('metrics figures not refreshed', { error }));
 };

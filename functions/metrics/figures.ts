@@ -2,7 +2,7 @@
 // check rollups' 7-day window items (the Health panel's), the bank and delivery dashboards' day
 // records, the incidents' status index and the sites' names. Computing them reads ~1 item per site
 // and a few more; a scrape never does: the dashboard's refresher keeps this answer computed every
-// minute (routes.ts, lib/http/keptAnswers.ts) and a scrape reads the one stored answer.
+// minute (routes.ts, lib/db/storedAnswers.ts) and a scrape reads the one stored record.
 
 import { emptyListQuery } from '../../shared/listQuery.js';
 import { IncidentStatus } from '../../shared/schemas/incidents.js';

@@ -1,42 +1,54 @@
 import { HEADERS } from '../../shared/envelope.js';
-import { answerKey, keptOrComputed } from '../lib/http/keptAnswers.js';
+import { readStoredAnswer, storeAnswer } from '../lib/db/storedAnswers.js';
 import { RawReply, Router } from '../lib/http/router.js';
+import { logger } from '../lib/logger.js';
 import { computeMetricsFigures, type MetricsFigures } from './figures.js';
 import { openMetricsText } from './openMetrics.js';
 
-/** As the dashboard's: served again in-process meanwhile, and kept by the refresher every minute. */
-const FIGURES_SHARED_MS = 10_000;
-
+/** The stored answer's key (lib/db/storedAnswers.ts), beside the dashboard's kept answers. */
+const FIGURES_KEY = '/metrics figures';
 /**
- * The figures as a kept answer. Not mounted in the API (its JSON is no contract): the dashboard's
- * refresher keeps it computed (functions/dashboard/refreshAnswers.ts), and /metrics reads it.
+ * Figures younger than this are served as stored: the refresher writes them every minute, so a
+ * scrape every 15 s reads one record; an older one (a refresher that stopped, the first scrape
+ * after a start) is computed by the scrape and stored for the next. Always on, unlike the
+ * dashboard's sharing (SHARED_ANSWERS): a scrape that computed would cost what a scrape must not.
  */
-export const metricsFiguresRouter = new Router().get(
-  '/metrics/figures',
-  async (req) => {
-    const { figures, rcu } = await computeMetricsFigures();
-    req.setHeader(HEADERS.consumedCapacity, String(Math.round(rcu * 100) / 100));
-    return figures;
-  },
-  { sharedFor: FIGURES_SHARED_MS, refreshAhead: [{}], tokenScope: 'metrics' },
-);
-const figuresRoute = metricsFiguresRouter.routes[0];
+export const FIGURES_MAX_AGE_MS = 90_000;
+
+async function storeFigures(figures: MetricsFigures): Promise<void> {
+  await storeAnswer(FIGURES_KEY, { body: JSON.stringify(figures), headers: {}, madeAt: figures.made_at, kept: true });
+}
+
+/** Computes the figures and stores them: the dashboard's refresher, every minute. */
+export async function refreshMetricsFigures(): Promise<void> {
+  await storeFigures((await computeMetricsFigures()).figures);
+}
+
+/** The stored figures if young enough, else computed and stored; with the read units it took. */
+async function currentFigures(now = Date.now()): Promise<{ figures: MetricsFigures; rcu: number }> {
+  const { answer, rcu } = await readStoredAnswer(FIGURES_KEY);
+  if (answer && now - answer.madeAt < FIGURES_MAX_AGE_MS)
+    return { figures: JSON.parse(answer.body) as MetricsFigures, rcu };
+  const computed = await computeMetricsFigures(now);
+  await storeFigures(computed.figures).catch((error: unknown) =>
+    logger.warn('storing the metrics figures failed', { error }),
+  );
+  return { figures: computed.figures, rcu: rcu + computed.rcu };
+}
 
 /**
  * GET /metrics (issue 46 item 3): OpenMetrics text for Prometheus, for API tokens of scope `metrics`
- * only. A scrape reads the one stored figures answer (x-consumed-rcu says what it read); only the
- * first after a start, or after the refresher stopped, computes them.
+ * only. x-consumed-rcu says what the scrape read: one stored record, unless it had to compute.
  */
 export const metricsRouter = new Router().get(
   '/metrics',
-  async (req) => {
-    const answer = await keptOrComputed(figuresRoute, req, answerKey(figuresRoute.pattern, {}));
-    const figures = (JSON.parse(answer.body) as { data: MetricsFigures }).data;
+  async () => {
+    const { figures, rcu } = await currentFigures();
     const { text, contentType } = await openMetricsText(figures);
     return new RawReply(200, text, {
       'content-type': contentType,
       'cache-control': 'no-store',
-      [HEADERS.consumedCapacity]: answer.headers[HEADERS.consumedCapacity] ?? '0',
+      [HEADERS.consumedCapacity]: String(Math.round(rcu * 100) / 100),
     });
   },
   { tokenScope: 'metrics' },

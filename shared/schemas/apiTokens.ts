@@ -39,7 +39,8 @@ export const apiTokenListFields = {
   scope: field.enum(ApiTokenScope, { sort: 'bounded', filter: 'bounded' }),
   /** The token's first API_TOKEN_SHOWN_CHARS characters, enough to recognise it, never to use it. */
   prefix: field.text(),
-  expires_at: field.datetime({ sort: 'bounded', filter: 'bounded' }),
+  /** When it stops working (ms): the body's `expires_at` (a row's `expires_at` is storage's TTL). */
+  expiry: field.datetime({ sort: 'bounded', filter: 'bounded' }),
   /** Updated at most once a minute per token (functions/apiTokens/service.ts). */
   last_used_at: field.shown<number | null>(),
   revoked_at: field.shown<number | null>(),
