@@ -27,7 +27,7 @@ import { dynamoClient } from '../aws/clients.js';
 import { config } from '../config.js';
 import { held, onConditionFailure } from './conditionFailure.js';
 import { ConditionFailedError } from './entity.js';
-import { conditionExpression, ExpressionBuilder, type RecordCondition } from './expr.js';
+import { conditionExpression, ExpressionBuilder, type RecordCondition, when } from './expr.js';
 import { TTL_ATTRIBUTE } from './tableSchema.js';
 
 export type RecordId = string | number;
@@ -241,7 +241,7 @@ export function keyedRecords<T extends object>(kind: string, layout: RecordLayou
     async put(id, data, options) {
       const ttl = expiry();
       const b = new ExpressionBuilder();
-      const condition = options?.when ?? (options?.ifAbsent ? ({ missing: true } as const) : undefined);
+      const condition = options?.when ?? (options?.ifAbsent ? when.missing() : undefined);
       const write = dynamoClient().send(
         new PutCommand({
           TableName: config.tableName,
