@@ -175,7 +175,7 @@ describe('PasskeySignInButton', () => {
     const api = stubApi({
       'POST /login/passkey/options': () => ({ challenge: 'xyz' }),
       'POST /login/passkey': () =>
-        jsonResponse({ code: 40418, msg: 'This passkey is not recognised.', request_id: 'r' }, 400),
+        jsonResponse({ code: 4019, msg: 'This passkey is not recognised.', request_id: 'r' }, 400),
     });
     vi.mocked(startAuthentication).mockResolvedValue({ id: 'cred-9' } as never);
     const onAnswer = vi.fn();
