@@ -65,6 +65,20 @@ describe('the API document', () => {
     expect(json.paths['/super/users'].get.responses).toHaveProperty('403');
   });
 
+  it('declares the API token scheme: either credential by default, /metrics a token only, the scopes per operation', () => {
+    expect(json.components.securitySchemes.apiToken).toMatchObject({
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'pat_…',
+    });
+    expect(json.security).toEqual([{ bearerAuth: [] }, { apiToken: [] }]);
+    expect(json.paths['/metrics'].get.security).toEqual([{ apiToken: [] }]);
+    expect(json.paths['/sites'].get['x-token-scopes']).toEqual(['read', 'operate']);
+    expect(json.paths['/sites'].post['x-token-scopes']).toEqual(['operate']);
+    expect(json.paths['/sites/accounts/{id}/pwd'].get['x-token-scopes']).toEqual([]);
+    expect(json.paths['/super/tokens'].get).not.toHaveProperty('x-token-scopes');
+  });
+
   it('documents the inbound webhook: root server, X-API-Key, 400/401/413/429', () => {
     const item = json.paths['/webhook/bank'];
     expect(item.servers).toEqual([{ url: '/' }]);

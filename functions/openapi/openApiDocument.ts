@@ -20,6 +20,8 @@ import {
 import { verificationRecipes } from '../../shared/webhookRecipes.js';
 import { API_PREFIX } from '../lib/http/apiHandler.js';
 import { lowestRole, type Route, type Router } from '../lib/http/router.js';
+import { tokenAllows } from '../lib/http/tokenScope.js';
+import { ApiTokenScope } from '../../shared/schemas/apiTokens.js';
 
 // The API document (OpenAPI 3.1), written from what the code declares: every route of the routers
 // with its access, path parameters and zod body schema, the list protocol on list routes, the inbound
@@ -28,6 +30,9 @@ import { lowestRole, type Route, type Router } from '../lib/http/router.js';
 
 const BEARER = 'bearerAuth';
 const API_KEY = 'apiKey';
+/** API tokens (issue 46): the same Authorization header, `pat_…`, held to their scope (tokenScope.ts). */
+const API_TOKEN = 'apiToken';
+const TOKEN_SCOPES = Object.values(ApiTokenScope.values);
 
 const Failure = z
   .object({
@@ -143,7 +148,9 @@ function operation(route: Route, params: Record<string, z.ZodType>): ZodOpenApiO
     responses['400'] = failure('A refused field, named in `extra`');
   if (access !== 'public') responses['401'] = failure('Missing, wrong or expired credentials');
   const role = access === 'user' || access === 'super' ? lowestRole(route) : undefined;
-  if (access === 'super') responses['403'] = failure('Not the super role');
+  if (route.tokenScope)
+    responses['403'] = failure(`A session, or a token of another scope than ${route.tokenScope} (code 4037, 4036)`);
+  else if (access === 'super') responses['403'] = failure('Not the super role');
   else if (role === 'operator') responses['403'] = failure('The viewer role reads only (code 4032)');
   if (route.body) responses['415'] = failure('A body that is not JSON (Content-Type: application/json)');
   if (route.maxBodyBytes) responses['413'] = failure(`Body over ${route.maxBodyBytes} bytes`);
@@ -156,7 +163,14 @@ function operation(route: Route, params: Record<string, z.ZodType>): ZodOpenApiO
     summary: `${route.method} ${route.pattern}`,
     description: `Access: ${access}${role ? `, lowest role ${role}` : ''}.`,
     ...(role ? { 'x-lowest-role': role } : {}),
-    ...(access === 'public' ? { security: [] } : access === 'api-key' ? { security: [{ [API_KEY]: [] }] } : {}),
+    ...(access === 'user' ? { 'x-token-scopes': TOKEN_SCOPES.filter((scope) => tokenAllows(scope, route)) } : {}),
+    ...(access === 'public'
+      ? { security: [] }
+      : access === 'api-key'
+        ? { security: [{ [API_KEY]: [] }] }
+        : route.tokenScope
+          ? { security: [{ [API_TOKEN]: [] }] }
+          : {}),
     requestParams: {
       ...(Object.keys(params).length ? { path: z.object(params) } : {}),
       ...(route.list ? { query: z.object(listQuery(route.list)), header: listHeaders } : {}),
@@ -271,11 +285,19 @@ export function openApiDocument(api: Router, root: Router, version: string): Ret
         'List routes take the list protocol query (shared/listQuery.ts).',
     },
     servers: [{ url: API_PREFIX }],
-    security: [{ [BEARER]: [] }],
+    security: [{ [BEARER]: [] }, { [API_TOKEN]: [] }],
     components: {
       securitySchemes: {
         [BEARER]: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The jwt POST /login returns' },
         [API_KEY]: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: "A bank account's api_key" },
+        [API_TOKEN]: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'pat_…',
+          description:
+            'An API token a super user made (POST /super/tokens). Its scope bounds it: read (the GETs a viewer may make), ' +
+            'operate (what an operator may do, no reveal), metrics (GET /metrics only); each operation lists the scopes it admits in x-token-scopes.',
+        },
       },
     },
     paths,
