@@ -33,7 +33,7 @@ beforeAll(async () => {
   });
   expect(created.status, JSON.stringify(created.body)).toBe(200);
   const id = created.body.data.id as number;
-  await refreshedAccount((path, body) => api('post', path, body), id);
+  await refreshedAccount((path) => api('post', path), id);
   const secret = `rcv-${uniqueName('t')}`;
   const hook = uniqueName('vhook').toLowerCase();
   // The receiver's own token in the query, as many receivers take it.
