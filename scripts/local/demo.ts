@@ -192,8 +192,9 @@ async function seedTelegramDemo(): Promise<void> {
 
 /**
  * Single sign-on against the sandbox OIDC provider (scripts/sandbox/oidc): the login page shows
- * "Sign in with Sandbox SSO", whose form signs in `admin` or `operator1` (an operator made here,
- * whose password nobody knows: SSO only); `stranger` is refused. The provider's MFA switch counts as
+ * "Sign in with Sandbox SSO", whose form signs in `operator1` (an operator made here, whose Patrol
+ * password nobody knows: SSO only) with the sandbox's password (DATA_DIR/sandbox-oidc-password.txt);
+ * `stranger` is refused. The provider's MFA switch counts as
  * the second factor (amr `mfa`).
  */
 async function seedSsoDemo(): Promise<void> {
@@ -229,7 +230,9 @@ async function seedSsoDemo(): Promise<void> {
       mfa_values: ['mfa'],
     },
   });
-  log(`single sign-on: "Sign in with Sandbox SSO" against ${issuer} (accounts admin, operator1; password sandbox)`);
+  log(
+    `single sign-on: "Sign in with Sandbox SSO" against ${issuer} (account operator1; password in DATA_DIR/sandbox-oidc-password.txt)`,
+  );
 }
 
 /**

@@ -57,7 +57,7 @@ console.log(`
 Patrol is running at ${stack.url}  (ready in ${Date.now() - started} ms)
   Sign in:  ${adminLine}
   2nd step: ${factorLine}
-  Data:     ${stack.dataDir}${stack.sandboxSiteUrl ? `\n  Sandbox:  ${stack.sandboxSiteUrl}` : ''}${stack.sandboxBankUrl ? `\n  Banks:    ${stack.sandboxBankUrl}/kbz, ${stack.sandboxBankUrl}/aya` : ''}${stack.sandboxOidcUrl ? `\n  SSO:      ${stack.sandboxOidcUrl} (the sandbox identity provider; accounts admin, operator1, stranger; password sandbox)` : ''}
+  Data:     ${stack.dataDir}${stack.sandboxSiteUrl ? `\n  Sandbox:  ${stack.sandboxSiteUrl}` : ''}${stack.sandboxBankUrl ? `\n  Banks:    ${stack.sandboxBankUrl}/kbz, ${stack.sandboxBankUrl}/aya` : ''}${stack.sandboxOidcUrl ? `\n  SSO:      ${stack.sandboxOidcUrl} (the sandbox identity provider; accounts operator1, stranger; password in ${stack.dataDir}/sandbox-oidc-password.txt)` : ''}
   Stop:     Ctrl-C
 `);
 // A parent that started us with an IPC channel (the test harness) gets the details directly.

@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type SandboxOidcHandle, startSandboxOidc } from '../sandbox/oidc/server.js';
+import { ensureKeyFile } from './keys.js';
 
 // The sandbox OIDC provider's address is its issuer, which the system config names (the demo points
 // single sign-on at it). It listens on the port it had at the previous start when that port is free
@@ -9,19 +10,26 @@ import { type SandboxOidcHandle, startSandboxOidc } from '../sandbox/oidc/server
 
 const urlFile = (dataDir: string) => join(dataDir, 'sandbox-oidc-url.txt');
 
+/**
+ * The sandbox accounts' password: made on first start and kept like a key (0600), so the demo's single
+ * sign-on is no well-known way into the users it maps (tests read it from here too).
+ */
+export const sandboxOidcPasswordFile = (dataDir: string) => join(dataDir, 'sandbox-oidc-password.txt');
+
 /** Starts the provider on its previous port if it can, else on a free one. */
 export async function startLocalSandboxOidc(dataDir: string, publicUrl: string): Promise<SandboxOidcHandle> {
   const redirectUris = [`${publicUrl.replace(/\/+$/, '')}/api/v1/auth/oidc/callback`];
+  const password = await ensureKeyFile(sandboxOidcPasswordFile(dataDir), 12);
   const previous = (await readFile(urlFile(dataDir), 'utf8').catch(() => '')).trim();
   const port = previous ? Number(new URL(previous).port) : 0;
   if (port) {
     try {
-      return await startSandboxOidc({ port, redirectUris });
+      return await startSandboxOidc({ port, redirectUris, password });
     } catch {
       // Taken by something else meanwhile: a free port, and the config follows.
     }
   }
-  return startSandboxOidc({ port: 0, redirectUris });
+  return startSandboxOidc({ port: 0, redirectUris, password });
 }
 
 /**

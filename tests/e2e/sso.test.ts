@@ -1,12 +1,16 @@
 // Single sign-on in Chromium (issue 43, item 2): "Sign in with <name>" on the login page, the
 // sandbox provider's own form (scripts/sandbox/oidc), and back in the console signed in; a user
 // Patrol does not know comes back to the login page with the reason.
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { SANDBOX_OIDC_CLIENT, SANDBOX_OIDC_PASSWORD } from '../../scripts/sandbox/oidc/server.js';
+import { sandboxOidcPasswordFile } from '../../scripts/local/sandboxOidc.js';
+import { SANDBOX_OIDC_CLIENT } from '../../scripts/sandbox/oidc/server.js';
 import { kit, uniqueName } from '../helpers/authKit.js';
 import { browserSession, screenshot, shows } from './helpers.js';
 
 const stack = inject('stack');
+/** The stack's own sandbox password, generated into its DATA_DIR at start. */
+const SANDBOX_OIDC_PASSWORD = readFileSync(sandboxOidcPasswordFile(stack.dataDir), 'utf8').trim();
 const k = kit(stack);
 const session = browserSession(stack.url);
 const PASSWORD = 'e2e-sso-pass-1';

@@ -2,12 +2,16 @@
 // oidc-provider: the browser's redirects are followed by hand (fetch with redirect: 'manual' and a
 // cookie jar), so a test can stop at the callback and tamper with it as an attacker would.
 import { generate } from 'otplib';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ErrorCode } from '../../shared/envelope.js';
-import { SANDBOX_OIDC_CLIENT, SANDBOX_OIDC_PASSWORD } from '../../scripts/sandbox/oidc/server.js';
+import { sandboxOidcPasswordFile } from '../../scripts/local/sandboxOidc.js';
+import { SANDBOX_OIDC_CLIENT } from '../../scripts/sandbox/oidc/server.js';
 import { kit, uniqueName } from '../helpers/authKit.js';
 
 const stack = inject('stack');
+/** The stack's own sandbox password, generated into its DATA_DIR at start. */
+const SANDBOX_OIDC_PASSWORD = readFileSync(sandboxOidcPasswordFile(stack.dataDir), 'utf8').trim();
 const k = kit(stack);
 const { client } = k;
 const ISSUER = stack.env.SANDBOX_OIDC_URL;

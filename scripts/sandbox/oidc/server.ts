@@ -1,11 +1,11 @@
 // The sandbox OpenID Connect provider: what Patrol's single sign-on talks to locally, in demos and in
 // tests. A real provider (oidc-provider), not a stub, so the flow Patrol runs against it is the one it
 // runs against Google Workspace, Entra ID or Cognito: discovery, authorization code with PKCE, state,
-// nonce, a signed ID token. Its sign-in form is the sandbox's own (a name, the password `sandbox`, and
+// nonce, a signed ID token. Its sign-in form is the sandbox's own (a name, the sandbox's password, and
 // a switch that says the user also passed a second factor: `amr` then holds `mfa` and `acr` is `mfa`).
 // Consent is skipped: Patrol is the one first-party client. Every account's claims are in its ID
 // token (preferred_username, email, email_verified, name). State lives in memory per server.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { exportJWK, generateKeyPair } from 'jose';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
@@ -19,6 +19,12 @@ export interface SandboxOidcOptions {
   host?: string;
   /** Where the provider may send the browser back: Patrol's callback (`${PUBLIC_URL}/api/v1/auth/oidc/callback`). */
   redirectUris: string[];
+  /**
+   * What every account signs in with. A secret of the stack (the local stack's is generated and kept in
+   * DATA_DIR, as the admin password is), never a well-known word: the demo maps Patrol's users to the
+   * provider's names, so a known password here would be a second way into every one of them.
+   */
+  password: string;
 }
 
 export interface SandboxOidcHandle {
@@ -29,16 +35,12 @@ export interface SandboxOidcHandle {
 
 /** The one client the sandbox knows: what the local stack's demo data configures. */
 export const SANDBOX_OIDC_CLIENT = { id: 'patrol-local', secret: 'patrol-local-sandbox-secret' } as const;
-/** Every sandbox account signs in with this password. */
-export const SANDBOX_OIDC_PASSWORD = 'sandbox';
-
 /**
- * The fixed accounts the form lists: two Patrol knows on a fresh stack with the demo data (the first
- * super user, an operator whose provider name differs in case), and one it never knows. Any other
- * name of letters, digits and `. _ - @` is an account too, so a test can sign in as a user it made.
+ * The fixed accounts the form lists: one Patrol knows on a fresh stack with the demo data (an operator
+ * whose provider name differs in case), and one it never knows. Any other name of letters, digits and
+ * `. _ - @` is an account too, so a test can sign in as a user it made.
  */
 export const SANDBOX_OIDC_ACCOUNTS = [
-  { login: 'admin', preferred_username: 'admin', name: 'Sandbox Admin' },
   { login: 'operator1', preferred_username: 'Operator1', name: 'Sandbox Operator' },
   { login: 'stranger', preferred_username: 'stranger', name: 'Someone Patrol does not know' },
 ] as const;
@@ -73,7 +75,7 @@ button{margin-top:18px;width:100%;padding:10px;font-size:15px;background:#6b2fb3
 .error{color:#b10e1c;font-size:14px}
 </style></head><body><main>
 <h1>Sandbox identity provider</h1>
-<p>Signing in to <b>${escapeHtml(clientName)}</b>. Accounts: ${accounts} (or any other name); the password is <code>${SANDBOX_OIDC_PASSWORD}</code>.</p>
+<p>Signing in to <b>${escapeHtml(clientName)}</b>. Accounts: ${accounts} (or any other name). The password is the sandbox's own, printed by <code>npm start</code> and kept in <code>DATA_DIR/sandbox-oidc-password.txt</code>.</p>
 ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
 <form method="post" action="/interaction/${escapeHtml(uid)}/login">
 <label for="login">Account</label><input id="login" name="login" type="text" autocomplete="off" value="${escapeHtml(login)}" autofocus>
@@ -82,6 +84,9 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
 <button type="submit">Sign in</button>
 </form></main></body></html>`;
 }
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+const samePassword = (typed: string, password: string) => timingSafeEqual(digest(typed), digest(password));
 
 async function formBody(req: IncomingMessage): Promise<URLSearchParams> {
   const chunks: Buffer[] = [];
@@ -109,7 +114,7 @@ export async function startSandboxOidc(opts: SandboxOidcOptions): Promise<Sandbo
     const form = await formBody(req);
     const login = (form.get('login') ?? '').trim();
     if (!LOGIN.test(login)) return html(res, 400, page(details.uid, clientName, 'Type an account name.', login));
-    if (form.get('password') !== SANDBOX_OIDC_PASSWORD)
+    if (!samePassword(form.get('password') ?? '', opts.password))
       return html(res, 400, page(details.uid, clientName, 'Wrong password.', login));
     const mfa = form.get('mfa') === '1';
     await p.interactionFinished(
