@@ -24,6 +24,22 @@ export class PatrolError extends Error {
   }
 }
 
+/**
+ * The base of a feature's error whose message is its registry entry's text (shared/errors.ts): status,
+ * code and text come from the one entry, so a class cannot drift from the code it answers with.
+ * `export class SsoUnknownUserError extends registryError('SsoUnknownUser') { override name = '…'; }`
+ */
+export function registryError<K extends keyof typeof ERRORS>(key: K) {
+  const def = ERRORS[key];
+  return class extends PatrolError {
+    override status: number = def.status;
+    override code: number = def.code;
+    constructor(options?: { cause?: unknown; extra?: Record<string, string> }) {
+      super(def.text, options);
+    }
+  };
+}
+
 export class BadRequestError extends PatrolError {
   override name = 'BadRequestError';
   override status: number = ERRORS.BadRequest.status;
