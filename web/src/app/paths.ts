@@ -43,6 +43,7 @@ export const routePaths = {
   security: { path: '/setting/security', ready: true },
   help: { path: '/help', ready: true },
   superUsers: { path: '/super/users/users', ready: true },
+  superTokens: { path: '/super/users/tokens', ready: true },
   superTg: { path: '/super/notification/tg', ready: true },
   superConfig: { path: '/super/system/config', ready: true },
   superAudit: { path: '/super/system/audit', ready: true },

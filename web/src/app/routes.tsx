@@ -19,6 +19,8 @@ import {
   HistoryRegular,
   HomeFilled,
   HomeRegular,
+  KeyMultipleFilled,
+  KeyMultipleRegular,
   PeopleTeamFilled,
   PeopleTeamRegular,
   PlayFilled,
@@ -57,6 +59,7 @@ const QuestionCircleIcon = bundleIcon(QuestionCircleFilled, QuestionCircleRegula
 const SendIcon = bundleIcon(SendFilled, SendRegular);
 const SettingsIcon = bundleIcon(SettingsFilled, SettingsRegular);
 const ShieldTaskIcon = bundleIcon(ShieldTaskFilled, ShieldTaskRegular);
+const KeyMultipleIcon = bundleIcon(KeyMultipleFilled, KeyMultipleRegular);
 const TimerIcon = bundleIcon(TimerFilled, TimerRegular);
 
 export type Layout = 'shell' | 'bare';
@@ -304,6 +307,13 @@ const routeSpecs: readonly RouteSpec[] = [
     screen: lazyScreen(() => import('@/features/super/UsersPage')),
     super: true,
     icon: PeopleTeamIcon,
+  },
+  {
+    name: 'superTokens',
+    title: 'API tokens',
+    screen: lazyScreen(() => import('@/features/apiTokens/ApiTokensPage')),
+    super: true,
+    icon: KeyMultipleIcon,
   },
   {
     name: 'superTg',
