@@ -88,8 +88,9 @@ export class InvalidTokenError extends UnauthorizedError {
 
 export class WrongCurrentPasswordError extends BadRequestError {
   override name = 'WrongCurrentPasswordError';
-  constructor() {
-    super('Current password is wrong', { extra: { old_pwd: 'Current password is wrong' } });
+  /** `field`: the body's name for it, so a form marks that field (`old_pwd` of `POST /pwd`, else `password`). */
+  constructor(field = 'old_pwd') {
+    super('Current password is wrong', { extra: { [field]: 'Current password is wrong' } });
   }
 }
 

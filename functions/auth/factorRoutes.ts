@@ -3,6 +3,7 @@ import { bearerToken } from '../lib/http/apiHandler.js';
 import { type Request, Router } from '../lib/http/router.js';
 import { authenticate } from './authenticate.js';
 import { clientIp } from './clientIp.js';
+import { sessionPassword } from './currentPassword.js';
 import { AUTH_LIMITS, enforceRateLimits } from './rateLimits.js';
 import { SessionExpiredError } from './errors.js';
 import {
@@ -50,6 +51,8 @@ export const factorRouter = new Router()
     '/me/totp',
     async (req) => {
       const user = await enroller(req);
+      // The ticket came from the password step; a session must give the password again.
+      if (!req.body.ticket) await sessionPassword(user, req.body.password, clientIp(req), 'totp_start');
       await enforceRateLimits([[AUTH_LIMITS.totpStartPerUser, String(user.id)]]);
       return startTotp(user);
     },

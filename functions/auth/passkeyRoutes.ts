@@ -1,11 +1,13 @@
 import {
   NewPasskeyBody,
+  PasskeyRegistrationOptionsBody,
   PasskeySignInBody,
   PasskeySignInOptionsBody,
   RenamePasskeyBody,
 } from '../../shared/schemas/passkeys.js';
 import { Router } from '../lib/http/router.js';
 import { clientIp } from './clientIp.js';
+import { sessionPassword } from './currentPassword.js';
 import {
   PASSKEY_LIMITS,
   passkeySummaries,
@@ -24,11 +26,19 @@ import {
  */
 export const passkeyRouter = new Router()
   .get('/me/passkeys', ({ user }) => passkeySummaries(user.id))
-  .post('/me/passkeys/options', ({ user }) => registrationOptions(user), {
-    role: 'viewer',
-    audit: false,
-    rateLimit: { rule: PASSKEY_LIMITS.registerPerUser, what: 'passkey registrations' },
-  })
+  .post(
+    '/me/passkeys/options',
+    async (req) => {
+      await sessionPassword(req.user, req.body.password, clientIp(req), 'passkey_register_start');
+      return registrationOptions(req.user);
+    },
+    {
+      role: 'viewer',
+      body: PasskeyRegistrationOptionsBody,
+      audit: false,
+      rateLimit: { rule: PASSKEY_LIMITS.registerPerUser, what: 'passkey registrations' },
+    },
+  )
   .post('/me/passkeys', (req) => registerPasskey(req.user, req.body, clientIp(req)), {
     role: 'viewer',
     body: NewPasskeyBody,

@@ -20,8 +20,8 @@ export class RateLimitedError extends TooManyRequestsError {
 }
 
 /** Counts the call against every rule (each with its own key) and refuses it if any is over. */
-export async function enforceRateLimits(hits: [RateLimitRule, string][]): Promise<void> {
-  const outcomes = await Promise.all(hits.map(([rule, key]) => hitRateLimit(rule, key)));
+export async function enforceRateLimits(hits: [RateLimitRule, string][], now = Date.now()): Promise<void> {
+  const outcomes = await Promise.all(hits.map(([rule, key]) => hitRateLimit(rule, key, now)));
   const over = outcomes.filter((o) => !o.allowed);
   if (over.length) throw new RateLimitedError(Math.max(...over.map((o) => o.retryAfterSeconds)));
 }

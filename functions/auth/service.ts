@@ -6,6 +6,7 @@ import { UserNotFoundError } from '../users/errors.js';
 import { hashPassword, needsRehash, spendDecoyVerify, verifyPassword } from '../users/password.js';
 import { endSessions, replacePasswordHash, userCredentials, userForLogin } from '../users/service.js';
 import { consumeCaptcha, parseCaptchaInput } from './captcha.js';
+import { confirmCurrentPassword } from './currentPassword.js';
 import {
   AccountDisabledError,
   BadCredentialsError,
@@ -13,7 +14,6 @@ import {
   CaptchaWrongError,
   LoginBackoffError,
   LoginLockedError,
-  WrongCurrentPasswordError,
 } from './errors.js';
 import {
   claimCheckSlot,
@@ -113,14 +113,9 @@ export async function getProfile(user: AuthUser): Promise<Profile> {
 }
 
 /** Own password change: the old password and every existing session stop working. */
-export async function changePassword(user: AuthUser, body: ChangePasswordBody, ip?: string): Promise<void> {
-  const stored = await userCredentials(user.id);
-  if (!stored) throw new UserNotFoundError(user.id);
+export async function changePassword(user: AuthUser, body: ChangePasswordBody, ip: string): Promise<void> {
   const event = { event: 'password_change', actor: user.id, target: `user#${user.id}`, client_ip: ip } as const;
-  if (!(await verifyPassword(body.old_pwd, stored.password_hash))) {
-    logSecurityEvent({ ...event, outcome: 'failure', reason: 'wrong current password' });
-    throw new WrongCurrentPasswordError();
-  }
+  await confirmCurrentPassword(user, body.old_pwd, { ip, event: event.event, field: 'old_pwd' });
   await replacePasswordHash(user.id, await hashPassword(body.pwd), { revokeTokens: true });
   logSecurityEvent({ ...event, outcome: 'success' });
 }

@@ -1,3 +1,5 @@
+import { held } from './db/conditionFailure.js';
+import { when } from './db/expr.js';
 import { keyedRecords } from './db/keyedRecords.js';
 
 // A fixed-window rate limiter on the main table. Each (rule, key, window) is one record whose
@@ -57,4 +59,16 @@ export async function rateLimitReached(
   const { start, end } = windowOf(rule, now);
   const count = Number((await windows.get(`${rule.name}#${key}#${start}`))?.count ?? 0);
   return { reached: count >= rule.limit, retryAfterSeconds: retryAfter(end, now) };
+}
+
+/**
+ * Gives back the slot `hitRateLimit(rule, key, now)` took (the same `now`, so the same window), for a
+ * limit on guesses that a right guess should not spend: the slot was reserved before the check, so
+ * parallel guesses still count one by one. Only while the window's record exists and counts it.
+ */
+export async function giveBackRateLimit(rule: RateLimitRule, key: string, now: number): Promise<void> {
+  const { start } = windowOf(rule, now);
+  await held(
+    windows.update(`${rule.name}#${key}#${start}`, { add: { count: -1 } }, { when: when.is('count', '>', 0) }),
+  );
 }

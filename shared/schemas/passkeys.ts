@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ValidatorMessages } from '../validators.js';
+import { CurrentPassword } from './auth.js';
 import { Bounds } from './common.js';
 
 // Passkey bodies (docs/sign-in.md, "Passkeys"). The credential answers are SimpleWebAuthn's JSON as
@@ -77,6 +78,10 @@ const PasskeyName = z
 
 /** A sign-in ticket from a `POST /login` answer (its second step). */
 const Ticket = z.string().trim().min(1, PasskeyMessages.ticket).max(Bounds.token, PasskeyMessages.ticket);
+
+/** `POST /me/passkeys/options`: the current password, as a new factor is its owner's call (docs/sign-in.md). */
+export const PasskeyRegistrationOptionsBody = z.object({ password: CurrentPassword });
+export type PasskeyRegistrationOptionsBody = z.infer<typeof PasskeyRegistrationOptionsBody>;
 
 /** `POST /me/passkeys`: the registration answer and the name the user gave it. */
 export const NewPasskeyBody = z.object({ name: PasskeyName, response: PasskeyRegistrationResponse });

@@ -27,9 +27,13 @@ async function newUser(prefix: string, role: 'operator' | 'viewer' = 'operator')
   return { id, username, token: await login(stack.url, username, PASSWORD) };
 }
 
+/** `POST /me/passkeys/options` as the security page sends it: the session and the current password. */
+const registrationOptions = (user: TestUser, password = PASSWORD) =>
+  client.post('/api/v1/me/passkeys/options', { token: user.token, body: { password } });
+
 /** Registers a new passkey of `user` through the two calls; returns the authenticator and the reply. */
 async function register(user: TestUser, name: string, opts?: SoftPasskeyOptions) {
-  const options = await client.post('/api/v1/me/passkeys/options', { token: user.token });
+  const options = await registrationOptions(user);
   expect(options.status).toBe(200);
   const key = new SoftPasskey(rp.origin, rp.id, opts);
   const res = await client.post('/api/v1/me/passkeys', {
@@ -80,6 +84,29 @@ describe('passkey registration', () => {
     expect(rows.every((r) => r.outcome === 'allowed')).toBe(true);
   });
 
+  it('hands out no registration challenge to a session without the current password, or with a wrong one', async () => {
+    // A session alone may be borrowed; a passkey its holder added would outlive a password change.
+    const user = await newUser('pkpwd');
+    const none = await client.post('/api/v1/me/passkeys/options', { token: user.token, body: {} });
+    expect(none).toMatchObject({
+      status: 400,
+      body: { code: ErrorCode.Validation, extra: { password: 'Please input current password!' } },
+    });
+    const wrong = await registrationOptions(user, 'not-my-pass-9');
+    expect(wrong).toMatchObject({
+      status: 400,
+      body: { msg: 'Current password is wrong', extra: { password: 'Current password is wrong' } },
+    });
+    expect(wrong.body.data).toBeUndefined();
+    expect((await client.get('/api/v1/me/passkeys', { token: user.token })).body.data).toEqual([]);
+
+    const { res } = await register(user, 'Laptop');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    // Without a session the password is not even looked at.
+    const anonymous = await client.post('/api/v1/me/passkeys/options', { body: { password: PASSWORD } });
+    expect(anonymous.status).toBe(401);
+  });
+
   it('renames a passkey of its own only, and audits the rename', async () => {
     const user = await newUser('pkrename');
     const other = await newUser('pkrenother');
@@ -96,7 +123,7 @@ describe('passkey registration', () => {
   it('keeps at most 20 passkeys a user, and says so', async () => {
     const user = await newUser('pkmany');
     for (let i = 0; i < 20; i++) expect((await register(user, `Key ${i}`)).res.status).toBe(200);
-    const options = await client.post('/api/v1/me/passkeys/options', { token: user.token });
+    const options = await registrationOptions(user);
     expect(options.status).toBe(400);
     expect(options.body.msg).toBe('At most 20 passkeys per user: remove one first');
   });
@@ -114,7 +141,7 @@ describe('passkey registration', () => {
     const res = await client.post('/api/v1/me/passkeys', { token: user.token, body: { name: 'X', response: forged } });
     expect(res).toMatchObject({ status: 400, body: { code: ErrorCode.PasskeyChallengeExpired } });
 
-    const options = await client.post('/api/v1/me/passkeys/options', { token: user.token });
+    const options = await registrationOptions(user);
     const answer = key.register(options.body.data);
     const ok = await client.post('/api/v1/me/passkeys', {
       token: user.token,
@@ -131,7 +158,7 @@ describe('passkey registration', () => {
   it("refuses an answer to another user's registration challenge", async () => {
     const alice = await newUser('pkalice');
     const mallory = await newUser('pkmallory');
-    const options = await client.post('/api/v1/me/passkeys/options', { token: alice.token });
+    const options = await registrationOptions(alice);
     const answer = new SoftPasskey(rp.origin, rp.id).register(options.body.data);
     const res = await client.post('/api/v1/me/passkeys', {
       token: mallory.token,
@@ -142,7 +169,7 @@ describe('passkey registration', () => {
 
   it('refuses an answer made for another site (origin) with the passkey text', async () => {
     const user = await newUser('pkorigin');
-    const options = await client.post('/api/v1/me/passkeys/options', { token: user.token });
+    const options = await registrationOptions(user);
     const answer = new SoftPasskey('https://evil.example', rp.id).register(options.body.data);
     const res = await client.post('/api/v1/me/passkeys', { token: user.token, body: { name: 'E', response: answer } });
     expect(res).toMatchObject({ status: 400, body: { code: ErrorCode.PasskeyNotRecognised } });
@@ -202,7 +229,7 @@ describe('sign-in with a passkey alone', () => {
   it('refuses an answer to a registration challenge used to sign in', async () => {
     const user = await newUser('pkpurpose');
     const { key } = await register(user, 'Key');
-    const regOptions = await client.post('/api/v1/me/passkeys/options', { token: user.token });
+    const regOptions = await registrationOptions(user);
     const res = await signIn({ response: key.authenticate(regOptions.body.data) });
     expect(res).toMatchObject({ status: 400, body: { code: ErrorCode.PasskeyChallengeExpired } });
   });

@@ -4,12 +4,16 @@
 // Codes come from otplib with the secret the API answered, as an authenticator app makes them; a
 // code of the next 30 s window (which the server also accepts) stands for "a later code" without
 // waiting for the clock.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ErrorCode } from '../../shared/errors.js';
 import { FACTOR_LOCK_AFTER } from '../../functions/auth/factors.js';
+import { AUTH_LIMITS } from '../../functions/auth/rateLimits.js';
 import { login } from '../helpers/api.js';
 import { fromIp, kit, uniqueIp, uniqueName } from '../helpers/authKit.js';
+import { withinOneWindow } from '../helpers/until.js';
 
 const stack = inject('stack');
 const k = kit(stack);
@@ -25,7 +29,7 @@ async function enrolledUser(prefix: string) {
   const username = uniqueName(prefix);
   const id = await k.createUser(username, PASSWORD);
   const token = await login(stack.url, username, PASSWORD);
-  const started = await client.post('/api/v1/me/totp', { token, body: {} });
+  const started = await client.post('/api/v1/me/totp', { token, body: { password: PASSWORD } });
   expect(started.status, JSON.stringify(started.body)).toBe(200);
   const secret: string = started.body.data.secret;
   const confirmed = await client.post('/api/v1/me/totp/confirm', { token, body: { code: await codeAt(secret) } });
@@ -49,7 +53,7 @@ describe('TOTP enrolment with a session', () => {
     await k.createUser(username, PASSWORD);
     const token = await login(stack.url, username, PASSWORD);
 
-    const started = await client.post('/api/v1/me/totp', { token, body: {} });
+    const started = await client.post('/api/v1/me/totp', { token, body: { password: PASSWORD } });
     expect(started.status).toBe(200);
     const { secret, otpauth_url } = started.body.data;
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
@@ -86,7 +90,7 @@ describe('TOTP enrolment with a session', () => {
       recovery_codes_left: 10,
     });
     // A second app is refused until the first is removed.
-    const again = await client.post('/api/v1/me/totp', { token, body: {} });
+    const again = await client.post('/api/v1/me/totp', { token, body: { password: PASSWORD } });
     expect(again.status).toBe(400);
     expect(again.body.code).toBe(ErrorCode.TotpAlreadyEnrolled);
   });
@@ -102,6 +106,94 @@ describe('TOTP enrolment with a session', () => {
     const badTicket = await client.post('/api/v1/me/totp', { body: { ticket: 'no-such-ticket' } });
     expect(badTicket.status).toBe(400);
     expect(badTicket.body.code).toBe(ErrorCode.SignInTicketInvalid);
+  });
+});
+
+describe('a TOTP set-up from a session asks for the current password', () => {
+  // Someone at the owner's unlocked desk holds the session, not the password: an app they added
+  // would outlive the owner's password change (which ends sessions, not factors).
+  it('starts nothing without the password or with a wrong one, and starts with it', async () => {
+    const username = uniqueName('pwdtotp');
+    const id = await k.createUser(username, PASSWORD);
+    const token = await login(stack.url, username, PASSWORD);
+    const ip = uniqueIp();
+    const start = (body: object) => client.post('/api/v1/me/totp', { token, body, ...fromIp(ip) });
+
+    const none = await start({});
+    expect(none).toMatchObject({
+      status: 400,
+      body: { code: ErrorCode.Validation, extra: { password: 'Please input current password!' } },
+    });
+    const wrong = 'not-my-pass-9';
+    const refused = await start({ password: wrong });
+    expect(refused).toMatchObject({
+      status: 400,
+      body: { msg: 'Current password is wrong', extra: { password: 'Current password is wrong' } },
+    });
+    expect(refused.body.data).toBeUndefined();
+    // Nothing was kept: there is no secret to confirm.
+    const confirm = await client.post('/api/v1/me/totp/confirm', { token, body: { code: '123456' } });
+    expect(confirm.body.code).toBe(ErrorCode.TotpNotStarted);
+
+    const started = await start({ password: ` ${PASSWORD} ` });
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    expect(started.body.data.secret).toMatch(/^[A-Z2-7]{32}$/);
+
+    // The wrong password is a security event (never the password itself); the audit rows keep no password.
+    const logFile = join(stack.dataDir, 'stack.log');
+    const events = () =>
+      readFileSync(logFile, 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('"security event"') && l.includes('"totp_start"') && l.includes(`user#${id}`))
+        .map((l) => JSON.parse(l));
+    await expect.poll(() => events().map((e) => e.outcome), { timeout: 5000 }).toEqual(['failure', 'success']);
+    expect(events()[0]).toMatchObject({ actor: id, client_ip: ip, reason: 'wrong current password' });
+    expect(readFileSync(logFile, 'utf8')).not.toContain(wrong);
+    const rows = await client.get(`/api/v1/super/audit?actor_name=${username}&action=totp.start&page_size=20`, {
+      token: await k.admin(),
+    });
+    expect(rows.body.data.result.map((r: { status: number }) => r.status).sort()).toEqual([200, 400, 400]);
+    expect(JSON.stringify(rows.body.data.result)).not.toContain(wrong);
+    expect(JSON.stringify(rows.body.data.result)).not.toContain(PASSWORD);
+  });
+
+  it('counts wrong passwords with /pwd and the passkey set-up, per user, even before a right one', async () => {
+    const username = uniqueName('pwdbudget');
+    await k.createUser(username, PASSWORD);
+    const token = await login(stack.url, username, PASSWORD);
+    const { limit, windowSeconds } = AUTH_LIMITS.pwdPerUser;
+    await withinOneWindow(windowSeconds);
+    // A right password spends nothing: the owner may start as often as the start's own limit allows.
+    for (let i = 0; i < limit + 1; i++) {
+      const ok = await client.post('/api/v1/me/totp', { token, body: { password: PASSWORD }, ...fromIp(uniqueIp()) });
+      expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    }
+    // Wrong guesses, spread over the three routes that ask for the password, share one budget.
+    const guesses = [
+      () => client.post('/api/v1/me/totp', { token, body: { password: 'guess-pass-1' }, ...fromIp(uniqueIp()) }),
+      () =>
+        client.post('/api/v1/me/passkeys/options', {
+          token,
+          body: { password: 'guess-pass-2' },
+          ...fromIp(uniqueIp()),
+        }),
+      () =>
+        client.post('/api/v1/pwd', {
+          token,
+          body: { old_pwd: 'guess-pass-3', pwd: 'new-pass-22' },
+          ...fromIp(uniqueIp()),
+        }),
+    ];
+    for (let i = 0; i < limit; i++) expect((await guesses[i % guesses.length]()).status).toBe(400);
+    const over = await client.post('/api/v1/me/totp', { token, body: { password: PASSWORD }, ...fromIp(uniqueIp()) });
+    expect(over.status).toBe(429);
+    expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
+    const overPasskey = await client.post('/api/v1/me/passkeys/options', {
+      token,
+      body: { password: PASSWORD },
+      ...fromIp(uniqueIp()),
+    });
+    expect(overPasskey.status).toBe(429);
   });
 });
 

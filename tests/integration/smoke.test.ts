@@ -54,7 +54,8 @@ describe('npm run smoke', () => {
     const username = uniqueName('smoke');
     await k.createUser(username, 'smoke-pass-1', 'viewer');
     const token = await login(stack.url, username, 'smoke-pass-1');
-    const { secret } = (await k.client.post('/api/v1/me/totp', { token, body: {} })).body.data;
+    const { secret } = (await k.client.post('/api/v1/me/totp', { token, body: { password: 'smoke-pass-1' } })).body
+      .data;
     // Enrolled with the previous window's code (the server takes one window either side), so the
     // code the script makes now is of a later window than any used.
     const previous = await generate({ secret, epoch: Math.floor(Date.now() / 1000) - 30 });

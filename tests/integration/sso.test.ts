@@ -241,7 +241,7 @@ describe('single sign-on', () => {
     await k.createUser(username, PASSWORD);
     // The user has a second factor: an authenticator app.
     const session = (await client.post('/api/v1/login', { body: { username, password: PASSWORD } })).body.data.jwt;
-    const started = await client.post('/api/v1/me/totp', { token: session, body: {} });
+    const started = await client.post('/api/v1/me/totp', { token: session, body: { password: PASSWORD } });
     expect(started.status, JSON.stringify(started.body)).toBe(200);
     const confirmed = await client.post('/api/v1/me/totp/confirm', {
       token: session,
