@@ -10,7 +10,7 @@ import type { UserRef } from './common.js';
 // `operate` what an operator may do but never a reveal, `metrics` only GET /metrics.
 
 export const ApiTokenScope = defineEnum({
-  Read: ['read', 'Read'],
+  Read: ['read', 'Read-only'],
   Operate: ['operate', 'Operate'],
   Metrics: ['metrics', 'Metrics'],
 });

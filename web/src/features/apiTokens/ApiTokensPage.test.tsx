@@ -132,11 +132,12 @@ describe('API tokens screen', () => {
     await user.click(within(shown).getByRole('button', { name: 'OK', hidden: true }));
     await waitFor(() => expect(screen.queryByTestId('new-token')).not.toBeInTheDocument());
     // The list shows the new row by its prefix; the token itself is nowhere on the page any more.
-    const table = screen.getByRole('table', { name: 'API tokens' });
+    // hidden: Fluent may keep the page aria-hidden a moment after its dialog closes.
+    const table = screen.getByRole('table', { name: 'API tokens', hidden: true });
     const made = (await within(table).findByText('prometheus')).closest('tr') as HTMLElement;
     expect(document.body.textContent?.includes(TOKEN)).toBe(false);
 
-    await user.click(within(made).getByRole('button', { name: 'Revoke' }));
+    await user.click(within(made).getByRole('button', { name: 'Revoke', hidden: true }));
     const confirm = await openDialog('alertdialog', 'Token prometheus stops');
     expect(confirm).toHaveTextContent('Token prometheus stops working at once.');
     await user.click(within(confirm).getByRole('button', { name: 'Revoke', hidden: true }));

@@ -24,13 +24,6 @@ export const apiTokensResource = defineResource<ApiToken>({
   failureTip: 'Fetch tokens failed.',
   columns: [
     col.text('name', 'Name', { searchable: true, filter: true, sortable: true }),
-    col.text('prefix', 'Prefix'),
-    col.enum('scope', 'Scope', ApiTokenScope, { filter: true }),
-    col.user('creator', 'Creator'),
-    col.datetime('expiry', 'Expires at', { sortable: true }),
-    col.custom('last_used_at', 'Last used', {
-      text: (r) => (r.last_used_at ? formatDateTime(r.last_used_at) : t('Never')),
-    }),
     col.custom('state', 'State', {
       text: (r) => t(tokenState(r)),
       render: (r) => {
@@ -42,7 +35,13 @@ export const apiTokensResource = defineResource<ApiToken>({
         );
       },
     }),
-    col.datetime('created_at', 'Created At', { sortable: true, filter: 'range' }),
+    col.text('prefix', 'Prefix'),
+    col.enum('scope', 'Scope', ApiTokenScope, { filter: true }),
+    col.user('creator', 'Creator'),
+    col.datetime('expiry', 'Expires at', { sortable: true }),
+    col.custom('last_used_at', 'Last used', {
+      text: (r) => (r.last_used_at ? formatDateTime(r.last_used_at) : t('Never')),
+    }),
   ],
   actions: [{ label: 'New token', render: ({ refetch }) => <NewTokenDialog onCreated={refetch} /> }],
   rowActions: [

@@ -18,7 +18,7 @@ export const apiTokenTexts: Record<string, string> = {
   Expired: '已过期',
   Revoked: '已吊销',
   Revoke: '吊销',
-  Read: '只读',
+  'Read-only': '只读',
   Operate: '操作',
   Metrics: '指标',
   'Every page a viewer may read.': '只读用户可查看的所有页面。',
