@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   mergeSketches,
+  sketchCumulative,
   sketchAttr,
   sketchBucket,
   sketchOf,
@@ -51,5 +52,24 @@ describe('durationSketch', () => {
     const merged = mergeSketches([a, sketchFrom([100])]);
     expect([...merged.values()].reduce((s, n) => s + n, 0)).toBe(4);
     expect(merged.get(sketchBucket(100))).toBe(2);
+  });
+});
+
+describe('sketchCumulative', () => {
+  it('counts each duration under every bound at or above its bucket, within a bucket of the exact count', () => {
+    // Away from the bounds: a duration within 20 % below a bound may fall in the bucket that straddles it.
+    const durations = [800, 1500, 4000, 9000, 45_000, 400_000];
+    const sketch = new Map<number, number>();
+    for (const ms of durations) sketch.set(sketchBucket(ms), (sketch.get(sketchBucket(ms)) ?? 0) + 1);
+    const bounds = [1000, 2000, 5000, 10_000, 60_000, 300_000];
+    const { counts, total, sumMs } = sketchCumulative(sketch, bounds);
+    expect(total).toBe(durations.length);
+    expect(counts).toEqual(bounds.map((b) => durations.filter((d) => d <= b).length));
+    const exactSum = durations.reduce((a, d) => a + d, 0);
+    expect(Math.abs(sumMs - exactSum) / exactSum).toBeLessThan(0.1);
+  });
+
+  it('is all zeros for an empty sketch', () => {
+    expect(sketchCumulative(new Map(), [1000, 2000])).toEqual({ counts: [0, 0], total: 0, sumMs: 0 });
   });
 });
