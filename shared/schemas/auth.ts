@@ -34,6 +34,9 @@ export type LoginBody = z.infer<typeof LoginBody>;
 /** The user's current password, asked again before a change only its owner should make (docs/sign-in.md). */
 export const CURRENT_PASSWORD_REQUIRED = 'Please input current password!';
 export const CurrentPassword = password(CURRENT_PASSWORD_REQUIRED);
+/** A factor set-up started from a session: `POST /me/passkeys/options`, and `POST /me/totp` without a ticket. */
+export const CurrentPasswordBody = z.object({ password: CurrentPassword });
+export type CurrentPasswordBody = z.infer<typeof CurrentPasswordBody>;
 
 export const ChangePasswordBody = z.object({
   old_pwd: CurrentPassword,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ValidatorMessages } from '../validators.js';
-import { CurrentPassword } from './auth.js';
+import { CurrentPasswordBody } from './auth.js';
 import { Bounds } from './common.js';
 
 // Passkey bodies (docs/sign-in.md, "Passkeys"). The credential answers are SimpleWebAuthn's JSON as
@@ -80,7 +80,7 @@ const PasskeyName = z
 const Ticket = z.string().trim().min(1, PasskeyMessages.ticket).max(Bounds.token, PasskeyMessages.ticket);
 
 /** `POST /me/passkeys/options`: the current password, as a new factor is its owner's call (docs/sign-in.md). */
-export const PasskeyRegistrationOptionsBody = z.object({ password: CurrentPassword });
+export const PasskeyRegistrationOptionsBody = CurrentPasswordBody;
 export type PasskeyRegistrationOptionsBody = z.infer<typeof PasskeyRegistrationOptionsBody>;
 
 /** `POST /me/passkeys`: the registration answer and the name the user gave it. */

@@ -71,14 +71,47 @@ describe('PasskeysPanel', () => {
     const dialog = await screen.findByRole('dialog', { hidden: true });
     await user.click(within(dialog).getByRole('button', { name: 'Confirm', hidden: true }));
     expect(await within(dialog).findByText('Please name the passkey')).toBeInTheDocument();
+    expect(within(dialog).getByText('Please input current password!')).toBeInTheDocument();
     await user.type(within(dialog).getByRole('textbox', { name: /^Name/, hidden: true }), 'Work laptop');
+    await user.type(within(dialog).getByLabelText(/^Current password/), 'my-pass-1');
     await user.click(within(dialog).getByRole('button', { name: 'Confirm', hidden: true }));
 
     expect(await screen.findByRole('table', { name: 'Passkeys' })).toHaveTextContent('Work laptop');
     expect(vi.mocked(startRegistration).mock.calls[0]?.[0]).toEqual({
       optionsJSON: { challenge: 'abc', rp: { id: 'localhost', name: 'Patrol' } },
     });
+    expect(api.callsTo('POST', '/me/passkeys/options')[0]?.body).toEqual({ password: 'my-pass-1' });
     expect(api.callsTo('POST', '/me/passkeys')[0]?.body).toEqual({ name: 'Work laptop', response: { id: 'cred-1' } });
+  });
+
+  it('shows a wrong current password in the dialog, and asks the browser for nothing', async () => {
+    const api = stubApi({
+      'GET /me/passkeys': () => [],
+      'POST /me/passkeys/options': () =>
+        jsonResponse(
+          {
+            code: 4000,
+            msg: 'Current password is wrong',
+            extra: { password: 'Current password is wrong' },
+            request_id: 'r',
+          },
+          400,
+        ),
+    });
+    renderPanel();
+    const user = userEvent.setup({ delay: null });
+    await user.click(await screen.findByRole('button', { name: 'Add a passkey' }));
+    const dialog = await screen.findByRole('dialog', { hidden: true });
+    await user.type(within(dialog).getByRole('textbox', { name: /^Name/, hidden: true }), 'Key');
+    const password = within(dialog).getByLabelText(/^Current password/);
+    await user.type(password, 'wrong-pass-1');
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm', hidden: true }));
+    expect(await within(dialog).findByText('Current password is wrong')).toBeInTheDocument();
+    expect(startRegistration).not.toHaveBeenCalled();
+    expect(api.callsTo('POST', '/me/passkeys')).toHaveLength(0);
+    // Typing again clears the server's word on the field.
+    await user.type(password, 'x');
+    expect(within(dialog).queryByText('Current password is wrong')).toBeNull();
   });
 
   it('keeps the dialog open and says so when the browser dialog is cancelled', async () => {
@@ -92,6 +125,7 @@ describe('PasskeysPanel', () => {
     await user.click(await screen.findByRole('button', { name: 'Add a passkey' }));
     const dialog = await screen.findByRole('dialog', { hidden: true });
     await user.type(within(dialog).getByRole('textbox', { name: /^Name/, hidden: true }), 'Key');
+    await user.type(within(dialog).getByLabelText(/^Current password/), 'my-pass-1');
     await user.click(within(dialog).getByRole('button', { name: 'Confirm', hidden: true }));
     expect((await screen.findAllByText('The passkey request was cancelled or timed out.')).length).toBeGreaterThan(0);
     expect(screen.getByRole('dialog', { hidden: true })).toBeInTheDocument();

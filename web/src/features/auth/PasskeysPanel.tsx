@@ -19,9 +19,10 @@ import {
 import { AddRegular, DeleteRegular, EditRegular, KeyMultipleRegular } from '@fluentui/react-icons';
 import { browserSupportsWebAuthn } from '@simplewebauthn/browser';
 import type { PasskeySummary } from '@shared/schemas/auth';
-import { RenamePasskeyBody } from '@shared/schemas/passkeys';
+import { PasskeyRegistrationOptionsBody, RenamePasskeyBody } from '@shared/schemas/passkeys';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactElement, type ReactNode, useState } from 'react';
+import type { z } from 'zod';
 import { useNavigate } from 'react-router-dom';
 import { queryKeys } from '@/api/queryKeys';
 import { clearAuth } from '@/app/auth';
@@ -33,6 +34,7 @@ import { ConfirmDialog, FormDialog } from '@/components/dialog';
 import { checkWith } from '@/components/dialog/checkWith';
 import { useFormDialog } from '@/components/dialog/useFormDialog';
 import { t as translate, useT } from '@/i18n';
+import { CurrentPasswordField } from './CurrentPasswordField';
 import {
   PasskeyBrowserError,
   passkeyPlace,
@@ -52,7 +54,11 @@ const useStyles = makeStyles({
 /** What the name dialog does with the name: add a new passkey, or rename one. */
 type NameDialogMode = { kind: 'add' } | { kind: 'rename'; passkey: PasskeySummary };
 
-/** The name form of both: the same rule as the server's (shared/schemas/passkeys.ts). */
+/** Adding asks for the current password too (the options' body), renaming only for the name. */
+const AddPasskeyForm = RenamePasskeyBody.extend(PasskeyRegistrationOptionsBody.shape);
+type PasskeyForm = { name: string; password: string };
+
+/** The name form of both: the same rules as the server's (shared/schemas/passkeys.ts). */
 function PasskeyNameDialog({
   mode,
   trigger,
@@ -63,13 +69,15 @@ function PasskeyNameDialog({
   onDone: () => unknown;
 }): ReactNode {
   const t = useT();
+  const schema: z.ZodType<{ name: string; password?: string }> =
+    mode.kind === 'add' ? AddPasskeyForm : RenamePasskeyBody;
   const dialog = useFormDialog({
-    initial: () => ({ name: mode.kind === 'rename' ? mode.passkey.name : '' }),
-    check: (form: { name: string }) => checkWith<{ name: string }, typeof RenamePasskeyBody>(RenamePasskeyBody, form),
-    save: async ({ name }) => {
+    initial: (): PasskeyForm => ({ name: mode.kind === 'rename' ? mode.passkey.name : '', password: '' }),
+    check: (form: PasskeyForm) => checkWith<PasskeyForm, typeof schema>(schema, form),
+    save: async ({ name, password }) => {
       if (mode.kind === 'rename') return renamePasskey(mode.passkey.id, name);
       try {
-        return await registerPasskey(name);
+        return await registerPasskey(name, password ?? '');
       } catch (error) {
         // The browser's refusal is no API answer, so the request layer has shown nothing yet.
         if (error instanceof PasskeyBrowserError)
@@ -97,6 +105,13 @@ function PasskeyNameDialog({
           onChange={(_, d) => dialog.change('name', d.value)}
         />
       </Field>
+      {mode.kind === 'add' ? (
+        <CurrentPasswordField
+          value={dialog.form.password}
+          error={dialog.errors.password}
+          onChange={(value) => dialog.change('password', value)}
+        />
+      ) : null}
     </FormDialog>
   );
 }

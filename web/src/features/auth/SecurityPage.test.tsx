@@ -21,15 +21,23 @@ const renderPage = () =>
 const codes = Array.from({ length: 10 }, (_, i) => `abcd${i}-efghi`);
 
 describe('SecurityPage: the authenticator app', () => {
-  it('sets the app up from the QR code and key, confirms a code and shows the recovery codes once', async () => {
+  it('asks for the current password, then sets the app up from the QR code and key, and shows the recovery codes once', async () => {
     let totp = false;
     const api = stubApi({
       'GET /me/factors': () => ({ totp, passkeys: [], recovery_codes_left: totp ? 10 : 0 }),
       'GET /me/passkeys': () => [],
-      'POST /me/totp': () => ({
-        secret: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567',
-        otpauth_url: 'otpauth://totp/Patrol:olivia?secret=ABCD',
-      }),
+      'POST /me/totp': ({ body }) =>
+        (body as { password?: string }).password === 'my-pass-1'
+          ? { secret: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', otpauth_url: 'otpauth://totp/Patrol:olivia?secret=ABCD' }
+          : jsonResponse(
+              {
+                code: 4000,
+                msg: 'Current password is wrong',
+                extra: { password: 'Current password is wrong' },
+                request_id: 'r',
+              },
+              400,
+            ),
       'POST /me/totp/confirm': ({ body }) => {
         if ((body as { code: string }).code !== '123456')
           return jsonResponse({ code: 4014, msg: 'Wrong code', request_id: 'r' }, 400);
@@ -42,6 +50,20 @@ describe('SecurityPage: the authenticator app', () => {
     const panel = await screen.findByRole('region', { name: 'Authenticator app' });
     await within(panel).findByText('Off');
     await user.click(within(panel).getByRole('button', { name: 'Set up the authenticator app' }));
+    // The password first, in a dialog: nothing is asked of the server without it.
+    const dialog = await screen.findByRole('dialog', { hidden: true });
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm', hidden: true }));
+    expect(await within(dialog).findByText('Please input current password!')).toBeInTheDocument();
+    expect(api.callsTo('POST', '/me/totp')).toHaveLength(0);
+    const password = within(dialog).getByLabelText(/^Current password/);
+    expect(password).toHaveAttribute('type', 'password');
+    await user.type(password, 'wrong-pass-1');
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm', hidden: true }));
+    expect(await within(dialog).findByText('Current password is wrong')).toBeInTheDocument();
+    expect(within(panel).queryByRole('img', { name: 'QR code for the authenticator app' })).toBeNull();
+    await user.clear(password);
+    await user.type(password, 'my-pass-1');
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm', hidden: true }));
     expect(await within(panel).findByRole('img', { name: 'QR code for the authenticator app' })).toHaveAttribute(
       'src',
       expect.stringMatching(/^data:image\/png;base64,/),
@@ -62,8 +84,11 @@ describe('SecurityPage: the authenticator app', () => {
     await user.click(within(panel).getByRole('button', { name: 'Done' }));
     expect(await within(panel).findByText('Recovery codes left: 10')).toBeInTheDocument();
     expect(within(panel).queryByText(codes[0])).toBeNull();
-    // No ticket on this page: the session enrols.
-    expect(api.callsTo('POST', '/me/totp')[0]?.body).toEqual({});
+    // No ticket on this page: the session enrols, with the password typed.
+    expect(api.callsTo('POST', '/me/totp').map((c) => c.body)).toEqual([
+      { password: 'wrong-pass-1' },
+      { password: 'my-pass-1' },
+    ]);
     expect(api.callsTo('POST', '/me/totp/confirm').map((c) => c.body)).toEqual([
       { code: '654321' },
       { code: '123456' },

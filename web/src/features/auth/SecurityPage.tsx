@@ -12,16 +12,21 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { PhoneKeyRegular } from '@fluentui/react-icons';
+import { CurrentPasswordBody, type TotpEnrolment } from '@shared/schemas/auth';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { clearAuth } from '@/app/auth';
 import { PageHeader, Panel } from '@/app/PageHeader';
 import { pathOf } from '@/app/paths';
+import { FormDialog } from '@/components/dialog';
+import { checkWith } from '@/components/dialog/checkWith';
+import { useFormDialog } from '@/components/dialog/useFormDialog';
 import { useT } from '@/i18n';
 import { CodeInput } from './CodeInput';
 import { codeErrorText } from './codeErrors';
-import { factorsQuery, regenerateRecoveryCodes, removeTotp } from './factorsApi';
+import { CurrentPasswordField } from './CurrentPasswordField';
+import { factorsQuery, regenerateRecoveryCodes, removeTotp, startTotp } from './factorsApi';
 import { PasskeysPanel } from './PasskeysPanel';
 import { RecoveryCodes } from './RecoveryCodes';
 import { TotpSetup } from './TotpSetup';
@@ -87,6 +92,35 @@ function CodeDialog({
   );
 }
 
+/**
+ * "Set up the authenticator app": the current password first (a session alone may be borrowed),
+ * which starts the set-up; a wrong one is marked on its field and the dialog stays open.
+ */
+function StartTotpDialog({ onStarted }: { onStarted(started: TotpEnrolment): void }): ReactNode {
+  const t = useT();
+  const dialog = useFormDialog({
+    initial: () => ({ password: '' }),
+    check: (form: CurrentPasswordBody) =>
+      checkWith<CurrentPasswordBody, typeof CurrentPasswordBody>(CurrentPasswordBody, form),
+    save: (body) => startTotp(body),
+    onDone: onStarted,
+  });
+  return (
+    <FormDialog
+      state={dialog}
+      title={t('Set up the authenticator app')}
+      surfaceStyle={{ width: '440px', maxWidth: '96vw' }}
+      trigger={<Button appearance="primary">{t('Set up the authenticator app')}</Button>}
+    >
+      <CurrentPasswordField
+        value={dialog.form.password}
+        error={dialog.errors.password}
+        onChange={(value) => dialog.change('password', value)}
+      />
+    </FormDialog>
+  );
+}
+
 /** The authenticator app: set up (with recovery codes shown once), remove, new recovery codes. */
 function TotpPanel(): ReactNode {
   const styles = useStyles();
@@ -94,7 +128,7 @@ function TotpPanel(): ReactNode {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { data } = useQuery(factorsQuery);
-  const [setup, setSetup] = useState(false);
+  const [started, setStarted] = useState<TotpEnrolment | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
   const [dialog, setDialog] = useState<'remove' | 'regenerate' | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: factorsQuery.queryKey });
@@ -107,10 +141,11 @@ function TotpPanel(): ReactNode {
         </Button>
       </div>
     </RecoveryCodes>
-  ) : setup ? (
+  ) : started ? (
     <TotpSetup
+      started={started}
       onConfirmed={(result) => {
-        setSetup(false);
+        setStarted(null);
         setCodes(result.recovery_codes);
         void refresh();
       }}
@@ -127,9 +162,7 @@ function TotpPanel(): ReactNode {
     <>
       <Text>{t('Sign in with a code from an app on your phone as well as your password.')}</Text>
       <div className={styles.row}>
-        <Button appearance="primary" onClick={() => setSetup(true)}>
-          {t('Set up the authenticator app')}
-        </Button>
+        <StartTotpDialog onStarted={setStarted} />
       </div>
     </>
   );

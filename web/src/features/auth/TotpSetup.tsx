@@ -38,11 +38,21 @@ const grouped = (secret: string) => secret.replace(/(.{4})/g, '$1 ').trim();
  */
 export function TotpSetup({
   ticket,
+  started,
   onConfirmed,
   onExpired,
-}: {
-  /** The enrolment ticket at sign-in; none on the security page (the session). */
-  ticket?: string;
+}: (
+  | {
+      /** The enrolment ticket at sign-in: the set-up starts with it. */
+      ticket: string;
+      started?: never;
+    }
+  | {
+      ticket?: never;
+      /** On the security page: the secret its password dialog started with the session. */
+      started: TotpEnrolment;
+    }
+) & {
   onConfirmed(result: TotpConfirmed): void;
   /** The ticket ran out: back to the password. */
   onExpired?(): void;
@@ -60,7 +70,7 @@ export function TotpSetup({
 
   useEffect(() => {
     let live = true;
-    startTotp(ticket).then(
+    (started ? Promise.resolve(started) : startTotp({ ticket: ticket as string })).then(
       async (started) => {
         const image = await QRCode.toDataURL(started.otpauth_url, { margin: 0, width: 168 });
         if (!live) return;
@@ -76,7 +86,7 @@ export function TotpSetup({
     return () => {
       live = false;
     };
-  }, [ticket]);
+  }, [ticket, started]);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();

@@ -1,6 +1,13 @@
 // The second factor's calls (docs/sign-in.md): the login's second step and enrolment, and the
 // user's own factors on /setting/security.
-import type { Factors, LoginResult, SecondFactorBody, TotpConfirmed, TotpEnrolment } from '@shared/schemas/auth';
+import type {
+  CurrentPasswordBody,
+  Factors,
+  LoginResult,
+  SecondFactorBody,
+  TotpConfirmed,
+  TotpEnrolment,
+} from '@shared/schemas/auth';
 import { queryKeys } from '@/api/queryKeys';
 import { request } from '@/api/request';
 
@@ -8,9 +15,19 @@ import { request } from '@/api/request';
 export const secondFactorSignIn = (data: SecondFactorBody) =>
   request<LoginResult>({ method: 'POST', url: '/login/second-factor', data, silent: true });
 
-/** A secret to enrol: with the enrolment ticket at sign-in, or the session on the security page. */
-export const startTotp = (ticket?: string) =>
-  request<TotpEnrolment>({ method: 'POST', url: '/me/totp', data: ticket ? { ticket } : {}, silent: true });
+/**
+ * A secret to enrol: with the enrolment ticket at sign-in (silent: the step shows the failure), or on
+ * the security page with the session and the current password (its dialog marks a wrong password).
+ */
+export const startTotp = (data: { ticket: string } | CurrentPasswordBody) =>
+  'ticket' in data
+    ? request<TotpEnrolment>({ method: 'POST', url: '/me/totp', data, silent: true })
+    : request<TotpEnrolment>({
+        method: 'POST',
+        url: '/me/totp',
+        data,
+        failureTip: 'Could not set up the authenticator app.',
+      });
 
 export const confirmTotp = (code: string, ticket?: string) =>
   request<TotpConfirmed>({

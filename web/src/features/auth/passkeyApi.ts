@@ -10,11 +10,15 @@ export const passkeysQuery = {
   queryFn: () => request<PasskeySummary[]>({ url: '/me/passkeys' }),
 };
 
-/** Registers a passkey of the signed-in user under `name`: the browser asks for the device's lock. */
-export async function registerPasskey(name: string): Promise<PasskeySummary> {
+/**
+ * Registers a passkey of the signed-in user under `name`: the current password gets the options,
+ * then the browser asks for the device's lock.
+ */
+export async function registerPasskey(name: string, password: string): Promise<PasskeySummary> {
   const optionsJSON = await request<Parameters<typeof startRegistration>[0]['optionsJSON']>({
     method: 'POST',
     url: '/me/passkeys/options',
+    data: { password },
     failureTip: 'Could not add the passkey.',
   });
   const response = await startRegistration({ optionsJSON }).catch(browserRefusal);

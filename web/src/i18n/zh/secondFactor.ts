@@ -57,4 +57,8 @@ export const secondFactor: Record<string, string> = {
     '被要求的用户若没有身份验证器应用或通行密钥，输入密码后须立即设置，设置完成前无法进入控制台。',
   'Wrong second-factor code': '第二重验证码错误',
   'Expired sign-in': '登录已过期',
+  // Adding a factor from a session asks for the current password.
+  'A new way to sign in is added only with your password.': '添加新的登录方式需要验证您的密码。',
+  'Current password is wrong': '当前密码错误',
+  'Could not set up the authenticator app.': '设置身份验证器应用失败。',
 };
