@@ -60,6 +60,13 @@ describe('passkeys in the browser', () => {
     await panel.getByRole('button', { name: 'Add a passkey' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('textbox', { name: 'Name' }).fill('E2E laptop');
+    // A wrong current password: marked in the dialog, and the authenticator is never asked.
+    const password = dialog.getByLabel(/Current password/);
+    await password.fill('not-my-pass-1');
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await shows(dialog.getByText('Current password is wrong'));
+    expect((await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials).toHaveLength(0);
+    await password.fill(PASSWORD);
     await dialog.getByRole('button', { name: 'Confirm' }).click();
     const row = panel.getByRole('row').filter({ hasText: 'E2E laptop' });
     await shows(row);

@@ -1,5 +1,5 @@
 // TOTP in Chromium (issue 43, item 1): a user sets up an authenticator app on /setting/security (the
-// QR code and the typed key, a first code, the recovery codes), signs out, and signs in with the
+// current password, the QR code and the typed key, a first code, the recovery codes), signs out, and signs in with the
 // password and then a code. Codes come from otplib with the key the page shows, as a phone's app
 // makes them; the sign-in uses the next window's code (the enrolment used this one's).
 import { generate } from 'otplib';
@@ -33,6 +33,15 @@ describe('TOTP in the browser', () => {
     const panel = page.getByRole('region', { name: 'Authenticator app' });
     await shows(panel.getByText('Off'));
     await panel.getByRole('button', { name: 'Set up the authenticator app' }).click();
+    // The current password first: a session alone adds no factor.
+    const dialog = page.getByRole('dialog');
+    const password = dialog.getByLabel(/Current password/);
+    await password.fill('not-my-pass-1');
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await shows(dialog.getByText('Current password is wrong'));
+    await screenshot(page, 'totp-setup-password');
+    await password.fill(PASSWORD);
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
     const qr = panel.getByRole('img', { name: 'QR code for the authenticator app' });
     await shows(qr);
     expect(await qr.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
