@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hitRateLimit } from '../../functions/lib/rateLimit.js';
+import { giveBackRateLimit, hitRateLimit } from '../../functions/lib/rateLimit.js';
 import { setupDynamo } from './engine.js';
 
 setupDynamo();
@@ -25,5 +25,19 @@ describe('hitRateLimit', () => {
     expect((await hitRateLimit(rule, 'b', start)).allowed).toBe(true);
     expect((await hitRateLimit({ ...rule, name: 'other-rule' }, 'a', start)).allowed).toBe(true);
     expect(await hitRateLimit(rule, 'a', start + 60_000)).toMatchObject({ allowed: true, count: 1 });
+  });
+});
+
+describe('giveBackRateLimit', () => {
+  it('returns the slot a hit took in its window, never below zero, and leaves another window alone', async () => {
+    // Four hits, three given back (a right password each): the next two hits are the 2nd and 3rd.
+    for (let i = 0; i < 4; i++) await hitRateLimit(rule, 'back', start);
+    for (let i = 0; i < 3; i++) await giveBackRateLimit(rule, 'back', start);
+    expect(await hitRateLimit(rule, 'back', start + 1000)).toMatchObject({ allowed: true, count: 2 });
+    // More give-backs than hits stop at zero, and a window nobody hit stays unwritten.
+    for (let i = 0; i < 5; i++) await giveBackRateLimit(rule, 'back', start);
+    expect(await hitRateLimit(rule, 'back', start)).toMatchObject({ count: 1 });
+    await giveBackRateLimit(rule, 'back', start + 60_000);
+    expect(await hitRateLimit(rule, 'back', start + 60_000)).toMatchObject({ count: 1 });
   });
 });
