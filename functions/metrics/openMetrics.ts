@@ -4,7 +4,13 @@
 import { Gauge, Histogram, type OpenMetricsContentType, Registry } from 'prom-client';
 import { BankAccountStatus, Process, TestMode } from '../../shared/enums.js';
 import { IncidentStatus } from '../../shared/schemas/incidents.js';
-import { DURATION_BOUNDS_S, METRICS_BANK_HOURS, METRICS_CHECK_DAYS, type MetricsFigures } from './figures.js';
+import {
+  checkCells,
+  DURATION_BOUNDS_S,
+  METRICS_BANK_HOURS,
+  METRICS_CHECK_DAYS,
+  type MetricsFigures,
+} from './figures.js';
 
 /** An enum value by its name (`PlaceBets`, `D4`, `Enable`): a label value a query can read. */
 const nameOf = (values: Readonly<Record<string, number>>, value: number): string =>
@@ -58,7 +64,7 @@ export async function openMetricsText(f: MetricsFigures): Promise<{ text: string
     buckets: [...DURATION_BOUNDS_S],
     registers,
   });
-  for (const c of f.checks) {
+  for (const c of checkCells(f)) {
     const labels = {
       site: c.site,
       site_id: String(c.site_id),
