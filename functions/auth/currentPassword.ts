@@ -18,8 +18,9 @@ import { AUTH_LIMITS, enforceRateLimits } from './rateLimits.js';
  * Each call takes a slot of the same limits, per user and per client address (5 and 20 per 15 min,
  * AUTH_LIMITS), before the hash is looked at (so parallel guesses count one by one), and a right
  * password gives them back: all three routes draw on one budget of wrong guesses, so a stolen
- * session guesses no faster by spreading them over the routes, and the owner is never held up. A wrong password is 400 with the
- * same text everywhere, on the body's own field, and a security event names what was asked for.
+ * session guesses no faster by spreading them over the routes, and the owner is never held up.
+ * A wrong password is 400 with the same text everywhere, on the body's own field, and a security
+ * event names what was asked for.
  */
 export async function confirmCurrentPassword(
   user: { id: number } | UserRecord,
