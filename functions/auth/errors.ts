@@ -4,6 +4,7 @@ import {
   BadRequestError,
   ForbiddenError,
   PatrolError,
+  registryError,
   TooManyRequestsError,
   UnauthorizedError,
 } from '../lib/errors.js';
@@ -106,12 +107,10 @@ export class SecondFactorWrongError extends PatrolError {
 }
 
 /** A TOTP code already accepted in its 30 s window: one code signs in once. */
-export class SecondFactorCodeUsedError extends PatrolError {
+export class SecondFactorCodeUsedError extends registryError('SecondFactorCodeUsed') {
   override name = 'SecondFactorCodeUsedError';
-  override status: number = ERRORS.SecondFactorCodeUsed.status;
-  override code: number = ErrorCode.SecondFactorCodeUsed;
   constructor() {
-    super(ERRORS.SecondFactorCodeUsed.text, { extra: { code: ERRORS.SecondFactorCodeUsed.text } });
+    super({ extra: { code: ERRORS.SecondFactorCodeUsed.text } });
     this.auditReason = LoginFailure.values.WrongCode;
   }
 }
@@ -127,13 +126,8 @@ export class SignInTicketError extends PatrolError {
   }
 }
 
-export class TotpNotStartedError extends PatrolError {
+export class TotpNotStartedError extends registryError('TotpNotStarted') {
   override name = 'TotpNotStartedError';
-  override status: number = ERRORS.TotpNotStarted.status;
-  override code: number = ErrorCode.TotpNotStarted;
-  constructor() {
-    super(ERRORS.TotpNotStarted.text);
-  }
 }
 
 export class TotpAlreadyEnrolledError extends PatrolError {
@@ -145,13 +139,8 @@ export class TotpAlreadyEnrolledError extends PatrolError {
   }
 }
 
-export class FactorNotFoundError extends PatrolError {
+export class FactorNotFoundError extends registryError('FactorNotFound') {
   override name = 'FactorNotFoundError';
-  override status: number = ERRORS.FactorNotFound.status;
-  override code: number = ErrorCode.FactorNotFound;
-  constructor() {
-    super(ERRORS.FactorNotFound.text);
-  }
 }
 
 /** Too many wrong second-factor codes for the user (or from the address): like LoginLockedError. */
