@@ -4,6 +4,7 @@
 // bundle (dataRepair, expirySweeper) these imports are all there is: an entity left out here is
 // neither repaired nor swept there (entities.test.ts checks every defining module is imported).
 
+import '../apiTokens/store.js';
 import '../audit/store.js';
 import '../autoCheck/store.js';
 import '../bank/entities.js';
