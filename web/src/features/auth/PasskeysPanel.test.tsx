@@ -1,20 +1,16 @@
-import { startAuthentication, startRegistration } from '@simplewebauthn/browser';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getAuth } from '@/app/auth';
 import { jsonResponse, operator, Providers, renderRoutes } from '@/test/renderApp';
 import { stubApi } from '@/test/stubApi';
-import { passkeyPlace } from './passkeyApi';
+import { browserWebAuthn, passkeyPlace } from './passkeyApi';
 import { PasskeySignInButton } from './PasskeySignInButton';
 import { PasskeysPanel } from './PasskeysPanel';
 
 // The browser's WebAuthn calls stand in for the authenticator; everything else runs as in the app.
-vi.mock('@simplewebauthn/browser', async (original) => ({
-  ...(await original<typeof import('@simplewebauthn/browser')>()),
-  startRegistration: vi.fn(),
-  startAuthentication: vi.fn(),
-}));
+const startRegistration = vi.spyOn(browserWebAuthn, 'startRegistration');
+const startAuthentication = vi.spyOn(browserWebAuthn, 'startAuthentication');
 vi.setConfig({ testTimeout: 30_000 });
 
 const T0 = Date.UTC(2026, 0, 5, 8, 0, 0);
@@ -26,8 +22,8 @@ beforeEach(() => {
 });
 afterEach(() => {
   vi.unstubAllGlobals();
-  vi.mocked(startRegistration).mockReset();
-  vi.mocked(startAuthentication).mockReset();
+  startRegistration.mockReset();
+  startAuthentication.mockReset();
 });
 
 /** The panel on a page of its own, signed in, with the login page to be sent to. */
@@ -63,7 +59,7 @@ describe('PasskeysPanel', () => {
         return stored[0];
       },
     });
-    vi.mocked(startRegistration).mockResolvedValue({ id: 'cred-1' } as never);
+    startRegistration.mockResolvedValue({ id: 'cred-1' } as never);
     renderPanel();
     expect(await screen.findByText('No passkeys yet.')).toBeInTheDocument();
     const user = userEvent.setup({ delay: null });
@@ -77,7 +73,7 @@ describe('PasskeysPanel', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Confirm', hidden: true }));
 
     expect(await screen.findByRole('table', { name: 'Passkeys' })).toHaveTextContent('Work laptop');
-    expect(vi.mocked(startRegistration).mock.calls[0]?.[0]).toEqual({
+    expect(startRegistration.mock.calls[0]?.[0]).toEqual({
       optionsJSON: { challenge: 'abc', rp: { id: 'localhost', name: 'Patrol' } },
     });
     expect(api.callsTo('POST', '/me/passkeys/options')[0]?.body).toEqual({ password: 'my-pass-1' });
@@ -119,7 +115,7 @@ describe('PasskeysPanel', () => {
       'GET /me/passkeys': () => [],
       'POST /me/passkeys/options': () => ({ challenge: 'abc' }),
     });
-    vi.mocked(startRegistration).mockRejectedValue(Object.assign(new Error('cancelled'), { name: 'NotAllowedError' }));
+    startRegistration.mockRejectedValue(Object.assign(new Error('cancelled'), { name: 'NotAllowedError' }));
     renderPanel();
     const user = userEvent.setup({ delay: null });
     await user.click(await screen.findByRole('button', { name: 'Add a passkey' }));
@@ -192,7 +188,7 @@ describe('PasskeySignInButton', () => {
       'POST /login/passkey/options': () => ({ challenge: 'xyz', userVerification: 'required' }),
       'POST /login/passkey': () => answer,
     });
-    vi.mocked(startAuthentication).mockResolvedValue({ id: 'cred-1' } as never);
+    startAuthentication.mockResolvedValue({ id: 'cred-1' } as never);
     const onAnswer = vi.fn();
     render(
       <Providers>
@@ -211,7 +207,7 @@ describe('PasskeySignInButton', () => {
       'POST /login/passkey': () =>
         jsonResponse({ code: 4019, msg: 'This passkey is not recognised.', request_id: 'r' }, 400),
     });
-    vi.mocked(startAuthentication).mockResolvedValue({ id: 'cred-9' } as never);
+    startAuthentication.mockResolvedValue({ id: 'cred-9' } as never);
     const onAnswer = vi.fn();
     render(
       <Providers>

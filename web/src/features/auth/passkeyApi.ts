@@ -5,6 +5,13 @@ import type { LoginAnswer, PasskeySummary } from '@shared/schemas/auth';
 import { queryKeys } from '@/api/queryKeys';
 import { request } from '@/api/request';
 
+/**
+ * The browser's two ceremonies, called through this object: the web tests stand in for the
+ * authenticator with vi.spyOn on it. They share one module graph a worker (vitest.config.ts), where a
+ * vi.mock of the library misses the copy a file that ran before had already loaded.
+ */
+export const browserWebAuthn = { startRegistration, startAuthentication };
+
 export const passkeysQuery = {
   queryKey: queryKeys.single('passkeys'),
   queryFn: () => request<PasskeySummary[]>({ url: '/me/passkeys' }),
@@ -21,7 +28,7 @@ export async function registerPasskey(name: string, password: string): Promise<P
     data: { password },
     failureTip: 'Could not add the passkey.',
   });
-  const response = await startRegistration({ optionsJSON }).catch(browserRefusal);
+  const response = await browserWebAuthn.startRegistration({ optionsJSON }).catch(browserRefusal);
   return request<PasskeySummary>({
     method: 'POST',
     url: '/me/passkeys',
@@ -58,7 +65,7 @@ export async function signInWithPasskey(ticket?: string): Promise<LoginAnswer> {
     data: ticket ? { ticket } : {},
     silent: true,
   });
-  const response = await startAuthentication({ optionsJSON }).catch(browserRefusal);
+  const response = await browserWebAuthn.startAuthentication({ optionsJSON }).catch(browserRefusal);
   return request<LoginAnswer>({
     method: 'POST',
     url: '/login/passkey',
