@@ -36,8 +36,11 @@ function requestFrom(
   body: string | Uint8Array | undefined,
   localAddress: string,
 ): Promise<{ status: number; headers: Record<string, string>; text: string }> {
+  // Framed by its length: node:http sends a DELETE's body unframed (no chunked encoding by default),
+  // and the server then reads none.
+  const framed = body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method, headers, localAddress, agent: false }, (res) => {
+    const req = httpRequest(url, { method, headers: framed, localAddress, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('error', reject);

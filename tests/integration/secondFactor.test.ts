@@ -29,10 +29,14 @@ async function enrolledUser(prefix: string) {
   const username = uniqueName(prefix);
   const id = await k.createUser(username, PASSWORD);
   const token = await login(stack.url, username, PASSWORD);
-  const started = await client.post('/api/v1/me/totp', { token, body: { password: PASSWORD } });
+  const started = await client.post('/api/v1/me/totp', { ...fromIp(uniqueIp()), token, body: { password: PASSWORD } });
   expect(started.status, JSON.stringify(started.body)).toBe(200);
   const secret: string = started.body.data.secret;
-  const confirmed = await client.post('/api/v1/me/totp/confirm', { token, body: { code: await codeAt(secret) } });
+  const confirmed = await client.post('/api/v1/me/totp/confirm', {
+    ...fromIp(uniqueIp()),
+    token,
+    body: { code: await codeAt(secret) },
+  });
   expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
   return { username, id, secret, token, recovery: confirmed.body.data.recovery_codes as string[] };
 }
@@ -53,7 +57,11 @@ describe('TOTP enrolment with a session', () => {
     await k.createUser(username, PASSWORD);
     const token = await login(stack.url, username, PASSWORD);
 
-    const started = await client.post('/api/v1/me/totp', { token, body: { password: PASSWORD } });
+    const started = await client.post('/api/v1/me/totp', {
+      ...fromIp(uniqueIp()),
+      token,
+      body: { password: PASSWORD },
+    });
     expect(started.status).toBe(200);
     const { secret, otpauth_url } = started.body.data;
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
@@ -68,15 +76,27 @@ describe('TOTP enrolment with a session', () => {
     });
     expect((await firstStep(username)).body.data.jwt).toEqual(expect.any(String));
 
-    const wrong = await client.post('/api/v1/me/totp/confirm', { token, body: { code: '000000' } });
+    const wrong = await client.post('/api/v1/me/totp/confirm', {
+      ...fromIp(uniqueIp()),
+      token,
+      body: { code: '000000' },
+    });
     const right = await codeAt(secret);
     expect(wrong.status).toBe(right === '000000' ? 200 : 400);
     if (right !== '000000') expect(wrong.body.code).toBe(ErrorCode.SecondFactorWrong);
-    const malformed = await client.post('/api/v1/me/totp/confirm', { token, body: { code: '12ab' } });
+    const malformed = await client.post('/api/v1/me/totp/confirm', {
+      ...fromIp(uniqueIp()),
+      token,
+      body: { code: '12ab' },
+    });
     expect(malformed.status).toBe(400);
     expect(malformed.body.extra.code).toBe('The code has 6 digits');
 
-    const confirmed = await client.post('/api/v1/me/totp/confirm', { token, body: { code: right } });
+    const confirmed = await client.post('/api/v1/me/totp/confirm', {
+      ...fromIp(uniqueIp()),
+      token,
+      body: { code: right },
+    });
     expect(confirmed.status).toBe(200);
     const codes: string[] = confirmed.body.data.recovery_codes;
     expect(codes).toHaveLength(10);
@@ -90,7 +110,7 @@ describe('TOTP enrolment with a session', () => {
       recovery_codes_left: 10,
     });
     // A second app is refused until the first is removed.
-    const again = await client.post('/api/v1/me/totp', { token, body: { password: PASSWORD } });
+    const again = await client.post('/api/v1/me/totp', { ...fromIp(uniqueIp()), token, body: { password: PASSWORD } });
     expect(again.status).toBe(400);
     expect(again.body.code).toBe(ErrorCode.TotpAlreadyEnrolled);
   });
@@ -99,11 +119,18 @@ describe('TOTP enrolment with a session', () => {
     const username = uniqueName('nostart');
     await k.createUser(username, PASSWORD);
     const token = await login(stack.url, username, PASSWORD);
-    const res = await client.post('/api/v1/me/totp/confirm', { token, body: { code: '123456' } });
+    const res = await client.post('/api/v1/me/totp/confirm', {
+      ...fromIp(uniqueIp()),
+      token,
+      body: { code: '123456' },
+    });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe(ErrorCode.TotpNotStarted);
-    expect((await client.post('/api/v1/me/totp', { body: {} })).status).toBe(401);
-    const badTicket = await client.post('/api/v1/me/totp', { body: { ticket: 'no-such-ticket' } });
+    expect((await client.post('/api/v1/me/totp', { ...fromIp(uniqueIp()), body: {} })).status).toBe(401);
+    const badTicket = await client.post('/api/v1/me/totp', {
+      ...fromIp(uniqueIp()),
+      body: { ticket: 'no-such-ticket' },
+    });
     expect(badTicket.status).toBe(400);
     expect(badTicket.body.code).toBe(ErrorCode.SignInTicketInvalid);
   });
@@ -117,7 +144,8 @@ describe('a TOTP set-up from a session asks for the current password', () => {
     const id = await k.createUser(username, PASSWORD);
     const token = await login(stack.url, username, PASSWORD);
     const ip = uniqueIp();
-    const start = (body: object) => client.post('/api/v1/me/totp', { token, body, ...fromIp(ip) });
+    const start = (body: object) =>
+      client.post('/api/v1/me/totp', { ...fromIp(uniqueIp()), token, body, ...fromIp(ip) });
 
     const none = await start({});
     expect(none).toMatchObject({
@@ -132,7 +160,11 @@ describe('a TOTP set-up from a session asks for the current password', () => {
     });
     expect(refused.body.data).toBeUndefined();
     // Nothing was kept: there is no secret to confirm.
-    const confirm = await client.post('/api/v1/me/totp/confirm', { token, body: { code: '123456' } });
+    const confirm = await client.post('/api/v1/me/totp/confirm', {
+      ...fromIp(uniqueIp()),
+      token,
+      body: { code: '123456' },
+    });
     expect(confirm.body.code).toBe(ErrorCode.TotpNotStarted);
 
     const started = await start({ password: ` ${PASSWORD} ` });
@@ -165,12 +197,23 @@ describe('a TOTP set-up from a session asks for the current password', () => {
     await withinOneWindow(windowSeconds);
     // A right password spends nothing: the owner may start as often as the start's own limit allows.
     for (let i = 0; i < limit + 1; i++) {
-      const ok = await client.post('/api/v1/me/totp', { token, body: { password: PASSWORD }, ...fromIp(uniqueIp()) });
+      const ok = await client.post('/api/v1/me/totp', {
+        ...fromIp(uniqueIp()),
+        token,
+        body: { password: PASSWORD },
+        ...fromIp(uniqueIp()),
+      });
       expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     }
     // Wrong guesses, spread over the three routes that ask for the password, share one budget.
     const guesses = [
-      () => client.post('/api/v1/me/totp', { token, body: { password: 'guess-pass-1' }, ...fromIp(uniqueIp()) }),
+      () =>
+        client.post('/api/v1/me/totp', {
+          ...fromIp(uniqueIp()),
+          token,
+          body: { password: 'guess-pass-1' },
+          ...fromIp(uniqueIp()),
+        }),
       () =>
         client.post('/api/v1/me/passkeys/options', {
           token,
@@ -185,7 +228,12 @@ describe('a TOTP set-up from a session asks for the current password', () => {
         }),
     ];
     for (let i = 0; i < limit; i++) expect((await guesses[i % guesses.length]()).status).toBe(400);
-    const over = await client.post('/api/v1/me/totp', { token, body: { password: PASSWORD }, ...fromIp(uniqueIp()) });
+    const over = await client.post('/api/v1/me/totp', {
+      ...fromIp(uniqueIp()),
+      token,
+      body: { password: PASSWORD },
+      ...fromIp(uniqueIp()),
+    });
     expect(over.status).toBe(429);
     expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
     const overPasskey = await client.post('/api/v1/me/passkeys/options', {
@@ -354,9 +402,14 @@ describe('tickets and codes under a race and a clock', () => {
 describe('removing factors', () => {
   it('removes one’s own TOTP with a current code; the sessions end and a password signs in alone', async () => {
     const user = await enrolledUser('remove');
-    const wrong = await client.delete('/api/v1/me/totp', { token: user.token, body: { code: '000001' } });
+    const wrong = await client.delete('/api/v1/me/totp', {
+      ...fromIp(uniqueIp()),
+      token: user.token,
+      body: { code: '000001' },
+    });
     expect(wrong.status).toBe(400);
     const removed = await client.delete('/api/v1/me/totp', {
+      ...fromIp(uniqueIp()),
       token: user.token,
       body: { code: await codeAt(user.secret, 1) },
     });
@@ -366,7 +419,11 @@ describe('removing factors', () => {
     expect(first.body.data.jwt).toEqual(expect.any(String));
     const factors = await client.get('/api/v1/me/factors', { token: first.body.data.jwt });
     expect(factors.body.data).toEqual({ totp: false, passkeys: [], recovery_codes_left: 0 });
-    const none = await client.delete('/api/v1/me/totp', { token: first.body.data.jwt, body: { code: '123456' } });
+    const none = await client.delete('/api/v1/me/totp', {
+      ...fromIp(uniqueIp()),
+      token: first.body.data.jwt,
+      body: { code: '123456' },
+    });
     expect(none.status).toBe(404);
     expect(none.body.code).toBe(ErrorCode.FactorNotFound);
   });
@@ -396,6 +453,7 @@ describe('removing factors', () => {
   it('regenerates the recovery codes with a current code: the old ones stop working', async () => {
     const user = await enrolledUser('regen');
     const res = await client.post('/api/v1/me/recovery-codes', {
+      ...fromIp(uniqueIp()),
       token: user.token,
       body: { code: await codeAt(user.secret, 1) },
     });

@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { generate } from 'otplib';
 import { describe, expect, inject, it } from 'vitest';
 import { login } from '../helpers/api.js';
-import { kit, uniqueName } from '../helpers/authKit.js';
+import { fromIp, kit, uniqueIp, uniqueName } from '../helpers/authKit.js';
 
 // The smoke script a deployer runs after `cdk deploy` (docs/deploy.md), run here as they would,
 // against the shared local stack with the admin password the stack was started with.
@@ -54,12 +54,17 @@ describe('npm run smoke', () => {
     const username = uniqueName('smoke');
     await k.createUser(username, 'smoke-pass-1', 'viewer');
     const token = await login(stack.url, username, 'smoke-pass-1');
-    const { secret } = (await k.client.post('/api/v1/me/totp', { token, body: { password: 'smoke-pass-1' } })).body
-      .data;
+    const { secret } = (
+      await k.client.post('/api/v1/me/totp', { ...fromIp(uniqueIp()), token, body: { password: 'smoke-pass-1' } })
+    ).body.data;
     // Enrolled with the previous window's code (the server takes one window either side), so the
     // code the script makes now is of a later window than any used.
     const previous = await generate({ secret, epoch: Math.floor(Date.now() / 1000) - 30 });
-    const confirmed = await k.client.post('/api/v1/me/totp/confirm', { token, body: { code: previous } });
+    const confirmed = await k.client.post('/api/v1/me/totp/confirm', {
+      ...fromIp(uniqueIp()),
+      token,
+      body: { code: previous },
+    });
     expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
     const adminToken = await k.admin();
     k.destroy();

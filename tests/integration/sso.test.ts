@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ErrorCode } from '../../shared/envelope.js';
 import { sandboxOidcPasswordFile } from '../../scripts/local/sandboxOidc.js';
 import { SANDBOX_OIDC_CLIENT } from '../../scripts/sandbox/oidc/server.js';
-import { kit, uniqueName } from '../helpers/authKit.js';
+import { login } from '../helpers/api.js';
+import { fromIp, kit, uniqueIp, uniqueName } from '../helpers/authKit.js';
 
 const stack = inject('stack');
 /** The stack's own sandbox password, generated into its DATA_DIR at start. */
@@ -240,10 +241,15 @@ describe('single sign-on', () => {
     const username = uniqueName('ssomfa');
     await k.createUser(username, PASSWORD);
     // The user has a second factor: an authenticator app.
-    const session = (await client.post('/api/v1/login', { body: { username, password: PASSWORD } })).body.data.jwt;
-    const started = await client.post('/api/v1/me/totp', { token: session, body: { password: PASSWORD } });
+    const session = await login(stack.url, username, PASSWORD);
+    const started = await client.post('/api/v1/me/totp', {
+      ...fromIp(uniqueIp()),
+      token: session,
+      body: { password: PASSWORD },
+    });
     expect(started.status, JSON.stringify(started.body)).toBe(200);
     const confirmed = await client.post('/api/v1/me/totp/confirm', {
+      ...fromIp(uniqueIp()),
       token: session,
       body: { code: await generate({ secret: started.body.data.secret }) },
     });
