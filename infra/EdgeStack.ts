@@ -8,7 +8,7 @@ import { CfnLoggingConfiguration, CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
 import { ErrorCode } from '../shared/envelope.js';
 import { alarmTopic } from './constructs/Alarms.js';
-import { dataRemovalPolicy } from './PatrolStack.js';
+import { dataRemovalPolicy } from './removalPolicy.js';
 import { applyNagSuppressions } from './nag/nagSuppressions.js';
 import type { StageConfig } from './stageConfig.js';
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Annotations, CfnOutput, CfnResource, RemovalPolicy, Stack, type StackProps, Tags } from 'aws-cdk-lib';
+import { Annotations, CfnOutput, CfnResource, type RemovalPolicy, Stack, type StackProps, Tags } from 'aws-cdk-lib';
 import { Certificate, CertificateValidation, type ICertificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -25,6 +25,7 @@ import { Storage } from './constructs/Storage.js';
 import { Web } from './constructs/Web.js';
 import { applyNagSuppressions } from './nag/nagSuppressions.js';
 import type { StageConfig } from './stageConfig.js';
+import { dataRemovalPolicy } from './removalPolicy.js';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -42,15 +43,6 @@ export interface PatrolStackProps extends StackProps {
   webAclMetricName?: string;
   /** CloudFront's certificate (us-east-1) for the stage's custom domain, when it has one. */
   cloudFrontCertificateArn?: string;
-}
-
-/**
- * The removal policy of what holds data. In a retaining stage, kept when the stack is deleted or
- * a resource replaced, but deleted when its first create fails and rolls back, so a failed first
- * deploy can simply be run again (plain RETAIN left named resources behind to collide with).
- */
-export function dataRemovalPolicy(stage: Pick<StageConfig, 'removalPolicy'>): RemovalPolicy {
-  return stage.removalPolicy === 'retain' ? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE : RemovalPolicy.DESTROY;
 }
 
 /** One Patrol stage. Only wiring: each concern and its grants live in its construct. */
