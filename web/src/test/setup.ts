@@ -6,6 +6,12 @@ import { setDisplayTimeZone } from '@/app/format';
 import { i18n } from '@/i18n';
 import { operator } from './renderApp';
 
+// The login page, where every signed-out render lands, loaded before any test: it is a lazy route, and
+// the web project shares one module graph a worker (vitest.config.ts isolate: false), so a file whose
+// test ended while that import was in flight tore the environment down under it, and the next file's
+// login page waited 30 s on the broken load (routes, SsoButton and LoginPage tests, now and then).
+await import('@/features/auth/LoginPage');
+
 // jsdom has no layout; Fluent's MessageBar and overflow helpers only need the constructor to exist.
 if (!('ResizeObserver' in globalThis)) {
   globalThis.ResizeObserver = class {
