@@ -1,6 +1,7 @@
-import { Button, DialogActions, DialogTrigger, Spinner } from '@fluentui/react-components';
+import { Button, DialogActions, DialogTrigger } from '@fluentui/react-components';
 import type { ReactNode } from 'react';
 import { useT } from '@/i18n';
+import { BusyButton } from '../form/BusyButton';
 
 export interface FormDialogActionsProps {
   /** While the form is being sent: the submit button is disabled and spins. */
@@ -25,9 +26,9 @@ export function FormDialogActions({ busy, onCancel, confirmLabel }: FormDialogAc
           <Button type="button">{t('Cancel')}</Button>
         </DialogTrigger>
       )}
-      <Button type="submit" appearance="primary" disabled={busy} icon={busy ? <Spinner size="tiny" /> : undefined}>
+      <BusyButton type="submit" busy={busy}>
         {t(confirmLabel ?? 'Confirm')}
-      </Button>
+      </BusyButton>
     </DialogActions>
   );
 }

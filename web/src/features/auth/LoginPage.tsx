@@ -1,11 +1,9 @@
 import {
-  Button,
   Field,
   Input,
   MessageBar,
   MessageBarBody,
   makeStyles,
-  Spinner,
   Text,
   Tooltip,
   tokens,
@@ -20,6 +18,7 @@ import { setAuth } from '@/app/auth';
 import { safeRedirect } from '@/app/guards';
 import { Logo } from '@/app/Logo';
 import { LocaleSwitcher } from '@/app/shell/LocaleSwitcher';
+import { BusyButton } from '@/components/form/BusyButton';
 import { useT } from '@/i18n';
 import { fetchCaptcha, login } from './authApi';
 import { EnrollStep } from './EnrollStep';
@@ -251,15 +250,9 @@ export default function LoginPage(): ReactNode {
                 </div>
               </Field>
             ) : null}
-            <Button
-              type="submit"
-              appearance="primary"
-              size="large"
-              disabled={busy}
-              icon={busy ? <Spinner size="tiny" /> : undefined}
-            >
+            <BusyButton type="submit" size="large" busy={busy}>
               {t('Sign in')}
-            </Button>
+            </BusyButton>
             {FIRST_STEP_METHODS.map((Method, i) => (
               <Method key={i} onAnswer={onAnswer} onError={setError} />
             ))}

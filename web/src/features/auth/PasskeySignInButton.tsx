@@ -1,9 +1,10 @@
-import { Button, Link, MessageBar, MessageBarBody, makeStyles, Spinner, tokens } from '@fluentui/react-components';
+import { Link, MessageBar, MessageBarBody, makeStyles, tokens } from '@fluentui/react-components';
 import { KeyMultipleRegular } from '@fluentui/react-icons';
 import { browserSupportsWebAuthn } from '@simplewebauthn/browser';
 import type { LoginAnswer, SecondFactorMethod } from '@shared/schemas/auth';
 import { type ReactNode, useState } from 'react';
 import { isApiError } from '@/api/ApiError';
+import { BusyButton } from '@/components/form/BusyButton';
 import { useT } from '@/i18n';
 import { PasskeyBrowserError, passkeyPlace, signInWithPasskey } from './passkeyApi';
 
@@ -71,16 +72,16 @@ export function PasskeySignInButton({
           <MessageBarBody>{t(error)}</MessageBarBody>
         </MessageBar>
       ) : null}
-      <Button
+      <BusyButton
         type="button"
         size="large"
         appearance={appearance}
-        disabled={busy}
-        icon={busy ? <Spinner size="tiny" /> : <KeyMultipleRegular />}
+        busy={busy}
+        icon={<KeyMultipleRegular />}
         onClick={() => void start()}
       >
         {ticket ? t('Use a passkey') : t('Sign in with a passkey')}
-      </Button>
+      </BusyButton>
     </div>
   );
 }

@@ -1,9 +1,10 @@
-import { Button, Field, Input, makeStyles, Spinner, tokens } from '@fluentui/react-components';
+import { Button, Field, Input, makeStyles, tokens } from '@fluentui/react-components';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { clearAuth } from '@/app/auth';
 import { LOGIN_PATH } from '@/app/navigation';
 import { PageHeader, Panel } from '@/app/PageHeader';
+import { BusyButton } from '@/components/form/BusyButton';
 import { useT } from '@/i18n';
 import { changePassword } from './authApi';
 import { type PasswordForm, validatePasswordForm } from './passwordForm';
@@ -70,14 +71,9 @@ export default function PasswordPage(): ReactNode {
             </Field>
           ))}
           <div className={styles.actions}>
-            <Button
-              type="submit"
-              appearance="primary"
-              disabled={busy}
-              icon={busy ? <Spinner size="tiny" /> : undefined}
-            >
+            <BusyButton type="submit" busy={busy}>
               {t('Save')}
-            </Button>
+            </BusyButton>
             <Button
               type="button"
               onClick={() => {

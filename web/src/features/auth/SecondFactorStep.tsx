@@ -1,6 +1,7 @@
-import { Button, makeStyles, Spinner, Text, tokens } from '@fluentui/react-components';
+import { Button, makeStyles, Text, tokens } from '@fluentui/react-components';
 import type { LoginAnswer, SecondFactorMethod } from '@shared/schemas/auth';
 import { type FormEvent, type ReactNode, useState } from 'react';
+import { BusyButton } from '@/components/form/BusyButton';
 import { useT } from '@/i18n';
 import { CodeInput } from './CodeInput';
 import { codeErrorText, ticketExpired } from './codeErrors';
@@ -71,15 +72,9 @@ export function SecondFactorStep({
       {typed ? (
         <form className={styles.form} onSubmit={submit} noValidate>
           <CodeInput key={String(recovery)} value={code} onChange={setCode} recovery={recovery} error={codeError} />
-          <Button
-            type="submit"
-            appearance="primary"
-            size="large"
-            disabled={busy}
-            icon={busy ? <Spinner size="tiny" /> : undefined}
-          >
+          <BusyButton type="submit" size="large" busy={busy}>
             {t('Verify')}
-          </Button>
+          </BusyButton>
         </form>
       ) : null}
       {SECOND_STEP_METHODS.map((Method, i) => (

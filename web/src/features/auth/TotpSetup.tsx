@@ -1,7 +1,8 @@
-import { Button, MessageBar, MessageBarBody, makeStyles, Spinner, Text, tokens } from '@fluentui/react-components';
+import { MessageBar, MessageBarBody, makeStyles, Spinner, Text, tokens } from '@fluentui/react-components';
 import type { TotpConfirmed, TotpEnrolment } from '@shared/schemas/auth';
 import QRCode from 'qrcode';
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
+import { BusyButton } from '@/components/form/BusyButton';
 import { useT } from '@/i18n';
 import { CodeInput } from './CodeInput';
 import { codeErrorText, ticketExpired } from './codeErrors';
@@ -128,9 +129,9 @@ export function TotpSetup({
         {grouped(enrolment.secret)}
       </Text>
       <CodeInput value={code} onChange={setCode} error={error ?? undefined} autoFocus={false} />
-      <Button type="submit" appearance="primary" disabled={busy} icon={busy ? <Spinner size="tiny" /> : undefined}>
+      <BusyButton type="submit" busy={busy}>
         {t('Confirm')}
-      </Button>
+      </BusyButton>
     </form>
   );
 }

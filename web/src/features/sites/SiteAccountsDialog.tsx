@@ -25,6 +25,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { dialogSurfaceStyle } from '@/app/dialogSizes';
 import { useFormDialog } from '@/components/dialog/useFormDialog';
+import { BusyButton } from '@/components/form/BusyButton';
 import { CopyButton } from '@/components/table/CellContent';
 import { useT } from '@/i18n';
 import { useCanWrite } from '@/app/auth';
@@ -106,14 +107,9 @@ function SiteAccountsSurface({ site, onClose }: Omit<SiteAccountsDialogProps, 'o
             {tab === 'new' ? (
               <>
                 <Button onClick={onClose}>{t('Cancel')}</Button>
-                <Button
-                  appearance="primary"
-                  disabled={busy || rows.length === 0}
-                  icon={busy ? <Spinner size="tiny" /> : undefined}
-                  onClick={submit}
-                >
+                <BusyButton busy={busy} disabled={rows.length === 0} onClick={submit}>
                   {t('Confirm')}
-                </Button>
+                </BusyButton>
               </>
             ) : (
               <Button appearance="primary" onClick={onClose}>

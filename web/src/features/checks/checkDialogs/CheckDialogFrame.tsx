@@ -6,13 +6,13 @@ import {
   DialogContent,
   DialogSurface,
   DialogTitle,
-  Spinner,
 } from '@fluentui/react-components';
 import type { Operation } from '@shared/schemas/checks';
 import { type ReactNode, useState } from 'react';
 import { dialogSurfaceStyle } from '@/app/dialogSizes';
 import { toast } from '@/app/toast';
 import { ConfirmDialog } from '@/components/dialog';
+import { BusyButton } from '@/components/form/BusyButton';
 import { useT } from '@/i18n';
 import { CheckpointGrid, type PointModes } from '../CheckpointGrid';
 import { OperationStarted } from './OperationStarted';
@@ -85,14 +85,9 @@ export function CheckDialogFrame(props: CheckDialogFrameProps): ReactNode {
             ) : (
               <>
                 <Button onClick={onClose}>{t('Cancel')}</Button>
-                <Button
-                  appearance="primary"
-                  disabled={busy}
-                  icon={busy ? <Spinner size="tiny" /> : undefined}
-                  onClick={checkNow}
-                >
+                <BusyButton busy={busy} onClick={checkNow}>
                   {t('Check Now')}
-                </Button>
+                </BusyButton>
               </>
             )}
           </DialogActions>
