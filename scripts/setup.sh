@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the project needs and is missing: npm packages, and the Debian packages
-# the checkers and tests use (Chromium; Java for the DynamoDB Local fidelity tests is on the machine,
+# the checkers and tests use (Chromium, poppler's pdftotext; Java for the DynamoDB Local fidelity tests is on the machine,
 # and is installed too when missing). Safe to run again: it only acts on what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,6 +9,8 @@ need_apt=()
 command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || need_apt+=(chromium)
 command -v ffmpeg >/dev/null 2>&1 || need_apt+=(ffmpeg)
 command -v java >/dev/null 2>&1 || need_apt+=(openjdk-17-jre-headless)
+# pdftotext reads the reports' PDFs back in the tests (docs/reports.md).
+command -v pdftotext >/dev/null 2>&1 || need_apt+=(poppler-utils)
 # Fonts so screenshots and videos show text, Chinese included (the default locale is zh).
 [ -d /usr/share/fonts/truetype/dejavu ] || need_apt+=(fonts-dejavu-core)
 [ -d /usr/share/fonts/opentype/noto ] || need_apt+=(fonts-noto-cjk)
