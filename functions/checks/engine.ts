@@ -266,14 +266,16 @@ export function finishSubtask(
  * crash between the mark and the ADDs leaves the subtask out until the rollups' repair rebuilds
  * them from the rows (rebuildCheckRollups).
  */
-const addToRollups = defineFollowUp('check.rollup', async ({ subtask_id }: { subtask_id: number }) => {
-  const marked = await checkStore().subtasks.transition(
-    subtask_id,
-    { rolled_up_at: Date.now() },
-    { rolled_up_at: undefined },
-  );
-  if (marked) await recordSubtaskRollup(marked);
-});
+const addToRollups = defineFollowUp('check.rollup', ({ subtask_id }: { subtask_id: number }) =>
+  writeSequence('subtask_rollup', async () => {
+    const marked = await checkStore().subtasks.transition(
+      subtask_id,
+      { rolled_up_at: Date.now() },
+      { rolled_up_at: undefined },
+    );
+    if (marked) await recordSubtaskRollup(marked);
+  }),
+);
 
 /** Follow-up of a login's success: the task's other pending subtasks are sent, in parallel (duplicates are dropped by the claim). */
 const enqueueRest = defineFollowUp('check.enqueue_rest', async ({ task_id }: { task_id: number }) => {

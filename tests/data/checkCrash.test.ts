@@ -7,6 +7,7 @@ import { reapOperation } from '../../functions/checks/reapStuck.js';
 import { PENDING_LIMIT_MS, RUNNING_LIMIT_MS } from '../../functions/checks/reaper.js';
 import { CREATE_GRACE_MS, QUIET_MS } from '../../functions/checks/repairCounts.js';
 import { checkStore } from '../../functions/checks/store.js';
+import { readCheckTimings } from '../../functions/checks/checkRollup.js';
 import { type Check, claim, expectSettled, newCheck, recover, run, runToEnd, sent, setupQueues } from './checkRig.js';
 import { setupDynamo } from './engine.js';
 
@@ -128,6 +129,24 @@ describe('a crash at any write of the check engine leaves nothing the product do
       act: ({ tasks }) => finishSubtask(tasks[1].subs[0], tasks[1].subs[0].run_id!, { success: false, msg: 'broken' }),
     });
     expect(writes).toBeGreaterThanOrEqual(25);
+  });
+
+  // Regression of issue 44: the rollup follow-up marked the subtask (`rolled_up_at`) and then made its
+  // ADDs; a crash between the two left the subtask out of the dashboard's day rollup, and the
+  // sweeper's second application found the mark and added nothing.
+  it.fails('rollup of an end: the subtask counted once in its day rollup, whatever write a crash cut', async () => {
+    await everyCrashPoint('subtask_rollup', {
+      async prepare() {
+        const check = await newCheck([[AgentSetting]]);
+        check.tasks[0].subs[0] = (await claim(check.tasks[0].subs[0]))!;
+        return check;
+      },
+      act: ({ tasks }) => finishSubtask(tasks[0].subs[0], tasks[0].subs[0].run_id!, { success: true, msg: 'ok' }),
+      async afterRecovery({ tasks }) {
+        const { points } = await readCheckTimings(tasks[0].task.site_id, 2);
+        expect(points.reduce((n, p) => n + p.runs, 0)).toBe(1);
+      },
+    });
   });
 
   it('pause: the operation, its pending tasks and their subtasks, all of them', async () => {
