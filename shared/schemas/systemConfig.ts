@@ -4,6 +4,7 @@ import type { ListFields } from '../listQuery.js';
 import { isTimeZone } from '../zoneClock.js';
 import { SsoConfig, SsoMfaClaims, SsoUsernameClaims } from './sso.js';
 import { SecondFactorPolicies, type SecondFactorPolicy } from './auth.js';
+import { ReportLanguages, ReportsConfig } from './reports.js';
 
 const PROCESS_NAMES = Process.options.map((o) => o.label);
 
@@ -199,6 +200,8 @@ export const SystemConfig = z.object({
     .prefault({}),
   /** Single sign-on with OpenID Connect (docs/sign-in.md); its client secret is kept apart, encrypted. */
   sso: SsoConfig.prefault({}),
+  /** The reports' schedule and language (docs/reports.md): weekly on Monday 09:00 by default. */
+  reports: ReportsConfig.prefault({}),
   RECHARGE_CONFIG: RechargeConfig.prefault({}),
 });
 export type SystemConfig = z.infer<typeof SystemConfig>;
@@ -261,7 +264,15 @@ export interface ConfigField {
   /** English label (the i18n key). */
   label: string;
   kind: ConfigFieldKind;
-  section: 'General' | 'Checker' | 'Retention' | 'Bank monitor' | 'Alerts' | 'Single sign-on' | 'RECHARGE_CONFIG';
+  section:
+    | 'General'
+    | 'Checker'
+    | 'Retention'
+    | 'Bank monitor'
+    | 'Alerts'
+    | 'Reports'
+    | 'Single sign-on'
+    | 'RECHARGE_CONFIG';
   help?: string;
   bounds?: { min: number; max: number };
   unit?: string;
@@ -377,6 +388,42 @@ export const systemConfigFields: readonly ConfigField[] = [
     unit: 'days',
     help: 'A one-off maintenance window may last at most this long, and none ends more than a year ahead.',
   },
+  {
+    path: 'reports.language',
+    label: 'Report language',
+    kind: 'choice',
+    section: 'Reports',
+    choices: ReportLanguages.map((value) => ({ value, label: value === 'zh' ? '简体中文' : 'English' })),
+    help: 'The PDF and the Telegram summary of every report are written in this language.',
+  },
+  { path: 'reports.daily.enabled', label: 'Daily report', kind: 'switch', section: 'Reports' },
+  {
+    path: 'reports.daily.time',
+    label: 'Daily report time',
+    kind: 'text',
+    section: 'Reports',
+    help: "HH:mm in the configured time zone: yesterday's report is sent to the check chat then.",
+  },
+  { path: 'reports.weekly.enabled', label: 'Weekly report', kind: 'switch', section: 'Reports' },
+  {
+    path: 'reports.weekly.weekday',
+    label: 'Weekly report day',
+    kind: 'integer',
+    section: 'Reports',
+    bounds: { min: 1, max: 7 },
+    help: 'Monday is 1, Sunday 7: the previous week, Monday to Sunday, is sent that day.',
+  },
+  { path: 'reports.weekly.time', label: 'Weekly report time', kind: 'text', section: 'Reports', help: 'HH:mm' },
+  { path: 'reports.monthly.enabled', label: 'Monthly report', kind: 'switch', section: 'Reports' },
+  {
+    path: 'reports.monthly.day',
+    label: 'Monthly report day',
+    kind: 'integer',
+    section: 'Reports',
+    bounds: { min: 1, max: 28 },
+    help: 'Day of the month (1-28): the previous month is sent that day.',
+  },
+  { path: 'reports.monthly.time', label: 'Monthly report time', kind: 'text', section: 'Reports', help: 'HH:mm' },
   { path: 'sso.enabled', label: 'Single sign-on', kind: 'switch', section: 'Single sign-on' },
   {
     path: 'sso.display_name',
