@@ -14,6 +14,8 @@ export const ERRORS = {
   BadRequest: { code: 4000, status: 400, text: 'Bad Request' },
   Validation: { code: 4001, status: 400, text: 'Invalid input.' },
   MalformedJson: { code: 4002, status: 400, text: 'Malformed request.' },
+  // Issue 45: a bank alert rule's condition does not parse; `extra` holds { column (1-based), expected, found }.
+  AlertRuleExpressionInvalid: { code: 4003, status: 400, text: 'The condition is not valid.' },
   Unauthorized: { code: 4010, status: 401, text: 'Please login first.' },
   BadCredentials: { code: 4011, status: 400, text: 'Wrong username or password.' },
   CaptchaRequired: { code: 4012, status: 400, text: 'Please input the captcha.' },
@@ -64,6 +66,7 @@ export const ERRORS = {
   IncidentNotFound: { code: 40412, status: 404, text: 'Incident not found.' },
   PasskeyNotFound: { code: 40417, status: 404, text: 'Passkey not found.' },
   ApiTokenNotFound: { code: 40420, status: 404, text: 'API token not found.' },
+  AlertRuleNotFound: { code: 40421, status: 404, text: 'Alert rule not found.' },
   // An unknown, removed or another user's credential, or an answer that does not verify: one text for all.
   PasskeyNotRecognised: { code: 4019, status: 400, text: 'This passkey is not recognised.' },
   PasskeyChallengeExpired: { code: 4026, status: 400, text: 'The passkey request expired, please try again.' },

@@ -20,7 +20,8 @@ export const TelegramMessages = {
 
 /** BotFather's format: the bot's numeric id, a colon, a 35-character key (kept loose on the key's length). */
 export const BOT_TOKEN_PATTERN = /^\d{1,20}:[A-Za-z0-9_-]{20,100}$/;
-const CHAT_ID_PATTERN = /^(-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{3,31})$/;
+/** A chat id: a number (groups are negative) or a public @channelname. */
+export const CHAT_ID_PATTERN = /^(-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{3,31})$/;
 
 const chatId = z.string().trim().max(40).regex(CHAT_ID_PATTERN, TelegramMessages.chatId).or(z.literal(''));
 
