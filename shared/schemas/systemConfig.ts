@@ -25,6 +25,11 @@ export const ConfigBounds = {
   timeBudgetMs: { min: 100, max: 600_000 },
   // Minutes between reminders of an open incident; 0 turns them off.
   reminderMinutes: { min: 0, max: 1440 },
+  /** Issue 45: escalation's step (0 off), correlation's sites (0 off) and window, the group wait. */
+  escalateAfterMinutes: { min: 0, max: 1440 },
+  correlateMinSites: { min: 0, max: 1000 },
+  correlateWindowMinutes: { min: 1, max: 1440 },
+  groupWaitSeconds: { min: 0, max: 600 },
   /** The longest maintenance window, in days (issue 43): a window can silence alerts only so long. */
   maintenanceMaxDays: { min: 1, max: 365 },
 } as const;
@@ -179,6 +184,16 @@ export const SystemConfig = z.object({
        * message) every this many minutes; 0 turns reminders off.
        */
       reminder_minutes: bounded(ConfigBounds.reminderMinutes).default(30),
+      /**
+       * An incident nobody acknowledged, snoozed or paused goes to the escalation chat after this
+       * many minutes, and to the super users' own chats after as many again; 0 turns it off.
+       */
+      escalate_after_minutes: bounded(ConfigBounds.escalateAfterMinutes).default(15),
+      /** Sites failing one check (process and mode) within the window below that make a parent; 0: never. */
+      correlate_min_sites: bounded(ConfigBounds.correlateMinSites).default(3),
+      correlate_window_minutes: bounded(ConfigBounds.correlateWindowMinutes).default(10),
+      /** A new incident's first message waits this long for siblings (Alertmanager's group_wait). */
+      group_wait_seconds: bounded(ConfigBounds.groupWaitSeconds).default(30),
     })
     .prefault({}),
   maintenance: z
@@ -378,6 +393,41 @@ export const systemConfigFields: readonly ConfigField[] = [
     bounds: ConfigBounds.reminderMinutes,
     unit: 'minutes',
     help: 'An open incident nobody acknowledged or snoozed is announced again in Telegram this often; 0 turns reminders off.',
+  },
+  {
+    path: 'alerts.escalate_after_minutes',
+    label: 'Escalate after',
+    kind: 'integer',
+    section: 'Alerts',
+    bounds: ConfigBounds.escalateAfterMinutes,
+    unit: 'minutes',
+    help: 'An open incident nobody acknowledged, snoozed or paused goes to the escalation chat after this long, then to every linked super user after as long again. Critical ones escalate at once, info ones never; 0 turns escalation off.',
+  },
+  {
+    path: 'alerts.correlate_min_sites',
+    label: 'Group a check failing on',
+    kind: 'integer',
+    section: 'Alerts',
+    bounds: ConfigBounds.correlateMinSites,
+    unit: 'sites',
+    help: 'This many sites failing the same check (process and mode) within the window below share one parent incident and one message; 0 never groups them.',
+  },
+  {
+    path: 'alerts.correlate_window_minutes',
+    label: 'Grouping window',
+    kind: 'integer',
+    section: 'Alerts',
+    bounds: ConfigBounds.correlateWindowMinutes,
+    unit: 'minutes',
+  },
+  {
+    path: 'alerts.group_wait_seconds',
+    label: 'Group wait',
+    kind: 'integer',
+    section: 'Alerts',
+    bounds: ConfigBounds.groupWaitSeconds,
+    unit: 'seconds',
+    help: "A new incident's first message waits this long for others of the same cause, so a burst makes one message.",
   },
   {
     path: 'maintenance.max_days',
