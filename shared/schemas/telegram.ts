@@ -39,6 +39,8 @@ export const TelegramSettingsInput = z
     bank_enabled: z.boolean(),
     /** One message per finished subtask as well as the one per operation (off: one per operation). */
     per_subtask: z.boolean().default(false),
+    /** Where an incident nobody acknowledges goes first (issue 45, escalation); '' or absent: that step is skipped. */
+    escalation_chat_id: chatId.default(''),
   })
   .strict()
   .superRefine((v, ctx) => {
@@ -86,6 +88,7 @@ export interface TelegramSettingsView {
   check_enabled: boolean;
   bank_enabled: boolean;
   per_subtask: boolean;
+  escalation_chat_id: string;
   channels: Record<TelegramCategory, TelegramChannelState>;
   webhook: TelegramWebhookState;
   updated_at: number | null;

@@ -16,6 +16,8 @@ export interface StoredTelegramSettings {
   check_enabled: boolean;
   bank_enabled: boolean;
   per_subtask: boolean;
+  /** The chat an unacknowledged incident escalates to first (issue 45); absent on rows saved before. */
+  escalation_chat_id?: string;
   check_channel: TelegramChannelState;
   bank_channel: TelegramChannelState;
   /**

@@ -18,6 +18,7 @@ const view = (over: Partial<TelegramSettingsView> = {}): TelegramSettingsView =>
   check_enabled: true,
   bank_enabled: false,
   per_subtask: false,
+  escalation_chat_id: '',
   channels: {
     check: { state: 'ok', reason: null, at: 1 },
     bank: { state: 'unknown', reason: null, at: null },
@@ -44,6 +45,7 @@ describe('TG notification page', () => {
     expect(screen.getByText('Stored encrypted (12***yz). Leave empty to keep it.')).toBeInTheDocument();
 
     await user.click(screen.getByRole('switch', { name: 'A message for every finished subtask' }));
+    await user.type(screen.getByLabelText('Escalation chat ID'), '-1009876');
     await user.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(api.callsTo('PUT', '/super/notification/tg')).toHaveLength(1));
     expect(api.callsTo('PUT', '/super/notification/tg')[0].body).toEqual({
@@ -52,6 +54,7 @@ describe('TG notification page', () => {
       check_enabled: true,
       bank_enabled: false,
       per_subtask: true,
+      escalation_chat_id: '-1009876',
     });
 
     await user.type(token, '123456:AAF-new_token_value_abcdefghijk');

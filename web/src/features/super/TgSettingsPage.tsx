@@ -69,6 +69,7 @@ interface Draft {
   check_enabled: boolean;
   bank_enabled: boolean;
   per_subtask: boolean;
+  escalation_chat_id: string;
 }
 
 const draftOf = (v: TelegramSettingsView): Draft => ({
@@ -78,6 +79,7 @@ const draftOf = (v: TelegramSettingsView): Draft => ({
   check_enabled: v.check_enabled,
   bank_enabled: v.bank_enabled,
   per_subtask: v.per_subtask,
+  escalation_chat_id: v.escalation_chat_id ?? '',
 });
 
 /** The body sent: the token only when a new one was typed (the page never holds the stored one). */
@@ -261,6 +263,17 @@ export default function TgSettingsPage(): ReactNode {
             <Text size={200}>
               {t('Off: one message per operation when it ends, with its sites and each failed subtask.')}
             </Text>
+            <Field
+              label={t('Escalation chat ID')}
+              hint={t('Incidents nobody acknowledges are escalated to this chat first, then to the linked super users.')}
+              validationMessage={message('escalation_chat_id')}
+            >
+              <Input
+                name="escalation_chat_id"
+                value={draft.escalation_chat_id}
+                onChange={(_, d) => change('escalation_chat_id', d.value)}
+              />
+            </Field>
             <div className={styles.actions}>
               <Button type="submit" appearance="primary" icon={<SaveRegular />} disabled={busy}>
                 {t('Save')}
