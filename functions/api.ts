@@ -22,6 +22,7 @@ import { metricsRouter } from './metrics/routes.js';
 import { API_PREFIX, createApiHandler } from './lib/http/apiHandler.js';
 import { Router } from './lib/http/router.js';
 import { openApiRouter } from './openapi/routes.js';
+import { patrolSchemaRouter } from './patrolSchema/routes.js';
 import { notificationsRouter } from './notifications/routes.js';
 import { telegramRouter } from './notifications/telegram/routes.js';
 import { sitesRouter } from './sites/routes.js';
@@ -64,6 +65,7 @@ export const router = new Router().include(
   bankWebhookRouter,
   bankDashboardRouter,
   metricsRouter,
+  patrolSchemaRouter,
   openApiRouter(() => ({ api: router, root: rootRouter })),
 );
 
