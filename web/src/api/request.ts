@@ -34,6 +34,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** The answer is not in the envelope (the API document): return its body as it is. */
   raw?: boolean;
+  /** The answer is a file (a report's CSV or PDF): return its body as a Blob; `onHeaders` sees its headers. */
+  blob?: boolean;
   /** Extra request headers, e.g. a list call's jump hint. */
   headers?: Record<string, string>;
   /** Reads the headers of a successful answer (e.g. a dashboard answer's `age`). */
@@ -147,7 +149,8 @@ export async function request<T>(opts: RequestOptions): Promise<T> {
         signal: controller.signal,
       });
       rememberTraceId(res.headers.get(HEADERS.traceId));
-      body = await readBody(res);
+      // A file is read as bytes (a PDF is no text); a refusal is still the envelope.
+      body = opts.blob && res.ok ? await res.blob() : await readBody(res);
     } catch (cause) {
       if (opts.signal?.aborted && !timedOut) throw cause; // the caller cancelled (e.g. TanStack Query): not a failure to show
       throw timedOut
@@ -162,6 +165,10 @@ export async function request<T>(opts: RequestOptions): Promise<T> {
       throw error;
     }
     if (opts.raw) return body as T;
+    if (opts.blob) {
+      opts.onHeaders?.(res.headers);
+      return body as T;
+    }
     const businessError = failureFromBusiness(res.status, body);
     if (businessError) throw businessError;
 

@@ -38,6 +38,9 @@ export const routePaths = {
   notificationsBank: { path: '/notifications/notifications-bank', ready: true },
   incidents: { path: '/incidents', ready: true },
   incidentDetail: { path: '/incidents/:incidentID', ready: true },
+  reports: { path: '/reports', ready: true },
+  /** `?print=1`: the page alone, laid out for A4, which the PDF printer opens (issue 46). */
+  reportDetail: { path: '/reports/:reportID', ready: true },
   profile: { path: '/setting/profile', ready: true },
   password: { path: '/setting/password', ready: true },
   security: { path: '/setting/security', ready: true },

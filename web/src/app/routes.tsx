@@ -86,6 +86,12 @@ export interface RouteDef {
   public?: boolean;
   /** Not kept as a page tab. */
   noTab?: boolean;
+  /**
+   * A query flag (`?{flag}=1`) that shows the page alone, without menus or tabs: the home page's
+   * wall screen (`frame: 'wall'`, padded on the grey background) or a report's print view
+   * (`frame: 'paper'`, nothing around it).
+   */
+  alone?: { flag: string; frame: 'wall' | 'paper' };
 }
 
 /** What this module declares; path and readiness come from paths.ts. */
@@ -119,6 +125,7 @@ const routeSpecs: readonly RouteSpec[] = [
     screen: lazyScreen(() => import('@/features/dashboard/DashboardPage')),
     menu: { label: 'Home' },
     icon: HomeIcon,
+    alone: { flag: 'tv', frame: 'wall' },
   },
   {
     name: 'sites',
@@ -277,6 +284,18 @@ const routeSpecs: readonly RouteSpec[] = [
     screen: lazyScreen(() => import('@/features/incidents/IncidentDetailPage')),
   },
   {
+    name: 'reports',
+    title: 'Reports',
+    screen: lazyScreen(() => import('@/features/reports/ReportsPage')),
+    menu: { group: 'Message', label: 'Reports' },
+  },
+  {
+    name: 'reportDetail',
+    title: 'Report',
+    screen: lazyScreen(() => import('@/features/reports/ReportDetailPage')),
+    alone: { flag: 'print', frame: 'paper' },
+  },
+  {
     name: 'profile',
     title: 'Profile',
     screen: lazyScreen(() => import('@/features/auth/ProfilePage')),
@@ -382,8 +401,11 @@ export function hasNumericParams(params: Readonly<Record<string, string | undefi
 }
 
 /** The routed (ready) definition a pathname shows, with its params; static paths win over params. */
-export function matchRoute(pathname: string): { def: RouteDef; params: Record<string, string> } | null {
-  const candidates = readyRoutes
+export function matchRoute(
+  pathname: string,
+  list: readonly RouteDef[] = readyRoutes,
+): { def: RouteDef; params: Record<string, string> } | null {
+  const candidates = list
     .map((def) => ({ def, m: matchPath({ path: def.path, end: true }, pathname) }))
     .filter((c) => c.m !== null);
   candidates.sort((a, b) => paramCount(a.def.path) - paramCount(b.def.path));

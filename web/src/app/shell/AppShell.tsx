@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { Outlet, useLocation, useSearchParams } from 'react-router-dom';
 import { WebPushPoller } from '@/features/notifications/WebPushPoller';
 import { DisplayTimeZone } from '@/features/super/DisplayTimeZone';
-import { type RouteDef, readyRoutes } from '../routes';
+import { matchRoute, type RouteDef, readyRoutes } from '../routes';
 import { usePersistentState } from '../usePersistentState';
 import { LeftNav } from './LeftNav';
 import { PageTabs } from './PageTabs';
@@ -30,11 +30,12 @@ const useStyles = makeStyles({
   wall: { minHeight: '100vh', padding: tokens.spacingHorizontalXL, backgroundColor: tokens.colorNeutralBackground3 },
 });
 
-/** The home page's wall-screen mode (`/?tv=1`): the page alone, no menus, no tabs. */
-function useWallScreen(): boolean {
+/** The route's page alone (`alone` in routes.tsx: the wall screen, a report's print view), if its flag is set. */
+function useAlone(routeList: readonly RouteDef[]): 'wall' | 'paper' | null {
   const { pathname } = useLocation();
   const [params] = useSearchParams();
-  return pathname === '/' && params.get('tv') === '1';
+  const alone = matchRoute(pathname, routeList)?.def.alone;
+  return alone && params.get(alone.flag) === '1' ? alone.frame : null;
 }
 
 /** The console frame: app bar, menu drawer, page tabs, content, super drawer. */
@@ -42,7 +43,10 @@ export function AppShell({ routeList = readyRoutes }: { routeList?: readonly Rou
   const styles = useStyles();
   const [leftOpen, setLeftOpen] = usePersistentState(LEFT_DRAWER_KEY, true);
   const [rightOpen, setRightOpen] = usePersistentState(RIGHT_DRAWER_KEY, true);
-  if (useWallScreen())
+  const alone = useAlone(routeList);
+  // Paper: the printed report formats its times in its own zone, and the printer waits for nothing else.
+  if (alone === 'paper') return <Outlet />;
+  if (alone === 'wall')
     return (
       <div className={styles.wall}>
         <DisplayTimeZone>

@@ -1,4 +1,5 @@
 import dayjs from 'dayjs';
+import { saveBlob } from '@/api/downloadFile';
 import type { Column } from './types';
 
 type ExportColumn<T> = Pick<Column<T>, 'id' | 'label' | 'text' | 'value'>;
@@ -45,13 +46,5 @@ export function exportFileName(name: string, ext: 'csv' | 'json', now: Date | nu
 }
 
 export function downloadText(fileName: string, text: string, type: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  // Revoke later: some browsers start the download only after the click handler returns.
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  saveBlob(fileName, new Blob([text], { type }));
 }
