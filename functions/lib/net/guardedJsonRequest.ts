@@ -24,6 +24,8 @@ export class OutboundRequestError extends Error {
 export interface GuardedJsonOptions extends OutboundGuardOptions {
   method?: 'GET' | 'POST';
   body?: unknown;
+  /** A multipart/form-data body instead of JSON (Telegram's sendDocument): encoded by the platform's FormData. */
+  form?: FormData;
   headers?: Record<string, string>;
   /** Default 10 s: the whole exchange, connection included. */
   timeoutMs?: number;
@@ -52,12 +54,18 @@ export async function guardedJsonRequest(rawUrl: string, opts: GuardedJsonOption
     if (options?.all) cb(null, [{ address: target.address, family }]);
     else cb(null, target.address, family);
   };
-  const payload = opts.body === undefined ? undefined : JSON.stringify(opts.body);
   const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
-  if (payload !== undefined) {
+  let payload: string | Buffer | undefined;
+  if (opts.form) {
+    // Response encodes FormData as fetch would (boundary and all), without sending it: the guarded request sends it.
+    const encoded = new Response(opts.form);
+    payload = Buffer.from(await encoded.arrayBuffer());
+    headers['content-type'] = encoded.headers.get('content-type') ?? 'multipart/form-data';
+  } else if (opts.body !== undefined) {
+    payload = JSON.stringify(opts.body);
     headers['content-type'] = 'application/json';
-    headers['content-length'] = String(Buffer.byteLength(payload));
   }
+  if (payload !== undefined) headers['content-length'] = String(Buffer.byteLength(payload));
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise<GuardedJsonReply>((resolve, reject) => {
     const req = send(

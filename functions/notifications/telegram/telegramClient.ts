@@ -1,4 +1,4 @@
-// The Bot API (https://core.telegram.org/bots/api): sendMessage with parse_mode HTML, editMessageText,
+// The Bot API (https://core.telegram.org/bots/api): sendMessage with parse_mode HTML, sendDocument (multipart), editMessageText,
 // answerCallbackQuery and setWebhook, at TELEGRAM_API_URL (Telegram's own unless configured; the local stack points it at the sandbox).
 // The token is part of the path: it never appears in a log line, an error or a reply.
 import type { TelegramAnswer } from '../../../shared/schemas/telegram.js';
@@ -53,7 +53,7 @@ export interface BotCallOptions {
  */
 export async function callBotApi(
   method: string,
-  params: Record<string, unknown>,
+  params: Record<string, unknown> | FormData,
   opts: BotCallOptions,
 ): Promise<TelegramAnswer> {
   const url = `${opts.apiUrl ?? config.telegramApiUrl}/bot${opts.token}/${method}`;
@@ -63,7 +63,12 @@ export async function callBotApi(
   for (;;) {
     let answer: TelegramAnswer;
     try {
-      const reply = await guardedJsonRequest(url, { method: 'POST', body: params });
+      const reply = await guardedJsonRequest(
+        url,
+        params instanceof FormData
+          ? { method: 'POST', form: params, timeoutMs: 30_000 }
+          : { method: 'POST', body: params },
+      );
       answer = asAnswer(reply.status, reply.body);
     } catch (error) {
       if (error instanceof OutboundRequestError)
@@ -112,6 +117,27 @@ export function sendMessage(opts: SendMessageOptions): Promise<TelegramAnswer> {
     },
     opts,
   );
+}
+
+export interface SendDocumentOptions extends BotCallOptions {
+  chatId: string;
+  fileName: string;
+  mimeType: string;
+  bytes: Uint8Array;
+  /** Telegram HTML, already escaped; at most 1,024 characters. */
+  caption?: string;
+}
+
+/** sendDocument: a file uploaded as multipart/form-data (a report's CSV and PDF), through the same guard. */
+export function sendDocument(opts: SendDocumentOptions): Promise<TelegramAnswer> {
+  const form = new FormData();
+  form.set('chat_id', opts.chatId);
+  form.set('document', new Blob([opts.bytes], { type: opts.mimeType }), opts.fileName);
+  if (opts.caption) {
+    form.set('caption', opts.caption);
+    form.set('parse_mode', 'HTML');
+  }
+  return callBotApi('sendDocument', form, opts);
 }
 
 /** editMessageText: the message's text (and keyboard) replaced in place, so a chat keeps one message per thing. */

@@ -1,12 +1,14 @@
 // The sandbox Telegram Bot API: what Patrol's Telegram client talks to locally, in demos and in
-// tests. It answers `sendMessage`, `editMessageText`, `answerCallbackQuery`, `setWebhook` (and
-// `getMe`, `getWebhookInfo`) at `/bot<token>/<method>` with the real Bot API's shapes and failures,
-// keeps each chat's messages with their inline keyboards, records every request it received, and
+// tests. It answers `sendMessage`, `sendDocument` (multipart uploads: a report's CSV and PDF),
+// `editMessageText`, `answerCallbackQuery`, `setWebhook` (and `getMe`, `getWebhookInfo`) at
+// `/bot<token>/<method>` with the real Bot API's shapes and failures, keeps each chat's messages
+// with their inline keyboards and documents, records every request it received, and
 // has switches to make a chat blocked or unknown, revoke a token or throttle with 429 + retry_after.
 // Like Telegram, it delivers updates (a user's message to the bot, a button press) to the webhook a
 // bot registered, with the secret in X-Telegram-Bot-Api-Secret-Token; its page (GET /) shows the
 // chats and can press a message's buttons. Plain node:http; all state lives in memory per server
 // instance. The contract is in docs/notifications.md.
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { BOT_TOKEN_PATTERN, TELEGRAM_MESSAGE_LIMIT } from '../../../shared/schemas/telegram.js';
 import { listenSandbox } from '../serveSandbox.js';
@@ -41,7 +43,37 @@ export interface ReceivedRequest {
   parse_mode: string | null;
   status: number;
   answer: Record<string, unknown>;
+  /** sendDocument's file (its caption is `text`); absent on every other method. */
+  document?: SandboxDocumentInfo;
 }
+
+/** A document a bot uploaded, as recorded: the bytes themselves at GET /sandbox/documents/<chat>/<message>. */
+export interface SandboxDocumentInfo {
+  file_name: string;
+  mime_type: string;
+  file_size: number;
+  /** Hex SHA-256 of the bytes. */
+  sha256: string;
+}
+
+/** An uploaded file as the parameters carry it. */
+interface Upload {
+  name: string;
+  type: string;
+  bytes: Buffer;
+}
+const isUpload = (v: unknown): v is Upload =>
+  typeof v === 'object' && v !== null && Buffer.isBuffer((v as Upload).bytes);
+/** Telegram's own limits: a bot uploads at most 50 MB; a caption is at most 1,024 characters. */
+const DOCUMENT_MAX_BYTES = 50 * 1024 * 1024;
+const CAPTION_LIMIT = 1024;
+
+const documentInfo = (u: Upload): SandboxDocumentInfo => ({
+  file_name: u.name,
+  mime_type: u.type || 'application/octet-stream',
+  file_size: u.bytes.length,
+  sha256: createHash('sha256').update(u.bytes).digest('hex'),
+});
 
 const SANDBOX_BOT = { is_bot: true, first_name: 'Patrol Sandbox Bot', username: 'patrol_sandbox_bot' };
 
@@ -59,6 +91,8 @@ export interface SandboxMessage {
   silent: boolean;
   edits: number;
   date: number;
+  /** A sendDocument's file; its caption is `text`. */
+  document?: SandboxDocumentInfo;
 }
 
 interface InlineButton {
@@ -92,24 +126,39 @@ function chatOf(chatId: string) {
   return { id, title: `Sandbox group ${chatId}`, type: 'group' };
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
+async function readBytes(req: IncomingMessage, limit: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const c of req) {
     size += (c as Buffer).length;
-    if (size > 1_000_000) throw new Error('too large');
+    if (size > limit) throw new Error('too large');
     chunks.push(c as Buffer);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
-/** The Bot API takes parameters as a query string, urlencoded/multipart form or JSON; the sandbox takes the first three. */
+/** The Bot API takes parameters as a query string, urlencoded/multipart form or JSON; the sandbox takes all of them. */
 async function readParams(req: IncomingMessage, url: URL): Promise<Record<string, unknown>> {
   const params: Record<string, unknown> = Object.fromEntries(url.searchParams);
   if (req.method !== 'POST') return params;
-  const raw = await readBody(req);
-  if (!raw) return params;
   const type = req.headers['content-type'] ?? '';
+  if (type.includes('multipart/form-data')) {
+    // The platform's own multipart parser (undici's), as a Request over the bytes received.
+    const bytes = await readBytes(req, DOCUMENT_MAX_BYTES + 64 * 1024);
+    const form = await new Request('http://sandbox/', {
+      method: 'POST',
+      headers: { 'content-type': type },
+      body: bytes,
+    }).formData();
+    for (const [key, value] of form.entries())
+      params[key] =
+        typeof value === 'string'
+          ? value
+          : ({ name: value.name, type: value.type, bytes: Buffer.from(await value.arrayBuffer()) } satisfies Upload);
+    return params;
+  }
+  const raw = (await readBytes(req, 1_000_000)).toString('utf8');
+  if (!raw) return params;
   if (type.includes('application/json')) {
     const json = JSON.parse(raw) as unknown;
     if (json && typeof json === 'object') Object.assign(params, json);
@@ -165,6 +214,7 @@ h2{font-size:15px;margin:0 0 8px}
 .msg{background:#eef6ff;border-radius:8px;padding:8px;margin:8px 0;white-space:pre-wrap}
 .reply{margin-left:24px;background:#f3f3f3}
 .meta{color:#667;font-size:12px}
+.doc{margin:4px 0;font-weight:600}
 .kb{display:grid;gap:4px;margin-top:6px}
 .kb div{display:flex;gap:4px}
 .kb button,.kb a{flex:1;padding:6px;border:0;border-radius:6px;background:#5288c1;color:#fff;cursor:pointer;text-align:center;text-decoration:none;font:inherit}
@@ -198,7 +248,8 @@ async function load() {
   $('chats').innerHTML = chats.map((c) => '<section><h2>Chat ' + esc(c.chat_id) + '</h2>' + c.messages.map((m) =>
     '<div class="msg' + (m.reply_to_message_id ? ' reply' : '') + '" data-message="' + m.message_id + '">' +
     '<div class="meta">#' + m.message_id + (m.reply_to_message_id ? ' · reply to #' + m.reply_to_message_id : '') +
-    (m.edits ? ' · edited ' + m.edits + '×' : '') + (m.silent ? ' · silent' : '') + '</div>' + esc(m.text) +
+    (m.edits ? ' · edited ' + m.edits + '×' : '') + (m.silent ? ' · silent' : '') + '</div>' +
+    (m.document ? '<div class="doc">📎 <a href="/sandbox/documents/' + encodeURIComponent(c.chat_id) + '/' + m.message_id + '">' + esc(m.document.file_name) + '</a> · ' + esc(m.document.mime_type) + ' · ' + m.document.file_size + ' bytes</div>' : '') + esc(m.text) +
     (m.reply_markup ? '<div class="kb">' + m.reply_markup.inline_keyboard.map((row) => '<div>' + row.map((b) => b.url
       ? '<a href="' + esc(b.url) + '" target="_blank" rel="noopener">' + esc(b.text) + '</a>'
       : '<button data-chat="' + esc(c.chat_id) + '" data-id="' + m.message_id + '" data-data="' + esc(b.callback_data) + '">' + esc(b.text) + '</button>').join('') + '</div>').join('') + '</div>' : '') +
@@ -225,6 +276,8 @@ export async function startSandboxTelegram(opts: SandboxTelegramOptions): Promis
   let seq = 0;
   /** Each chat's messages by id. */
   const messages = new Map<string, Map<number, SandboxMessage>>();
+  /** The bytes of each document message, by `${chat}/${message}`. */
+  const documentBytes = new Map<string, Upload>();
   /** Where each bot (by id) wants its updates, and the secret to send along. */
   const webhooks = new Map<string, { url: string; secret: string | null }>();
   /** answerCallbackQuery calls, by callback query id. */
@@ -281,7 +334,8 @@ export async function startSandboxTelegram(opts: SandboxTelegramOptions): Promis
       });
       return [200, { ok: true, result: true }];
     }
-    if (method !== 'sendMessage' && method !== 'editMessageText') return [404, failure(404, 'Not Found')];
+    if (method !== 'sendMessage' && method !== 'editMessageText' && method !== 'sendDocument')
+      return [404, failure(404, 'Not Found')];
 
     const chatId = params.chat_id === undefined || params.chat_id === '' ? null : String(params.chat_id);
     if (!chatId) return [400, failure(400, 'Bad Request: chat_id is empty')];
@@ -311,14 +365,24 @@ export async function startSandboxTelegram(opts: SandboxTelegramOptions): Promis
             : 'Forbidden: bot was kicked from the group chat',
         ),
       ];
-    const source = typeof params.text === 'string' ? params.text : '';
+    const isDocument = method === 'sendDocument';
+    const source =
+      typeof params[isDocument ? 'caption' : 'text'] === 'string'
+        ? String(params[isDocument ? 'caption' : 'text'])
+        : '';
     let text = source;
     if (String(params.parse_mode ?? '').toUpperCase() === 'HTML') {
       const parsed = parseTelegramHtml(source);
       if (!parsed.ok) return [400, failure(400, parsed.description)];
       text = parsed.text;
     }
-    if (!text.trim()) return [400, failure(400, 'Bad Request: message text is empty')];
+    const upload = isDocument ? params.document : undefined;
+    if (isDocument) {
+      // Telegram's answers: a missing or text-only document is "there is no document in the request".
+      if (!isUpload(upload)) return [400, failure(400, 'Bad Request: there is no document in the request')];
+      if (upload.bytes.length === 0) return [400, failure(400, 'Bad Request: file must be non-empty')];
+      if (text.length > CAPTION_LIMIT) return [400, failure(400, 'Bad Request: message caption is too long')];
+    } else if (!text.trim()) return [400, failure(400, 'Bad Request: message text is empty')];
     if (text.length > TELEGRAM_MESSAGE_LIMIT) return [400, failure(400, 'Bad Request: message is too long')];
     const markup = keyboardOf(params.reply_markup);
     if (markup === 'bad') return [400, failure(400, "Bad Request: can't parse reply keyboard markup JSON object")];
@@ -357,8 +421,10 @@ export async function startSandboxTelegram(opts: SandboxTelegramOptions): Promis
       silent: params.disable_notification === true || params.disable_notification === 'true',
       edits: 0,
       date: Math.floor(now / 1000),
+      ...(isUpload(upload) ? { document: documentInfo(upload) } : {}),
     };
     chatMessages.set(messageId, stored);
+    if (isUpload(upload)) documentBytes.set(`${chatId}/${messageId}`, upload);
     return [200, { ok: true, result: messageResult(stored, botId) }];
   }
 
@@ -368,7 +434,18 @@ export async function startSandboxTelegram(opts: SandboxTelegramOptions): Promis
       from: { id: botId, ...SANDBOX_BOT },
       chat: chatOf(m.chat_id),
       date: m.date,
-      text: m.text,
+      ...(m.document
+        ? {
+            document: {
+              file_name: m.document.file_name,
+              mime_type: m.document.mime_type,
+              file_id: `sandbox-${m.chat_id}-${m.message_id}`,
+              file_unique_id: m.document.sha256.slice(0, 16),
+              file_size: m.document.file_size,
+            },
+            ...(m.text ? { caption: m.text } : {}),
+          }
+        : { text: m.text }),
       ...(m.reply_markup ? { reply_markup: m.reply_markup } : {}),
       ...(m.reply_to_message_id ? { reply_to_message: { message_id: m.reply_to_message_id } } : {}),
     };
@@ -422,6 +499,28 @@ export async function startSandboxTelegram(opts: SandboxTelegramOptions): Promis
     if (req.method === 'GET' && path === '/sandbox/chats') {
       send(res, 200, {
         chats: [...messages.entries()].map(([chat_id, m]) => ({ chat_id, messages: [...m.values()] })),
+      });
+      return;
+    }
+    const documentPath = path.match(/^\/sandbox\/documents\/([^/]+)\/(\d+)$/);
+    if (req.method === 'GET' && documentPath) {
+      const file = documentBytes.get(`${decodeURIComponent(documentPath[1])}/${documentPath[2]}`);
+      if (!file) return send(res, 404, { error: 'no such document' });
+      res
+        .writeHead(200, {
+          'content-type': file.type || 'application/octet-stream',
+          'content-disposition': `attachment; filename="${file.name.replace(/["\\]/g, '_')}"`,
+        })
+        .end(file.bytes);
+      return;
+    }
+    if (req.method === 'GET' && path === '/sandbox/documents') {
+      const chatId = url.searchParams.get('chat_id');
+      send(res, 200, {
+        documents: [...messages.values()]
+          .flatMap((m) => [...m.values()])
+          .filter((m) => m.document && (chatId === null || m.chat_id === chatId))
+          .map((m) => ({ chat_id: m.chat_id, message_id: m.message_id, caption: m.text, ...m.document })),
       });
       return;
     }
@@ -506,6 +605,7 @@ export async function startSandboxTelegram(opts: SandboxTelegramOptions): Promis
       floodUntil.clear();
       received.length = 0;
       messages.clear();
+      documentBytes.clear();
       messageIds.clear();
       callbackAnswers.clear();
       throttle = { remaining: 0, retryAfter: 0, chatId: null };
@@ -529,14 +629,16 @@ export async function startSandboxTelegram(opts: SandboxTelegramOptions): Promis
         return send(res, 400, failure(400, "Bad Request: can't parse JSON object"));
       }
       const [status, answer] = botMethod(token, method, params);
+      const caption = method === 'sendDocument' ? params.caption : params.text;
       record({
         method,
         bot_id: token.split(':')[0] ?? '',
         chat_id: params.chat_id === undefined ? null : String(params.chat_id),
-        text: typeof params.text === 'string' ? params.text : null,
+        text: typeof caption === 'string' ? caption : null,
         parse_mode: typeof params.parse_mode === 'string' ? params.parse_mode : null,
         status,
         answer,
+        ...(isUpload(params.document) ? { document: documentInfo(params.document) } : {}),
       });
       send(res, status, answer);
     };
