@@ -18,12 +18,10 @@
 
 import { RunStatus } from '../../shared/enums.js';
 import { addDays, dayOf } from '../../shared/calendarDay.js';
-import { ConditionFailedError } from '../lib/db/entity.js';
 import {
   addToRollup,
   definePacking,
   deleteRollup,
-  getRollup,
   mergeRollupAdds,
   putRollup,
   queryRollupRows,
@@ -42,6 +40,7 @@ import {
   sketchQuantiles,
 } from '../lib/durationSketch.js';
 import { mapLimit } from '../lib/mapLimit.js';
+import { liveSiteNames } from '../sites/service.js';
 import { getSystemConfig } from '../systemConfig/getSystemConfig.js';
 import { type StoredSubtask, checkStore } from './store.js';
 
@@ -79,8 +78,6 @@ const parseLast = (value: unknown): { status: number; at: number } | undefined =
   const [status, at] = value.split(':').map(Number);
   return Number.isFinite(status) && Number.isFinite(at) ? { status, at } : undefined;
 };
-const prefixed = <V>(prefix: string, values: Record<string, V>): Record<string, V> =>
-  Object.fromEntries(Object.entries(values).map(([k, v]) => [`${prefix}${k}`, v]));
 
 /** What one subtask adds to each item of its (site, process, mode). */
 function cellAdd(sub: Ended & { end_at: number; start_at: number }): Record<string, number> {
@@ -100,10 +97,13 @@ function cellAdd(sub: Ended & { end_at: number; start_at: number }): Record<stri
 export interface SubtaskRollup {
   /** The day (configured zone) the subtask ended on. */
   day: string;
-  /** Day and heatmap items: plain ADDs. */
+  /** What the subtask adds to its day item (the only item written per subtask). */
+  day_add: RollupAdd;
+  /**
+   * Its day item's add and what it is worth on its day's heatmap item: sums of either are what the
+   * roll and the repair write (a seed or a rebuild sums them; the engine ADDs the day item only).
+   */
   adds: RollupAdd[];
-  /** The 7/30/90-day window items: ADDs under `through = day` (recordSubtaskRollup rolls them first). */
-  windows: RollupAdd[];
 }
 
 /**
@@ -114,79 +114,130 @@ export function subtaskRollup(sub: Ended, zone: string): SubtaskRollup | null {
   if (!countsInRollups(sub)) return null;
   const day = dayOf(sub.end_at, zone);
   const add = cellAdd(sub);
-  const last = { l: lastOf(sub.status, sub.end_at) };
-  const cell = `c${cellOf(sub)}`;
   const site = sub.site_id;
-  return {
-    day,
-    adds: [
-      { kind: DAY_KIND, partition: `s=${site}`, sort: `${day}#${cellOf(sub)}`, add, set: last },
-      {
-        kind: HEAT_KIND,
-        partition: 'all',
-        sort: day,
-        add: { [`r${site}`]: 1, [`f${site}`]: add.f, [`k${site}`]: add.k, [`g${site}`]: add.g },
-      },
-    ],
-    windows: ROLLUP_WINDOWS.map((n) => ({
-      kind: WINDOW_KIND,
-      partition: String(n),
-      sort: String(site),
-      add: prefixed(cell, add),
-      set: prefixed(cell, last),
-    })),
+  const day_add: RollupAdd = {
+    kind: DAY_KIND,
+    partition: `s=${site}`,
+    sort: `${day}#${cellOf(sub)}`,
+    add,
+    set: { l: lastOf(sub.status, sub.end_at) },
   };
+  return { day, day_add, adds: [day_add, heatAdd(site, day, add)] };
 }
 
-/** Adds an ended subtask to the dashboard's rollups (the engine calls it once, at the subtask's end). */
-export async function recordSubtaskRollup(sub: StoredSubtask): Promise<void> {
+const heatAdd = (site: number, day: string, add: Record<string, number>): RollupAdd => ({
+  kind: HEAT_KIND,
+  partition: 'all',
+  sort: day,
+  add: { [`r${site}`]: add.r ?? 0, [`f${site}`]: add.f ?? 0, [`k${site}`]: add.k ?? 0, [`g${site}`]: add.g ?? 0 },
+});
+
+/** The number set on a day item holding the subtasks it counts (the ADD's guard). */
+const COUNTED = 'ids';
+
+/** The fields of an ended subtask its rollup reads (what the end's follow-up carries). */
+export type RollupSubtask = Ended & { id: number };
+
+/**
+ * Adds an ended subtask to its day item, once: one ADD guarded by the subtask's id in the item's own
+ * set (`ids`), which the same write puts there, so applying it again (the sweeper after a crash) adds
+ * nothing. The windows and the heatmap are derived from the day items (rollCheckRollups, the readers),
+ * not added to per subtask. Answers whether this call counted it.
+ */
+export async function recordSubtaskRollup(sub: RollupSubtask): Promise<boolean> {
   const { time_zone } = await getSystemConfig();
   const rollup = subtaskRollup(sub, time_zone);
-  if (!rollup) return;
-  await Promise.all([
-    ...rollup.adds.map((change) => addToRollup(change)),
-    ...rollup.windows.map((change) => addToWindow(sub.site_id, rollup.day, change)),
-  ]);
-}
-
-async function addToWindow(site: number, day: string, change: RollupAdd): Promise<void> {
-  const n = Number(change.partition) as RollupWindow;
-  // Two rounds at most: a roll that another writer won has moved the window all the same.
-  for (let round = 0; round < 3; round++) {
-    try {
-      await addToRollup(change, { expect: { through: day } });
-      return;
-    } catch (error) {
-      if (!(error instanceof ConditionFailedError)) throw error;
-    }
-    if ((await rollWindow(n, site, day)) === 'ahead') return;
-  }
+  if (!rollup) return false;
+  return addToRollup(rollup.day_add, { once: { attr: COUNTED, id: sub.id } });
 }
 
 /**
- * Moves a site's n-day window to `day`: its content becomes the site's day items of the n − 1 days
- * before `day` (today's subtasks add themselves), written only while the window still holds what was
- * read. 'ahead' when the window is already past `day` (a late write: the next roll counts it).
+ * A day is sealed once it is SEALED_AFTER days old: the refresher (rollCheckRollups) has written its
+ * heatmap item and the windows hold it. The days after it (yesterday and today) are read from the day
+ * items themselves, so a subtask whose rollup lands late (a sweeper's, after midnight) is counted.
  */
-async function rollWindow(n: RollupWindow, site: number, day: string): Promise<'rolled' | 'ahead'> {
-  const key = { kind: WINDOW_KIND, partition: String(n), sort: String(site) };
-  const current = await getRollup(key);
-  const through = current?.through as string | undefined;
-  if (through !== undefined && through > day) return 'ahead';
-  if (through === day) return 'rolled';
-  const { items } = await queryRollups(DAY_KIND, `s=${site}`, {
-    from: addDays(day, -(n - 1)),
-    to: `${addDays(day, -1)}#~`,
-  });
-  await putRollup(key, windowValues(items, day), { expect: { through } }).catch((error) => {
-    if (!(error instanceof ConditionFailedError)) throw error;
-  });
-  return 'rolled';
+const SEALED_AFTER = 2;
+const sealedThrough = (today: string) => addDays(today, -SEALED_AFTER);
+/** A heatmap item written whole by the roll carries this: its day's sum of every site's day items. */
+const SEALED = 'sealed';
+
+/** A site's day items in [from, to] (days), consistent enough for a dashboard. */
+const dayItems = async (site: number, from: string, to: string) =>
+  from > to ? { items: [], rcu: 0 } : queryRollups(DAY_KIND, `s=${site}`, { from, to: `${to}#~` });
+
+/** The sites a reader or the roll looks at: those given (default: the live sites) and those with a window item. */
+async function sitesOf(sites: Iterable<number> | undefined, windowItems: RollupItem[] = []): Promise<number[]> {
+  const ids = new Set(sites ?? (await liveSiteNames()).sites.keys());
+  for (const { sort } of windowItems) ids.add(Number(sort));
+  return [...ids].filter(Number.isInteger).sort((a, b) => a - b);
 }
 
+/**
+ * The refresher's roll (every minute, functions/dashboard/refreshAnswers.ts): moves each site's window
+ * items to hold the days through `sealedThrough(today)`, rewritten whole from its day items, and writes
+ * the heatmap item of each of the last week's sealed days not written yet. A site already rolled today
+ * costs one read of the window items shared by all; what a roll writes depends on the day items
+ * alone, so two rolls at once write the same.
+ */
+export async function rollCheckRollups(
+  now = Date.now(),
+  sites?: Iterable<number>,
+): Promise<{ windows: number; heat: number }> {
+  const { time_zone } = await getSystemConfig();
+  const today = dayOf(now, time_zone);
+  const through = sealedThrough(today);
+  const windows = await Promise.all(ROLLUP_WINDOWS.map((n) => queryRollups(WINDOW_KIND, String(n))));
+  const all = await sitesOf(
+    sites,
+    windows.flatMap((w) => w.items),
+  );
+  const rolledTo = ROLLUP_WINDOWS.map(
+    (_, i) => new Map(windows[i].items.map((w) => [Number(w.sort), w.values.through])),
+  );
+  let rolled = 0;
+  await mapLimit(all, 8, async (site) => {
+    if (rolledTo.every((m) => m.get(site) === through)) return;
+    const { items } = await dayItems(site, addDays(today, -(ROLLUP_WINDOWS.at(-1)! - 1)), through);
+    for (const [i, n] of ROLLUP_WINDOWS.entries()) {
+      const from = addDays(today, -(n - 1));
+      await putRollup(
+        { kind: WINDOW_KIND, partition: String(n), sort: String(site) },
+        windowValues(
+          items.filter((d) => d.sort >= from),
+          through,
+          from,
+        ),
+      );
+      if (rolledTo[i].get(site) !== through) rolled++;
+    }
+  });
+  // The heatmap: the last week's sealed days whose item is not sealed yet (the stack was off, or a new day).
+  const days = Array.from({ length: 7 }, (_, i) => addDays(through, -i));
+  const { items: heat } = await queryRollups(HEAT_KIND, 'all', { from: days.at(-1), to: through });
+  const sealed = new Set(heat.filter((h) => h.values[SEALED] !== undefined).map((h) => h.sort));
+  const open = days.filter((d) => !sealed.has(d)).sort();
+  if (open.length) {
+    const sums = new Map<string, RollupAdd[]>(open.map((d) => [d, []]));
+    await mapLimit(all, 8, async (site) => {
+      const { items } = await dayItems(site, open[0], open.at(-1)!);
+      for (const { sort, values } of items)
+        sums.get(sort.split('#')[0])?.push(heatAdd(site, sort.split('#')[0], numbers(values)));
+    });
+    for (const [day, adds] of sums) {
+      const [merged] = mergeRollupAdds(adds);
+      await putRollup({ kind: HEAT_KIND, partition: 'all', sort: day }, { ...(merged?.add ?? {}), [SEALED]: '1' });
+    }
+  }
+  return { windows: rolled, heat: open.length };
+}
+
+/** The numbers of an item's values. */
+const numbers = (values: RollupValues): Record<string, number> =>
+  Object.fromEntries(Object.entries(values).filter(([, v]) => typeof v === 'number')) as Record<string, number>;
+
 /** A window item's values from day items (`<day>#<cell>`): every cell's sums and its latest status. */
-function windowValues(dayItems: RollupItem[], through: string): RollupValues {
-  const values: RollupValues = { through };
+function windowValues(dayItems: RollupItem[], through: string, from?: string): RollupValues {
+  const values: RollupValues = { through, ...(from !== undefined && { from }) };
   const latest = new Map<string, number>();
   for (const { sort, values: v } of dayItems) {
     const prefix = `c${sort.split('#')[1]}`;
@@ -290,38 +341,82 @@ function cellsOf(site: number, values: RollupValues, minus: RollupValues = {}): 
 }
 
 /**
- * Every (site, process, mode) cell over the last `days` days (today included, configured zone),
- * from one item per site; a site no subtask of which ended today has the days that left its
- * window since taken out (one more small Query for that site).
+ * Every (site, process, mode) cell over the last `days` days (today included, configured zone): a
+ * site's window item (the days it holds, `from`..`through`, rolled by the refresher) with the days
+ * that left it taken out and the days after it (yesterday and today, or more when no roll ran) read
+ * from the site's day items. `sites`: the sites to read besides those with a window item (default:
+ * the live ones).
  */
 export async function readCheckScorecard(
   days: RollupWindow,
   now = Date.now(),
+  sites?: Iterable<number>,
 ): Promise<{ cells: CellStats[]; rcu: number }> {
   const { time_zone } = await getSystemConfig();
   const today = dayOf(now, time_zone);
   const firstDay = addDays(today, -(days - 1));
   const { items, rcu } = await queryRollups(WINDOW_KIND, String(days));
+  const windows = new Map(items.map((w) => [Number(w.sort), w.values]));
   let extra = 0;
-  const cells = await mapLimit(items, 8, async ({ sort, values }) => {
-    const site = Number(sort);
-    const through = values.through as string;
-    if (through >= today) return cellsOf(site, values);
-    // Nothing of this site ended since `through` (it would have rolled the window).
-    if (through < firstDay) return cellsOf(site, keepLast(values));
-    const left = await queryRollups(DAY_KIND, `s=${site}`, {
-      from: addDays(through, -(days - 1)),
-      to: `${addDays(firstDay, -1)}#~`,
-    });
-    extra += left.rcu;
-    return cellsOf(site, values, windowValues(left.items, through));
+  const cells = await mapLimit(await sitesOf(sites, items), 8, async (site) => {
+    const values = windows.get(site);
+    const through = values?.through as string | undefined;
+    // A window written before `from` was kept held the `days` days through `through`.
+    const from = (values?.from as string | undefined) ?? (through && addDays(through, -(days - 1)));
+    let base: RollupValues = {};
+    let minus: RollupValues = {};
+    let recentFrom = firstDay;
+    if (values && through && from && through <= today) {
+      if (through < firstDay) base = keepLast(values);
+      else if (from <= firstDay) {
+        base = values;
+        recentFrom = addDays(through, 1);
+        if (from < firstDay) {
+          const left = await dayItems(site, from, addDays(firstDay, -1));
+          extra += left.rcu;
+          minus = windowValues(left.items, through);
+        }
+      }
+    }
+    const recent = await dayItems(site, recentFrom, today);
+    extra += recent.rcu;
+    return cellsOf(site, combine(base, minus, windowValues(recent.items, today)));
   });
   return { cells: cells.flat(), rcu: rcu + extra };
+}
+
+/** Window values `base` − `minus` + `plus` (numbers), each cell's last status the latest of base's and plus's. */
+function combine(base: RollupValues, minus: RollupValues, plus: RollupValues): RollupValues {
+  const out: RollupValues = {};
+  for (const [attr, v] of Object.entries(base)) {
+    const less = minus[attr];
+    out[attr] = typeof v === 'number' && typeof less === 'number' ? v - less : v;
+  }
+  for (const [attr, v] of Object.entries(plus)) {
+    const parsed = windowAttr(attr);
+    if (!parsed) continue;
+    if (typeof v === 'number') out[attr] = ((out[attr] as number | undefined) ?? 0) + v;
+    else if (parsed.kind === 'l' && (parseLast(v)?.at ?? 0) >= (parseLast(out[attr])?.at ?? 0)) out[attr] = v;
+  }
+  return out;
 }
 
 /** A window whose days have all left it: only each cell's last status stays. */
 function keepLast(values: RollupValues): RollupValues {
   return Object.fromEntries(Object.entries(values).filter(([attr]) => /^c\d\dl$/.test(attr)));
+}
+
+/**
+ * Each (process, mode) cell of one site summed over the days `from`..`to` (inclusive, configured
+ * zone), sketches merged: a report's period (functions/reports/), one Query of the site's day items.
+ */
+export async function readCheckPeriod(
+  siteId: number,
+  from: string,
+  to: string,
+): Promise<{ cells: CellStats[]; rcu: number }> {
+  const { items, rcu } = await queryRollups(DAY_KIND, `s=${siteId}`, { from, to: `${to}#~` });
+  return { cells: cellsOf(siteId, windowValues(items, to)), rcu };
 }
 
 export interface HeatmapDay {
@@ -333,30 +428,54 @@ export interface HeatmapDay {
   degraded: number;
 }
 
-/** Per site and day (configured zone) of the last `days` days (`dates`, oldest first): one small item per day, read by site (HEAT_COLUMNS' order). */
+/**
+ * Per site and day (configured zone) of the last `days` days (`dates`, oldest first): one small item
+ * per day through the last day the refresher sealed (read by site, HEAT_COLUMNS' order), and the days
+ * after it from the sites' day items (`sites`, default the live ones).
+ */
 export async function readCheckHeatmap(
   days: number,
   now = Date.now(),
+  sites?: Iterable<number>,
 ): Promise<{ days: HeatmapDay[]; dates: string[]; rcu: number }> {
   const { time_zone } = await getSystemConfig();
   const today = dayOf(now, time_zone);
+  const firstDay = addDays(today, -(days - 1));
   const dates = Array.from({ length: days }, (_, i) => addDays(today, i - (days - 1)));
-  const { items, rcu } = await queryRollupRows(HEAT_KIND, 'all', { from: addDays(today, -(days - 1)), to: today });
-  // Items come oldest day first: each site's days are collected in order, then the sites in order.
-  const bySite = new Map<number, HeatmapDay[]>();
-  for (const { sort, rows } of items) {
-    for (const [key, [runs, failed, flaky, degraded]] of rows) {
+  const { items, rcu } = await queryRollupRows(HEAT_KIND, 'all', { from: firstDay, to: today });
+  const lastSealed = items.reduce<string | undefined>(
+    (last, item) => (item.strings[SEALED] !== undefined && (!last || item.sort > last) ? item.sort : last),
+    undefined,
+  );
+  const liveFrom = lastSealed ? addDays(lastSealed, 1) : firstDay;
+  const rows: HeatmapDay[] = [];
+  for (const { sort, rows: bySite } of items) {
+    if (sort >= liveFrom) continue;
+    for (const [key, [runs, failed, flaky, degraded]] of bySite) {
       const site = Number(key);
-      if (!(runs > 0) || !Number.isInteger(site)) continue;
-      const row = { site_id: site, date: sort, runs, failed, flaky, degraded };
-      const list = bySite.get(site);
-      if (list) list.push(row);
-      else bySite.set(site, [row]);
+      if (runs > 0 && Number.isInteger(site)) rows.push({ site_id: site, date: sort, runs, failed, flaky, degraded });
     }
   }
-  const out: HeatmapDay[] = [];
-  for (const site of [...bySite.keys()].sort((a, b) => a - b)) out.push(...(bySite.get(site) ?? []));
-  return { days: out, dates, rcu };
+  let extra = 0;
+  if (liveFrom <= today)
+    await mapLimit(await sitesOf(sites), 8, async (site) => {
+      const recent = await dayItems(site, liveFrom, today);
+      extra += recent.rcu;
+      const byDay = new Map<string, HeatmapDay>();
+      for (const { sort, values } of recent.items) {
+        const date = sort.split('#')[0];
+        const row = byDay.get(date) ?? { site_id: site, date, runs: 0, failed: 0, flaky: 0, degraded: 0 };
+        const n = (attr: string) => (typeof values[attr] === 'number' ? (values[attr] as number) : 0);
+        row.runs += n('r');
+        row.failed += n('f');
+        row.flaky += n('k');
+        row.degraded += n('g');
+        byDay.set(date, row);
+      }
+      for (const row of byDay.values()) if (row.runs > 0) rows.push(row);
+    });
+  rows.sort((a, b) => a.site_id - b.site_id || a.date.localeCompare(b.date));
+  return { days: rows, dates, rcu: rcu + extra };
 }
 
 export interface TimingPoint {
@@ -400,23 +519,37 @@ export async function readCheckTimings(
 
 /**
  * Rebuilds every check rollup from the subtasks kept (the repair at start, `dataRepair` in the
- * cloud): the same ADDs summed per item, written whole, windows ending today; items no subtask
- * supports any more are deleted. Reads every subtask: run it from a job, when checks are quiet.
+ * cloud): each day item the sum of its subtasks, with their ids in its set (so a rollup applied
+ * later still counts once); the windows and the heatmap's items as the roll writes them, through the
+ * last sealed day; items no subtask supports any more are deleted. Reads every subtask: run it from
+ * a job, when checks are quiet.
  */
 export async function rebuildCheckRollups(now = Date.now()): Promise<{ subtasks: number; items: number }> {
   const { time_zone } = await getSystemConfig();
   const today = dayOf(now, time_zone);
+  const through = sealedThrough(today);
   const ended = (await checkStore().subtasks.all())
     .filter(countsInRollups)
     // The last status of a cell is its latest subtask's: later writes win below.
     .sort((a, b) => a.end_at - b.end_at);
   const adds: RollupAdd[] = [];
-  for (const sub of ended) adds.push(...(subtaskRollup(sub, time_zone)?.adds ?? []));
-  const wanted = new Map<string, { kind: string; partition: string; sort: string; values: RollupValues }>();
+  const counted = new Map<string, Set<number>>();
   const idOf = (k: { kind: string; partition: string; sort: string }) => `${k.kind}\0${k.partition}\0${k.sort}`;
+  for (const sub of ended) {
+    const rollup = subtaskRollup(sub, time_zone);
+    if (!rollup) continue;
+    adds.push(rollup.day_add);
+    if (rollup.day <= through) adds.push(rollup.adds[1]);
+    const key = idOf(rollup.day_add);
+    counted.set(key, (counted.get(key) ?? new Set()).add(sub.id));
+  }
+  const wanted = new Map<string, { kind: string; partition: string; sort: string; values: RollupValues }>();
   const daysBySite = new Map<string, RollupItem[]>();
   for (const { kind, partition, sort, add, set } of mergeRollupAdds(adds)) {
-    const values = { ...Object.fromEntries(Object.entries(add).filter(([, n]) => n !== 0)), ...set };
+    const values: RollupValues = { ...Object.fromEntries(Object.entries(add).filter(([, n]) => n !== 0)), ...set };
+    const ids = counted.get(idOf({ kind, partition, sort }));
+    if (ids) values[COUNTED] = ids;
+    if (kind === HEAT_KIND) values[SEALED] = '1';
     wanted.set(idOf({ kind, partition, sort }), { kind, partition, sort, values });
     if (kind === DAY_KIND) daysBySite.set(partition, [...(daysBySite.get(partition) ?? []), { sort, values }]);
   }
@@ -424,9 +557,9 @@ export async function rebuildCheckRollups(now = Date.now()): Promise<{ subtasks:
     const site = partition.slice('s='.length);
     for (const n of ROLLUP_WINDOWS) {
       const from = addDays(today, -(n - 1));
-      const inside = items.filter((i) => i.sort >= from && i.sort <= `${today}#~`);
+      const inside = items.filter((i) => i.sort >= from && i.sort <= `${through}#~`);
       const key = { kind: WINDOW_KIND, partition: String(n), sort: site };
-      wanted.set(idOf(key), { ...key, values: windowValues(inside, today) });
+      wanted.set(idOf(key), { ...key, values: windowValues(inside, through, from) });
     }
   }
   const existing = (await Promise.all(KINDS.map((kind) => scanRollups(kind)))).flat();

@@ -6,7 +6,7 @@ import { recordIncident } from '../incidents/service.js';
 import { recordMetric } from '../lib/metrics.js';
 import { siteRefs } from '../sites/service.js';
 import { newNotificationId, writeNotification } from '../notifications/service.js';
-import { recordSubtaskRollup } from './checkRollup.js';
+import { type RollupSubtask, recordSubtaskRollup } from './checkRollup.js';
 import { cause, countOnOperation, countOnTask } from './counts.js';
 import { siteName, subtaskLabel, subtaskNotification } from './endNotifications.js';
 import { writeEvent } from './events.js';
@@ -187,7 +187,7 @@ export const subtaskEndFollowUps: ((end: SubtaskEnd) => FollowUp | undefined)[][
     ({ sub, site, notificationId }) =>
       sub.flaky ? undefined : writeNotification({ id: notificationId, ...subtaskNotification(sub, site) }),
     // The dashboard's rollups (checkRollup.ts).
-    ({ sub }) => addToRollups({ subtask_id: sub.id }),
+    ({ sub }) => addToRollups(rollupFields(sub)),
     // The (site, process, mode)'s incident: opened, joined or resolved, once for this subtask. Before a
     // failed login fails the rest (next stage): the operation may end with them, and its summary asks
     // whether an incident told of it (operationEnd.ts).
@@ -260,22 +260,34 @@ export function finishSubtask(
 }
 
 /**
- * Follow-up of every end: the subtask counts once in the dashboard's rollups. The rollups are ADDs
- * over several items that cannot keep the causes they counted, so the subtask is marked first
- * (`rolled_up_at`, a conditional write): applied again, the step finds the mark and adds nothing. A
- * crash between the mark and the ADDs leaves the subtask out until the rollups' repair rebuilds
- * them from the rows (rebuildCheckRollups).
+ * Follow-up of every end: the subtask counts once in the dashboard's rollups: one ADD to its day item,
+ * guarded by the subtask's id in that item's own set (checkRollup.ts recordSubtaskRollup), so the
+ * step applied again after a crash adds nothing, whichever write the crash cut. It carries the
+ * fields it adds (no read); an entry written before it did (`subtask_id` alone) reads the row.
  */
-const addToRollups = defineFollowUp('check.rollup', ({ subtask_id }: { subtask_id: number }) =>
+const addToRollups = defineFollowUp('check.rollup', (fields: { subtask_id: number } & Partial<RollupSubtask>) =>
   writeSequence('subtask_rollup', async () => {
-    const marked = await checkStore().subtasks.transition(
-      subtask_id,
-      { rolled_up_at: Date.now() },
-      { rolled_up_at: undefined },
-    );
-    if (marked) await recordSubtaskRollup(marked);
+    const sub =
+      fields.site_id === undefined
+        ? await checkStore().subtasks.get(fields.subtask_id)
+        : { ...fields, id: fields.subtask_id };
+    if (sub) await recordSubtaskRollup(sub as RollupSubtask);
   }),
 );
+
+/** What the rollup follow-up carries of an ended subtask. */
+const rollupFields = (sub: StoredSubtask) => ({
+  subtask_id: sub.id,
+  site_id: sub.site_id,
+  process: sub.process,
+  mode: sub.mode,
+  status: sub.status,
+  start_at: sub.start_at,
+  end_at: sub.end_at,
+  flaky: sub.flaky,
+  degraded: sub.degraded,
+  duration_ms: sub.duration_ms,
+});
 
 /** Follow-up of a login's success: the task's other pending subtasks are sent, in parallel (duplicates are dropped by the claim). */
 const enqueueRest = defineFollowUp('check.enqueue_rest', async ({ task_id }: { task_id: number }) => {

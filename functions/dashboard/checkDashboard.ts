@@ -25,7 +25,9 @@ export interface Measured<T> {
 
 /** One row per (site, process, mode) that has run, over the last `days` days, by columns (`Scorecard`); deleted sites are left out. */
 export async function scorecard(days: ScorecardDays, now = Date.now()): Promise<Measured<Scorecard>> {
-  const [{ cells, rcu }, names] = await Promise.all([readCheckScorecard(days, now), liveSiteNames()]);
+  // The live sites first: the scorecard reads their days since the refresher's last roll.
+  const names = await liveSiteNames();
+  const { cells, rcu } = await readCheckScorecard(days, now, names.sites.keys());
   const rows = cells.flatMap((c): ScorecardRow[] => {
     const site = names.sites.get(c.site_id);
     if (!site) return [];
@@ -55,7 +57,8 @@ export async function scorecard(days: ScorecardDays, now = Date.now()): Promise<
 
 /** Per live site and day with runs, over the last `days` days of the configured zone, by columns (`Heatmap`). */
 export async function heatmap(days: number, now = Date.now()): Promise<Measured<Heatmap>> {
-  const [{ days: cells, dates, rcu }, names] = await Promise.all([readCheckHeatmap(days, now), liveSiteNames()]);
+  const names = await liveSiteNames();
+  const { days: cells, dates, rcu } = await readCheckHeatmap(days, now, names.sites.keys());
   return {
     result: heatmapOf(
       cells.filter((c) => names.sites.has(c.site_id)),

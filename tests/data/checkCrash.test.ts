@@ -133,8 +133,9 @@ describe('a crash at any write of the check engine leaves nothing the product do
 
   // Regression of issue 44: the rollup follow-up marked the subtask (`rolled_up_at`) and then made its
   // ADDs; a crash between the two left the subtask out of the dashboard's day rollup, and the
-  // sweeper's second application found the mark and added nothing.
-  it.fails('rollup of an end: the subtask counted once in its day rollup, whatever write a crash cut', async () => {
+  // sweeper's second application found the mark and added nothing. Now it is one ADD guarded by the
+  // subtask's id in the day item's own set.
+  it('rollup of an end: the subtask counted once in its day rollup, whatever write a crash cut', async () => {
     await everyCrashPoint('subtask_rollup', {
       async prepare() {
         const check = await newCheck([[AgentSetting]]);

@@ -1,6 +1,7 @@
 // The check rollups the dashboard reads, on the real local engines (dynalite here, DynamoDB Local in
 // fidelity): after a mix of results the scorecard, heatmap and timings equal a count over the
-// subtask rows, across a window's roll to a new day, and the repair rebuilds the same items.
+// subtask rows, before and after the refresher's roll and across days, a subtask's rollup applied
+// twice counts once, and the repair rebuilds the same items.
 
 import { describe, expect, it } from 'vitest';
 import { addDays, dayOf } from '../../shared/calendarDay.js';
@@ -12,6 +13,7 @@ import {
   readCheckTimings,
   rebuildCheckRollups,
   recordSubtaskRollup,
+  rollCheckRollups,
 } from '../../functions/checks/checkRollup.js';
 import { type StoredSubtask, checkStore } from '../../functions/checks/store.js';
 import { deleteRollup, putRollup, scanRollups } from '../../functions/lib/db/rollups.js';
@@ -122,7 +124,7 @@ describe('check rollups', () => {
     ]);
     for (const s of rows) await recordSubtaskRollup(s);
 
-    const { cells, rcu } = await readCheckScorecard(7, NOON);
+    const { cells, rcu } = await readCheckScorecard(7, NOON, [site(1), site(2)]);
     const mine = cells.filter((c) => c.site_id === site(1) || c.site_id === site(2));
     expect(withoutTimings(mine)).toEqual(sortCells(countOver(rows, NOON - 6 * DAY, NOON)));
     expect(mine.find((c) => c.site_id === site(1) && c.process === 2)).toMatchObject({
@@ -140,7 +142,7 @@ describe('check rollups', () => {
     const durations = Array.from({ length: 40 }, (_, i) => 500 + i * 250); // 500 .. 10,250 ms
     const subs = await ended(durations.map((ms) => ({ site: site(3), status: Done, ms })));
     for (const s of subs) await recordSubtaskRollup(s);
-    const cell = (await readCheckScorecard(30, NOON)).cells.find((c) => c.site_id === site(3))!;
+    const cell = (await readCheckScorecard(30, NOON, [site(3)])).cells.find((c) => c.site_id === site(3))!;
     const sorted = [...durations].sort((a, b) => a - b);
     for (const [q, read] of [
       [0.5, cell.p50_ms],
@@ -166,20 +168,29 @@ describe('check rollups', () => {
     await recordSubtaskRollup(today[0]);
     const all = [...early, ...today];
 
-    for (const days of [7, 30] as const) {
-      const cells = (await readCheckScorecard(days, NOON)).cells.filter((c) => c.site_id === site(4));
-      expect(withoutTimings(cells)).toEqual(sortCells(countOver(all, NOON - (days - 1) * DAY, NOON)));
+    // Before the refresher's roll the days are read from the day items; after it, from the window
+    // item through the day before yesterday and the day items since: the same cells.
+    for (const rolled of [false, true]) {
+      if (rolled) expect(await rollCheckRollups(NOON, [site(4)])).toMatchObject({ windows: 3 });
+      for (const days of [7, 30] as const) {
+        const cells = (await readCheckScorecard(days, NOON, [site(4)])).cells.filter((c) => c.site_id === site(4));
+        expect(withoutTimings(cells), `rolled: ${rolled}`).toEqual(
+          sortCells(countOver(all, NOON - (days - 1) * DAY, NOON)),
+        );
+      }
     }
-    // Four days on, with no check of that site since: the reader takes out the days that left the
-    // 7-day window (3 days back), keeping yesterday's and today's.
+    // Rolled already: a second roll the same day writes no window.
+    expect(await rollCheckRollups(NOON, [site(4)])).toEqual({ windows: 0, heat: 0 });
+    // Four days on, with no roll since: the reader takes out the days that left the 7-day window
+    // (3 days back), keeping yesterday's and today's.
     const later = NOON + 4 * DAY;
-    const cells = (await readCheckScorecard(7, later)).cells.filter((c) => c.site_id === site(4));
+    const cells = (await readCheckScorecard(7, later, [site(4)])).cells.filter((c) => c.site_id === site(4));
     expect(withoutTimings(cells)).toEqual(sortCells(countOver(all, later - 6 * DAY, later)));
     expect(cells[0]).toMatchObject({ runs: 2, failed: 1, last_status: Failed });
   });
 
   it('gives the heatmap per site and day, in the configured zone', async () => {
-    const { days } = await readCheckHeatmap(90, NOON);
+    const { days } = await readCheckHeatmap(90, NOON, [site(1), site(4)]);
     const mine = days.filter((d) => d.site_id === site(4));
     const day = (n: number) => addDays(dayOf(NOON, ZONE), -n);
     expect(mine).toEqual([
@@ -192,8 +203,23 @@ describe('check rollups', () => {
     expect(site1).toEqual({ site_id: site(1), date: day(0), runs: 5, failed: 1, flaky: 1, degraded: 1 });
   });
 
+  it('counts a subtask once in its day item, however often its rollup is applied', async () => {
+    const [sub] = await ended([{ site: site(5), status: Done, ms: 700 }]);
+    expect(await recordSubtaskRollup(sub)).toBe(true);
+    // The sweeper applying the end's follow-up again, after a crash that cut it after its write.
+    expect(await recordSubtaskRollup(sub)).toBe(false);
+    const [other] = await ended([{ site: site(5), status: Failed }]);
+    expect(await recordSubtaskRollup(other)).toBe(true);
+    const cells = (await readCheckScorecard(7, NOON, [site(5)])).cells.filter((c) => c.site_id === site(5));
+    expect(cells).toMatchObject([{ site_id: site(5), runs: 2, passed: 1, failed: 1 }]);
+    expect((await readCheckTimings(site(5), 1, NOON)).points).toMatchObject([{ runs: 2 }]);
+  });
+
+  const everySite = () => [1, 2, 3, 4, 5].map(site);
+
   it('rebuilds the same rollups from the rows in the repair', async () => {
-    const before = await Promise.all([readCheckScorecard(7, NOON), readCheckHeatmap(90, NOON)]);
+    const read = () => Promise.all([readCheckScorecard(7, NOON, everySite()), readCheckHeatmap(90, NOON, everySite())]);
+    const before = await read();
     // Drift: an item lost, one made up.
     const [lost] = await scanRollups('checkheat');
     await deleteRollup(lost);
@@ -201,8 +227,11 @@ describe('check rollups', () => {
 
     await rebuildCheckRollups(NOON);
 
-    const after = await Promise.all([readCheckScorecard(7, NOON), readCheckHeatmap(90, NOON)]);
+    const after = await read();
     expect(sortCells(after[0].cells)).toEqual(sortCells(before[0].cells));
     expect(after[1].days).toEqual(before[1].days);
+    // The rebuilt day items keep the ids they count: a rollup applied after the repair adds nothing.
+    const [sub] = rows;
+    expect(await recordSubtaskRollup(sub)).toBe(false);
   });
 });

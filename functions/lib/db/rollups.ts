@@ -147,17 +147,37 @@ function condition(expect: RollupValues | undefined, names: Record<string, strin
 
 const failed = () => new ConditionFailedError('the rollup item is not as expected');
 
+/** An ADD made once per cause: the cause's id is kept in a number set of the item itself (`attr`). */
+export interface RollupOnce {
+  /** The set's attribute, e.g. `ids`. Readers never see it (only numbers and strings are values). */
+  attr: string;
+  /** The cause, e.g. the subtask's id. */
+  id: number;
+}
+
 /**
  * One `ADD` (and `SET`) on one item, creating it when missing. With `expect` the write happens only
- * while the item holds those values: ConditionFailedError otherwise.
+ * while the item holds those values: ConditionFailedError otherwise. With `once` the write happens
+ * only if the item's set does not hold the cause yet, and puts it there in the same write: applied
+ * again, it adds nothing (answers false).
  */
-export async function addToRollup(change: RollupAdd, options: { expect?: RollupValues } = {}): Promise<void> {
+export async function addToRollup(
+  change: RollupAdd,
+  options: { expect?: RollupValues; once?: RollupOnce } = {},
+): Promise<boolean> {
   const adds = Object.entries(change.add).filter(([, n]) => n !== 0);
   const sets = Object.entries(change.set ?? {});
-  if (!adds.length && !sets.length) return;
+  if (!adds.length && !sets.length) return false;
   const names: Record<string, string> = { '#v': VERSION };
   const values: RollupValues = { ':one': 1 };
   const addClauses = ['#v :one'];
+  const { once } = options;
+  if (once) {
+    names['#once'] = once.attr;
+    values[':onceId'] = once.id;
+    values[':onceSet'] = new Set([once.id]);
+    addClauses.push('#once :onceSet');
+  }
   for (const [i, [attr, n]] of adds.entries()) {
     names[`#a${i}`] = attr;
     values[`:a${i}`] = n;
@@ -175,24 +195,34 @@ export async function addToRollup(change: RollupAdd, options: { expect?: RollupV
         .join(', ')}`,
     );
   }
-  const expectAll = condition(options.expect, names, values);
-  const out = await onConditionFailure(
-    dynamoClient().send(
-      new UpdateCommand({
-        TableName: config.tableName,
-        Key: keyOf(change),
-        UpdateExpression: clauses.join(' '),
-        ConditionExpression: expectAll,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    ),
-    failed,
+  const conditions = [condition(options.expect, names, values), once && 'NOT contains(#once, :onceId)'].filter(
+    (c): c is string => Boolean(c),
   );
+  let out: { Attributes?: RollupValues };
+  try {
+    out = await onConditionFailure(
+      dynamoClient().send(
+        new UpdateCommand({
+          TableName: config.tableName,
+          Key: keyOf(change),
+          UpdateExpression: clauses.join(' '),
+          ConditionExpression: conditions.length ? conditions.join(' AND ') : undefined,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
+        }),
+      ),
+      failed,
+    );
+  } catch (error) {
+    // Refused because the cause is in the set already (an `expect` that failed is the caller's).
+    if (once && error instanceof ConditionFailedError && !options.expect) return false;
+    throw error;
+  }
   const item = out.Attributes ?? {};
   const packing = packingOf(change.kind);
   if (looseNumbers(item).length > packing.looseLimit) await pack(change, item, packing);
+  return true;
 }
 
 /** The numbers an item holds as attributes of their own. */
@@ -363,6 +393,8 @@ export async function queryRollups(
 export interface RollupRows {
   sort: string;
   rows: Map<string, number[]>;
+  /** The item's string values (a flag its writer set), beside its numbers. */
+  strings: Record<string, string>;
 }
 
 /**
@@ -378,9 +410,18 @@ export async function queryRollupRows(
   if (!columns) throw new Error(`rollup kind ${kind} is not packed by columns`);
   const items: RollupRows[] = [];
   const rcu = await queryItems(kind, partition, range, (item) =>
-    items.push({ sort: item.sk as string, rows: rowsOf(item, columns) }),
+    items.push({ sort: item.sk as string, rows: rowsOf(item, columns), strings: stringsOf(item) }),
   );
   return { items, rcu };
+}
+
+/** An item's own string values (not its keys or packed numbers). */
+function stringsOf(item: RollupValues): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const attr in item)
+    if (typeof item[attr] === 'string' && attr !== 'pk' && attr !== 'sk' && attr !== PACKED && attr !== COLUMNS)
+      out[attr] = item[attr] as string;
+  return out;
 }
 
 /** An item's numbers by key and column: its columns' text parsed in place, then the JSON's and loose ones that fit. */
