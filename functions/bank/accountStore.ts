@@ -5,12 +5,13 @@ import { emptyListQuery, type ListQuery } from '../../shared/listQuery.js';
 import type { BankAccountStatusValue } from '../../shared/schemas/bank.js';
 import { onConditionFailure } from '../lib/db/conditionFailure.js';
 import { readCounter } from '../lib/db/counters.js';
-import { ConditionFailedError, type ListOutcome } from '../lib/db/entity.js';
+import { ConditionFailedError, type FollowUp, type ListOutcome } from '../lib/db/entity.js';
 import { nextId } from '../lib/db/ids.js';
 import type { RecordChange } from '../lib/db/keyedRecords.js';
 import { parentKey } from '../lib/db/keys.js';
 import type { LeaseRecord, LeaseTake } from '../lib/db/lease.js';
 import { createRepository, type DynamoRepository } from '../lib/db/repository.js';
+import { transition } from '../lib/db/transition.js';
 import { claimUnique, releaseUnique, UniqueTakenError } from '../lib/db/unique.js';
 import {
   bankAccountEntity,
@@ -42,6 +43,15 @@ export interface BankAccountStore {
     id: number,
     patch: Partial<StoredBankAccount>,
     expect?: Record<string, unknown>,
+  ): Promise<StoredBankAccount>;
+  /**
+   * updateAccount with follow-ups recorded in the same write and applied once in effect (the bank
+   * incidents a status, stale or rule transition opens or resolves, incidents.ts). No user change.
+   */
+  transitionAccount(
+    id: number,
+    patch: Partial<StoredBankAccount>,
+    options: { expect?: Record<string, unknown>; followUps: FollowUp[] },
   ): Promise<StoredBankAccount>;
   /** Sets the signing secret; with `onlyIfNone`, false when one was set meanwhile. */
   setWebhookSecret(id: number, enc: string, onlyIfNone: boolean): Promise<boolean>;
@@ -137,6 +147,8 @@ export function dynamoBankAccountStore(
       }
       return onAccount(id, accounts.update(id, patch, expect ? { expect } : undefined));
     },
+    transitionAccount: (id, patch, { expect, followUps }) =>
+      onAccount(id, transition(accounts, id, patch, { ...(expect ? { expect } : {}), followUps })),
     async setWebhookSecret(id, enc, onlyIfNone) {
       try {
         await accounts.update(

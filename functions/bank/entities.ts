@@ -38,6 +38,11 @@ export type StoredBankAccount = StoredOf<
     session_enc?: string;
     /** When the account was last enabled (ms): staleness counts from here at the earliest. */
     enabled_at: number;
+    /**
+     * The alert rules holding on the account as its last poll left them (issue 45): a poll writes the
+     * row only when this set changes, with the incidents it opens or resolves as follow-ups.
+     */
+    rules_firing?: number[];
   }
 >;
 

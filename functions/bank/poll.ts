@@ -20,6 +20,8 @@ import {
   SNAP_USABLE,
   type SubSnapshot,
 } from './entities.js';
+import type { ActiveAlertRule } from '../bankAlertRules/rulesForAccount.js';
+import { pollFigures, ruleIncidents, statusIncidents } from './incidents.js';
 import { notifyTargets } from './notify.js';
 import {
   finishRecording,
@@ -63,6 +65,8 @@ export interface PollDeps {
   /** The configured time zone (system config time_zone). */
   timeZone: () => Promise<string>;
   driverFor?: (account: StoredBankAccount) => BankDriver;
+  /** The enabled alert rules watching an account (bankAlertRules/rulesForAccount.ts, cached); none when absent. */
+  rulesFor?: (account: StoredBankAccount) => Promise<ActiveAlertRule[]>;
 }
 
 export interface PollRequest {
@@ -167,7 +171,31 @@ async function poll(deps: PollDeps, req: PollRequest): Promise<PollOutcome> {
         JSON.stringify(outcome.session),
         bankSecretContext(account.id, 'session'),
       );
-    if (Object.keys(patch).length) await store.updateAccount(account.id, patch);
+    // Incidents (issue 45): a status turning unwell or well again, and the alert rules that start or
+    // stop holding on this poll's figures, are follow-ups of the row's write (incidents.ts); a poll
+    // that changes neither writes nothing more.
+    const followUps = patch.status === undefined ? [] : statusIncidents(account, patch.status, finished, outcome.error);
+    const rules =
+      deps.rulesFor && account.status !== BankAccountStatus.values.Disable ? await deps.rulesFor(account) : [];
+    if (rules.length || account.rules_firing?.length) {
+      const figures = pollFigures({
+        account,
+        ok,
+        snapshot: outcome.snapshot ?? state.subs,
+        tally: scope.tally,
+        lastStatementAt: scope.tally.lastStatementAt ?? state.last_statement_at,
+        status: patch.status ?? account.status,
+        now: finished,
+        timeZone,
+      });
+      const fired = ruleIncidents(account, rules, figures, finished);
+      if (fired.firing) {
+        patch.rules_firing = fired.firing;
+        followUps.push(...fired.followUps);
+      }
+    }
+    if (followUps.length) await store.transitionAccount(account.id, patch, { followUps });
+    else if (Object.keys(patch).length) await store.updateAccount(account.id, patch);
     if (ok && account.stale) await recoverIfStale(deps, { ...account, ...patch }, finished);
     return {
       account_id: account.id,

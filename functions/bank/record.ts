@@ -54,6 +54,10 @@ export interface RecordTally {
   /** Statements per hour of the day in the configured zone (`h0`..`h23`). */
   hours: Record<string, number>;
   lastStatementAt?: number;
+  /** Amounts of the statements stored (credits: inflows) and the largest |difference| of the balance changes: alert rules' figures. */
+  credits?: number[];
+  debits?: number[];
+  drift?: number;
 }
 
 /** A sub-account as recording sees it: which one, its balance as stored, and where it was read to. */
@@ -175,6 +179,8 @@ export async function recordStatement(
     const hour = `h${Math.floor(secondOfDay(now, scope.timeZone) / 3600)}`;
     scope.tally.hours[hour] = (scope.tally.hours[hour] ?? 0) + 1;
     scope.tally.lastStatementAt = now;
+    if (line.inflow) scope.tally.credits = [...(scope.tally.credits ?? []), line.amount];
+    else scope.tally.debits = [...(scope.tally.debits ?? []), line.amount];
   }
   return 'stored';
 }
@@ -250,6 +256,7 @@ export async function recordBalance(scope: RecordScope, sub: RecordedSub, cur: n
     scope.tally.unreconciled++;
   }
   scope.tally.balances++;
+  scope.tally.drift = Math.max(scope.tally.drift ?? 0, Math.abs(differenceCents) / 100);
   sub.available_balance = cur;
   sub.reading.pending_cents = 0;
   sub.reading.pending_count = 0;

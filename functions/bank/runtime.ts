@@ -1,3 +1,4 @@
+import { rulesForAccount } from '../bankAlertRules/rulesForAccount.js';
 import { isBankChatOn } from '../notifications/telegram/bankChatOn.js';
 import { getSystemConfig } from '../systemConfig/getSystemConfig.js';
 import { type Clock, systemClock } from './clock.js';
@@ -13,6 +14,7 @@ export interface BankRuntime {
   clock: Clock;
   timeZone: () => Promise<string>;
   chatOn: () => Promise<boolean>;
+  rulesFor?: typeof rulesForAccount;
 }
 
 let clock: Clock = systemClock;
@@ -26,5 +28,5 @@ const configuredTimeZone = async () => (await getSystemConfig()).time_zone;
 
 /** The bank's dependencies as they are in this process. */
 export function bankRuntime(): BankRuntime {
-  return { store: bankStore(), clock, timeZone: configuredTimeZone, chatOn: isBankChatOn };
+  return { store: bankStore(), clock, timeZone: configuredTimeZone, chatOn: isBankChatOn, rulesFor: rulesForAccount };
 }

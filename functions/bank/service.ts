@@ -29,6 +29,7 @@ import { apiKeyHash } from './apiKeyHash.js';
 import { enqueuePolls } from './dispatch.js';
 import { bankSecretContext, type PollStateData } from './entities.js';
 import { BankAccountNotFoundError, BankUnavailableError, SubAccountNotFoundError } from './errors.js';
+import { bankIncident, disabledIncidents } from './incidents.js';
 import { duePolls } from './monitorSchedule.js';
 import { type PollMode, pollAccount } from './poll.js';
 import { pollSender } from './pollSender.js';
@@ -177,7 +178,15 @@ export async function updateAccount(id: number, body: UpdateBankAccountBody): Pr
       patch.stale_since = null;
     }
   }
-  const updated = await store().updateAccount(id, patch);
+  // Disabled, the account's incidents resolve with the write (issue 45, incidents.ts).
+  const disabling = patch.status === BankAccountStatus.values.Disable;
+  if (disabling) patch.rules_firing = [];
+  const updated =
+    disabling && patch.user === undefined
+      ? await store().transitionAccount(id, patch, { followUps: disabledIncidents(current, at) })
+      : await store().updateAccount(id, patch);
+  if (disabling && patch.user !== undefined)
+    for (const step of disabledIncidents(current, at)) await bankIncident.apply(step.args as never);
   const restarts =
     patch.status === BankAccountStatus.values.Enable ||
     (updated.status === BankAccountStatus.values.Enable && (body.interval || body.range));
@@ -198,6 +207,15 @@ async function pollSoon(account: StoredBankAccount, at: number): Promise<void> {
   const timeZone = (await getSystemConfig()).time_zone;
   const polls = duePolls(account, at, until, timeZone).map((due) => ({ account_id: account.id, due }));
   if (polls.length) await pollSender(enqueuePolls)(polls, at);
+}
+
+/**
+ * A bank incident's Poll now (issue 45): one poll of the account as a scheduled one would run, but
+ * whatever its status (a Locked account is polled only so), answering its error instead of throwing it.
+ */
+export async function pollAccountNow(accountId: number): Promise<BankPollOutcome> {
+  await accountRecord(accountId);
+  return pollAccount(bankRuntime(), { accountId, mode: 'poll' });
 }
 
 /** Runs a poll now, in this request: the operator sees the outcome (and its sub-accounts) at once. */

@@ -1,7 +1,9 @@
 import { BankAccountStatus } from '../../shared/enums.js';
 import { ConditionFailedError } from '../lib/db/entity.js';
 import { recordMetric } from '../lib/metrics.js';
+import type { FollowUp } from '../lib/db/entity.js';
 import { BankAccountNotFoundError } from './errors.js';
+import { accountIncident } from './incidents.js';
 import { rangeEnteredAt } from './monitorSchedule.js';
 import { bankNotification, Category, notifyTargets } from './notify.js';
 import type { BankStore, PollStateData, StoredBankAccount } from './store.js';
@@ -43,10 +45,23 @@ export function staleSince(
   return failedSince && now - since > STALE_INTERVALS * account.monitor_interval * 1000 ? since : undefined;
 }
 
-/** Flips the stale flag (conditional on its old value); false when another writer flipped it first. */
-async function flip(store: BankStore, id: number, stale: boolean, since: number | null): Promise<boolean> {
+/**
+ * Flips the stale flag (conditional on its old value); false when another writer flipped it first.
+ * The account's incident opens or resolves with the flip, as its follow-up (incidents.ts).
+ */
+async function flip(
+  store: BankStore,
+  id: number,
+  stale: boolean,
+  since: number | null,
+  followUp: FollowUp,
+): Promise<boolean> {
   try {
-    await store.updateAccount(id, { stale, stale_since: since }, { stale: !stale });
+    await store.transitionAccount(
+      id,
+      { stale, stale_since: since },
+      { expect: { stale: !stale }, followUps: [followUp] },
+    );
     return true;
   } catch (error) {
     if (error instanceof ConditionFailedError || error instanceof BankAccountNotFoundError) return false;
@@ -64,7 +79,15 @@ export async function markIfStale(
 ): Promise<boolean> {
   if (account.stale) return false;
   const since = staleSince(account, poll, now, timeZone);
-  if (since === undefined || !(await flip(deps.store, account.id, true, now))) return false;
+  if (since === undefined) return false;
+  const opens = accountIncident(
+    account,
+    true,
+    'stale',
+    now,
+    `Stale: no successful poll for ${STALE_INTERVALS} intervals`,
+  );
+  if (!(await flip(deps.store, account.id, true, now, opens))) return false;
   recordMetric('BankAccountsStale');
   // Its deliveries are the notification's follow-ups (store.ts createNotification).
   await deps.store.createNotification(
@@ -87,7 +110,9 @@ export async function markIfStale(
 
 /** Ends a stale episode after a successful poll; true when this call ended it. */
 export async function recoverIfStale(deps: StalenessDeps, account: StoredBankAccount, now: number): Promise<boolean> {
-  if (!account.stale || !(await flip(deps.store, account.id, false, null))) return false;
+  if (!account.stale) return false;
+  const resolves = accountIncident(account, false, 'recovered', now, 'The account polls well again');
+  if (!(await flip(deps.store, account.id, false, null, resolves))) return false;
   // Its deliveries are the notification's follow-ups (store.ts createNotification).
   await deps.store.createNotification(
     bankNotification(account, notifyTargets(account, await deps.chatOn()), {

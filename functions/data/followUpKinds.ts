@@ -6,6 +6,7 @@
 import '../autoCheck/slotFollowUps.js';
 import '../bank/channelStatus.js';
 import '../bank/deliveryMessages.js';
+import '../bank/incidents.js';
 import '../bank/record.js';
 import '../bank/store.js';
 import '../bankWebhook/deliveryFollowUps.js';

@@ -16,3 +16,11 @@ export class IncidentResolvedError extends ConflictError {
     super(`Incident ${id} is resolved already`);
   }
 }
+
+/** An action of the other kind of incident: Re-run and maintenance on a bank incident, Poll now or Disable account on a check's. */
+export class IncidentActionKindError extends ConflictError {
+  override name = 'IncidentActionKindError';
+  constructor(id: number, action: string, kind: string) {
+    super(`Incident ${id} is a ${kind} incident: ${action} is not one of its actions`);
+  }
+}

@@ -8,6 +8,12 @@ const at = (iso: string) => Date.parse(iso);
 const incident = (over: Partial<StoredIncident> = {}): StoredIncident => ({
   id: 12,
   created_at: at('2026-11-27T03:00:00Z'),
+  kind: 'check',
+  bank_account_id: null,
+  bank_name: null,
+  account_user: null,
+  rule_id: null,
+  rule_name: null,
   site_id: 3,
   site_name: '<b>Shop</b> & Co',
   process: 1,
@@ -21,6 +27,10 @@ const incident = (over: Partial<StoredIncident> = {}): StoredIncident => ({
   acknowledged_by: null,
   snoozed_until: null,
   open_key: '3:1:1',
+  severity: 'warning',
+  parent_id: null,
+  cause: null,
+  children: 0,
   ...over,
 });
 const text = (i: StoredIncident, now = at('2026-11-27T04:00:00Z')) =>

@@ -19,6 +19,7 @@ import {
 } from '../notifications/telegram/telegramClient.js';
 import { TelegramRetryLaterError } from '../notifications/telegram/deliverNotification.js';
 import { getSystemConfig } from '../systemConfig/getSystemConfig.js';
+import { bankSubjectLine, isBankIncident } from './bankIncidents.js';
 import { enqueueIncidentSync } from './incidentQueue.js';
 import { toIncident } from './service.js';
 import { incidentStore, type StoredIncident } from './store.js';
@@ -41,6 +42,9 @@ export const BUTTONS = {
   snooze240: 's240',
   rerun: 'rerun',
   maintenance: 'mnt',
+  // A bank incident's (issue 45): poll the account now, disable it.
+  poll: 'poll',
+  disable: 'dis',
 } as const;
 export type ButtonAction = (typeof BUTTONS)[keyof typeof BUTTONS];
 export const buttonData = (incidentId: number, action: ButtonAction) => `i:${incidentId}:${action}`;
@@ -53,7 +57,10 @@ function at(ms: number, zone: string): string {
 }
 
 const incidentLink = (id: number) => new URL(`/incidents/${id}`, `${config.publicUrl}/`).toString();
-const what = (i: StoredIncident) => `${Process.label(i.process)} (${TestMode.label(i.mode)})`;
+const what = (i: StoredIncident) =>
+  i.process === null || i.mode === null ? '' : `${Process.label(i.process)} (${TestMode.label(i.mode)})`;
+/** What the incident is about: the site and its check, or the bank account (and rule). */
+const subjectOf = (i: StoredIncident) => (isBankIncident(i) ? bankSubjectLine(i) : `${i.site_name} · ${what(i)}`);
 
 /** The message's text: what broke, since when, how often, and who did what about it. */
 export function incidentLines(i: StoredIncident, zone: string, now = Date.now()): Line[] {
@@ -68,7 +75,9 @@ export function incidentLines(i: StoredIncident, zone: string, now = Date.now())
           : `🔴 Failing: incident #${i.id}`;
   const lines: Line[] = [
     [{ text: head, bold: true }],
-    [{ text: i.site_name, bold: true }, ` · ${what(i)}`],
+    isBankIncident(i)
+      ? [{ text: bankSubjectLine(i), bold: true }]
+      : [{ text: i.site_name ?? '', bold: true }, ` · ${what(i)}`],
     [`Failures: ${i.failures} · since ${at(i.opened_at, zone)} · last ${at(i.last_failure_at, zone)}`],
   ];
   if (i.last_message) lines.push(['Last: ', i.last_message]);
@@ -79,9 +88,26 @@ export function incidentLines(i: StoredIncident, zone: string, now = Date.now())
 }
 
 /** The buttons: every action while it is unresolved, only Open once it is. */
-export function incidentKeyboard(i: Pick<StoredIncident, 'id' | 'status'>): InlineKeyboard {
+export function incidentKeyboard(
+  i: Pick<StoredIncident, 'id' | 'status'> & Partial<Pick<StoredIncident, 'kind'>>,
+): InlineKeyboard {
   const open = [{ text: 'Open', url: incidentLink(i.id) }];
   if (i.status === Resolved) return { inline_keyboard: [open] };
+  if (i.kind !== undefined && isBankIncident({ kind: i.kind }))
+    return {
+      inline_keyboard: [
+        [
+          { text: 'Acknowledge', callback_data: buttonData(i.id, BUTTONS.acknowledge) },
+          { text: 'Poll now', callback_data: buttonData(i.id, BUTTONS.poll) },
+        ],
+        [
+          { text: 'Snooze 1 h', callback_data: buttonData(i.id, BUTTONS.snooze60) },
+          { text: 'Snooze 4 h', callback_data: buttonData(i.id, BUTTONS.snooze240) },
+        ],
+        [{ text: 'Disable account', callback_data: buttonData(i.id, BUTTONS.disable) }],
+        open,
+      ],
+    };
   return {
     inline_keyboard: [
       [
@@ -126,18 +152,23 @@ async function call(send: () => Promise<TelegramAnswer>): Promise<{ answer: Tele
 export async function syncIncidentTelegram(incidentId: number, opts: { remindAt?: number; now?: number } = {}) {
   const now = opts.now ?? Date.now();
   const store = incidentStore();
+  let incident = await store.get(incidentId);
+  if (!incident) return;
+  // A check incident goes to the check chat; a bank incident to the bank chat, or its rule's chat.
+  const bank = isBankIncident(incident);
+  const category = bank ? 'bank' : 'check';
   let target: Awaited<ReturnType<typeof chatTarget>>;
   try {
-    target = await chatTarget('check');
+    target = await chatTarget(category);
   } catch (error) {
     if (error instanceof TelegramNotConfiguredError) return;
     throw error;
   }
-  if (!target.settings.check_enabled || target.settings.check_channel?.state === 'failed') return;
+  if (!target.settings[`${category}_enabled`] || target.settings[`${category}_channel`]?.state === 'failed') return;
+  if (bank && incident.chat_id) target = { ...target, chatId: incident.chat_id };
   const zone = (await getSystemConfig()).time_zone;
-  let incident = await store.get(incidentId);
-  if (!incident) return;
-  const muted = (await maintenanceInForce(incident.site_id, now)) !== null;
+  // Maintenance windows cover sites: a bank incident is never muted by one.
+  const muted = !bank && incident.site_id !== null && (await maintenanceInForce(incident.site_id, now)) !== null;
   const snoozed = toIncident(incident, now).status === Snoozed;
 
   if (!incident.tg_message_id) {
@@ -189,8 +220,12 @@ export async function syncIncidentTelegram(incidentId: number, opts: { remindAt?
         chatId: replyTo.chatId,
         replyToMessageId: replyTo.messageId,
         html: toMessageParts([
-          [{ text: `✅ Resolved: ${incident?.site_name} · ${what(incident as StoredIncident)}`, bold: true }],
-          [`After ${incident?.failures} failure(s); the check passes again.`],
+          [{ text: `✅ Resolved: ${subjectOf(incident as StoredIncident)}`, bold: true }],
+          [
+            bank
+              ? `After ${incident?.failures} failure(s); ${incident?.rule_id ? "the rule's condition cleared" : 'the account polls well again'}.`
+              : `After ${incident?.failures} failure(s); the check passes again.`,
+          ],
         ])[0],
         silent: snoozed || muted,
       }),
@@ -207,7 +242,7 @@ export async function syncIncidentTelegram(incidentId: number, opts: { remindAt?
         chatId: replyTo.chatId,
         replyToMessageId: replyTo.messageId,
         html: toMessageParts([
-          [{ text: `⏰ Still failing: ${incident?.site_name} · ${what(incident as StoredIncident)}`, bold: true }],
+          [{ text: `⏰ Still failing: ${subjectOf(incident as StoredIncident)}`, bold: true }],
           [
             `${incident?.failures} failure(s) since ${at((incident as StoredIncident).opened_at, zone)}. Acknowledge or snooze to stop the reminders.`,
           ],
@@ -280,7 +315,7 @@ export async function remindIncidents(now = Date.now()): Promise<{ reminded: num
       }
       const last = incident.last_reminded_at ?? incident.opened_at;
       if (periodMs <= 0 || now - last < periodMs) continue;
-      if (await maintenanceInForce(incident.site_id, now)) continue;
+      if (incident.site_id !== null && (await maintenanceInForce(incident.site_id, now))) continue;
       await store.update(
         incident.id,
         { last_reminded_at: now },

@@ -1,5 +1,5 @@
 import { emptyListQuery, type ListQuery } from '../../shared/listQuery.js';
-import type { StoredOf } from '../../shared/listFields.js';
+import { field, type StoredOf } from '../../shared/listFields.js';
 import { type IncidentEvent, IncidentStatus, incidentListFields } from '../../shared/schemas/incidents.js';
 import { ConditionFailedError, defineEntity, type ListOutcome, type UpdateOptions } from '../lib/db/entity.js';
 import { newIdOf, nextId } from '../lib/db/ids.js';
@@ -32,6 +32,10 @@ export type StoredIncident = StoredOf<
     rerun_operation_id?: number;
     /** The maintenance window its button started: a press again extends it instead of adding one. */
     maintenance_id?: number;
+    /** A bank incident (issue 45): what a `kind` filter of `check` leaves out (rows before it have no kind). */
+    is_bank?: boolean;
+    /** A bank rule incident's chat (the rule's; absent: the bank chat). */
+    chat_id?: string | null;
   }
 >;
 
@@ -54,6 +58,19 @@ export interface IncidentStore {
   countFailure(id: number, subtaskId: number): Promise<StoredIncident>;
   /** Drops the subtask's guard once its timeline entry marks the count (an incident fails without end). */
   settleFailure(id: number, subtaskId: number): Promise<void>;
+  /** A failure named by `cause` (a bank incident's), counted once however often this runs; then `settleCause`. */
+  countCause(id: number, cause: string): Promise<StoredIncident>;
+  settleCause(id: number, cause: string): Promise<void>;
+  /**
+   * Marks `cause` (a bank account's transition, bankIncidents.ts) as recorded on `incidentId`, as
+   * claimSubtask does a subtask's end: the incident holding the mark, `again`, and its entry's id.
+   */
+  claimCause(
+    cause: string,
+    incidentId: number,
+  ): Promise<{ incidentId: number; again: boolean; eventId: number | undefined }>;
+  /** Whether the incident's timeline has the entry of this id. */
+  hasEvent(incidentId: number, eventId: number): Promise<boolean>;
   /** Open and snoozed incidents: the ones reminders and snooze ends look at. */
   unresolved(): Promise<StoredIncident[]>;
 
@@ -81,7 +98,8 @@ export interface IncidentStore {
 
 export const incidentEntity = defineEntity<StoredIncident>({
   type: 'incident',
-  fields: incidentListFields,
+  // `is_bank` serves the `kind` filter: a missing flag reads false, as rows stored before issue 45 are checks'.
+  fields: { ...incidentListFields, is_bank: field.boolean({ filter: 'bounded' }) },
   keys: ['site_id', 'status'],
 });
 
@@ -114,6 +132,18 @@ export function dynamoIncidentStore(
     settleFailure: (id, subtaskId) => onIncident(id, incidents.forgetCause(id, `subtask:${subtaskId}`)),
     countFailure: (id, subtaskId) =>
       onIncident(id, incidents.add(id, { failures: 1 }, { once: `subtask:${subtaskId}` })),
+    countCause: (id, cause) => onIncident(id, incidents.add(id, { failures: 1 }, { once: `cause:${cause}` })),
+    settleCause: (id, cause) => onIncident(id, incidents.forgetCause(id, `cause:${cause}`)),
+    async claimCause(cause, incidentId) {
+      const eventId = await newIdOf(incidentEventEntity);
+      if (await claimOnce(incidentEventEntity.type, 'cause', cause, incidentId, { event_id: eventId }))
+        return { incidentId, again: false, eventId };
+      const claim = await findUniqueClaim(incidentEventEntity.type, 'cause', cause);
+      return { incidentId: claim?.owner ?? incidentId, again: true, eventId: claim?.also.event_id };
+    },
+    async hasEvent(incidentId, eventId) {
+      return (await events.get(eventId))?.incident_id === incidentId;
+    },
     async unresolved() {
       const [open, snoozed] = await Promise.all([
         incidents.all({ scope: { status: IncidentStatus.values.Open } }),

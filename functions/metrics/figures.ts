@@ -105,6 +105,8 @@ async function unresolvedIncidents(): Promise<MetricsFigures['incidents']> {
   );
   const counts = new Map<string, MetricsFigures['incidents'][number]>();
   for (const i of page.result) {
+    // The site families count check incidents; a bank incident has no site, process or mode.
+    if (i.site_id === null || i.site_name === null || i.process === null || i.mode === null) continue;
     const key = `${i.site_id}:${i.process}:${i.mode}:${i.status}`;
     const row = counts.get(key) ?? {
       site_id: i.site_id,

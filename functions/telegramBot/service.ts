@@ -147,6 +147,8 @@ const ACTIONS: Readonly<Record<ButtonAction, IncidentActionBody>> = {
   [BUTTONS.snooze240]: { action: 'snooze', minutes: 240 },
   [BUTTONS.rerun]: { action: 'rerun' },
   [BUTTONS.maintenance]: { action: 'maintenance' },
+  [BUTTONS.poll]: { action: 'poll' },
+  [BUTTONS.disable]: { action: 'disable' },
 };
 
 const DONE: Record<IncidentActionBody['action'], string> = {
@@ -154,6 +156,8 @@ const DONE: Record<IncidentActionBody['action'], string> = {
   snooze: 'Snoozed',
   rerun: 'Re-run started',
   maintenance: 'Maintenance started for 1 h',
+  poll: 'Polled',
+  disable: 'Account disabled',
 };
 
 /**
