@@ -61,6 +61,9 @@ export const IncidentEventKind = defineEnum({
   Maintenance: ['maintenance', 'Maintenance started'],
   Reminder: ['reminder', 'Reminder'],
   Escalated: ['escalated', 'Escalated'],
+  // A bank incident's actions (issue 45).
+  Polled: ['polled', 'Polled now'],
+  Disabled: ['disabled', 'Account disabled'],
   Grouped: ['grouped', 'Grouped'],
 });
 export type IncidentEventKindValue = EnumValue<typeof IncidentEventKind>;
