@@ -197,7 +197,8 @@ export async function applyChanges(changes: readonly Change[], ctx: ApplyContext
               ? { kind: 'accounts', account_ids: a.scope.accounts.map((k) => idOf('bank account', k)) }
               : { kind: 'all' },
         severity: a.severity,
-        ...((a.chat_id ?? current?.chat_id) ? { chat_id: a.chat_id ?? current?.chat_id } : {}),
+        // null: the bank chat; left out of the file: the stack's.
+        chat_id: a.chat_id !== undefined ? a.chat_id : (current?.chat_id ?? null),
         enabled: a.enabled ?? current?.enabled ?? true,
       });
       if (c.action === 'create') {

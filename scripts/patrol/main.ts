@@ -30,7 +30,7 @@ const USAGE = `Usage:
 Environment: PATROL_URL (the console's address), PATROL_TOKEN (an API token: operate to apply, read to export)`;
 
 export function toYaml(file: PatrolFile, schemaUrl: string): string {
-  return `# yaml-language-server: $schema=${schemaUrl}\n${stringify(file, { lineWidth: 0 })}`;
+  return `# yaml-language-server: $schema=${schemaUrl}\n${stringify(file, { lineWidth: 0, version: '1.1' })}`;
 }
 
 /** The file, checked: YAML, the schema, keys unique. Each problem on a line of its own. */
