@@ -8,7 +8,9 @@ import { factorRouter } from './auth/factorRoutes.js';
 import { authRouter } from './auth/routes.js';
 import { passkeyRouter } from './auth/passkeyRoutes.js';
 import { autoCheckRouter } from './autoCheck/routes.js';
+import { bankAlertRulesRouter } from './bankAlertRules/routes.js';
 import { bankRouter } from './bank/routes.js';
+import { bankStore } from './bank/store.js';
 import { bankWebhookRouter } from './bankWebhook/routes.js';
 import { inboundBankWebhookRouter } from './bankWebhook/inbound/routes.js';
 import { checksRouter } from './checks/routes.js';
@@ -62,6 +64,8 @@ export const router = new Router().include(
   incidentsRouter(INCIDENT_DEPS),
   telegramLinkRouter,
   bankRouter,
+  // The alert rules read the bank's figures through its store, passed here: the bank's poll imports the rules.
+  bankAlertRulesRouter({ bank: bankStore }),
   bankWebhookRouter,
   bankDashboardRouter,
   metricsRouter,

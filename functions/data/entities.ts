@@ -8,6 +8,7 @@ import '../apiTokens/store.js';
 import '../audit/store.js';
 import '../autoCheck/store.js';
 import '../bank/entities.js';
+import '../bankAlertRules/store.js';
 import '../checks/store.js';
 import '../incidents/store.js';
 import '../maintenance/store.js';

@@ -76,14 +76,14 @@ function evaluate(expr: RuleExpr, figures: RuleFigures): Truth {
   // `and` is decided by its first false item, `or` by its first true one; else unknown if any is.
   const decisive = expr.kind === 'or';
   let unknown: Truth | undefined;
-  let last: Truth | undefined;
+  let first: Truth | undefined;
   for (const item of expr.items) {
     const t = evaluate(item, figures);
     if (t.truth === decisive) return t;
     if (t.truth === null) unknown ??= t;
-    else last ??= t;
+    else first ??= t;
   }
-  return unknown ?? (last as Truth);
+  return unknown ?? (first as Truth);
 }
 
 /** Whether `rule` fires on one poll's figures, and the figure that decided it. */

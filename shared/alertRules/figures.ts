@@ -27,8 +27,11 @@ export interface RuleFigures {
    * balance stats it recorded (0 when they all reconciled); absent when no balance changed.
    */
   drift?: number;
-  /** The account's status after the poll. */
-  status: BankAccountStatusValue;
+  /**
+   * The account's status after the poll (the poll always has it); absent in the preview, which has
+   * no past statuses (they are not stored): a comparison on it is then unknown.
+   */
+  status?: BankAccountStatusValue;
 }
 
 export const MONEY_FIGURES = ['balance', 'credit', 'debit', 'drift'] as const;

@@ -19,3 +19,4 @@ export {
   type Rule,
   type RuleExpr,
 } from './parse.js';
+export { msInRanges } from './rangeTime.js';
