@@ -10,6 +10,8 @@
 // poll's statements, notifications and balance stats move the day's, the sub-account's and the
 // account's items once (the balance change's follow-ups, applied inline, add to the poll's batch). The idle poll is as it was. dynalite reports the table's units; the poll
 // record and the reading records are in no index, so the idle poll's figure is the cloud's too.
+// Issue 45: with an alert rule on the account, the idle poll keeps that bound (the rules come from
+// the poller's cache; a rule whose state does not change writes nothing).
 
 import { describe, expect, it } from 'vitest';
 import { pollPhase } from '../../functions/bank/monitorSchedule.js';
@@ -19,6 +21,8 @@ import { emptyReading, finishRecording, recordScope, recordStatement } from '../
 import * as service from '../../functions/bank/service.js';
 import { statementKey } from '../../functions/bank/statementKey.js';
 import { bankStore } from '../../functions/bank/store.js';
+import { createRulesAccessor, inScope, type RuleAccount } from '../../functions/bankAlertRules/rulesForAccount.js';
+import { alertRuleStore } from '../../functions/bankAlertRules/store.js';
 import { isReadCommand } from '../../bench/readCommand.js';
 import { setupQueues } from '../data/checkRig.js';
 import { callsDuring } from '../data/engine.js';
@@ -79,6 +83,35 @@ describe('what a poll costs', () => {
     expect(spent.wcu).toBeLessThanOrEqual(2);
     // And it was a poll: the account shows it.
     expect((await service.getAccountDetail(id)).last_refresh).toBe(dueAt(id, '09:10:00'));
+  });
+
+  // Issue 45: the alert rules are evaluated in the poll on the figures it holds, read through a
+  // short cache; an idle poll whose rules do not change their state writes and reads nothing more.
+  it('stays within the idle bound with an alert rule on the account (the rules from their cache)', async () => {
+    const { id } = await polledAccount();
+    await alertRuleStore().create({
+      name: `floor ${id}`,
+      expression: 'balance < 1 or no_statement_for > 30d',
+      scope: { kind: 'accounts', account_ids: [id] },
+      severity: 'warning',
+      chat_id: null,
+      enabled: true,
+      editor_id: null,
+    });
+    // The poller's cache of the rules (rulesForAccount's), its clock held so that a slow machine
+    // cannot expire it between the warm read and the measured poll.
+    const rules = createRulesAccessor(alertRuleStore, { now: () => 0 });
+    const rulesFor = async (a: RuleAccount) => (await rules.get()).filter((r) => inScope(r.scope, a));
+    const account = await bankStore().getAccount(id);
+    if (!account) throw new Error('no account');
+    expect((await rulesFor(account)).map((r) => r.name)).toEqual([`floor ${id}`]);
+    clock.set(dueAt(id, '09:30:00'));
+    const withRules = { ...deps(), rulesFor };
+    const spent = await cost(() => runDuePoll(withRules, { account_id: id, due: dueAt(id, '09:30:00') }));
+    expect(spent.calls, spent.commands.join(', ')).toBeLessThanOrEqual(4);
+    expect(spent.rcu).toBeLessThanOrEqual(1);
+    expect(spent.wcu).toBeLessThanOrEqual(2);
+    expect((await service.getAccountDetail(id)).last_refresh).toBe(dueAt(id, '09:30:00'));
   });
 
   it('stores a statement with its notification and deliveries in at most 8 write units (its ids from blocks taken before)', async () => {
