@@ -38,6 +38,7 @@ const summary = (a: StoredSiteAccount): AccountSummary => ({
 
 const toSite = (site: SiteRecord, accounts: StoredSiteAccount[]): Site => ({
   ...site,
+  control: site.control ?? false,
   accounts: accounts.map(summary),
 });
 
@@ -109,10 +110,16 @@ const encryptAccounts = (accounts: NewAccount[]): Promise<NewSiteAccount[]> =>
 const assertSiteUrl = (url: string) => assertOutboundUrl(url, { allowedHosts: config.allowedPrivateHosts });
 
 /** Creates a site with its accounts, all enabled; a name taken (case-insensitive) is a SiteExistsError. */
-export async function createSite(body: NewSiteBody): Promise<Site> {
+export async function createSite(body: Omit<NewSiteBody, 'control'> & { control?: boolean }): Promise<Site> {
   await assertSiteUrl(body.url);
   const { site, accounts } = await siteStore().createSite(
-    { name: body.name, url: body.url, enable: true, available_account_cnt: body.accounts.length },
+    {
+      name: body.name,
+      url: body.url,
+      enable: true,
+      control: body.control ?? false,
+      available_account_cnt: body.accounts.length,
+    },
     await encryptAccounts(body.accounts),
   );
   return toSite(site, accounts);
@@ -137,6 +144,7 @@ export async function updateSite(id: number, body: UpdateSiteBody, actor?: Actor
     return updated;
   }
   if ('enable' in body) return oneWithAccounts(await store.updateSite(id, { enable: body.enable }));
+  if ('control' in body) return oneWithAccounts(await store.updateSite(id, { control: body.control }));
   // Soft delete: kept for the history of operations, hidden from lists and checks; the name is free again.
   const site = await getSite(id);
   await store.deleteSite(id);
@@ -246,10 +254,12 @@ export async function liveSiteRefs(ids: number[]): Promise<Map<number, { id: num
 }
 
 /** `{id, name, url}` of each site id, deleted ones included. */
-export async function siteRefs(ids: (number | null)[]): Promise<Map<number, Pick<Site, 'id' | 'name' | 'url'>>> {
+export async function siteRefs(
+  ids: (number | null)[],
+): Promise<Map<number, Pick<Site, 'id' | 'name' | 'url' | 'control'>>> {
   const wanted = ids.filter((i): i is number => typeof i === 'number');
   const rows = wanted.length ? await siteStore().getSites(wanted, { includeDeleted: true }) : [];
-  return new Map(rows.map((s) => [s.id, { id: s.id, name: s.name, url: s.url }]));
+  return new Map(rows.map((s) => [s.id, { id: s.id, name: s.name, url: s.url, control: s.control ?? false }]));
 }
 
 /**

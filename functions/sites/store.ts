@@ -51,7 +51,7 @@ export interface SiteStore {
   /** Throws SiteNotFoundError. */
   updateSite(
     id: number,
-    patch: Partial<Pick<SiteRecord, 'url' | 'enable' | 'available_account_cnt'>>,
+    patch: Partial<Pick<SiteRecord, 'url' | 'enable' | 'control' | 'available_account_cnt'>>,
   ): Promise<SiteRecord>;
   /** Atomic move of the valid-account counter. Throws SiteNotFoundError. */
   addAvailableAccounts(id: number, delta: number): Promise<SiteRecord>;

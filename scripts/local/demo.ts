@@ -6,6 +6,8 @@ export interface DemoSite {
   accounts: string[];
   /** Shown disabled in the Sites list (and refused by checks). */
   disabled?: boolean;
+  /** A control site (issue 45): known to be healthy, so its failing means the checker is at fault. */
+  control?: boolean;
 }
 
 /** The sandbox accepts any username with this password (docs/site-driver.md). */
@@ -14,7 +16,7 @@ export const DEMO_ACCOUNT_PASSWORD = 'sandbox123';
 // What a first look at the console should show: sites that pass, one whose account the site
 // locks (a failed check with its reason) and one that is switched off.
 export const DEMO_SITES: readonly DemoSite[] = [
-  { name: 'Sandbox Agent A', accounts: ['agent01', 'agent02'] },
+  { name: 'Sandbox Agent A', accounts: ['agent01', 'agent02'], control: true },
   { name: 'Sandbox Agent B', accounts: ['agent03'] },
   { name: 'Sandbox Locked Agent', accounts: ['locked01'] },
   { name: 'Sandbox Disabled Agent', accounts: ['agent04'], disabled: true },
@@ -60,6 +62,7 @@ export async function seedDemoSites(sandboxUrl: string): Promise<Map<string, num
         name: demo.name,
         url: sandboxUrl,
         accounts: demo.accounts.map((user) => ({ user, pwd: DEMO_ACCOUNT_PASSWORD })),
+        control: demo.control ?? false,
       });
       if (demo.disabled) await updateSite(site.id, { enable: false });
       ids.set(demo.name, site.id);

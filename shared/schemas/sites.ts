@@ -14,6 +14,7 @@ export const SiteMessages = {
   user: 'Please enter this account',
   pwd: 'Please enter this password',
   enable: 'enable must be true or false',
+  control: 'control must be true or false',
 } as const;
 
 export const NewAccount = z.object({
@@ -26,18 +27,24 @@ export const NewSiteBody = z.object({
   name: requiredText(SiteMessages.name).max(100, 'max length is 100'),
   url: httpUrl(SiteMessages.url, SiteMessages.urlInvalid),
   accounts: z.array(NewAccount).max(200).default([]),
+  /**
+   * A control site (issue 45): known to be healthy, so its checks failing mean Patrol's own browser
+   * or network is at fault; the other failures of those minutes go under one "Checker unhealthy".
+   */
+  control: z.boolean({ error: SiteMessages.control }).default(false),
 });
 export type NewSiteBody = z.infer<typeof NewSiteBody>;
 
-/** PUT /sites/{id}: exactly one of name, url, enable, or delete = 1. */
+/** PUT /sites/{id}: exactly one of name, url, enable, control, or delete = 1. */
 export const UpdateSiteBody = z.union(
   [
     z.object({ name: requiredText(SiteMessages.name).max(100, 'max length is 100') }).strict(),
     z.object({ url: httpUrl(SiteMessages.url, SiteMessages.urlInvalid) }).strict(),
     z.object({ enable: z.boolean({ error: SiteMessages.enable }) }).strict(),
+    z.object({ control: z.boolean({ error: SiteMessages.control }) }).strict(),
     z.object({ delete: z.literal(1, { error: 'delete must be 1' }) }).strict(),
   ],
-  { error: 'Give one of name, url, enable or delete' },
+  { error: 'Give one of name, url, enable, control or delete' },
 );
 export type UpdateSiteBody = z.infer<typeof UpdateSiteBody>;
 
@@ -63,6 +70,8 @@ export const siteListFields = {
   /** Enabled accounts of the site. */
   available_account_cnt: field.number({ sort: 'bounded', filter: 'bounded' }),
   enable: field.boolean({ sort: 'bounded', filter: 'key' }),
+  /** A control site (NewSiteBody.control); rows stored before issue 45 read false. */
+  control: field.boolean({ filter: 'bounded' }),
 } as const satisfies ListFields;
 
 export const siteAccountListFields = {

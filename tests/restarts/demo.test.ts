@@ -51,7 +51,7 @@ describe('a first start with demo data', () => {
     );
     for (const s of sites) expect(s.url).toBe(stack?.sandboxSiteUrl);
     expect(byName.get('Sandbox Disabled Agent').enable).toBe(false);
-    expect(byName.get('Sandbox Agent A')).toMatchObject({ enable: true, available_account_cnt: 2 });
+    expect(byName.get('Sandbox Agent A')).toMatchObject({ enable: true, available_account_cnt: 2, control: true });
 
     const accounts = await get(`/sites/${byName.get('Sandbox Agent A').id}/accounts`);
     expect(accounts.map((a: Json) => a.user).sort()).toEqual(['agent01', 'agent02']);

@@ -88,6 +88,8 @@ describe('New Site dialog', () => {
       name: 'Alpha',
       url: 'https://alpha.test',
       accounts: [{ user: 'agent01', pwd: 'sandbox123' }],
+      // A new site is no control site; the list's Control switch makes one.
+      control: false,
     });
     expect((await screen.findAllByText('Add site success'))[0]).toBeInTheDocument();
   });
@@ -106,7 +108,7 @@ describe('New Site dialog', () => {
     await d.user.click(d.confirm);
     expect((await screen.findAllByText('Add site failed'))[0]).toBeInTheDocument();
     expect(screen.getAllByText('A site named Alpha already exists').length).toBeGreaterThan(0);
-    expect(sentBody()).toEqual({ name: 'Alpha', url: 'http://alpha.test', accounts: [] });
+    expect(sentBody()).toEqual({ name: 'Alpha', url: 'http://alpha.test', accounts: [], control: false });
     expect(d.onClose).not.toHaveBeenCalled();
   });
 });

@@ -13,6 +13,7 @@ const NO_SITE: Site = {
   url: '',
   available_account_cnt: 0,
   enable: false,
+  control: false,
   created_at: 0,
   accounts: [],
 };

@@ -18,7 +18,7 @@ export function refreshSiteLists(client: QueryClient): Promise<void> {
   return Promise.all([sitesChanged(client), siteAccountsChanged(client)]).then(() => undefined);
 }
 
-export function createSite(body: NewSiteBody): Promise<Site> {
+export function createSite(body: Omit<NewSiteBody, 'control'> & { control?: boolean }): Promise<Site> {
   return request<Site>({
     method: 'POST',
     url: '/sites',
@@ -28,16 +28,17 @@ export function createSite(body: NewSiteBody): Promise<Site> {
   });
 }
 
-type SiteChange = { name: string } | { url: string } | { enable: boolean };
+type SiteChange = { name: string } | { url: string } | { enable: boolean } | { control: boolean };
 
 export function updateSite(site: Pick<Site, 'id'>, change: SiteChange): Promise<Site> {
-  if ('enable' in change) {
+  if ('enable' in change || 'control' in change) {
+    const field = 'enable' in change ? 'enable' : 'control';
     return request<Site>({
       method: 'PUT',
       url: `/sites/${site.id}`,
       data: change,
-      successTip: t('Update {field} success', { field: 'enable' }),
-      failureTip: t('Update {field} failed', { field: 'enable' }),
+      successTip: t('Update {field} success', { field }),
+      failureTip: t('Update {field} failed', { field }),
     });
   }
   return request<Site>({

@@ -62,6 +62,11 @@ export function sitesResource(open: (dialog: SiteDialog) => void, client: QueryC
       }),
       col.number('available_account_cnt', 'Valid Accounts', { filter: true }),
       col.boolean('enable', 'Enable', { filter: true, toggle: (s, enable) => updateSite(s, { enable }) }),
+      col.boolean('control', 'Control', {
+        filter: true,
+        toggle: (s, control) => updateSite(s, { control }),
+        help: 'A known-good site: when its check fails, the other failures of those minutes are put under one "Checker unhealthy" incident.',
+      }),
       col.datetime('created_at', 'Created At', { sortable: true, filter: 'range' }),
     ],
     actions: [

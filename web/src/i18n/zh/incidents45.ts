@@ -28,6 +28,7 @@ export const incidents45 = {
   'Incidents nobody acknowledges are escalated to this chat first, then to the linked super users.':
     '无人确认的事件先升级到此会话，然后发送给已关联的超级管理员。',
   Control: '对照站点',
+  'control must be true or false': 'control 必须是 true 或 false',
   'A known-good site: when its check fails, the other failures of those minutes are put under one "Checker unhealthy" incident.':
     '已知正常的站点：它的检查失败时，同一时段的其他失败会归入一个“检查器异常”事件。',
   '{count} children': '{count} 个子事件',
