@@ -10,7 +10,7 @@ import {
 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IGrantable } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import { OUTBOX_INDEX, TABLE_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../../functions/lib/db/tableSchema.js';
+import { ALL_INDEXES, type IndexProjection, TABLE_KEYS, TTL_ATTRIBUTE } from '../../functions/lib/db/tableSchema.js';
 
 export interface DataProps {
   /** Retained in production: the table holds every site, account and check history. */
@@ -54,20 +54,15 @@ export class Data extends Construct {
       removalPolicy: props.removalPolicy,
       deletionProtection: retained,
     });
-    for (const index of TABLE_INDEXES) {
+    // Each index as lib/db declares it, projection included (tests/infra/indexes.test.ts holds them equal).
+    for (const index of ALL_INDEXES) {
       table.addGlobalSecondaryIndex({
         indexName: index.name,
         partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
         sortKey: { name: index.sortKey, type: AttributeType.STRING },
+        ...projectionProps(index.projection),
       });
     }
-    // Rows with follow-ups still to apply (functions/lib/db/outbox.ts): keys only, the sweeper reads the row.
-    table.addGlobalSecondaryIndex({
-      indexName: OUTBOX_INDEX.name,
-      partitionKey: { name: OUTBOX_INDEX.partitionKey, type: AttributeType.STRING },
-      sortKey: { name: OUTBOX_INDEX.sortKey, type: AttributeType.STRING },
-      projectionType: ProjectionType.KEYS_ONLY,
-    });
     this.table = table;
   }
 
@@ -78,4 +73,9 @@ export class Data extends Construct {
   grantRead(grantee: IGrantable): void {
     this.table.grantReadData(grantee);
   }
+}
+
+function projectionProps(p: IndexProjection): { projectionType: ProjectionType; nonKeyAttributes?: string[] } {
+  if (p.type === 'INCLUDE') return { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...p.attributes] };
+  return { projectionType: p.type === 'ALL' ? ProjectionType.ALL : ProjectionType.KEYS_ONLY };
 }

@@ -10,7 +10,13 @@
 // bucket by bucket, newest first, its shards merged (spreadRead.ts); a created_at range counts whole
 // buckets from their counters and keeps what it counted (rangeCount.ts).
 
-import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  type BatchGetCommandOutput,
+  type NativeAttributeValue,
+  QueryCommand,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import type { Filter, ListQuery, SortBy } from '../../../shared/listQuery.js';
 import { ListQueryError, PAGE_ALL_CAP } from '../../../shared/listQuery.js';
 import { dynamoClient } from '../aws/clients.js';
@@ -25,7 +31,7 @@ import { rangeCount } from './rangeCount.js';
 import { readSpread, type SpreadPosition } from './spreadRead.js';
 import { ExpressionBuilder, type Item } from './expr.js';
 import { INDEX_KEYS, isInternal, LC_PREFIX, parentKey } from './keys.js';
-import { type IndexName, SLOT_INDEXES } from './tableSchema.js';
+import { carries, type IndexName, SLOT_INDEXES, TABLE_INDEXES } from './tableSchema.js';
 import { timeKeyBounds } from './timeKey.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the engine is generic over every entity's row type
@@ -71,6 +77,35 @@ export interface ListPlan {
   counted: boolean;
   /** A created_at range that cannot match (start after end): answer without reading. */
   empty: boolean;
+  /**
+   * The index's copies lack some field the entity's rows show (an INCLUDE or KEYS_ONLY index, a
+   * field added since): the page's rows are read from the table by their keys (fetchPage).
+   */
+  fetch: boolean;
+}
+
+const INDEX_OF = new Map<string, (typeof TABLE_INDEXES)[number]>(TABLE_INDEXES.map((i) => [i.name, i]));
+
+/**
+ * Refuses a list that would filter, search, scope or sort on an attribute its index does not carry:
+ * DynamoDB would read it as missing and the list would quietly match less. A declaration error, not
+ * the caller's: tests/infra/indexes.test.ts walks every entity's lists so none reaches a request.
+ */
+export class UncarriedAttributeError extends Error {
+  override name = 'UncarriedAttributeError';
+}
+
+/** Whether an index's copies hold every field a row of `def` shows (its declared, not hidden, fields). */
+export function indexShowsRows(def: AnyDef, index: IndexName): boolean {
+  const hidden = new Set<string>(def.hidden ?? []);
+  const decl = INDEX_OF.get(index);
+  return Boolean(decl) && Object.keys(def.fields).every((f) => hidden.has(f) || carries(decl as never, f));
+}
+
+/** The attributes a list of `def` may ask of its index: what it filters, searches, scopes or sorts by. */
+export function queriedAttributes(def: AnyDef, field: string): string[] {
+  const spec = specOf(def, field);
+  return spec?.search ? [field, LC_PREFIX + field] : [field];
 }
 
 const KEY_ORDER_FIELDS = new Set(['created_at', 'id']);
@@ -168,6 +203,23 @@ export function planListQuery(def: AnyDef, query: ListQuery, options: ListOption
   // 5. Order.
   const first = query.sort[0];
   const keyOrder = !first || KEY_ORDER_FIELDS.has(first.field);
+
+  // 6. The index must carry what the read filters and sorts on (a missing attribute matches nothing).
+  const asked = [
+    ...Object.keys(scope),
+    ...Object.keys(filters),
+    ...(query.keyword ? keywordFields : []),
+    ...(keyOrder ? [] : query.sort.map((s) => s.field)),
+  ];
+  const decl = INDEX_OF.get(index) as (typeof TABLE_INDEXES)[number];
+  for (const field of asked) {
+    const missing = queriedAttributes(def, field).find((a) => !carries(decl, a));
+    if (missing) {
+      throw new UncarriedAttributeError(
+        `${def.type}: a list on ${index} reads ${missing}, which the index does not carry (tableSchema.ts)`,
+      );
+    }
+  }
   return {
     index,
     partition,
@@ -184,6 +236,7 @@ export function planListQuery(def: AnyDef, query: ListQuery, options: ListOption
     memorySort: keyOrder ? undefined : query.sort,
     counted: !ranged && !conditions.length,
     empty,
+    fetch: !indexShowsRows(def, index),
   };
 }
 
@@ -266,6 +319,44 @@ export async function runListQuery(
   options: ListOptions = {},
 ): Promise<ListOutcome<Item>> {
   const plan = planListQuery(def, query, options);
+  const out = await readPlanned(def, plan, query);
+  if (!plan.fetch || !out.result.length) return out;
+  const rows = await fetchRows(out.result, false);
+  return { ...out, result: rows.items, consumed_rcu: round(out.consumed_rcu + rows.rcu) };
+}
+
+const BATCH_GET_MAX = 100;
+
+/**
+ * The rows behind index copies, whole, in the copies' order: one BatchGetItem per 100 (a page is
+ * one). A row deleted since its copy was read is left out. `consistent` for internal reads
+ * (`repo.all`), which act on what they read; a page reads as its index did, eventually.
+ */
+async function fetchRows(copies: Item[], consistent: boolean): Promise<{ items: Item[]; rcu: number }> {
+  const found = new Map<string, Item>();
+  let rcu = 0;
+  for (let i = 0; i < copies.length; i += BATCH_GET_MAX) {
+    let keys: Record<string, NativeAttributeValue>[] | undefined = copies
+      .slice(i, i + BATCH_GET_MAX)
+      .map((c) => ({ pk: c.pk, sk: c.sk }));
+    for (let attempt = 0; keys?.length; attempt++) {
+      if (attempt) await new Promise((r) => setTimeout(r, Math.min(50 * 2 ** attempt, 1000)));
+      const out: BatchGetCommandOutput = await dynamoClient().send(
+        new BatchGetCommand({
+          RequestItems: { [config.tableName]: { Keys: keys, ConsistentRead: consistent } },
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      );
+      for (const item of out.Responses?.[config.tableName] ?? []) found.set(`${item.pk}\0${item.sk}`, item);
+      rcu += (out.ConsumedCapacity ?? []).reduce((n, c) => n + (c.CapacityUnits ?? 0), 0);
+      keys = out.UnprocessedKeys?.[config.tableName]?.Keys;
+    }
+  }
+  const items = copies.flatMap((c) => found.get(`${c.pk}\0${c.sk}`) ?? []);
+  return { items: items.filter((item) => item.deleted === undefined), rcu };
+}
+
+async function readPlanned(def: AnyDef, plan: ListPlan, query: ListQuery): Promise<ListOutcome<Item>> {
   // Direct callers skip the parser; keep paging arithmetic well-defined for them too.
   const page = Math.max(1, Math.floor(query.page));
   const page_size = Math.max(0, Math.floor(query.page_size));
@@ -482,6 +573,14 @@ export async function readAllRows(def: AnyDef, options: ListOptions = {}): Promi
     filters: {},
   };
   const plan = planListQuery({ ...def, fields: { ...def.fields, created_at: 'datetime' } }, query, options);
+  const copies = await readAllCopies(plan);
+  // Internal reads act on whole rows (hidden fields, follow-ups): an index that copies less is only
+  // where to find them.
+  const whole = INDEX_OF.get(plan.index)?.projection.type === 'ALL';
+  return whole ? copies : (await fetchRows(copies, true)).items;
+}
+
+async function readAllCopies(plan: ListPlan): Promise<Item[]> {
   const stop = { matches: Number.POSITIVE_INFINITY, scanned: Number.POSITIVE_INFINITY };
   if (plan.spread) {
     const counters = await readBucketCounters(plan.partition, plan.spread);
