@@ -108,15 +108,18 @@ export const taskEntity = defineEntity<StoredTask>({
 export const subtaskEntity = defineEntity<StoredSubtask>({
   type: 'subtask',
   fields: subtaskListFields,
-  // site_id took the sixth slot in 2026-11 (the dashboard's cells); the start's repair indexes older rows.
-  keys: ['task_id', 'operation_id', 'process', 'mode', 'status', 'site_id'],
+  // site_id took a slot in 2026-11 (the dashboard's cells); status moved to the sixth in 2026-12, the index
+  // only the subtask uses and which carries its list attributes alone (tableSchema.ts byKey6), since every
+  // transition moves the row between status partitions. The start's repair indexes older rows.
+  keys: ['task_id', 'operation_id', 'process', 'mode', 'site_id', 'status'],
   hidden: ['rolled_up_at'],
 });
 
 export const checkLogEntity = defineEntity<StoredCheckLog>({
   type: 'check_log',
   fields: checkLogListFields,
-  keys: ['process', 'subtask_id', 'task_id', 'site_id', 'mode', 'success'],
+  // No mode or success slot: every check log list is scoped by its process (shared/schemas/checks.ts).
+  keys: ['process', 'subtask_id', 'task_id', 'site_id'],
   retention: 'log_rows',
   // High volume: day buckets, so no partition takes the type's writes (docs/data-model.md).
   partitioning: { bucket: 'day' },

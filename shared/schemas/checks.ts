@@ -203,12 +203,14 @@ export const subtaskListFields = {
 export const checkLogRowFields = {
   ...keyOrderFields,
   process: field.enum(Process, keyFilter),
-  mode: field.enum(TestMode, keyFilter),
+  // Bounded, not key: every log list is scoped by its process, the partition the engine reads, so
+  // a mode or success slot would be written with every row and never read (issue 44).
+  mode: field.enum(TestMode, bounded),
   task_id: field.number(keyFilter),
   subtask_id: field.number(keyFilter),
   site_id: field.number(keyFilter),
   raw_log_id: field.number<number | null>(bounded),
-  success: field.boolean(keyFilter),
+  success: field.boolean(bounded),
 } as const satisfies ListFields;
 
 /** The columns of all eight log lists; each list filters on the ones its process writes. */
