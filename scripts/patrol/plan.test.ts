@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { envRef, type PatrolFile } from '../../shared/schemas/patrolFile.js';
+import {
+  type AutoCheckRuleEntry,
+  type BankAccountEntry,
+  envRef,
+  type MaintenanceEntry,
+  type PatrolFile,
+} from '../../shared/schemas/patrolFile.js';
 import { neededVariables } from './apply.js';
 import { parsePatrolFile, toYaml, unresolvedReferences } from './main.js';
 import { countLine, describeChange, planChanges } from './plan.js';
@@ -11,7 +17,7 @@ const site = (name: string, extra: Partial<NonNullable<PatrolFile['sites']>[numb
   accounts: [{ user: 'agent01', pwd: `\${env:PWD_${name.replace(/\W+/g, '_').toUpperCase()}}`, enable: true }],
   ...extra,
 });
-const rule = {
+const rule: AutoCheckRuleEntry = {
   name: 'Nightly',
   sites: ['Shop A', 'Shop B'],
   points: [
@@ -23,7 +29,28 @@ const rule = {
     { day: 1, times: ['02:00'] },
   ],
   enable: true,
-} as const;
+};
+const release: MaintenanceEntry = {
+  name: 'Release',
+  kind: 'once',
+  sites: 'all',
+  mode: 'pause',
+  start_at: '2030-01-01T02:00:00.000Z',
+  end_at: '2030-01-01T04:00:00.000Z',
+  enabled: true,
+};
+const kbz: BankAccountEntry = {
+  bank: 'KBZ',
+  user: 'kbz01',
+  pwd: envRef('PATROL_BANK_KBZ_KBZ01'),
+  enabled: true,
+  interval: 10,
+  range: [['08:00', '20:00']],
+  holder: '',
+  mobile: '',
+  remark: '',
+  webhook: null,
+};
 const stack: PatrolFile = {
   version: 1,
   sites: [site('Shop A'), site('Shop B'), site('Old shop')],
@@ -41,31 +68,8 @@ const stack: PatrolFile = {
       ],
     },
   ],
-  maintenance_windows: [
-    {
-      name: 'Release',
-      kind: 'once',
-      sites: 'all',
-      mode: 'pause',
-      start_at: '2030-01-01T02:00:00.000Z',
-      end_at: '2030-01-01T04:00:00.000Z',
-      enabled: true,
-    },
-  ],
-  bank_accounts: [
-    {
-      bank: 'KBZ',
-      user: 'kbz01',
-      pwd: envRef('PATROL_BANK_KBZ_KBZ01'),
-      enabled: true,
-      interval: 10,
-      range: [['08:00', '20:00']],
-      holder: '',
-      mobile: '',
-      remark: '',
-      webhook: null,
-    },
-  ],
+  maintenance_windows: [release],
+  bank_accounts: [kbz],
 };
 const lines = (file: PatrolFile, opts = {}) => planChanges(file, { file: stack }, opts).changes.map(describeChange);
 
@@ -73,18 +77,12 @@ describe('the diff of a file against the stack', () => {
   it('finds nothing to do when the file says what the stack holds, however it is ordered', () => {
     const file: PatrolFile = {
       ...stack,
-      auto_check_rules: [rule as unknown as NonNullable<PatrolFile['auto_check_rules']>[number]],
+      auto_check_rules: [rule],
       // The same instants written with an offset, the same range with seconds.
       maintenance_windows: [
-        {
-          ...(stack.maintenance_windows?.[0] as { kind: 'once' } & NonNullable<
-            PatrolFile['maintenance_windows']
-          >[number]),
-          start_at: '2030-01-01T09:30:00+07:30',
-          end_at: '2030-01-01T04:00:00Z',
-        },
+        { ...release, start_at: '2030-01-01T09:30:00+07:30', end_at: '2030-01-01T04:00:00Z' } as MaintenanceEntry,
       ],
-      bank_accounts: [{ ...(stack.bank_accounts?.[0] as never), range: [['08:00:00', '20:00']] }],
+      bank_accounts: [{ ...kbz, range: [['08:00:00', '20:00']] }],
     };
     const plan = planChanges(file, { file: stack });
     expect(plan.changes.every((c) => c.action === 'unchanged')).toBe(true);
@@ -138,9 +136,9 @@ describe('the diff of a file against the stack', () => {
   it('does not prune again what it disabled, nor a one-off window that has ended', () => {
     const disabled: PatrolFile = {
       ...stack,
-      bank_accounts: [{ ...(stack.bank_accounts?.[0] as never), enabled: false }],
+      bank_accounts: [{ ...kbz, enabled: false }],
     };
-    const ended = [{ ...(stack.maintenance_windows?.[0] as never), name: 'Last year' }];
+    const ended = [{ ...release, name: 'Last year' }];
     const plan = planChanges(
       { version: 1, bank_accounts: [], maintenance_windows: [] },
       { file: disabled, ended },
@@ -203,7 +201,7 @@ sites:
     const file: PatrolFile = {
       version: 1,
       sites: [site('Shop A')],
-      auto_check_rules: [{ ...(rule as never), sites: ['Shop A', 'Shop C'] }],
+      auto_check_rules: [{ ...rule, sites: ['Shop A', 'Shop C'] }],
       alert_rules: [
         {
           name: 'Big credit',
@@ -218,7 +216,7 @@ sites:
       'alert rule "Big credit": bank account "AYA/x" is neither in the file nor on the stack',
     ]);
     // With --prune, a site only the stack holds is about to go.
-    const onStackOnly = { ...file, auto_check_rules: [{ ...(rule as never), sites: ['Shop B'] }], alert_rules: [] };
+    const onStackOnly = { ...file, auto_check_rules: [{ ...rule, sites: ['Shop B'] }], alert_rules: [] };
     expect(unresolvedReferences(onStackOnly, stack, false)).toEqual([]);
     expect(unresolvedReferences(onStackOnly, stack, true)).toEqual([
       'auto-check rule "Nightly": site "Shop B" is neither in the file nor on the stack',
