@@ -16,6 +16,8 @@ export const ERRORS = {
   MalformedJson: { code: 4002, status: 400, text: 'Malformed request.' },
   // Issue 45: a bank alert rule's condition does not parse; `extra` holds { column (1-based), expected, found }.
   AlertRuleExpressionInvalid: { code: 4003, status: 400, text: 'The condition is not valid.' },
+  // Issue 46: POST /reports for a period that is not a whole past day, week (from a Monday) or month (from the 1st).
+  ReportPeriodInvalid: { code: 4004, status: 400, text: 'Choose a period that has ended.' },
   Unauthorized: { code: 4010, status: 401, text: 'Please login first.' },
   BadCredentials: { code: 4011, status: 400, text: 'Wrong username or password.' },
   CaptchaRequired: { code: 4012, status: 400, text: 'Please input the captcha.' },
@@ -67,6 +69,7 @@ export const ERRORS = {
   PasskeyNotFound: { code: 40417, status: 404, text: 'Passkey not found.' },
   ApiTokenNotFound: { code: 40420, status: 404, text: 'API token not found.' },
   AlertRuleNotFound: { code: 40421, status: 404, text: 'Alert rule not found.' },
+  ReportNotFound: { code: 40422, status: 404, text: 'Report not found.' },
   // An unknown, removed or another user's credential, or an answer that does not verify: one text for all.
   PasskeyNotRecognised: { code: 4019, status: 400, text: 'This passkey is not recognised.' },
   PasskeyChallengeExpired: { code: 4026, status: 400, text: 'The passkey request expired, please try again.' },

@@ -119,7 +119,9 @@ export interface ReportProcessRow {
   flaky: number;
   /** Passes slower than the process's time budget. */
   degraded: number;
-  /** passed ÷ runs, 0..1; null without runs. Maintenance is excluded (docs/reports.md "Maintenance"). */
+  /** Runs that ended while a maintenance window covered the site: counted above, left out of success_rate. */
+  maintenance_runs: number;
+  /** Passes ÷ runs, both outside maintenance, 0..1; null without such runs (docs/reports.md "Maintenance"). */
   success_rate: number | null;
   /** flaky ÷ runs, 0..1; null without runs. */
   flaky_rate: number | null;
@@ -153,10 +155,14 @@ export interface ReportMaintenance {
 /** An incident opened in the period. Times are epoch ms; durations ms, null while not reached. */
 export interface ReportIncident {
   id: number;
-  site_id: number;
-  site_name: string;
-  process: EnumValue<typeof Process>;
-  mode: EnumValue<typeof TestMode>;
+  /** What failed, as the incident list names it: the site's name, or a bank account's bank and login. */
+  subject: string;
+  /** A check incident's site, process and mode; null on a bank incident. */
+  site_id: number | null;
+  process: EnumValue<typeof Process> | null;
+  mode: EnumValue<typeof TestMode> | null;
+  /** A bank incident's account; null on a check incident. */
+  bank_account_id: number | null;
   /** Its status when the report was made. */
   status: IncidentStatusValue;
   opened_at: number;

@@ -132,7 +132,7 @@ export const RechargeConfig = z
 export type RechargeConfig = z.infer<typeof RechargeConfig>;
 
 /** What kinds of stored rows expire, each after its own number of days. */
-export const RetentionKinds = ['log_rows', 'raw_logs', 'videos', 'events', 'notifications'] as const;
+export const RetentionKinds = ['log_rows', 'raw_logs', 'videos', 'events', 'notifications', 'reports'] as const;
 export type RetentionKind = (typeof RetentionKinds)[number];
 
 export const SystemConfig = z.object({
@@ -169,6 +169,8 @@ export const SystemConfig = z.object({
       videos: days(180),
       events: days(180),
       notifications: days(365),
+      /** Reports (issue 46): the row, its figures and its PDF (the bucket's `reports/` rule is the backstop). */
+      reports: days(400),
     })
     .prefault({}),
   bank: z
@@ -376,6 +378,7 @@ export const systemConfigFields: readonly ConfigField[] = [
   retention('videos', 'Videos'),
   retention('events', 'Events'),
   retention('notifications', 'Notifications'),
+  retention('reports', 'Reports'),
   {
     path: 'bank.default_monitor_interval',
     label: 'Default monitor interval',
