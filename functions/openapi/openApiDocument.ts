@@ -38,7 +38,13 @@ const Failure = z
   .object({
     code: z.number().int().meta({ description: 'Business error code (shared/errors.ts)' }),
     msg: z.string(),
-    extra: z.record(z.string(), z.string()).optional().meta({ description: 'Field → message for a refused field' }),
+    extra: z
+      .record(z.string(), z.union([z.string(), z.number(), z.array(z.string())]))
+      .optional()
+      .meta({
+        description:
+          'Field → message for a refused field; for an alert rule condition that does not parse (4003): `column` (1-based), `expected` (token kinds), `found`',
+      }),
     request_id: z.string(),
   })
   .meta({ id: 'ApiFailure', description: 'Every failure: never `data`, always `request_id`.' });
