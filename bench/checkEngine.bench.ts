@@ -44,6 +44,27 @@ const { claimSubtask, finishSubtask } = await import('../functions/checks/engine
 const { pendingSubtask } = await import('../functions/checks/pendingSubtask.js');
 
 const calls = { reads: 0, writes: 0 };
+// BENCH_TRACE=1: every call counted by command and the kind of item it touches (the pk before its '#').
+const TRACE = process.env.BENCH_TRACE === '1';
+const trace = new Map<string, number>();
+function traced(command: string, input: Record<string, unknown>): void {
+  const keyOf = (o: unknown) => {
+    const pk = String((o as { pk?: unknown } | undefined)?.pk ?? '');
+    return pk.startsWith('count#') ? pk.replace(/=\d+/, '=N').replace(/#\d{4}.*$/, '#<day>') : pk.replace(/#.*$/, '');
+  };
+  const request = (input as { RequestItems?: Record<string, { PutRequest?: { Item: unknown } }[]> }).RequestItems;
+  const kinds = request
+    ? [
+        ...new Set(
+          Object.values(request)
+            .flat()
+            .map((r) => keyOf(r.PutRequest?.Item ?? (r as { Keys?: unknown[] }).Keys?.[0])),
+        ),
+      ].join('+')
+    : keyOf(input.Key ?? input.Item) || String(input.IndexName ?? '');
+  const name = `${command.replace(/Command$/, '')} ${kinds}`;
+  trace.set(name, (trace.get(name) ?? 0) + 1);
+}
 /** Units consumed, by where: the table's own and its indexes' copies (write), and reads. */
 const units = { tableWrite: 0, indexWrite: 0, read: 0 };
 const WRITES = /^(Put|Update|Delete|BatchWrite)/;
@@ -63,6 +84,7 @@ dynamoClient().middlewareStack.add(
       const write = WRITES.test(context.commandName ?? '');
       if (write) calls.writes++;
       else calls.reads++;
+      if (TRACE) traced(context.commandName ?? '', args.input);
       args.input.ReturnConsumedCapacity ??= 'INDEXES';
       const out = await next(args);
       const consumed = out.output.ConsumedCapacity;
@@ -187,6 +209,10 @@ console.log(
 console.log(
   `engine ÷ raw: median ${f(percentile(engineMs, 0.5) / percentile(rawMs, 0.5))}×, p95 ${f(percentile(engineMs, 0.95) / percentile(rawMs, 0.95))}×`,
 );
+
+if (TRACE)
+  for (const [name, n] of [...trace].sort((a, b) => b[1] - a[1]))
+    console.log(`  ${(n / subtasks).toFixed(2).padStart(6)} a subtask: ${name}`);
 
 resetClients();
 await sqs.stop();
