@@ -20,7 +20,8 @@ import {
 } from './settingsStore.js';
 import { registerTelegramWebhook } from './webhook.js';
 
-type ParsedInput = z.output<typeof TelegramSettingsInput>;
+/** The parsed body; callers of the code (the demo's seed) may leave the escalation chat out. */
+type ParsedInput = Omit<z.output<typeof TelegramSettingsInput>, 'escalation_chat_id'> & { escalation_chat_id?: string };
 
 function view(row: StoredTelegramSettings | undefined): TelegramSettingsView {
   return {
@@ -76,7 +77,7 @@ export async function saveTelegramSettings(actor: AuthUser, input: ParsedInput):
     check_enabled: input.check_enabled,
     bank_enabled: input.bank_enabled,
     per_subtask: input.per_subtask,
-    escalation_chat_id: input.escalation_chat_id,
+    escalation_chat_id: input.escalation_chat_id ?? '',
     check_channel: channel('check'),
     bank_channel: channel('bank'),
     updated_at: Date.now(),
