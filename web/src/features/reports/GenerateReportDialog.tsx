@@ -76,12 +76,12 @@ export function GenerateReportDialog(): ReactNode {
         hint={t(START_HINTS[form.period])}
         validationMessage={errors.start ? t(errors.start) : undefined}
       >
+        {/* No maxDate: the picker would put back a later typed day without a word; the form's rule says why. */}
         <DatePicker
           aria-label={t('Start')}
           placeholder={DATE_FORMAT}
           allowTextInput
           firstDayOfWeek={MONDAY}
-          maxDate={toDate(latestStart(form.period, today)) ?? undefined}
           formatDate={(d) => toDay(d)}
           parseDateFromString={(s) => toDate(s.trim())}
           value={toDate(form.start)}

@@ -12,6 +12,12 @@ export interface NewReportForm {
   start: string;
 }
 
+/** 'YYYY-MM-DD' naming a real day. */
+function isCalendarDay(day: string): boolean {
+  const at = new Date(`${day}T00:00:00Z`);
+  return /^\d{4}-\d{2}-\d{2}$/.test(day) && !Number.isNaN(at.getTime()) && at.toISOString().slice(0, 10) === day;
+}
+
 /** 1 (Monday) … 7 (Sunday) of a calendar day. */
 const isoWeekday = (day: string) => new Date(`${day}T00:00:00Z`).getUTCDay() || 7;
 
@@ -45,6 +51,8 @@ export const emptyReportForm = (today: string): NewReportForm => ({
 
 /** The body to send, or the first message per field. */
 export function checkReportForm(form: NewReportForm, today: string): FormCheck<NewReportForm, NewReportBody> {
+  // Not a calendar day: said here, as the schema's date rule cannot be run on it (it throws; told to R).
+  if (!isCalendarDay(form.start)) return { errors: { start: ReportMessages.start } };
   const checked = checkWith<NewReportForm, typeof NewReportBody>(NewReportBody, form);
   if (checked.errors) return checked;
   if (periodEndExclusive(form.period, form.start) > today) return { errors: { start: ReportMessages.notPast } };
