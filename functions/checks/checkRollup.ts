@@ -264,6 +264,9 @@ export interface CellStats {
   failed: number;
   flaky: number;
   degraded: number;
+  /** Runs, and passes among them, that ended under a maintenance window (`m`, `n`, where marked; reports leave them out of success). */
+  maintenance_runs?: number;
+  maintenance_passed?: number;
   p50_ms: number | null;
   p95_ms: number | null;
   last_status: number | null;
@@ -330,6 +333,8 @@ function cellsOf(site: number, values: RollupValues, minus: RollupValues = {}): 
       failed: c.num.f ?? 0,
       flaky: c.num.k ?? 0,
       degraded: c.num.g ?? 0,
+      // Only where marked: most cells never ran under maintenance, and their stats stay as they were.
+      ...(c.num.m ? { maintenance_runs: c.num.m, maintenance_passed: c.num.n ?? 0 } : {}),
       p50_ms,
       p95_ms,
       last_status: c.last?.status ?? null,
@@ -408,15 +413,28 @@ function keepLast(values: RollupValues): RollupValues {
 
 /**
  * Each (process, mode) cell of one site summed over the days `from`..`to` (inclusive, configured
- * zone), sketches merged: a report's period (functions/reports/), one Query of the site's day items.
+ * zone), sketches merged, and the site's runs per day as the heatmap counts them: a report's period
+ * (functions/reports/), one Query of the site's day items (exact: never sealed or rolled).
  */
 export async function readCheckPeriod(
   siteId: number,
   from: string,
   to: string,
-): Promise<{ cells: CellStats[]; rcu: number }> {
+): Promise<{ cells: CellStats[]; days: HeatmapDay[]; rcu: number }> {
   const { items, rcu } = await queryRollups(DAY_KIND, `s=${siteId}`, { from, to: `${to}#~` });
-  return { cells: cellsOf(siteId, windowValues(items, to)), rcu };
+  const byDay = new Map<string, HeatmapDay>();
+  for (const { sort, values } of items) {
+    const date = sort.split('#')[0];
+    const row = byDay.get(date) ?? { site_id: siteId, date, runs: 0, failed: 0, flaky: 0, degraded: 0 };
+    const n = (attr: string) => (typeof values[attr] === 'number' ? (values[attr] as number) : 0);
+    row.runs += n('r');
+    row.failed += n('f');
+    row.flaky += n('k');
+    row.degraded += n('g');
+    byDay.set(date, row);
+  }
+  const days = [...byDay.values()].filter((d) => d.runs > 0);
+  return { cells: cellsOf(siteId, windowValues(items, to)), days, rcu };
 }
 
 export interface HeatmapDay {

@@ -1,6 +1,6 @@
 // A report's figures (issue 46 item 1), read from what the product keeps, never from subtask rows:
-//   - checks: the heatmap items of the period (which sites ran, and each day's numbers), then one
-//     Query of each such site's day items (its process and mode cells, duration sketches merged);
+//   - checks: one Query of each live site's day items of the period (its process and mode cells,
+//     duration sketches merged, and its days for the heatmap);
 //   - maintenance: the windows (a few rows), placed on the period's wall clock (maintenanceTime.ts);
 //   - incidents: the rows created in the period (a key range), and the timeline of those acknowledged;
 //   - bank and deliveries: the accounts' day records of the period's days (one Query a day), the poll
@@ -25,7 +25,7 @@ import {
 import { heatmapOf } from '../../shared/schemas/dashboard.js';
 import type { DayFigures } from '../bank/entities.js';
 import { bankRuntime } from '../bank/runtime.js';
-import { type CellStats, readCheckHeatmap, readCheckPeriod } from '../checks/checkRollup.js';
+import { type CellStats, readCheckPeriod } from '../checks/checkRollup.js';
 import { getIncident, listIncidents } from '../incidents/service.js';
 import { mergeSketches, sketchCumulative, sketchOf, sketchQuantiles } from '../lib/durationSketch.js';
 import { mapLimit } from '../lib/mapLimit.js';
@@ -66,9 +66,8 @@ function processRow(cells: CellStats[]): Omit<ReportProcessRow, 'process'> {
     c.failed += cell.failed;
     c.flaky += cell.flaky;
     c.degraded += cell.degraded;
-    const marked = cell as CellStats & Partial<Pick<Counts, 'maintenance_runs' | 'maintenance_passed'>>;
-    c.maintenance_runs += marked.maintenance_runs ?? 0;
-    c.maintenance_passed += marked.maintenance_passed ?? 0;
+    c.maintenance_runs += cell.maintenance_runs ?? 0;
+    c.maintenance_passed += cell.maintenance_passed ?? 0;
   }
   const [p50_ms, p95_ms] = sketchQuantiles(mergeSketches(cells.map((cell) => cell.sketch)), [0.5, 0.95]);
   const counted = c.runs - c.maintenance_runs;
@@ -87,17 +86,18 @@ function processRow(cells: CellStats[]): Omit<ReportProcessRow, 'process'> {
 }
 
 async function checkFigures(p: PeriodDays, zone: string) {
-  // The period's heatmap: the sites that ran, and each one's days (read as the dashboard's History).
-  const heat = await readCheckHeatmap(p.days.length, p.to - 1);
-  const siteIds = [...new Set(heat.days.map((d) => d.site_id))];
-  const [names, periods, windows] = await Promise.all([
-    liveSiteNames(),
-    mapLimit(siteIds, 8, (id) => readCheckPeriod(id, p.start, p.end)),
+  // Every live site's day items of the period (exact: what the heatmap's sealed items and the windows
+  // are derived from); a site deleted since is left out, as the dashboard leaves it.
+  const names = await liveSiteNames();
+  const [read, windows] = await Promise.all([
+    mapLimit([...names.sites.keys()], 8, async (id) => ({ id, ...(await readCheckPeriod(id, p.start, p.end)) })),
     listMaintenance(emptyListQuery({ page_size: 0 })),
   ]);
+  const periods = read.filter((r) => r.cells.some((c) => c.runs > 0));
+  const siteIds = periods.map((r) => r.id);
   const maintenance = maintenanceTime(windows.result, siteIds, p, zone);
   const sites: ReportSite[] = siteIds.map((site_id, i) => {
-    const cells = periods[i].cells;
+    const cells = periods[i].cells.filter((c) => c.runs > 0);
     const byProcess = new Map<number, CellStats[]>();
     for (const cell of cells) byProcess.set(cell.process, [...(byProcess.get(cell.process) ?? []), cell]);
     return {
@@ -113,7 +113,10 @@ async function checkFigures(p: PeriodDays, zone: string) {
   sites.sort((a, b) => a.site_name.localeCompare(b.site_name) || a.site_id - b.site_id);
   return {
     sites,
-    heatmap: heatmapOf(heat.days, heat.dates),
+    heatmap: heatmapOf(
+      periods.flatMap((r) => r.days),
+      p.days,
+    ),
     maintenance: maintenance.windows.map(({ window: w, minutes }) => ({
       window_id: w.id,
       name: w.name,

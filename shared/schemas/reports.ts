@@ -46,7 +46,11 @@ export const ReportDate = z
   .string({ error: ReportMessages.start })
   .trim()
   .regex(DATE_PATTERN, ReportMessages.start)
-  .refine((d) => new Date(`${d}T00:00:00Z`).toISOString().slice(0, 10) === d, ReportMessages.start);
+  // zod runs this even when the pattern failed: an unparsable date must answer false, not throw.
+  .refine((d) => {
+    const t = new Date(`${d}T00:00:00Z`);
+    return !Number.isNaN(t.getTime()) && t.toISOString().slice(0, 10) === d;
+  }, ReportMessages.start);
 
 /**
  * POST /reports: generate the report of one past period now (never sent). `start` is the period's
@@ -59,6 +63,7 @@ export const NewReportBody = z
     start: ReportDate,
   })
   .superRefine((body, ctx) => {
+    if (!DATE_PATTERN.test(body.start)) return;
     const weekday = new Date(`${body.start}T00:00:00Z`).getUTCDay();
     if (body.period === 'week' && weekday !== 1)
       ctx.addIssue({ code: 'custom', path: ['start'], message: ReportMessages.weekStart });
