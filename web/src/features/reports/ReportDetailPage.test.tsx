@@ -58,9 +58,9 @@ describe('a report page', () => {
     expect(screen.getByText('Time zone: Asia/Yangon')).toBeInTheDocument();
     expect(screen.getByText('Telegram -100123')).toBeInTheDocument();
     expect(rowsOf('Sites and processes')).toEqual([
-      ['Lucky 4D', 'All processes', '40', '10', '75%', '5%', '1,200', '4,100', '1 h 30 min'],
-      ['', 'Login Account', '20', '2', '90%', '10%', '900', '2,500', ''],
-      ['', 'Place Bets', '20', '8', '60%', '0%', '1,500', '4,100', ''],
+      ['Lucky 4D', 'All processes', '40', '10', '4', '75%', '5%', '1,200', '4,100', '1 h 30 min'],
+      ['', 'Login Account', '20', '2', '0', '90%', '10%', '900', '2,500', ''],
+      ['', 'Place Bets', '20', '8', '4', '60%', '0%', '1,500', '4,100', ''],
     ]);
     expect(screen.getByText('Maintenance time is shown and left out of success %.')).toBeInTheDocument();
     expect(rowsOf('Maintenance windows')).toEqual([['Friday upgrade', 'Pause', 'Lucky 4D', '1 h 30 min']]);

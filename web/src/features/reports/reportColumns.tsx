@@ -37,6 +37,8 @@ export const siteColumns: ReportColumn<SiteLine>[] = [
   { label: 'Process', cell: (l) => (l.process === null ? t('All processes') : t(Process.label(l.process))) },
   { label: 'Runs', numeric: true, cell: (l) => l.figures.runs },
   { label: 'Failed', numeric: true, cell: (l) => l.figures.failed },
+  // Counted in Runs, left out of Success %.
+  { label: 'In maintenance', numeric: true, cell: (l) => l.figures.maintenance_runs },
   { label: 'Success %', numeric: true, cell: (l) => percent(l.figures.success_rate) },
   { label: 'Flaky %', numeric: true, cell: (l) => percent(l.figures.flaky_rate) },
   { label: 'p50 (ms)', numeric: true, cell: (l) => formatMs(l.figures.p50_ms) },

@@ -20,12 +20,20 @@ export function reportRow(over: Partial<ReportRow> = {}): ReportRow {
   };
 }
 
-const figures = (runs: number, passed: number, flaky: number, p50: number | null, p95: number | null) => ({
+const figures = (
+  runs: number,
+  passed: number,
+  flaky: number,
+  p50: number | null,
+  p95: number | null,
+  maintenance_runs = 0,
+) => ({
   runs,
   passed,
   failed: runs - passed,
   flaky,
   degraded: 0,
+  maintenance_runs,
   success_rate: runs ? passed / runs : null,
   flaky_rate: runs ? flaky / runs : null,
   p50_ms: p50,
@@ -41,10 +49,10 @@ export function report(over: Partial<Report> = {}): Report {
       {
         site_id: 3,
         site_name: 'Lucky 4D',
-        total: figures(40, 30, 2, 1200, 4100),
+        total: figures(40, 30, 2, 1200, 4100, 4),
         processes: [
           { process: 1, ...figures(20, 18, 2, 900, 2500) },
-          { process: 2, ...figures(20, 12, 0, 1500, 4100) },
+          { process: 2, ...figures(20, 12, 0, 1500, 4100, 4) },
         ],
         maintenance_minutes: 90,
       },

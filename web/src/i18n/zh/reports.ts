@@ -35,6 +35,7 @@ export const reportTexts: Record<string, string> = {
   'Sites and processes': '站点与检测点',
   'All processes': '全部检测点',
   Runs: '运行次数',
+  'In maintenance': '维护期间',
   'Success %': '成功率',
   'Flaky %': '不稳定率',
   'p50 (ms)': 'p50（毫秒）',
