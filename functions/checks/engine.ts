@@ -67,22 +67,15 @@ export function claimBeside(
     const at = Date.now();
     let followUps: Promise<void> = Promise.resolve();
     let applied: string | undefined;
+    // The start's record is the end's to write (subtaskEndFollowUps), under the id stamped here: the
+    // claim writes no row of its own, and its record and the end's share their counts' writes.
     const claimed = await subtasks.transition(
       id,
-      { status: Running, run_id: runId, start_at: at },
+      { status: Running, run_id: runId, start_at: at, start_event_id: eventId },
       { status: Pending },
       [
         countOnTask({ task_id: sub.task_id, cause: cause.subtaskClaim(id), deltas: { task_running: 1 } }),
         ...(options.taskStarted ? [] : [startTask({ task_id: sub.task_id })]),
-        writeEvent({
-          id: eventId,
-          action: 'subtask_start',
-          operation_id: sub.operation_id,
-          message: `Subtask ${id} ${subtaskLabel(sub)} started`,
-          task_id: sub.task_id,
-          subtask_id: id,
-          at,
-        }),
       ],
       {
         beside: (rest) => {
@@ -172,6 +165,20 @@ export const subtaskEndFollowUps: ((end: SubtaskEnd) => FollowUp | undefined)[][
       }),
     ({ sub }) =>
       sub.process === Process.values.Login && sub.status === Done ? enqueueRest({ task_id: sub.task_id }) : undefined,
+    // The start's record, dated at the claim, under the id the claim stamped (a row claimed before
+    // 2026-12-07 has none: its claim wrote it).
+    ({ sub }) =>
+      sub.start_event_id !== undefined && sub.start_at !== null
+        ? writeEvent({
+            id: sub.start_event_id,
+            action: 'subtask_start',
+            operation_id: sub.operation_id,
+            message: `Subtask ${sub.id} ${subtaskLabel(sub)} started`,
+            task_id: sub.task_id,
+            subtask_id: sub.id,
+            at: sub.start_at,
+          })
+        : undefined,
     ({ sub, eventId }) =>
       writeEvent({
         id: eventId,

@@ -70,7 +70,7 @@ async function presentTasks(rows: StoredTask[]): Promise<Task[]> {
 
 async function presentSubtasks(rows: StoredSubtask[]): Promise<Subtask[]> {
   const siteInfo = await siteRefs(rows.map((r) => r.site_id));
-  return rows.map(({ site_id, run_id: _r, ...r }) => {
+  return rows.map(({ site_id, run_id: _r, start_event_id: _e, ...r }) => {
     const site = siteInfo.get(site_id);
     // Rows from before retries have no outcome fields.
     return {

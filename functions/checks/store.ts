@@ -65,8 +65,14 @@ export type StoredSubtask = StoredOf<
   {
     /** Id of the delivery that claimed it, so a late duplicate cannot finish it twice. */
     run_id?: string;
-    /** When its end was added to the dashboard's rollups (hidden): the rollup follow-up adds it once. */
+    /** No longer written (issue 44: the day item's own set guards the rollup's ADD); older rows carry it, hidden. */
     rolled_up_at?: number;
+    /**
+     * The id its claim allocated for its `subtask_start` record, which its end writes beside its own
+     * (issue 44: the claim is one write); read with the row as run_id is, and never shown (read.ts).
+     * Absent on rows claimed before: their claim wrote it.
+     */
+    start_event_id?: number;
   }
 >;
 
