@@ -78,6 +78,7 @@ export class PatrolStack extends Stack {
         stage.tableName && stage.tableStreamArn
           ? { tableName: stage.tableName, streamArn: stage.tableStreamArn }
           : undefined,
+      keptIndexes: stage.keptIndexes,
     });
     this.keys = new Keys(this, 'Keys', { stage: stage.name, removalPolicy });
     this.secrets = new Secrets(this, 'Secrets', { removalPolicy, rotationDays: stage.secretRotationDays });

@@ -65,6 +65,12 @@ export interface StageConfig {
   tableName?: string;
   tableStreamArn?: string;
   /**
+   * Retired indexes (functions/lib/db/tableSchema.ts RETIRED_INDEXES) the stage's table still has,
+   * kept by the deploy that creates their successors; removed from the entry, the next deploy deletes
+   * them (docs/deploy.md "Changing an index"). Unset: none kept.
+   */
+  keptIndexes?: string[];
+  /**
    * Releases of the API and the checker shift by CodeDeploy (10 % for 5 minutes, rolled back on the
    * function's error alarm); off: every function's `live` alias moves to the new version at once.
    */
@@ -130,6 +136,7 @@ const StageEntry = z
         /^arn:aws[a-z-]*:dynamodb:[a-z0-9-]+:\d{12}:table\/[a-zA-Z0-9_.-]+\/stream\/.+$/,
         'must be a table stream ARN',
       ),
+    keptIndexes: z.array(z.string()),
     canary: z.boolean(),
     monthlyBudgetUsd: z.number().positive(),
   })

@@ -10,7 +10,13 @@ import {
 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IGrantable } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import { ALL_INDEXES, type IndexProjection, TABLE_KEYS, TTL_ATTRIBUTE } from '../../functions/lib/db/tableSchema.js';
+import {
+  ALL_INDEXES,
+  type IndexProjection,
+  RETIRED_INDEXES,
+  TABLE_KEYS,
+  TTL_ATTRIBUTE,
+} from '../../functions/lib/db/tableSchema.js';
 
 export interface DataProps {
   /** Retained in production: the table holds every site, account and check history. */
@@ -21,6 +27,12 @@ export interface DataProps {
    * and deletion protection are set by `npm run restore`, which made it.
    */
   adopt?: { tableName: string; streamArn: string };
+  /**
+   * Retired indexes (tableSchema.ts RETIRED_INDEXES) the stage's table still has, kept for the deploy
+   * that creates their successors; the next deploy without them deletes them (docs/deploy.md
+   * "Changing an index").
+   */
+  keptIndexes?: readonly string[];
 }
 
 /** The single DynamoDB table, shaped by the same schema the local runner creates its table from. */
@@ -55,7 +67,10 @@ export class Data extends Construct {
       deletionProtection: retained,
     });
     // Each index as lib/db declares it, projection included (tests/infra/indexes.test.ts holds them equal).
-    for (const index of ALL_INDEXES) {
+    const kept = RETIRED_INDEXES.filter((i) => props.keptIndexes?.includes(i.name));
+    const unknown = (props.keptIndexes ?? []).filter((name) => !kept.some((i) => i.name === name));
+    if (unknown.length) throw new Error(`keptIndexes: ${unknown.join(', ')} is no retired index (tableSchema.ts)`);
+    for (const index of [...ALL_INDEXES, ...kept]) {
       table.addGlobalSecondaryIndex({
         indexName: index.name,
         partitionKey: { name: index.partitionKey, type: AttributeType.STRING },

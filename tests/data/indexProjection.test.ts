@@ -3,6 +3,7 @@
 // field its index does not carry is refused rather than matched as missing, and internal reads
 // (`repo.all`) act on whole rows.
 
+import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { dynamoClient } from '../../functions/lib/aws/clients.js';
@@ -11,6 +12,8 @@ import { config } from '../../functions/lib/config.js';
 import { defineEntity } from '../../functions/lib/db/entity.js';
 import { planListQuery, UncarriedAttributeError } from '../../functions/lib/db/listEngine.js';
 import { createRepository } from '../../functions/lib/db/repository.js';
+import { createTableInput, RETIRED_INDEXES } from '../../functions/lib/db/tableSchema.js';
+import { dropTable, ensureTable } from '../../scripts/local/engines/dynamo.js';
 import { Process, RunStatus, TestMode } from '../../shared/enums.js';
 import { field, keyOrderFields } from '../../shared/listFields.js';
 import { emptyListQuery } from '../../shared/listQuery.js';
@@ -83,7 +86,7 @@ describe('an index that carries a list’s attributes, not the whole row', () =>
     const out = await dynamoClient().send(
       new QueryCommand({
         TableName: config.tableName,
-        IndexName: 'byKey6',
+        IndexName: 'byKey6Include',
         KeyConditionExpression: 'gsi7pk = :p',
         ExpressionAttributeValues: { ':p': `subtask:status=${Running}` },
       }),
@@ -103,7 +106,7 @@ describe('an index that carries a list’s attributes, not the whole row', () =>
       filters: { status: { kind: 'enum', values: [Done] }, duration_ms: { kind: 'number', op: '>', value: 150 } },
       keyword: 'timeout',
     });
-    expect(planListQuery(subtaskEntity, query)).toMatchObject({ index: 'byKey6', fetch: false });
+    expect(planListQuery(subtaskEntity, query)).toMatchObject({ index: 'byKey6Include', fetch: false });
     const out = await subtasks.list(query);
     // Done: 2, 4, 5; over 150 ms: 2, 4, 5; 'timeout' in the message: 5.
     expect(out.result.map((r) => r.id)).toHaveLength(1);
@@ -126,7 +129,9 @@ describe('an index that carries a list’s attributes, not the whole row', () =>
     ];
     for (const query of refused) {
       await expect(wide.list(query)).rejects.toThrow(UncarriedAttributeError);
-      await expect(wide.list(query)).rejects.toThrow(/wide_sample: a list on byKey6 reads (_lc_colour|colour|size)/);
+      await expect(wide.list(query)).rejects.toThrow(
+        /wide_sample: a list on byKey6Include reads (_lc_colour|colour|size)/,
+      );
     }
     // Through an index that copies everything, the same filter is served.
     const whole = await wide.list(
@@ -137,10 +142,45 @@ describe('an index that carries a list’s attributes, not the whole row', () =>
 
   it('reads a page’s rows back from the table when the index does not show every field, and counts their units', async () => {
     const query = emptyListQuery({ page_size: 10, filters: { status: { kind: 'enum', values: [Done] } } });
-    expect(planListQuery(wideDef, query)).toMatchObject({ index: 'byKey6', fetch: true });
+    expect(planListQuery(wideDef, query)).toMatchObject({ index: 'byKey6Include', fetch: true });
     const out = await wide.list(query);
     expect(out.result).toEqual([expect.objectContaining({ colour: 'Red', size: 3, a: 1 })]);
     expect(out.total_count).toBe(1);
     expect(out.consumed_rcu).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('a table of an older DATA_DIR (its sixth slot copying whole rows, under the old name)', () => {
+  it('gains the narrowed index at start, filled from its rows, and lists by status through it', async () => {
+    const own = process.env.TABLE_NAME as string;
+    const old = `${own}-old`;
+    const endpoint = process.env.DYNAMO_ENDPOINT as string;
+    // The table as an older start created it: byKey6 (ALL) where byKey6Include is now.
+    const input = createTableInput(old);
+    const [retired] = RETIRED_INDEXES;
+    const client = new DynamoDBClient({ endpoint, region: 'us-east-1' });
+    await client.send(
+      new CreateTableCommand({
+        ...input,
+        GlobalSecondaryIndexes: input.GlobalSecondaryIndexes.map((i) =>
+          i.IndexName === 'byKey6Include'
+            ? { ...i, IndexName: retired.name, Projection: { ProjectionType: 'ALL' } }
+            : i,
+        ),
+      }),
+    );
+    client.destroy();
+    process.env.TABLE_NAME = old;
+    try {
+      const row = await subtasks.create(subtask(9, Failed));
+      // The start: ensureTable adds the missing index and fills it from the items stored.
+      await ensureTable(endpoint, old);
+      const out = await subtasks.list(emptyListQuery({ filters: { status: { kind: 'enum', values: [Failed] } } }));
+      expect(out.result.map((r) => r.id)).toEqual([row.id]);
+      expect(out.total_count).toBe(1);
+    } finally {
+      process.env.TABLE_NAME = own;
+      await dropTable(endpoint, old);
+    }
   });
 });

@@ -123,9 +123,19 @@ describe('the table indexes: one definition, projections that carry what the lis
     expect(fetched).toEqual([]);
   });
 
+  it('keeps a retired index for a stage that names it (its successor created beside it), and refuses another name', () => {
+    const kept = synthStack({ stageOverrides: { keptIndexes: ['byKey6'] } }).template;
+    const [[, t]] = ofType(kept, 'AWS::DynamoDB::Table');
+    const names = ((t.Properties?.GlobalSecondaryIndexes ?? []) as Json[]).map(shape);
+    // One index more than the declaration: the deploy creates the successor alone (CloudFormation's one a deploy).
+    expect(names.map((i) => i.name)).toEqual([...synthesized.map((i) => i.name), 'byKey6']);
+    expect(names.at(-1)).toMatchObject({ keys: ['HASH:gsi7pk', 'RANGE:gsi7sk'], projection: 'ALL' });
+    expect(() => synthStack({ stageOverrides: { keptIndexes: ['byKey9'] } })).toThrow(/byKey9 is no retired index/);
+  });
+
   it('the narrowed index has the one tenant it was narrowed for', () => {
     const tenants = (name: IndexName) =>
       allEntities().flatMap((d) => (indexesOf(d).slice(1).includes(name) ? [d.type] : []));
-    expect(tenants('byKey6')).toEqual(['subtask']);
+    expect(tenants('byKey6Include')).toEqual(['subtask']);
   });
 });
