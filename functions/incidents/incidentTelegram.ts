@@ -214,6 +214,20 @@ export async function syncIncidentTelegram(incidentId: number, opts: { remindAt?
 
   const replyTo = { chatId: incident.tg_chat_id ?? target.chatId, messageId: incident.tg_message_id as number };
   if (incident.status === Resolved && !incident.tg_resolved_sent) {
+    // One sync sends the reply: the resolution's and an action's (a bank incident's Poll now that
+    // resolved it) run at once, and both found it unsent. Taken before the send, given back when
+    // Telegram asks for a retry; a crash between the two loses the reply, never doubles it (the
+    // message itself already says Resolved).
+    try {
+      await store.update(
+        incidentId,
+        { tg_resolved_sent: true },
+        { expect: { tg_resolved_sent: incident.tg_resolved_sent } },
+      );
+    } catch (error) {
+      if (error instanceof ConditionFailedError) return;
+      throw error;
+    }
     const reply = await call(() =>
       sendMessage({
         token: target.token,
@@ -230,8 +244,11 @@ export async function syncIncidentTelegram(incidentId: number, opts: { remindAt?
         silent: snoozed || muted,
       }),
     );
-    if (!reply.answer?.ok) return failed(reply.answer, reply.error, incidentId);
-    await store.update(incidentId, { tg_resolved_sent: true });
+    if (!reply.answer?.ok) {
+      const code = reply.answer?.error_code ?? 0;
+      if (!reply.answer || code === 429 || code >= 500) await store.update(incidentId, { tg_resolved_sent: false });
+      return failed(reply.answer, reply.error, incidentId);
+    }
     return;
   }
   if (opts.remindAt !== undefined && incident.status !== Resolved && !muted && !snoozed) {
