@@ -46,8 +46,12 @@ const { pendingSubtask } = await import('../functions/checks/pendingSubtask.js')
 const calls = { reads: 0, writes: 0 };
 // BENCH_TRACE=1: every call counted by command and the kind of item it touches (the pk before its '#').
 const TRACE = process.env.BENCH_TRACE === '1';
+/** Set around the engine's claim and end alone: the rows written before them and the baseline are not theirs. */
+let tracing = false;
 const trace = new Map<string, number>();
-function traced(command: string, input: Record<string, unknown>): void {
+/** Units by the same names (DynamoDB Local: index copies included). */
+const traceUnits = new Map<string, number>();
+function traced(command: string, input: Record<string, unknown>): string {
   const keyOf = (o: unknown) => {
     const pk = String((o as { pk?: unknown } | undefined)?.pk ?? '');
     return pk.startsWith('count#') ? pk.replace(/=\d+/, '=N').replace(/#\d{4}.*$/, '#<day>') : pk.replace(/#.*$/, '');
@@ -64,6 +68,7 @@ function traced(command: string, input: Record<string, unknown>): void {
     : keyOf(input.Key ?? input.Item) || String(input.IndexName ?? '');
   const name = `${command.replace(/Command$/, '')} ${kinds}`;
   trace.set(name, (trace.get(name) ?? 0) + 1);
+  return name;
 }
 /** Units consumed, by where: the table's own and its indexes' copies (write), and reads. */
 const units = { tableWrite: 0, indexWrite: 0, read: 0 };
@@ -84,13 +89,14 @@ dynamoClient().middlewareStack.add(
       const write = WRITES.test(context.commandName ?? '');
       if (write) calls.writes++;
       else calls.reads++;
-      if (TRACE) traced(context.commandName ?? '', args.input);
+      const tracedAs = TRACE && tracing ? traced(context.commandName ?? '', args.input) : undefined;
       args.input.ReturnConsumedCapacity ??= 'INDEXES';
       const out = await next(args);
       const consumed = out.output.ConsumedCapacity;
       for (const c of Array.isArray(consumed) ? consumed : consumed ? [consumed] : []) {
         const onIndexes = Object.values(c.GlobalSecondaryIndexes ?? {}).reduce((a, i) => a + (i.CapacityUnits ?? 0), 0);
         const onTable = c.Table?.CapacityUnits ?? (c.CapacityUnits ?? 0) - onIndexes;
+        if (tracedAs) traceUnits.set(tracedAs, (traceUnits.get(tracedAs) ?? 0) + onTable + onIndexes);
         if (!write) units.read += onTable + onIndexes;
         else {
           units.tableWrite += onTable;
@@ -154,9 +160,11 @@ for (let c = 0; c < CHECKS; c++) {
     const before = { ...calls };
     const unitsBefore = { ...units };
     const t = performance.now();
+    tracing = true;
     const claimed = await claimSubtask(sub.id, `bench-${++run}`);
     if (!claimed) throw new Error(`subtask ${sub.id} not claimed`);
     await finishSubtask(claimed, claimed.run_id as string, { success: true, msg: 'ok' });
+    tracing = false;
     engineMs.push(performance.now() - t);
     engineCalls.reads += calls.reads - before.reads;
     engineCalls.writes += calls.writes - before.writes;
@@ -212,7 +220,9 @@ console.log(
 
 if (TRACE)
   for (const [name, n] of [...trace].sort((a, b) => b[1] - a[1]))
-    console.log(`  ${(n / subtasks).toFixed(2).padStart(6)} a subtask: ${name}`);
+    console.log(
+      `  ${(n / subtasks).toFixed(2).padStart(6)} a subtask: ${name} (${((traceUnits.get(name) ?? 0) / subtasks).toFixed(2)} units)`,
+    );
 
 resetClients();
 await sqs.stop();
