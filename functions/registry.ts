@@ -83,6 +83,8 @@ export interface AccessDef {
   videos?: { readPrefixes?: readonly string[]; writePrefixes?: readonly string[]; deletePrefixes?: readonly string[] };
   /** Queues it enqueues work on. */
   sends?: readonly QueueDef['name'][];
+  /** Reads every queue's approximate depth (`sqs:GetQueueAttributes`, nothing else): /metrics' queue family. */
+  queueDepth?: boolean;
   /** The secrets key: 'decrypt' reads stored secrets; 'encryptDecrypt' also stores new ones. */
   secrets?: 'decrypt' | 'encryptDecrypt';
   /** Signs or verifies session tokens: only such a function holds JWT_SECRET (the local runner too). */
@@ -197,7 +199,8 @@ export const LAMBDAS: readonly LambdaDef[] = [
     trigger: { type: 'schedule', everySeconds: 60 },
     memoryMb: 1024,
     timeoutSeconds: 60,
-    access: { table: 'readWrite' },
+    // The queues' depth for /metrics, stored with its figures (functions/metrics/queueDepth.ts).
+    access: { table: 'readWrite', queueDepth: true },
   },
   {
     name: 'checkReaper',

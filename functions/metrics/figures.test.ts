@@ -40,6 +40,41 @@ function bigCells(): CheckCellFigures[] {
   return cells;
 }
 
+/** Everything but the checks, as on a busy day: an incident per tenth cell, both banks, four queues. */
+function busyRest(): Omit<MetricsFigures, 'made_at' | 'sites' | 'checks'> {
+  const n = numbers(11);
+  return {
+    incidents: [
+      ...Array.from({ length: 160 }, (_, i) => ({
+        kind: 'check' as const,
+        site_id: 1001 + (i % 100),
+        site: `Agent site ${1 + (i % 100)} of the Yangon group`,
+        process: 1 + (i % 8),
+        mode: 1,
+        severity: 'warning',
+        status: 1 + (i % 3),
+        count: 1,
+      })),
+      { kind: 'bank' as const, bank: 1, severity: 'critical', status: 1, count: 3 },
+    ],
+    banks: [1, 2].map((bank) => ({
+      bank,
+      accounts_by_status: [1, 2, 3, 9, 99].map((status) => ({ status, count: n(400) })),
+      stale: n(20),
+      poll_lag_p95_ms: n(90_000),
+      polls: n(900_000),
+      polls_failed: n(9_000),
+      statements: n(50_000),
+      unreconciled: n(30),
+    })),
+    delivery: {
+      webhook: { sent: n(50_000), failed: n(500), paused: n(5) },
+      telegram: { sent: n(9_000), failed: n(90) },
+    },
+    queues: ['check', 'notify', 'bank', 'followUp'].map((queue) => ({ queue, visible: n(5000), in_flight: n(200) })),
+  };
+}
+
 describe('metrics figures', () => {
   it('stores check cells as rows and reads them back unchanged', () => {
     const cells = bigCells();
@@ -52,17 +87,7 @@ describe('metrics figures', () => {
     const figures: MetricsFigures = {
       made_at: 1_700_000_000_000,
       ...checkRows(bigCells()),
-      incidents: [],
-      bank: {
-        accounts_by_status: [],
-        stale: 0,
-        poll_lag_p95_ms: null,
-        polls: 0,
-        polls_failed: 0,
-        statements: 0,
-        unreconciled: 0,
-      },
-      delivery: { webhook: { sent: 0, failed: 0, paused: 0 }, telegram: { sent: 0, failed: 0 } },
+      ...busyRest(),
     };
     // As lib/db/storedAnswers.ts stores an answer; an eventually consistent read is 0.5 RCU per 4 KB.
     const stored = gzipSync(JSON.stringify({ body: JSON.stringify(figures), headers: {} })).length + 200;

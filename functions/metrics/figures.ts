@@ -1,17 +1,21 @@
 // The figures /metrics writes (issue 46 item 3), gathered from what the product already keeps: the
-// check rollups' 7-day window items (the Health panel's), the bank and delivery dashboards' day
-// records, the incidents' status index and the sites' names. Computing them reads ~1 item per site
-// and a few more; a scrape never does: the dashboard's refresher keeps this answer computed every
-// minute (routes.ts, lib/db/storedAnswers.ts) and a scrape reads the one stored record.
+// check rollups' 7-day window items (the Health panel's), the bank accounts and the bank and delivery
+// day records (per bank: bankFigures.ts), the incidents' status index, the sites' names, and each
+// queue's depth (queueDepth.ts). Computing them reads ~1 item per site and per bank account and a few
+// more; a scrape never does: the dashboard's refresher keeps this answer computed every minute
+// (routes.ts, lib/db/storedAnswers.ts) and a scrape reads the one stored record.
 
 import { emptyListQuery } from '../../shared/listQuery.js';
 import { IncidentStatus } from '../../shared/schemas/incidents.js';
-import { bankDashboard, deliveryDashboard } from '../bank/dashboard.js';
+import { deliveryDashboard } from '../bank/dashboard.js';
 import { bankRuntime } from '../bank/runtime.js';
 import { readCheckScorecard } from '../checks/checkRollup.js';
 import { listIncidents } from '../incidents/service.js';
 import { sketchCumulative } from '../lib/durationSketch.js';
+import { logger } from '../lib/logger.js';
 import { liveSiteNames } from '../sites/service.js';
+import { type BankFiguresOf, bankFiguresByBank } from './bankFigures.js';
+import { type QueueDepth, readQueueDepths } from './queueDepth.js';
 
 /** The window the check families cover, in days: the scorecard's shortest, kept every minute. */
 export const METRICS_CHECK_DAYS = 7;
@@ -50,18 +54,26 @@ export interface MetricsFigures {
    * and a scrape pays a read unit per 8 KB of the stored record (figures.test.ts holds it to 5 at most).
    */
   checks: number[][];
-  /** Unresolved incidents per (site, process, mode, status). */
-  incidents: { site_id: number; site: string; process: number; mode: number; status: number; count: number }[];
-  bank: {
-    accounts_by_status: { status: number; count: number }[];
-    stale: number;
-    poll_lag_p95_ms: number | null;
-    polls: number;
-    polls_failed: number;
-    statements: number;
-    unreconciled: number;
-  };
+  /** Unresolved incidents per (check cell or bank, severity, status): few, one per failing cell or account at most. */
+  incidents: IncidentCount[];
+  /** The bank families, one entry per bank (bankFigures.ts). */
+  banks: BankFiguresOf[];
   delivery: { webhook: { sent: number; failed: number; paused: number }; telegram: { sent: number; failed: number } };
+  /** Each queue's depth; null when the figures were made by a scrape (only the refresher may read queues). */
+  queues: QueueDepth[] | null;
+}
+
+/** A check incident names its cell, a bank incident its bank (issue 45); both have a severity. */
+export interface IncidentCount {
+  kind: 'check' | 'bank';
+  site_id?: number;
+  site?: string;
+  process?: number;
+  mode?: number;
+  bank?: number;
+  severity: string;
+  status: number;
+  count: number;
 }
 
 /** The check rows as cells, for the writer. */
@@ -99,38 +111,53 @@ export function checkRows(cells: readonly CheckCellFigures[]): Pick<MetricsFigur
 const UNRESOLVED = [IncidentStatus.values.Open, IncidentStatus.values.Acknowledged, IncidentStatus.values.Snoozed];
 const INCIDENT_PAGE = 1000;
 
-async function unresolvedIncidents(): Promise<MetricsFigures['incidents']> {
+async function unresolvedIncidents(): Promise<IncidentCount[]> {
   const page = await listIncidents(
     emptyListQuery({ page_size: INCIDENT_PAGE, filters: { status: { kind: 'enum', values: UNRESOLVED } } }),
   );
-  const counts = new Map<string, MetricsFigures['incidents'][number]>();
+  const counts = new Map<string, IncidentCount>();
   for (const i of page.result) {
-    // The site families count check incidents; a bank incident has no site, process or mode.
-    if (i.site_id === null || i.site_name === null || i.process === null || i.mode === null) continue;
-    const key = `${i.site_id}:${i.process}:${i.mode}:${i.status}`;
-    const row = counts.get(key) ?? {
-      site_id: i.site_id,
-      site: i.site_name,
-      process: i.process,
-      mode: i.mode,
-      status: i.status,
-      count: 0,
-    };
-    row.count++;
-    counts.set(key, row);
+    const severity = i.severity ?? 'warning';
+    // Rows from before issue 45 have no kind: checks.
+    const row: IncidentCount =
+      i.site_id !== null && i.kind !== 'bank'
+        ? {
+            kind: 'check',
+            site_id: i.site_id,
+            site: i.site_name ?? String(i.site_id),
+            process: i.process ?? 0,
+            mode: i.mode ?? 0,
+            severity,
+            status: i.status,
+            count: 0,
+          }
+        : { kind: 'bank', bank: i.bank_name ?? 0, severity, status: i.status, count: 0 };
+    const key = JSON.stringify({ ...row, count: undefined });
+    const seen = counts.get(key) ?? row;
+    seen.count++;
+    counts.set(key, seen);
   }
   return [...counts.values()];
 }
 
-export async function computeMetricsFigures(now = Date.now()): Promise<{ figures: MetricsFigures; rcu: number }> {
+/**
+ * `queues`: read the queues' depth too, which only the dashboard's refresher is granted (registry
+ * `access.queueDepth`); a scrape that computes leaves it out.
+ */
+export async function computeMetricsFigures(
+  now = Date.now(),
+  opts: { queues?: boolean } = {},
+): Promise<{ figures: MetricsFigures; rcu: number }> {
   const runtime = bankRuntime();
-  const [card, names, incidents, bank, delivery] = await Promise.all([
+  const [card, names, incidents, bank, delivery, queues] = await Promise.all([
     readCheckScorecard(METRICS_CHECK_DAYS, now),
     liveSiteNames(),
     unresolvedIncidents(),
-    bankDashboard(runtime, METRICS_BANK_HOURS),
+    bankFiguresByBank(runtime, METRICS_BANK_HOURS),
     deliveryDashboard(runtime, METRICS_BANK_HOURS),
+    opts.queues ? readQueueDepths() : undefined,
   ]);
+  if (queues?.failed.length) logger.warn('queue depth not read', { queues: queues.failed });
   const boundsMs = DURATION_BOUNDS_S.map((s) => s * 1000);
   const checks = card.cells.flatMap((c): CheckCellFigures[] => {
     const site = names.sites.get(c.site_id);
@@ -153,26 +180,18 @@ export async function computeMetricsFigures(now = Date.now()): Promise<{ figures
       },
     ];
   });
-  const b = bank.reply;
   const d = delivery.reply;
   return {
     figures: {
       made_at: now,
       ...checkRows(checks),
       incidents,
-      bank: {
-        accounts_by_status: b.accounts_by_status.map((s) => ({ status: s.status, count: s.count })),
-        stale: b.stale.length,
-        poll_lag_p95_ms: b.poll_lag_p95_ms,
-        polls: b.polls,
-        polls_failed: b.polls_failed,
-        statements: b.statements.total,
-        unreconciled: b.unreconciled.count,
-      },
+      banks: bank.banks,
       delivery: {
         webhook: { sent: d.webhook.sent, failed: d.webhook.failed, paused: d.webhook.paused_endpoints.length },
         telegram: { sent: d.telegram.sent, failed: d.telegram.failed },
       },
+      queues: queues?.depths ?? null,
     },
     rcu: card.rcu + names.rcu + bank.rcu + delivery.rcu,
   };

@@ -2,7 +2,7 @@
 // default registry is process-wide: a second scrape would add to the first's samples).
 
 import { Gauge, Histogram, type OpenMetricsContentType, Registry } from 'prom-client';
-import { BankAccountStatus, Process, TestMode } from '../../shared/enums.js';
+import { Bank, BankAccountStatus, Process, TestMode } from '../../shared/enums.js';
 import { IncidentStatus } from '../../shared/schemas/incidents.js';
 import {
   checkCells,
@@ -17,6 +17,7 @@ const nameOf = (values: Readonly<Record<string, number>>, value: number): string
   Object.entries(values).find(([, v]) => v === value)?.[0] ?? String(value);
 const processName = (v: number) => nameOf(Process.values, v);
 const modeName = (v: number) => nameOf(TestMode.values, v);
+const bankName = (v: number) => nameOf(Bank.values, v);
 
 /**
  * prom-client's Histogram counts one observation at a time; the figures hold bucket counts already
@@ -78,43 +79,58 @@ export async function openMetricsText(f: MetricsFigures): Promise<{ text: string
 
   const incidents = new Gauge({
     name: 'patrol_incidents_unresolved',
-    help: 'Incidents not resolved, by status (open, acknowledged, snoozed)',
-    labelNames: [...cell, 'status'],
+    help: 'Incidents not resolved, by severity and status (open, acknowledged, snoozed): a check cell or a bank',
+    labelNames: ['kind', ...cell, 'bank', 'severity', 'status'],
     registers,
   });
   for (const i of f.incidents)
     incidents.set(
       {
-        site: i.site,
-        site_id: String(i.site_id),
-        process: processName(i.process),
-        mode: modeName(i.mode),
+        kind: i.kind,
+        ...(i.kind === 'check'
+          ? {
+              site: i.site ?? '',
+              site_id: String(i.site_id),
+              process: processName(i.process ?? 0),
+              mode: modeName(i.mode ?? 0),
+            }
+          : { bank: bankName(i.bank ?? 0) }),
+        severity: i.severity,
         status: nameOf(IncidentStatus.values, i.status).toLowerCase(),
       },
       i.count,
     );
 
-  const gauge = (name: string, help: string, value: number | null, labelNames: string[] = []) => {
-    const g = new Gauge({ name, help, labelNames, registers });
-    if (value !== null) g.set(value);
-    return g;
-  };
-  const accounts = gauge('patrol_bank_accounts', 'Bank accounts by status', null, ['status']);
-  for (const s of f.bank.accounts_by_status)
-    accounts.set({ status: nameOf(BankAccountStatus.values, s.status).toLowerCase() }, s.count);
-  gauge('patrol_bank_accounts_stale', 'Bank accounts flagged stale now', f.bank.stale);
-  gauge(
+  const gauge = (name: string, help: string, labelNames: string[] = []) =>
+    new Gauge({ name, help, labelNames, registers });
+  const accounts = gauge('patrol_bank_accounts', 'Bank accounts by bank and status', ['bank', 'status']);
+  const stale = gauge('patrol_bank_accounts_stale', 'Bank accounts flagged stale now', ['bank']);
+  const lag = gauge(
     'patrol_bank_poll_lag_p95_seconds',
     `p95 of how late bank polls started after their due second, last ${METRICS_BANK_HOURS} h`,
-    f.bank.poll_lag_p95_ms === null ? null : f.bank.poll_lag_p95_ms / 1000,
+    ['bank'],
   );
-  const polls = gauge('patrol_bank_polls', `Bank polls by outcome, last ${METRICS_BANK_HOURS} h`, null, ['outcome']);
-  polls.set({ outcome: 'ok' }, Math.max(0, f.bank.polls - f.bank.polls_failed));
-  polls.set({ outcome: 'failed' }, f.bank.polls_failed);
-  gauge('patrol_bank_statements', `Statements stored, last ${METRICS_BANK_HOURS} h`, f.bank.statements);
-  gauge('patrol_bank_unreconciled', 'Balance changes that did not match their statements', f.bank.unreconciled);
+  const polls = gauge('patrol_bank_polls', `Bank polls by outcome, last ${METRICS_BANK_HOURS} h`, ['bank', 'outcome']);
+  const statements = gauge('patrol_bank_statements', `Statements stored, last ${METRICS_BANK_HOURS} h`, ['bank']);
+  const unreconciled = gauge(
+    'patrol_bank_unreconciled',
+    `Balance changes that did not match their statements, last ${METRICS_BANK_HOURS} h`,
+    ['bank'],
+  );
+  for (const b of f.banks) {
+    const bank = bankName(b.bank);
+    for (const s of b.accounts_by_status)
+      accounts.set({ bank, status: nameOf(BankAccountStatus.values, s.status).toLowerCase() }, s.count);
+    stale.set({ bank }, b.stale);
+    // No poll in the window, no lag: the series is absent rather than 0.
+    if (b.poll_lag_p95_ms !== null) lag.set({ bank }, b.poll_lag_p95_ms / 1000);
+    polls.set({ bank, outcome: 'ok' }, Math.max(0, b.polls - b.polls_failed));
+    polls.set({ bank, outcome: 'failed' }, b.polls_failed);
+    statements.set({ bank }, b.statements);
+    unreconciled.set({ bank }, b.unreconciled);
+  }
 
-  const deliveries = gauge('patrol_deliveries', `Final outcomes of deliveries, last ${METRICS_BANK_HOURS} h`, null, [
+  const deliveries = gauge('patrol_deliveries', `Final outcomes of deliveries, last ${METRICS_BANK_HOURS} h`, [
     'channel',
     'outcome',
   ]);
@@ -122,14 +138,20 @@ export async function openMetricsText(f: MetricsFigures): Promise<{ text: string
   deliveries.set({ channel: 'webhook', outcome: 'failed' }, f.delivery.webhook.failed);
   deliveries.set({ channel: 'telegram', outcome: 'sent' }, f.delivery.telegram.sent);
   deliveries.set({ channel: 'telegram', outcome: 'failed' }, f.delivery.telegram.failed);
-  gauge(
-    'patrol_webhook_endpoints_paused',
-    'Bank webhook endpoints paused after repeated failures',
+  gauge('patrol_webhook_endpoints_paused', 'Bank webhook endpoints paused after repeated failures').set(
     f.delivery.webhook.paused,
   );
-  gauge(
-    'patrol_figures_age_seconds',
-    'How old the figures of this answer are',
+
+  const queues = gauge(
+    'patrol_queue_depth',
+    'Messages of each queue: waiting (visible) and received but not yet done (in_flight), approximate',
+    ['queue', 'state'],
+  );
+  for (const q of f.queues ?? []) {
+    queues.set({ queue: q.queue, state: 'visible' }, q.visible);
+    queues.set({ queue: q.queue, state: 'in_flight' }, q.in_flight);
+  }
+  gauge('patrol_figures_age_seconds', 'How old the figures of this answer are').set(
     Math.max(0, (Date.now() - f.made_at) / 1000),
   );
 

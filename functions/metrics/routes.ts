@@ -19,16 +19,18 @@ async function storeFigures(figures: MetricsFigures): Promise<void> {
   await storeAnswer(FIGURES_KEY, { body: JSON.stringify(figures), headers: {}, madeAt: figures.made_at, kept: true });
 }
 
-/** Computes the figures and stores them: the dashboard's refresher, every minute. */
+/** Computes the figures, the queues' depth with them, and stores them: the dashboard's refresher, every minute. */
 export async function refreshMetricsFigures(): Promise<void> {
-  await storeFigures((await computeMetricsFigures()).figures);
+  await storeFigures((await computeMetricsFigures(Date.now(), { queues: true })).figures);
 }
 
 /** The stored figures if young enough, else computed and stored; with the read units it took. */
 async function currentFigures(now = Date.now()): Promise<{ figures: MetricsFigures; rcu: number }> {
   const { answer, rcu } = await readStoredAnswer(FIGURES_KEY);
-  if (answer && now - answer.madeAt < FIGURES_MAX_AGE_MS)
-    return { figures: JSON.parse(answer.body) as MetricsFigures, rcu };
+  const stored =
+    answer && now - answer.madeAt < FIGURES_MAX_AGE_MS ? (JSON.parse(answer.body) as MetricsFigures) : null;
+  // A record an older version stored (no per-bank figures) is computed anew, as an old one is.
+  if (stored && Array.isArray(stored.banks)) return { figures: stored, rcu };
   const computed = await computeMetricsFigures(now);
   await storeFigures(computed.figures).catch((error: unknown) =>
     logger.warn('storing the metrics figures failed', { error }),

@@ -274,6 +274,7 @@ function grantAccess(access: AccessDef, fn: NodejsFunction, props: FunctionsProp
   for (const prefix of access.videos?.writePrefixes ?? []) props.storage.grantPut(fn, prefix);
   for (const prefix of access.videos?.deletePrefixes ?? []) props.storage.grantDelete(fn, prefix);
   for (const queue of access.sends ?? []) props.queues.grantSend(fn, queue);
+  if (access.queueDepth) props.queues.grantDepthRead(fn);
   if (access.secrets === 'encryptDecrypt') props.keys.grantEncryptDecrypt(fn);
   else if (access.secrets === 'decrypt') props.keys.grantDecrypt(fn);
   for (const name of access.stageSecrets?.read ?? []) props.secrets.grantRead(name, fn);

@@ -89,6 +89,11 @@ export class Queues extends Construct {
   grantSend(grantee: IGrantable, name: string): void {
     this.get(name).queue.grantSendMessages(grantee);
   }
+
+  /** Read every queue's attributes, its approximate depth among them (the registry's `access.queueDepth`). */
+  grantDepthRead(grantee: IGrantable): void {
+    for (const { queue } of this.byName.values()) queue.grant(grantee, 'sqs:GetQueueAttributes');
+  }
 }
 
 /** Dead letters wait for a person: kept as long as SQS allows. */

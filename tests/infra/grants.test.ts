@@ -55,6 +55,17 @@ describe('Grants follow the registry', () => {
     }
   });
 
+  it("lets the dashboard's refresher read every queue's depth (/metrics), and neither send nor receive", () => {
+    const refresher = statementsOf('dashboardRefresh');
+    for (const [queueId] of sourceQueues) {
+      expect(allows(refresher, 'sqs:GetQueueAttributes', queueId), queueId).toBe(true);
+      expect(allows(refresher, 'sqs:SendMessage', queueId), queueId).toBe(false);
+      expect(allows(refresher, 'sqs:ReceiveMessage', queueId), queueId).toBe(false);
+      // CDK's send grant carries GetQueueAttributes; a function that neither sends nor declares it has none.
+      expect(allows(statementsOf('expirySweeper'), 'sqs:GetQueueAttributes', queueId), queueId).toBe(false);
+    }
+  });
+
   it('never lets the API delete or write a video', () => {
     const statements = statementsOf('api');
     for (const action of ['s3:DeleteObject', 's3:DeleteObjectVersion', 's3:PutObject']) {

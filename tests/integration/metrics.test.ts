@@ -35,6 +35,7 @@ const FAMILIES = {
   patrol_bank_unreconciled: 'GAUGE',
   patrol_deliveries: 'GAUGE',
   patrol_webhook_endpoints_paused: 'GAUGE',
+  patrol_queue_depth: 'GAUGE',
   patrol_figures_age_seconds: 'GAUGE',
 } as const;
 
@@ -71,11 +72,14 @@ afterAll(() => k.destroy());
 
 describe('/metrics', () => {
   it('shows the new site within the figures age, with every family and its labels, as OpenMetrics', async () => {
-    // Figures are kept up to 90 s (functions/metrics/routes.ts): the site's check shows once they are renewed.
-    const { text, type } = await until('the site in /metrics', scrape, (s) => s.text.includes(`site_id="${site.id}"`), {
-      ms: 120_000,
-      everyMs: 2_000,
-    });
+    // Figures are kept up to 90 s (functions/metrics/routes.ts): the site's check shows once they are renewed,
+    // and the queues' depth once the refresher (the one function that may read queues) made them.
+    const { text, type } = await until(
+      'the site and the queues in /metrics',
+      scrape,
+      (s) => s.text.includes(`site_id="${site.id}"`) && s.text.includes('patrol_queue_depth{'),
+      { ms: 150_000, everyMs: 2_000 },
+    );
     expect(type).toContain('application/openmetrics-text');
     expect(text.trimEnd().endsWith('# EOF')).toBe(true);
     const families = parsePrometheusTextFormat(text);
@@ -99,13 +103,27 @@ describe('/metrics', () => {
     expect(counts.at(-1)).toBe(passed);
     expect(buckets.at(-1)).toContain('le="+Inf"');
 
-    for (const outcome of ['ok', 'failed'])
-      expect(family(families, 'patrol_bank_polls').metrics.some((m) => m.labels?.outcome === outcome)).toBe(true);
+    // The bank families by bank: every bank, every status, each outcome.
+    const labelsOf = (name: string) => family(families, name).metrics.map((m) => m.labels ?? {});
+    for (const bank of ['KBZ', 'AYA']) {
+      for (const status of ['enable', 'incorrect', 'locked', 'wrong', 'disable'])
+        expect(labelsOf('patrol_bank_accounts')).toContainEqual({ bank, status });
+      for (const outcome of ['ok', 'failed']) expect(labelsOf('patrol_bank_polls')).toContainEqual({ bank, outcome });
+      for (const name of ['patrol_bank_accounts_stale', 'patrol_bank_statements', 'patrol_bank_unreconciled'])
+        expect(labelsOf(name), name).toContainEqual({ bank });
+    }
+    // Queue depth: each queue of the registry, waiting and in flight, read through fauxqs.
+    const depth = family(families, 'patrol_queue_depth').metrics;
+    for (const queue of ['check', 'notify', 'bank', 'followUp'])
+      for (const state of ['visible', 'in_flight']) {
+        const sample = depth.find((m) => m.labels?.queue === queue && m.labels?.state === state);
+        expect(Number(sample?.value), `${queue} ${state}`).toBeGreaterThanOrEqual(0);
+      }
     const deliveries = family(families, 'patrol_deliveries').metrics.map(
       (m) => `${m.labels?.channel}/${m.labels?.outcome}`,
     );
     expect(deliveries.sort()).toEqual(['telegram/failed', 'telegram/sent', 'webhook/failed', 'webhook/sent']);
-  }, 150_000);
+  }, 180_000);
 
   it('costs at most 5 read units a scrape', async () => {
     await scrape();
