@@ -84,8 +84,8 @@ describe('preview of an alert rule over the last 7 days', () => {
     );
     const { firings, truncated } = await preview(bank, 'credit > 5,000,000');
     expect(firings).toEqual([
-      { at: ago(5), account_id: 2, value: 9_000_000 },
-      { at: ago(30), account_id: 1, value: 6_000_000 },
+      { at: ago(5), account_id: 2, figure: 'credit', value: 9_000_000 },
+      { at: ago(30), account_id: 1, figure: 'credit', value: 6_000_000 },
     ]);
     expect(truncated).toBe(false);
   });
@@ -115,8 +115,8 @@ describe('preview of an alert rule over the last 7 days', () => {
     );
     const { firings } = await preview(bank, 'balance < 1,000,000');
     expect(firings).toEqual([
-      { at: ago(10), account_id: 1, value: 500_000 },
-      { at: ago(100), account_id: 1, value: 900_000 },
+      { at: ago(10), account_id: 1, figure: 'balance', value: 500_000 },
+      { at: ago(100), account_id: 1, figure: 'balance', value: 900_000 },
     ]);
   });
 

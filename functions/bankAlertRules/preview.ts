@@ -147,7 +147,7 @@ export function firingsOf(h: AccountHistory, rule: Rule, since: number, now: num
   for (const [at, figures] of instants(h, rule, since, now)) {
     const outcome = evaluateRule(rule, figures);
     if (outcome.unknown) continue;
-    if (outcome.fired && !firing) out.push({ at, account_id: h.account.id, value: outcome.value });
+    if (outcome.fired && !firing) out.push({ at, account_id: h.account.id, figure: outcome.figure, value: outcome.value });
     firing = outcome.fired;
   }
   return out;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Figure } from '../alertRules/figures.js';
 import { MAX_RULE_LENGTH } from '../alertRules/parse.js';
 import { Bank, defineEnum, type EnumValue } from '../enums.js';
 import { field, keyOrderFields, type RowOf } from '../listFields.js';
@@ -128,6 +129,8 @@ export type AlertRule = RowOf<typeof alertRuleListFields> & { updated_at: number
 export interface AlertRuleFiring {
   at: number;
   account_id: number;
+  /** The figure whose comparison decided it, and its value: an amount, a duration in ms, a status name. */
+  figure: Figure | null;
   value: number | string | null;
 }
 

@@ -33,6 +33,8 @@ export const routePaths = {
   bankSubAccounts: { path: '/bank/sub-accounts', ready: true },
   bankStatements: { path: '/bank/statements', ready: true },
   bankBalanceStat: { path: '/bank/balance-stat', ready: true },
+  /** Alert rules on bank figures (issue 45). */
+  bankAlertRules: { path: '/bank/alert-rules', ready: true },
   notifications: { path: '/notifications/notifications', ready: true },
   notificationDetail: { path: '/notifications/:notificationID', ready: true },
   notificationsBank: { path: '/notifications/notifications-bank', ready: true },

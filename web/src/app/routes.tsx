@@ -256,6 +256,12 @@ const routeSpecs: readonly RouteSpec[] = [
     menu: { group: 'Bank Monitor', label: 'Logs Balance Stat' },
   },
   {
+    name: 'bankAlertRules',
+    title: 'Alert rules',
+    screen: lazyScreen(() => import('@/features/bankAlertRules/AlertRulesPage')),
+    menu: { group: 'Bank Monitor', label: 'Alert rules' },
+  },
+  {
     name: 'notifications',
     title: 'Notifications',
     screen: lazyScreen(() => import('@/features/notifications/NotificationsPage')),
