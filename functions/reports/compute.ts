@@ -37,7 +37,7 @@ import { type PeriodDays, periodDays } from './period.js';
 import { countReadUnits } from './readUnits.js';
 
 /** What compute fills; the stored row (id, generated_by, sent_to) is the store's. */
-export type ReportFigures = Omit<Report, 'id' | 'created_at' | 'generated_by' | 'sent_to'>;
+export type ReportFigures = Omit<Report, 'id' | 'created_at' | 'generated_by' | 'sent_to' | 'pdf_at'>;
 
 const rate = (n: number, of: number) => (of > 0 ? n / of : null);
 

@@ -1,5 +1,5 @@
 import { declaredRow } from '../../shared/listFields.js';
-import type { ListQuery } from '../../shared/listQuery.js';
+import { emptyListQuery, type ListQuery } from '../../shared/listQuery.js';
 import {
   type NewReport,
   type NewReportBody,
@@ -10,6 +10,7 @@ import {
   reportListFields,
 } from '../../shared/schemas/reports.js';
 import type { ListOutcome } from '../lib/db/entity.js';
+import { ConflictError } from '../lib/errors.js';
 import type { AuthUser } from '../lib/http/router.js';
 import { getSystemConfig } from '../systemConfig/getSystemConfig.js';
 import { computeReport } from './compute.js';
@@ -81,12 +82,31 @@ export async function getReportCsv(id: number): Promise<{ report: Report; csv: s
   return { report, csv: reportCsv(report) };
 }
 
-/** The report's PDF: the stored one, or printed now (and stored) the first time it is asked for. */
+/**
+ * The report's PDF, once printed. The schedule prints it (a Chromium the API does not carry), within
+ * a minute or two of the report's making: until then a 409 says to try again.
+ */
 export async function getReportPdf(id: number): Promise<{ report: ReportRow; pdf: Buffer }> {
   const stored = await row(id);
   const kept = await reportStore().pdf(stored);
-  if (kept) return { report: toRow(stored), pdf: kept };
-  const pdf = await printReportPdf(id, stored.language);
-  await reportStore().savePdf(id, pdf);
-  return { report: toRow(stored), pdf };
+  if (!kept) throw new ConflictError('The PDF is still being printed; try again in a minute');
+  return { report: toRow(stored), pdf: kept };
+}
+
+/** Prints a report's PDF and keeps it (the schedule's work: functions/reports/scheduler.ts). */
+export async function printReport(id: number): Promise<StoredReport> {
+  const stored = await row(id);
+  if (stored.pdf_key) return stored;
+  return reportStore().savePdf(id, await printReportPdf(id, stored.language));
+}
+
+/** Reports made within `sinceMs` whose PDF is not printed yet, oldest first. */
+export async function unprintedReports(now: number, sinceMs: number): Promise<number[]> {
+  const page = await reportStore().list(
+    emptyListQuery({ page_size: 0, filters: { created_at: { kind: 'range', start: now - sinceMs } } }),
+  );
+  return page.result
+    .filter((r) => r.pdf_at === null)
+    .map((r) => r.id)
+    .sort((a, b) => a - b);
 }

@@ -19,7 +19,10 @@ export type StoredReport = StoredOf<
   typeof reportListFields,
   { body_key: string; pdf_key: string | null; generated_by_id: number | null; consumed_rcu: number }
 >;
-export type NewStoredReport = Omit<StoredReport, 'id' | 'created_at' | 'updated_at' | 'body_key' | 'pdf_key'>;
+export type NewStoredReport = Omit<
+  StoredReport,
+  'id' | 'created_at' | 'updated_at' | 'body_key' | 'pdf_key' | 'pdf_at'
+>;
 
 export type ReportBody = Omit<Report, keyof typeof reportListFields>;
 
@@ -55,7 +58,7 @@ export function dynamoReportStore(repo: DynamoRepository<StoredReport> = createR
       const id = await newIdOf(reportEntity);
       await putObject(bodyKey(id), gzipSync(JSON.stringify(body)), 'application/gzip');
       try {
-        return await repo.create({ ...row, body_key: bodyKey(id), pdf_key: null }, { id });
+        return await repo.create({ ...row, body_key: bodyKey(id), pdf_key: null, pdf_at: null }, { id });
       } catch (error) {
         await deleteObject(bodyKey(id)).catch(() => undefined);
         throw error;
@@ -74,7 +77,7 @@ export function dynamoReportStore(repo: DynamoRepository<StoredReport> = createR
     async savePdf(id, bytes) {
       await withHidden(id);
       await putObject(pdfKey(id), bytes, 'application/pdf');
-      return repo.update(id, { pdf_key: pdfKey(id) });
+      return repo.update(id, { pdf_key: pdfKey(id), pdf_at: Date.now() });
     },
     async markSent(id, sent) {
       await withHidden(id);

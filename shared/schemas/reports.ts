@@ -252,6 +252,8 @@ export const reportListFields = {
   generated_by: field.shown<{ id: number; nickname: string } | null>(),
   /** Empty when it was never sent (every report made by hand). */
   sent_to: field.shown<ReportSending[]>(),
+  /** When its PDF was printed (the schedule prints it within a minute or two of its making); null until then. */
+  pdf_at: field.shown<number | null>(),
 } as const satisfies ListFields;
 export type ReportRow = RowOf<typeof reportListFields>;
 
