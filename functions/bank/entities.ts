@@ -157,6 +157,12 @@ export const bankNotificationHistoryEntity = defineEntity<StoredHistory>({
   fields: bankNotificationHistoryListFields,
   keys: ['notification_id', 'channel'],
   ids: 'blocks',
+  // A row per delivery attempt, as many as the notifications' (issue 44 item 4): day buckets and the
+  // bank's counter items, so its type and channel counts are one ADD on the day's item (with the other
+  // bank rows'), not one on the type's item and one on the channel's, and its notification's in the
+  // group's item of that notification.
+  partitioning: { bucket: 'day' },
+  counterGroup: 'bank',
 });
 
 // ---- Records beside the rows ---------------------------------------------------------------
