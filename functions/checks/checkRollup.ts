@@ -16,6 +16,7 @@
 // roll adds to its day item only; the next day's roll counts it. A reader meeting a window that no
 // subtask has rolled today takes out the days that have left it since.
 
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { RunStatus } from '../../shared/enums.js';
 import { addDays, dayOf } from '../../shared/calendarDay.js';
 import {
@@ -161,9 +162,31 @@ const sealedThrough = (today: string) => addDays(today, -SEALED_AFTER);
 /** A heatmap item written whole by the roll carries this: its day's sum of every site's day items. */
 const SEALED = 'sealed';
 
+type DayItems = { items: RollupItem[]; rcu: number };
+const shared = new AsyncLocalStorage<Map<string, Promise<DayItems>>>();
+
+/**
+ * Runs `fn` with the sites' day item reads shared: the refresher computes the three scorecards, the
+ * heatmap and the /metrics figures in a row, and each reads every site's recent days; inside, a site's
+ * range is read once (its read units counted by the first reader).
+ */
+export function sharingDayReads<R>(fn: () => Promise<R>): Promise<R> {
+  return shared.run(new Map(), fn);
+}
+
 /** A site's day items in [from, to] (days), consistent enough for a dashboard. */
-const dayItems = async (site: number, from: string, to: string) =>
-  from > to ? { items: [], rcu: 0 } : queryRollups(DAY_KIND, `s=${site}`, { from, to: `${to}#~` });
+async function dayItems(site: number, from: string, to: string): Promise<DayItems> {
+  if (from > to) return { items: [], rcu: 0 };
+  const read = () => queryRollups(DAY_KIND, `s=${site}`, { from, to: `${to}#~` });
+  const memo = shared.getStore();
+  if (!memo) return read();
+  const key = `${site}\0${from}\0${to}`;
+  const known = memo.get(key);
+  if (known) return { items: (await known).items, rcu: 0 };
+  const reading = read();
+  memo.set(key, reading);
+  return reading;
+}
 
 /** The sites a reader or the roll looks at: those given (default: the live sites) and those with a window item. */
 async function sitesOf(sites: Iterable<number> | undefined, windowItems: RollupItem[] = []): Promise<number[]> {

@@ -14,10 +14,11 @@ import {
   rebuildCheckRollups,
   recordSubtaskRollup,
   rollCheckRollups,
+  sharingDayReads,
 } from '../../functions/checks/checkRollup.js';
 import { type StoredSubtask, checkStore } from '../../functions/checks/store.js';
 import { deleteRollup, putRollup, scanRollups } from '../../functions/lib/db/rollups.js';
-import { setupDynamo } from './engine.js';
+import { callsDuring, setupDynamo } from './engine.js';
 
 setupDynamo();
 
@@ -216,6 +217,28 @@ describe('check rollups', () => {
   });
 
   const everySite = () => [1, 2, 3, 4, 5].map(site);
+
+  it("reads each site's recent days once for the refresher's answers together, the same answers", async () => {
+    // As the refresher does it: the roll first, then the answers.
+    await rollCheckRollups(NOON, everySite());
+    const apart = await Promise.all([
+      readCheckScorecard(7, NOON, everySite()),
+      readCheckScorecard(30, NOON, everySite()),
+      readCheckHeatmap(90, NOON, everySite()),
+    ]);
+    const { result: together, calls } = await callsDuring(() =>
+      sharingDayReads(async () => [
+        await readCheckScorecard(7, NOON, everySite()),
+        await readCheckScorecard(30, NOON, everySite()),
+        await readCheckHeatmap(90, NOON, everySite()),
+      ]),
+    );
+    expect(together.map((t) => ('cells' in t ? t.cells : t.days))).toEqual(
+      apart.map((t) => ('cells' in t ? t.cells : t.days)),
+    );
+    // One Query of each site's recent days, whichever answer asked first, beside each answer's own items.
+    expect(calls.filter((c) => c.command === 'QueryCommand')).toHaveLength(everySite().length + 3);
+  });
 
   it('rebuilds the same rollups from the rows in the repair', async () => {
     const read = () => Promise.all([readCheckScorecard(7, NOON, everySite()), readCheckHeatmap(90, NOON, everySite())]);
