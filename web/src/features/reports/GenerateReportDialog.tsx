@@ -5,7 +5,9 @@ import { dayOf } from '@shared/calendarDay';
 import { type NewReport, ReportPeriod, type ReportPeriodValue } from '@shared/schemas/reports';
 import { DEFAULT_SYSTEM_CONFIG } from '@shared/schemas/systemConfig';
 import dayjs from 'dayjs';
+import { useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { queryKeys } from '@/api/queryKeys';
 import { DATE_FORMAT } from '@/app/constants';
 import { displayTimeZone } from '@/app/format';
 import { navigateTo } from '@/app/navigation';
@@ -13,7 +15,7 @@ import { pathOf } from '@/app/paths';
 import { FormDialog } from '@/components/dialog';
 import { useFormDialog } from '@/components/dialog/useFormDialog';
 import { useT } from '@/i18n';
-import { createReport } from './reportsApi';
+import { createReport, REPORTS } from './reportsApi';
 import { checkReportForm, emptyReportForm, latestStart, type NewReportForm, START_HINTS } from './reportForm';
 
 /** 'YYYY-MM-DD' as the picker's Date (local midnight) and back; a typed text that names no real day is null. */
@@ -36,12 +38,17 @@ function startFor(period: ReportPeriodValue, start: string, today: string): stri
 export function GenerateReportDialog(): ReactNode {
   const t = useT();
   // Days of the configured zone: the one the server's periods are cut in.
+  const client = useQueryClient();
   const today = dayOf(Date.now(), displayTimeZone() ?? DEFAULT_SYSTEM_CONFIG.time_zone);
   const dialog = useFormDialog<NewReportForm, Parameters<typeof createReport>[0], NewReport>({
     initial: () => emptyReportForm(today),
     check: (form) => checkReportForm(form, today),
     save: createReport,
-    onDone: (made) => navigateTo(pathOf('reportDetail', { reportID: made.id })),
+    onDone: async (made) => {
+      // The list kept in the cache lacks it: read again when next shown.
+      await client.invalidateQueries({ queryKey: queryKeys.lists(REPORTS) });
+      navigateTo(pathOf('reportDetail', { reportID: made.id }));
+    },
   });
   const { form, change, errors } = dialog;
   return (

@@ -6,17 +6,19 @@ import { i18n } from '@/i18n';
 import { findToast, jsonResponse, renderRoutes } from '@/test/renderApp';
 import { stubApi } from '@/test/stubApi';
 import ReportDetailPage from './ReportDetailPage';
-import { emptyReport, report } from './testReports';
+import { PDF_POLL_MS } from './reportsApi';
+import { emptyReport, GENERATED, report } from './testReports';
 
 vi.setConfig({ testTimeout: 60_000 });
 afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
+  vi.useRealTimers();
 });
 
 const viewer = { jwt: 'token-viewer', name: 'Vera', s: 'viewer' } as const;
 
-function renderReport(data: Report | (() => Response), path = '/reports/7', auth?: typeof viewer) {
+function renderReport(data: Report | (() => Report | Response), path = '/reports/7', auth?: typeof viewer) {
   const api = stubApi({
     'GET /reports/7': () => (typeof data === 'function' ? data() : data),
     'GET /reports/7/csv': () =>
@@ -119,6 +121,23 @@ describe('a report page', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Download PDF' }));
     expect(await findToast('Download PDF failed')).toBeInTheDocument();
     expect(saved).toHaveLength(1);
+  });
+
+  it('offers the PDF once it is printed, reading the report again until then', async () => {
+    vi.useFakeTimers({
+      shouldAdvanceTime: true,
+      toFake: ['setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'],
+    });
+    let current = report({ pdf_at: null });
+    const { api } = renderReport(() => current);
+    expect(await screen.findByRole('button', { name: 'Printing PDF…' })).toBeDisabled();
+    current = report({ pdf_at: GENERATED + 120_000 });
+    await vi.advanceTimersByTimeAsync(PDF_POLL_MS);
+    expect(await screen.findByRole('button', { name: 'Download PDF' })).toBeEnabled();
+    // Printed: the report is not read again.
+    const reads = api.callsTo('GET', '/reports/7').length;
+    await vi.advanceTimersByTimeAsync(3 * PDF_POLL_MS);
+    expect(api.callsTo('GET', '/reports/7')).toHaveLength(reads);
   });
 
   it('says so when nothing ran in the period', async () => {

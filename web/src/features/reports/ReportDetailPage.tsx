@@ -21,6 +21,14 @@ const useStyles = makeStyles({
 function DownloadButton({ report, kind }: { report: Report; kind: ReportFile }): ReactNode {
   const t = useT();
   const [busy, setBusy] = useState(false);
+  // The PDF is printed after the report is made (within a minute or two): until then there is none.
+  const printing = kind === 'pdf' && report.pdf_at === null;
+  if (printing)
+    return (
+      <Button icon={<Spinner size="tiny" />} disabled>
+        {t('Printing PDF…')}
+      </Button>
+    );
   return (
     <Button
       icon={busy ? <Spinner size="tiny" /> : <ArrowDownloadRegular />}
@@ -90,7 +98,7 @@ export default function ReportDetailPage(): ReactNode {
   const t = useT();
   const id = Number(useParams().reportID);
   const print = useSearchParams()[0].get('print') === '1';
-  const { data, isPending, isError } = useQuery(reportQuery(id));
+  const { data, isPending, isError } = useQuery(reportQuery(id, !print));
   const inLanguage = useReportLanguage(data?.language, print);
   const drawn = Boolean(data) && inLanguage;
   useReadyMarker(!print ? 'waiting' : isError ? 'failed' : drawn ? 'drawn' : 'waiting');

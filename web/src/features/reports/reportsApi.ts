@@ -7,12 +7,19 @@ import { request } from '@/api/request';
 /** The list's name: its query key root and its settings' storage key. */
 export const REPORTS = 'reports';
 
-export const reportQuery = (id: number) =>
+/** How often a report whose PDF is not printed yet is read again, to learn when it is. */
+export const PDF_POLL_MS = 10_000;
+
+/**
+ * A report. Its figures never change once made (no refetch on focus or remount); only its PDF comes
+ * later, printed within a minute or two, so the screen (`watchPdf`) reads it again until it has one.
+ */
+export const reportQuery = (id: number, watchPdf = false) =>
   queryOptions({
     queryKey: queryKeys.detail(REPORTS, id),
-    // A report never changes once made: no refetch on focus or remount.
     staleTime: Number.POSITIVE_INFINITY,
     queryFn: ({ signal }) => request<Report>({ url: `/reports/${id}`, signal, failureTip: 'Fetch report failed.' }),
+    refetchInterval: (query) => (watchPdf && query.state.data?.pdf_at === null ? PDF_POLL_MS : false),
   });
 
 /** POST /reports: the report of one past period, made now and never sent. */
@@ -36,6 +43,6 @@ const DOWNLOAD_FAILED: Record<ReportFile, string> = {
 export const downloadReport = (report: Pick<ReportRow, 'id' | 'period' | 'start'>, kind: ReportFile) =>
   downloadFile(
     `/reports/${report.id}/${kind}`,
-    `patrol-${report.period}-${report.start}.${kind}`,
+    `patrol-report-${report.period}-${report.start}.${kind}`,
     DOWNLOAD_FAILED[kind],
   );

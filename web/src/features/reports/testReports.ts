@@ -16,6 +16,7 @@ export function reportRow(over: Partial<ReportRow> = {}): ReportRow {
     generated_at: GENERATED,
     generated_by: null,
     sent_to: [{ channel: 'telegram', chat_id: '-100123', sent_at: GENERATED + MIN, documents: 2 }],
+    pdf_at: GENERATED + MIN,
     ...over,
   };
 }

@@ -29,6 +29,8 @@ export const reportTexts: Record<string, string> = {
   'Download PDF': '下载 PDF',
   'Download CSV failed': '下载 CSV 失败',
   'Download PDF failed': '下载 PDF 失败',
+  'Printing PDF…': '正在打印 PDF…',
+  'The PDF is still being printed; try again in a minute': 'PDF 仍在打印中，请一分钟后再试',
   'Print view': '打印视图',
   'Time zone: {zone}': '时区：{zone}',
   Summary: '概要',
