@@ -71,6 +71,25 @@ export function unresolvedReferences(file: PatrolFile, stack: PatrolFile, prune:
   return problems;
 }
 
+function parseCommand(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        file: { type: 'string', short: 'f' },
+        'dry-run': { type: 'boolean' },
+        prune: { type: 'boolean' },
+        passwords: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    // node:util's own words: "Unknown option '--prnue'".
+    throw new UsageError(`${(error as Error).message}\n${USAGE}`);
+  }
+}
+
 function connect(io: Io) {
   const url = io.env.PATROL_URL;
   const token = io.env.PATROL_TOKEN;
@@ -84,17 +103,7 @@ function warn(io: Io, state: StackState) {
 
 export async function main(argv: string[], io: Io): Promise<number> {
   try {
-    const { positionals, values } = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        file: { type: 'string', short: 'f' },
-        'dry-run': { type: 'boolean' },
-        prune: { type: 'boolean' },
-        passwords: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
+    const { positionals, values } = parseCommand(argv);
     const [command] = positionals;
     if (values.help || !command) {
       io.out(USAGE);
@@ -141,6 +150,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     return failed.length ? 1 : 0;
   } catch (error) {
     if (error instanceof UsageError) io.err(error.message);
+    else if (error instanceof ApiError && error.status === 0) io.err(`Cannot reach the API: ${error.message}`);
     else if (error instanceof ApiError) io.err(`The API refused: ${error.describe()}`);
     else io.err(`patrol: ${(error as Error).stack ?? error}`);
     return 2;

@@ -172,10 +172,13 @@ export type MaintenanceEntry = z.infer<typeof MaintenanceEntry>;
 export type BankAccountEntry = z.infer<typeof BankAccountEntry>;
 export type AlertRuleEntry = z.infer<typeof AlertRuleEntry>;
 
-/** The file's JSON Schema (draft 2020-12), as published for editors. */
+/**
+ * The file's JSON Schema, as published for editors: draft-07, the draft every yaml-language-server
+ * and JSON Schema store client reads (2020-12 support came later and not everywhere).
+ */
 export function patrolFileJsonSchema(): Record<string, unknown> {
   return {
-    ...z.toJSONSchema(PatrolFile, { io: 'input' }),
+    ...z.toJSONSchema(PatrolFile, { io: 'input', target: 'draft-7' }),
     title: 'Patrol sites and rules as code (npm run patrol -- export | apply)',
   };
 }
