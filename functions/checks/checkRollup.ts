@@ -1,20 +1,21 @@
 // The check rollups the dashboard reads instead of subtask rows (docs/check-engine.md "Rollups").
 //
-// A subtask that a checker ran and that ended (Done or Failed) adds, once, to three kinds of items,
-// each laid out for the one screen that reads it:
+// A subtask that a checker ran and that ended (Done or Failed) adds, once, to its day item; two
+// more kinds are derived from the day items, each laid out for the one screen that reads it:
 //   - `check`, partition `s=<site>`, sort `<day>#<process><mode>`: the day of one (site, process,
 //     mode): runs r, passed p, failed f, flaky k, degraded g, a duration sketch d<bucket> of the
-//     passes, and `l` = '<status>:<time>' of the last one (a string: numbers are sums, lib/db/rollups). Timings read one site's days; rolls and repairs read them.
-//   - `checkheat`, partition `all`, sort `<day>`: every site's r/f/k/g of one day (`r12`...): the
-//     90-day heatmap is 90 small items.
-//   - `checkwin`, partition `7|30|90`, sort `<site>`: one site's whole window ending on `through`,
-//     every (process, mode) cell in it (`c13r`, `c13d40`...): the scorecard is one item per site.
-// Days are days of the configured time zone. A window item is moved to a new day ("rolled") by the
-// first subtask of the site that ends on that day: it is rebuilt from the site's day items of the
-// window's earlier days (never today's), and today's subtasks then ADD to it, each once, under the
-// condition `through = today`. A subtask ending just before midnight whose write lands after the
-// roll adds to its day item only; the next day's roll counts it. A reader meeting a window that no
-// subtask has rolled today takes out the days that have left it since.
+//     passes, `l` = '<status>:<time>' of the last one (a string: numbers are sums, lib/db/rollups),
+//     and `ids`, the set of the subtasks it counts: the one ADD a subtask makes is guarded by its id
+//     there (issue 44), so applying it again after a crash adds nothing. Timings, rolls, repairs and
+//     the other readers' recent days read these.
+//   - `checkheat`, partition `all`, sort `<day>`: every site's r/f/k/g of one day (`r12`...), written
+//     whole (`sealed`) by the refresher once the day is two days old: the 90-day heatmap is 90 small
+//     items, its last two days read from the day items.
+//   - `checkwin`, partition `7|30|90`, sort `<site>`: one site's window `from`..`through` (through the
+//     day before yesterday), every (process, mode) cell in it (`c13r`, `c13d40`...), rewritten whole
+//     by the refresher's roll once a day: the scorecard is one item per site plus its recent days.
+// Days are days of the configured time zone. A reader meeting a window not rolled since takes out
+// the days that have left it and reads the days after it, so the answers never wait on a roll.
 
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { RunStatus } from '../../shared/enums.js';
