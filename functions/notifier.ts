@@ -9,6 +9,7 @@ import { bankTelegramLines } from './notifications/telegram/bankLines.js';
 import { deliverNotification } from './notifications/telegram/deliverNotification.js';
 import { syncIncidentTelegram } from './incidents/incidentTelegram.js';
 import { sendBankTelegram } from './notifications/telegram/sendBankTelegram.js';
+import { linkedSuperChats } from './telegramBot/superChats.js';
 import { QUEUES } from './registry.js';
 
 // The notify queue's consumer, and the one place its two features meet: console notifications to
@@ -47,7 +48,8 @@ const senders: Senders = {
   // Retries are sent again with a delay by the delivery itself (functions/bankWebhook/retryPolicy.ts).
   bank_notification: (m) => deliverBankNotification(m, bankDeliveryDeps()),
   // An incident's one message, sent, edited or replied to (functions/incidents/incidentTelegram.ts).
-  incident: (m) => syncIncidentTelegram(m.incident_id, { remindAt: m.remind_at }),
+  // Escalation's last step reaches the linked super users' own chats: the bot knows them (issue 45).
+  incident: (m) => syncIncidentTelegram(m.incident_id, { remindAt: m.remind_at, superChats: linkedSuperChats }),
 };
 
 /**

@@ -20,6 +20,7 @@ import {
 import { TelegramRetryLaterError } from '../notifications/telegram/deliverNotification.js';
 import { getSystemConfig } from '../systemConfig/getSystemConfig.js';
 import { bankSubjectLine, isBankIncident } from './bankIncidents.js';
+import { underOpenParent } from './correlation.js';
 import { enqueueIncidentSync } from './incidentQueue.js';
 import { toIncident } from './service.js';
 import { incidentStore, type StoredIncident } from './store.js';
@@ -75,17 +76,36 @@ export function incidentLines(i: StoredIncident, zone: string, now = Date.now())
           : `🔴 Failing: incident #${i.id}`;
   const lines: Line[] = [
     [{ text: head, bold: true }],
-    isBankIncident(i)
-      ? [{ text: bankSubjectLine(i), bold: true }]
-      : [{ text: i.site_name ?? '', bold: true }, ` · ${what(i)}`],
+    i.cause
+      ? [{ text: i.site_name ?? '', bold: true }]
+      : isBankIncident(i)
+        ? [{ text: bankSubjectLine(i), bold: true }]
+        : [{ text: i.site_name ?? '', bold: true }, ` · ${what(i)}`],
+    ...(i.cause ? [childrenLine(i)] : []),
     [`Failures: ${i.failures} · since ${at(i.opened_at, zone)} · last ${at(i.last_failure_at, zone)}`],
   ];
   if (i.last_message) lines.push(['Last: ', i.last_message]);
   if (shown.acknowledged_by) lines.push([`Acknowledged by ${shown.acknowledged_by.nickname}`]);
   if (shown.status === Snoozed && shown.snoozed_until) lines.push([`Snoozed until ${at(shown.snoozed_until, zone)}`]);
   if (shown.status === Resolved && shown.resolved_at) lines.push([`Resolved at ${at(shown.resolved_at, zone)}`]);
+  const escalated = escalatedTo(i.escalation_step ?? 0);
+  if (escalated) lines.push([`Escalated to ${escalated}`]);
   return lines;
 }
+
+/** Names a parent's message lists before it says how many more (a message holds 4096 characters). */
+const NAMES_SHOWN = 20;
+
+/** A parent's children: how many, and their names (issue 45). */
+function childrenLine(i: StoredIncident): Line {
+  const names = i.child_names ?? [];
+  const more = names.length > NAMES_SHOWN ? ` and ${names.length - NAMES_SHOWN} more` : '';
+  return [`${i.children ?? 0} incident(s): ${names.slice(0, NAMES_SHOWN).join(', ')}${more}`];
+}
+
+/** Who an escalation step reached (escalation.ts): the original message says so. */
+export const escalatedTo = (step: number) =>
+  step >= 2 ? 'the escalation chat and the super users' : step === 1 ? 'the escalation chat' : '';
 
 /** The buttons: every action while it is unresolved, only Open once it is. */
 export function incidentKeyboard(
@@ -149,7 +169,10 @@ async function call(send: () => Promise<TelegramAnswer>): Promise<{ answer: Tele
  * Nothing new is sent while a maintenance window covers the site or the incident is snoozed
  * (the resolution's reply then arrives without a sound); edits are silent and still made.
  */
-export async function syncIncidentTelegram(incidentId: number, opts: { remindAt?: number; now?: number } = {}) {
+export async function syncIncidentTelegram(
+  incidentId: number,
+  opts: { remindAt?: number; now?: number; superChats?: () => Promise<string[]> } = {},
+) {
   const now = opts.now ?? Date.now();
   const store = incidentStore();
   let incident = await store.get(incidentId);
@@ -166,14 +189,19 @@ export async function syncIncidentTelegram(incidentId: number, opts: { remindAt?
   }
   if (!target.settings[`${category}_enabled`] || target.settings[`${category}_channel`]?.state === 'failed') return;
   if (bank && incident.chat_id) target = { ...target, chatId: incident.chat_id };
-  const zone = (await getSystemConfig()).time_zone;
+  const { time_zone: zone, alerts } = await getSystemConfig();
   // Maintenance windows cover sites: a bank incident is never muted by one.
   const muted = !bank && incident.site_id !== null && (await maintenanceInForce(incident.site_id, now)) !== null;
   const snoozed = toIncident(incident, now).status === Snoozed;
+  // A child of an open parent sends nothing of its own: the parent's message tells it (issue 45).
+  const quiet = await underOpenParent(incident);
 
   if (!incident.tg_message_id) {
     // Nothing has been sent: a muted or snoozed incident stays quiet, and so does one resolved before.
-    if (muted || snoozed || incident.status === Resolved) return;
+    if (muted || snoozed || quiet || incident.status === Resolved) return;
+    // The group wait: a check incident's first message, and a parent's, waits for siblings (a delayed
+    // sync comes then), so a burst with one cause makes one message.
+    if (!bank && now < incident.opened_at + alerts.group_wait_seconds * 1000) return;
     const claimed = await claimFirstSend(incident, now);
     if (!claimed) return;
     const text = render(incident, zone, now);
@@ -212,6 +240,9 @@ export async function syncIncidentTelegram(incidentId: number, opts: { remindAt?
     incident = await store.update(incidentId, { tg_text: text });
   }
 
+  if (quiet) return;
+  if (!muted && !snoozed && incident.status !== Resolved && (incident.escalation_step ?? 0) > 0)
+    incident = await sendEscalations(incident, target, zone, now, opts.superChats);
   const replyTo = { chatId: incident.tg_chat_id ?? target.chatId, messageId: incident.tg_message_id as number };
   if (incident.status === Resolved && !incident.tg_resolved_sent) {
     // One sync sends the reply: the resolution's and an action's (a bank incident's Poll now that
@@ -271,6 +302,47 @@ export async function syncIncidentTelegram(incidentId: number, opts: { remindAt?
   }
 }
 
+/**
+ * An escalation step's messages (escalation.ts takes the step): step 1 to the escalation chat, step
+ * 2 to each linked super user's private chat as well; each a copy of the incident's message with
+ * its buttons, so an acknowledgement from there stops it. One per (step, chat), recorded as sent,
+ * so a sync run again sends none twice; a chat Telegram refuses is recorded too and not retried.
+ */
+async function sendEscalations(
+  incident: StoredIncident,
+  target: Awaited<ReturnType<typeof chatTarget>>,
+  zone: string,
+  now: number,
+  superChats: (() => Promise<string[]>) | undefined,
+): Promise<StoredIncident> {
+  const step = incident.escalation_step ?? 0;
+  const escalationChat = target.settings.escalation_chat_id ?? '';
+  const wanted = new Set<string>();
+  if (escalationChat) wanted.add(escalationChat);
+  if (step >= 2 && superChats) for (const chat of await superChats()) wanted.add(chat);
+  let current = incident;
+  for (const chatId of wanted) {
+    if ((current.tg_escalated ?? []).some((e) => e.chat_id === chatId)) continue;
+    const sent = await call(() =>
+      sendMessage({
+        token: target.token,
+        chatId,
+        html: toMessageParts([
+          [{ text: `🚨 Escalated: nobody has acknowledged incident #${incident.id}`, bold: true }],
+          ...incidentLines(current, zone, now).slice(1),
+        ])[0],
+        replyMarkup: incidentKeyboard(current),
+      }),
+    );
+    if (!sent.answer?.ok) failed(sent.answer, sent.error, incident.id);
+    const messageId = (sent.answer?.result as { message_id?: number } | undefined)?.message_id ?? 0;
+    current = await incidentStore().update(incident.id, {
+      tg_escalated: [...(current.tg_escalated ?? []), { step, chat_id: chatId, message_id: messageId }],
+    });
+  }
+  return current;
+}
+
 /** The one right to send the first message: a conditional write, retaken when its holder went quiet. */
 async function claimFirstSend(incident: StoredIncident, now: number): Promise<boolean> {
   const store = incidentStore();
@@ -313,7 +385,8 @@ export async function remindIncidents(now = Date.now()): Promise<{ reminded: num
         if ((incident.snoozed_until ?? 0) > now) continue;
         incident = await store.update(
           incident.id,
-          { status: IncidentStatus.values.Open, snoozed_until: null, last_reminded_at: now },
+          // Escalation's clock starts again too: a snooze was somebody's answer (escalation.ts).
+          { status: IncidentStatus.values.Open, snoozed_until: null, last_reminded_at: now, escalation_from: now },
           { expect: { status: Snoozed, snoozed_until: incident.snoozed_until } },
         );
         await store.addEvent({
@@ -332,6 +405,8 @@ export async function remindIncidents(now = Date.now()): Promise<{ reminded: num
       }
       const last = incident.last_reminded_at ?? incident.opened_at;
       if (periodMs <= 0 || now - last < periodMs) continue;
+      // A child of an open parent is reminded of by its parent (issue 45).
+      if (await underOpenParent(incident)) continue;
       if (incident.site_id !== null && (await maintenanceInForce(incident.site_id, now))) continue;
       await store.update(
         incident.id,

@@ -7,6 +7,8 @@ import {
   type IncidentDetail,
   IncidentEventKind,
   type IncidentEventKindValue,
+  IncidentKind,
+  IncidentSeverity,
   IncidentStatus,
 } from '../../shared/schemas/incidents.js';
 import type { ProcessValue, TestModeValue } from '../../shared/schemas/checks.js';
@@ -17,6 +19,9 @@ import { logger } from '../lib/logger.js';
 import { hitRateLimit } from '../lib/rateLimit.js';
 import { extendMaintenanceNow } from '../maintenance/service.js';
 import { siteRefs } from '../sites/service.js';
+import { actOnBankIncident, type BankIncidentDeps } from './bankIncidentActions.js';
+import { withKindServed } from './bankIncidents.js';
+import { actOnChildren, childResolved, correlateCheckFailure } from './correlation.js';
 import { IncidentNotFoundError, IncidentResolvedError } from './errors.js';
 import { enqueueIncidentSync } from './incidentQueue.js';
 import { incidentStore, type StoredIncident } from './store.js';
@@ -49,12 +54,12 @@ export interface Actor {
  * What an incident needs of the check engine, passed in by the entry point that composes them
  * (functions/api.ts): the engine reports to incidents, so incidents do not import the engine back.
  */
-export interface IncidentDeps {
+export interface IncidentDeps extends BankIncidentDeps {
   /** Starts a check (the Re-run); answers the operation. */
   startCheck(input: {
     siteIds: number[];
     points: { point: ProcessValue; modes: TestModeValue[] }[];
-    name: typeof OperationName.values.SingleSite;
+    name: typeof OperationName.values.SingleSite | typeof OperationName.values.MultiSites;
     operatorId: number;
     remark: string;
   }): Promise<{ id: number }>;
@@ -90,6 +95,18 @@ export function toIncident(row: StoredIncident, now = Date.now()): Incident {
     last_message: row.last_message,
     acknowledged_by: row.acknowledged_by ?? null,
     snoozed_until: snoozeOver ? null : (row.snoozed_until ?? null),
+    // Rows stored before issue 45 have no kind: they are checks'.
+    kind: row.kind ?? IncidentKind.values.Check,
+    bank_account_id: row.bank_account_id ?? null,
+    bank_name: row.bank_name ?? null,
+    account_user: row.account_user ?? null,
+    rule_id: row.rule_id ?? null,
+    rule_name: row.rule_name ?? null,
+    // Rows stored before issue 45 have none of these: a check incident is a warning, alone.
+    severity: row.severity ?? IncidentSeverity.values.Warning,
+    parent_id: row.parent_id ?? null,
+    cause: row.cause ?? null,
+    children: row.children ?? 0,
   };
 }
 
@@ -160,6 +177,16 @@ async function openIncidentFor(sub: SubtaskEnd, at: number): Promise<StoredIncid
           snoozed_until: null,
           open_key: key,
           last_reminded_at: at,
+          kind: IncidentKind.values.Check,
+          bank_account_id: null,
+          bank_name: null,
+          account_user: null,
+          rule_id: null,
+          rule_name: null,
+          severity: IncidentSeverity.values.Warning,
+          parent_id: null,
+          cause: null,
+          children: 0,
         },
         id,
       );
@@ -184,12 +211,17 @@ export async function recordIncidentResult(sub: SubtaskEnd): Promise<void> {
   const at = sub.end_at ?? Date.now();
   if (sub.status === RunStatus.values.Failed) {
     const { incidentId: id, again, eventId } = await store.claimSubtask(sub.id, (await openIncidentFor(sub, at)).id);
+    let row: StoredIncident | undefined;
     // The timeline entry comes after the count: a run again that finds it has nothing to count.
     if (!again || !(await store.hasSubtaskEvent(id, sub.id))) {
       const counted = await store.countFailure(id, sub.id);
       // The re-run in flight has ended: the incident may be re-run again.
       const rerunOver = counted.rerun_operation_id === sub.operation_id && (counted.rerun_until ?? 0) > 0;
-      await store.update(id, { last_failure_at: at, last_message: sub.msg, ...(rerunOver ? { rerun_until: 0 } : {}) });
+      row = await store.update(id, {
+        last_failure_at: at,
+        last_message: sub.msg,
+        ...(rerunOver ? { rerun_until: 0 } : {}),
+      });
       await event(
         { id },
         IncidentEventKind.values.Failure,
@@ -199,6 +231,9 @@ export async function recordIncidentResult(sub: SubtaskEnd): Promise<void> {
     }
     // Counted and entered: the count's guard is not needed any more (the incident's row stays small).
     await store.settleFailure(id, sub.id);
+    // Siblings of one cause go under one parent, and the first message waits for them (issue 45).
+    row ??= await store.get(id);
+    if (row) await correlateCheckFailure(row, at);
     await enqueueIncidentSync(id);
     return;
   }
@@ -206,7 +241,7 @@ export async function recordIncidentResult(sub: SubtaskEnd): Promise<void> {
   const open = await store.openId(openKeyOf(sub));
   if (open === undefined) return;
   const { incidentId: id, again, eventId } = await store.claimSubtask(sub.id, open);
-  await store.update(id, { status: Resolved, resolved_at: at });
+  const resolved = await store.update(id, { status: Resolved, resolved_at: at });
   if (!again || !(await store.hasSubtaskEvent(id, sub.id)))
     await event(
       { id },
@@ -215,6 +250,8 @@ export async function recordIncidentResult(sub: SubtaskEnd): Promise<void> {
       eventId,
     );
   await enqueueIncidentSync(id);
+  // It leaves its parent, which resolves with its last child (issue 45).
+  await childResolved(resolved, at);
   // Last: while the key is held, a run again after a crash finds the incident to complete.
   await store.releaseOpen(openKeyOf(sub), id);
 }
@@ -235,7 +272,7 @@ export async function operationSummaryWanted(operationId: number): Promise<boole
 
 export async function listIncidents(query: ListQuery): Promise<ListOutcome<Incident>> {
   const sort = query.sort.length ? query.sort : [{ field: 'created_at', order: 'desc' as const }];
-  const page = await incidentStore().list({ ...query, sort });
+  const page = await incidentStore().list({ ...withKindServed(query), sort });
   const now = Date.now();
   return { ...page, result: page.result.map((r) => toIncident(r, now)) };
 }
@@ -310,14 +347,22 @@ export async function actOnIncident(
     const until = now + body.minutes * 60_000;
     updated = await store.update(id, { status: Snoozed, snoozed_until: until });
     await event(row, IncidentEventKind.values.Snoozed, { at: now, actor, via, note: String(until) });
+  } else if (row.cause) {
+    // A parent (issue 45) has no site or account of its own: its other actions are its children's
+    // (below); a re-run holds the parent once, within the user's budget.
+    if (body.action === 'rerun') await holdRerun(row, actor, now);
+  } else if (row.kind === IncidentKind.values.Bank || body.action === 'poll' || body.action === 'disable') {
+    // A bank incident's own actions; re-run and maintenance are a check incident's (bankIncidents.ts).
+    await actOnBankIncident(row, body, actor, via, deps, now);
   } else if (body.action === 'rerun') {
     // One check of exactly this site, process and mode, as the person who asked: its end joins the incident.
     const hold = await holdRerun(row, actor, now);
     let operation: { id: number };
     try {
       operation = await deps.startCheck({
-        siteIds: [row.site_id],
-        points: [{ point: row.process, modes: [row.mode] }],
+        // A check incident's (a bank incident took the branch above): its site, process and mode are set.
+        siteIds: [row.site_id as number],
+        points: [{ point: row.process as ProcessValue, modes: [row.mode as TestModeValue] }],
         name: OperationName.values.SingleSite,
         operatorId: actor.id,
         remark: `Re-run of incident ${id}`,
@@ -334,13 +379,28 @@ export async function actOnIncident(
     // The incident's own window runs on if it is still in force; a new one only otherwise (issue 43).
     const window = await extendMaintenanceNow(
       row.maintenance_id,
-      { site_id: row.site_id, minutes: 60, mode: 'pause' },
+      { site_id: row.site_id as number, minutes: 60, mode: 'pause' },
       actor,
       now,
     );
     if (window.id !== row.maintenance_id) await store.update(id, { maintenance_id: window.id });
     maintenanceId = window.id;
     await event(row, IncidentEventKind.values.Maintenance, { at: now, actor, via, note: window.name });
+  }
+  if (row.cause) {
+    operationId = await actOnChildren(row, body, actor.id, {
+      act: (childId, childBody) => actOnIncident(childId, childBody, actor, via, deps, now),
+      startCheck: deps.startCheck,
+    });
+    // Acknowledge and snooze are the parent's own entries (above); the rest are its children's, noted here.
+    if (body.action === 'rerun' || body.action === 'maintenance')
+      await event(row, IncidentEventKind.values[body.action === 'rerun' ? 'Rerun' : 'Maintenance'], {
+        at: now,
+        actor,
+        via,
+        note: body.action === 'rerun' ? '' : `Every child's site`,
+        operation_id: operationId,
+      });
   }
   await enqueueIncidentSync(id);
   return { incident: toIncident(updated, now), operation_id: operationId, maintenance_id: maintenanceId };

@@ -36,6 +36,20 @@ export type StoredIncident = StoredOf<
     is_bank?: boolean;
     /** A bank rule incident's chat (the rule's; absent: the bank chat). */
     chat_id?: string | null;
+    /** A parent's (issue 45, correlation.ts): its unresolved children's names, as its message lists them. */
+    child_names?: string[];
+    /** A checker parent's: the control site's incident; failures join it while that one is unresolved. */
+    control_incident_id?: number;
+    /**
+     * Escalation (issue 45, escalation.ts): the last step taken (1 the escalation chat, 2 the super
+     * users), whether its timeline entry and sync are done (a crash between is completed by the next
+     * tick), and since when the clock runs (the opening, or a snooze's end).
+     */
+    escalation_step?: number;
+    escalation_done?: boolean;
+    escalation_from?: number;
+    /** The escalation messages sent, one per (step, chat), so a sync run again sends none twice. */
+    tg_escalated?: { step: number; chat_id: string; message_id: number }[];
   }
 >;
 
@@ -73,6 +87,12 @@ export interface IncidentStore {
   hasEvent(incidentId: number, eventId: number): Promise<boolean>;
   /** Open and snoozed incidents: the ones reminders and snooze ends look at. */
   unresolved(): Promise<StoredIncident[]>;
+  /** Every incident not resolved (acknowledged ones too): what correlation and /status look at. */
+  active(): Promise<StoredIncident[]>;
+  /** The open parent of a correlation key (`${cause}:${key}`), if any; claimed and released like `open`. */
+  parentOf(parentKey: string): Promise<number | undefined>;
+  claimParent(parentKey: string, id: number): Promise<boolean>;
+  releaseParent(parentKey: string, id: number): Promise<void>;
 
   /**
    * Marks a subtask's end as recorded on `incidentId`: the incident that holds the mark (another one
@@ -143,6 +163,15 @@ export function dynamoIncidentStore(
     },
     async hasEvent(incidentId, eventId) {
       return (await events.get(eventId))?.incident_id === incidentId;
+    },
+    async active() {
+      const statuses = [IncidentStatus.values.Open, IncidentStatus.values.Acknowledged, IncidentStatus.values.Snoozed];
+      return (await Promise.all(statuses.map((status) => incidents.all({ scope: { status } })))).flat();
+    },
+    parentOf: (parentKey) => findUniqueOwner(incidentEntity.type, 'parent', parentKey),
+    claimParent: (parentKey, id) => claimIfFree(incidentEntity.type, 'parent', parentKey, id),
+    async releaseParent(parentKey, id) {
+      await releaseUnique(incidentEntity.type, 'parent', parentKey, id);
     },
     async unresolved() {
       const [open, snoozed] = await Promise.all([

@@ -34,6 +34,8 @@ export interface TelegramLinkStore {
   link(userId: number, tg: Omit<StoredTelegramLink, 'id' | 'created_at'>): Promise<boolean>;
   /** Removes the user's link; the link removed, or undefined when there was none. */
   unlink(userId: number): Promise<StoredTelegramLink | undefined>;
+  /** Every link (one per linked user: a handful): escalation's private chats. */
+  all(): Promise<StoredTelegramLink[]>;
 }
 
 const TYPE = 'telegram_link';
@@ -79,6 +81,7 @@ export function dynamoTelegramLinkStore(
       return true;
     },
     unlink,
+    all: () => repo.all(),
   };
 }
 

@@ -21,6 +21,7 @@ import { answerCallbackQuery, callBotApi, sendMessage } from '../notifications/t
 import { telegramBotToken } from '../notifications/telegram/webhook.js';
 import { activeUser } from '../users/service.js';
 import { telegramLinkStore } from './linkStore.js';
+import { answerStatus } from './status.js';
 
 // The bot's side of Telegram (docs/incidents.md "Buttons and linking"): what arrives at the webhook
 // (a `/start <code>` that links a console user's Telegram account, a press of an incident's button)
@@ -255,6 +256,18 @@ async function press(
   await answer(DONE[action.action]);
 }
 
+/**
+ * `/status` (issue 45): the open incidents, from a linked account (a viewer too: it reads, and its
+ * presses are refused anyway); anyone else is answered "Not allowed", as a press of theirs is.
+ */
+async function status(from: TelegramUser, chatId: number, userId: number | undefined, now: number): Promise<void> {
+  const token = await telegramBotToken();
+  if (!token) return;
+  const user = userId === undefined ? undefined : await currentLinkUser(userId, from.id);
+  if (!user) return reply(chatId, NOT_ALLOWED);
+  await answerStatus(token, chatId, now);
+}
+
 /** Counts a delivery against its sender's budget (WEBHOOK_BUDGETS). */
 async function spendBudget(tgUserId: number, linked: boolean, now: number) {
   if (linked) return hitRateLimit(WEBHOOK_BUDGETS.linked, String(tgUserId), now);
@@ -294,6 +307,8 @@ export async function handleTelegramUpdate(
   else if (update.message?.text && update.message.from) {
     const m = /^\/start(?:@\w+)?(?:\s+(\S+))?\s*$/.exec(update.message.text.trim());
     if (m) await start(update.message.from, update.message.chat.id, m[1] ?? '', now);
+    else if (/^\/status(?:@\w+)?\s*$/.test(update.message.text.trim()))
+      await status(update.message.from, update.message.chat.id, userId, now);
   }
   return { ok: true };
 }

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { quietIncidentGrouping } from './alertsConfig.js';
 import { startStackProcess, stopStackProcess } from './stackProcess.js';
 
 export interface StackInfo {
@@ -50,6 +51,7 @@ export default async function setup(project: TestProject) {
     },
   });
 
+  await quietIncidentGrouping(stack.url, TEST_ADMIN_PASSWORD);
   const info: StackInfo = { url: stack.url, adminPassword: TEST_ADMIN_PASSWORD, dataDir, env: stack.env };
   project.provide('stack', info);
 

@@ -12,13 +12,21 @@ import {
   Text,
   tokens,
 } from '@fluentui/react-components';
-import { CheckmarkCircle20Regular, PlayCircle20Regular, Snooze20Regular, Wrench20Regular } from '@fluentui/react-icons';
-import { Process, TestMode } from '@shared/enums';
+import {
+  ArrowSync20Regular,
+  CheckmarkCircle20Regular,
+  PlayCircle20Regular,
+  Prohibited20Regular,
+  Snooze20Regular,
+  Wrench20Regular,
+} from '@fluentui/react-icons';
+import { Bank, Process, TestMode } from '@shared/enums';
 import {
   type IncidentActionBody,
   type IncidentDetail,
   type IncidentEvent,
   IncidentEventKind,
+  IncidentKind,
   IncidentStatus,
 } from '@shared/schemas/incidents';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -51,6 +59,10 @@ const KIND_COLORS: Record<IncidentEvent['kind'], 'danger' | 'success' | 'warning
   rerun: 'informative',
   maintenance: 'warning',
   reminder: 'subtle',
+  polled: 'informative',
+  disabled: 'warning',
+  escalated: 'danger',
+  grouped: 'subtle',
 };
 
 /** What an event says beside its kind: a failure's message, a snooze's end, a re-run's operation. */
@@ -150,14 +162,39 @@ function Actions({ incident }: { incident: IncidentDetail }): ReactNode {
       >
         {t('Snooze 4 h')}
       </Button>
-      <Button icon={<PlayCircle20Regular />} disabled={disabled} onClick={() => void act({ action: 'rerun' })}>
-        {t('Re-run')}
-      </Button>
-      <Button icon={<Wrench20Regular />} disabled={disabled} onClick={() => void act({ action: 'maintenance' })}>
-        {t('Start maintenance 1 h')}
-      </Button>
+      {incident.kind === IncidentKind.values.Bank ? (
+        // A bank incident's own (issue 45): poll its account now, or disable the account.
+        <>
+          <Button icon={<ArrowSync20Regular />} disabled={disabled} onClick={() => void act({ action: 'poll' })}>
+            {t('Poll now')}
+          </Button>
+          <Button icon={<Prohibited20Regular />} disabled={disabled} onClick={() => void act({ action: 'disable' })}>
+            {t('Disable account')}
+          </Button>
+        </>
+      ) : (
+        <>
+          <Button icon={<PlayCircle20Regular />} disabled={disabled} onClick={() => void act({ action: 'rerun' })}>
+            {t('Re-run')}
+          </Button>
+          <Button icon={<Wrench20Regular />} disabled={disabled} onClick={() => void act({ action: 'maintenance' })}>
+            {t('Start maintenance 1 h')}
+          </Button>
+        </>
+      )}
     </div>
   );
+}
+
+/** What the incident is about: a check's site, process and mode; a bank's bank, account and alert rule. */
+function subjectOf(i: IncidentDetail, t: ReturnType<typeof useT>): string {
+  if (i.kind === IncidentKind.values.Bank) {
+    const parts = [i.bank_name === null ? '' : Bank.label(i.bank_name), i.account_user ?? ''];
+    if (i.rule_name) parts.push(t('Alert rule {name}', { name: i.rule_name }));
+    return parts.filter(Boolean).join(' · ');
+  }
+  if (i.process === null || i.mode === null) return i.site_name ?? '';
+  return `${i.site_name} · ${t(Process.label(i.process))} (${t(TestMode.label(i.mode))})`;
 }
 
 /** '/incidents/{incidentID}': the incident, what people can do about it, and its timeline. */
@@ -172,13 +209,14 @@ export default function IncidentDetailPage(): ReactNode {
     <div className={styles.page}>
       <PageHeader
         title={t('Incident {id}', { id: data.id })}
-        subtitle={`${data.site_name} · ${t(Process.label(data.process))} (${t(TestMode.label(data.mode))})`}
+        subtitle={subjectOf(data, t)}
         actions={<RefreshButton onRefresh={refetch} busy={isFetching} labelled />}
       />
       <Panel>
         <Facts
           items={[
             { label: t('Status'), value: <IncidentStatusBadge status={data.status} /> },
+            { label: t('Kind'), value: t(IncidentKind.label(data.kind)) },
             { label: t('Failures'), value: data.failures },
             { label: t('Opened At'), value: formatDateTime(data.opened_at) },
             { label: t('Last Failure'), value: formatDateTime(data.last_failure_at) },
