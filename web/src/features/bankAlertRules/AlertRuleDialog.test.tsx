@@ -31,7 +31,7 @@ async function openDialog() {
       <AlertRuleDialog />
     </Providers>,
   );
-  await user.click(screen.getByRole('button', { name: 'NewAlertRule' }));
+  await user.click(screen.getByRole('button', { name: 'New rule' }));
   const dialog = await screen.findByRole('alertdialog', { hidden: true });
   const condition = within(dialog).getByRole('textbox', { name: /Condition/, hidden: true });
   return { user, dialog, condition };

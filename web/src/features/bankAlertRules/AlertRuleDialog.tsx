@@ -16,7 +16,7 @@ import { Add20Regular } from '@fluentui/react-icons';
 import { Bank } from '@shared/enums';
 import { type AlertRule, AlertScopeKind, AlertSeverity } from '@shared/schemas/bankAlertRules';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ReactElement, ReactNode } from 'react';
+import { type ReactElement, type ReactNode, useState } from 'react';
 import { dialogSurfaceStyle } from '@/app/dialogSizes';
 import { FormDialog } from '@/components/dialog';
 import { useFormDialog } from '@/components/dialog/useFormDialog';
@@ -37,6 +37,9 @@ const useStyles = makeStyles({
   legend: { padding: 0, marginBottom: tokens.spacingVerticalXS },
   error: { color: tokens.colorPaletteRedForeground1, fontSize: tokens.fontSizeBase200 },
 });
+
+/** Accounts the picker lists at once; typing finds the others. */
+const SHOWN_ACCOUNTS = 50;
 
 /** The account's name in pickers and the preview: 'KBZ · user'. */
 export const accountName = (a: { user: string; bank_name: number }) =>
@@ -63,6 +66,11 @@ export function AlertRuleDialog({ rule, trigger }: { rule?: AlertRule; trigger?:
   const message = (path: string) => (byPath[path] ? t(byPath[path] as string) : undefined);
   const names = new Map((accounts.data ?? []).map((a) => [a.id, accountName(a)]));
   const chosen = form.account_ids.map((id) => names.get(id) ?? `#${id}`);
+  const [search, setSearch] = useState('');
+  const needle = search.trim().toLowerCase();
+  const matching = (accounts.data ?? [])
+    .filter((a) => accountName(a).toLowerCase().includes(needle))
+    .slice(0, SHOWN_ACCOUNTS);
   const canPreview =
     form.expression.trim() !== '' &&
     !expressionProblem(form.expression) &&
@@ -77,7 +85,7 @@ export function AlertRuleDialog({ rule, trigger }: { rule?: AlertRule; trigger?:
       trigger={
         trigger ?? (
           <Button appearance="primary" icon={<Add20Regular />}>
-            {t('NewAlertRule')}
+            {t('New rule')}
           </Button>
         )
       }
@@ -116,19 +124,29 @@ export function AlertRuleDialog({ rule, trigger }: { rule?: AlertRule; trigger?:
           </RadioGroup>
         ) : null}
         {form.scope_kind === 'accounts' ? (
-          <Combobox
-            multiselect
-            aria-label={t('Accounts')}
-            placeholder={chosen.length ? chosen.join(', ') : t('Choose accounts')}
-            selectedOptions={form.account_ids.map(String)}
-            onOptionSelect={(_, d) => change('account_ids', d.selectedOptions.map(Number))}
-          >
-            {(accounts.data ?? []).map((a) => (
-              <Option key={a.id} value={String(a.id)}>
-                {accountName(a)}
-              </Option>
-            ))}
-          </Combobox>
+          <>
+            {/* Typing narrows the options (a stack may have hundreds of accounts); the chosen stay chosen. */}
+            <Combobox
+              multiselect
+              freeform
+              aria-label={t('Accounts')}
+              placeholder={t('Type to find accounts')}
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+              selectedOptions={form.account_ids.map(String)}
+              onOptionSelect={(_, d) => {
+                change('account_ids', d.selectedOptions.map(Number));
+                setSearch('');
+              }}
+            >
+              {matching.map((a) => (
+                <Option key={a.id} value={String(a.id)}>
+                  {accountName(a)}
+                </Option>
+              ))}
+            </Combobox>
+            <Text size={200}>{chosen.length ? chosen.join(', ') : t('Choose accounts')}</Text>
+          </>
         ) : null}
         {message('scope.account_ids') || message('scope.bank') ? (
           <Text className={styles.error}>{message('scope.account_ids') ?? message('scope.bank')}</Text>

@@ -45,9 +45,11 @@ export function RulePreview({
       {data && !preview.isPending ? (
         <section aria-label={t('Preview')} data-testid="rule-preview">
           <Text weight="semibold">
-            {data.firings.length
-              ? t('Would have fired {count} times in the last 7 days', { count: data.firings.length })
-              : t('Would not have fired in the last 7 days')}
+            {data.firings.length === 0
+              ? t('Would not have fired in the last 7 days')
+              : data.firings.length === 1
+                ? t('Would have fired once in the last 7 days')
+                : t('Would have fired {count} times in the last 7 days', { count: data.firings.length })}
           </Text>
           {data.firings.length ? (
             <ul className={styles.list}>

@@ -69,7 +69,7 @@ describe('alert rule form', () => {
       ...AlertSeverity.options.map((o) => o.label),
       ...(Object.values(AlertRuleMessages).filter((m) => typeof m === 'string') as string[]),
       'Alert rules',
-      'NewAlertRule',
+      'New rule',
       'Preview',
       'Condition',
       'Chat',

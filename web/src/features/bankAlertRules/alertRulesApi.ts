@@ -18,7 +18,8 @@ export const ruleAccountsQuery = queryOptions({
     (
       await request<{ result: { id: number; user: string; bank_name: number }[] }>({
         url: '/bank/bank-accounts',
-        params: { page_size: '0' },
+        // Newest first: the list's "All" stops at 1,000.
+        params: { page_size: '0', sort: JSON.stringify({ id: 'desc' }) },
         signal,
         failureTip: 'Fetch bank accounts failed.',
       })

@@ -53,7 +53,7 @@ export function alertRulesResource(opts: { accountNames: ReadonlyMap<number, str
       }),
       col.datetime('created_at', 'Created At', { sortable: true, filter: 'range' }),
     ],
-    actions: [{ label: 'NewAlertRule', write: true, render: () => <AlertRuleDialog /> }],
+    actions: [{ label: 'New rule', write: true, render: () => <AlertRuleDialog /> }],
     rowActions: [
       { label: 'Edit', write: true, render: (r) => <EditAlertRuleButton rule={r} /> },
       {

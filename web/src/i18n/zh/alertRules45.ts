@@ -3,7 +3,7 @@
 export const alertRules45 = {
   'Alert rules': '告警规则',
   'Fetch alert rules failed.': '获取告警规则失败。',
-  NewAlertRule: '新建规则',
+  'New rule': '新建规则',
   'New alert rule': '新建告警规则',
   'Edit alert rule': '编辑告警规则',
   'Save alert rule {name} success.': '保存告警规则 {name} 成功。',
@@ -16,6 +16,7 @@ export const alertRules45 = {
   'Chosen accounts': '选定账户',
   '{bank} accounts': '{bank} 的账户',
   'Choose accounts': '选择账户',
+  'Type to find accounts': '输入以查找账户',
   Chat: '会话',
   'Bank chat': '银行会话',
   'Empty: the bank chat (Super → TG settings)': '留空：使用银行会话（超级管理 → TG 设置）',
@@ -42,6 +43,7 @@ export const alertRules45 = {
   'Looking through the last 7 days…': '正在查看最近 7 天…',
   'Would have fired {count} times in the last 7 days': '最近 7 天内会触发 {count} 次',
   'Would not have fired in the last 7 days': '最近 7 天内不会触发',
+  'Would have fired once in the last 7 days': '最近 7 天内会触发 1 次',
   'and {count} more': '另有 {count} 次',
   'The preview read at most 20 accounts and 1,000 statements and balance changes of each: some were left out.':
     '预览最多读取 20 个账户，每个账户最多 1,000 条流水和 1,000 次余额变动：部分数据未读取。',
