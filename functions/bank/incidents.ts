@@ -3,12 +3,18 @@ import { BankAccountStatus } from '../../shared/enums.js';
 import { DAY_SECONDS } from '../../shared/schemas/bank.js';
 import { secondOfDay } from '../../shared/zoneClock.js';
 import type { ActiveAlertRule } from '../bankAlertRules/rulesForAccount.js';
-import { type BankIncidentChange, type BankIncidentSubject, recordBankIncident } from '../incidents/bankIncidents.js';
+import {
+  type BankIncidentChange,
+  type BankIncidentSubject,
+  groupSameBank,
+  recordBankIncident,
+} from '../incidents/bankIncidents.js';
+import { emptyListQuery } from '../../shared/listQuery.js';
 import type { FollowUp } from '../lib/db/entity.js';
 import { defineFollowUp } from '../lib/db/outbox.js';
 import { SNAP_USABLE, type SubSnapshot } from './entities.js';
 import type { RecordTally } from './record.js';
-import type { StoredBankAccount } from './store.js';
+import { type BankStore, bankStore, type StoredBankAccount } from './store.js';
 
 // What the bank tells incidents (issue 45 item 1, docs/bank-monitor.md "Incidents"): an account
 // turning unwell (a poll leaves it Incorrect, Locked or Wrong; the dispatcher flags it stale) or well
@@ -23,8 +29,47 @@ const { Enable, Incorrect, Locked, Wrong } = BankAccountStatus.values;
 /** The statuses a poll leaves on an account that cannot be polled: its incident is open. */
 export const UNWELL_STATUSES: ReadonlySet<number> = new Set([Incorrect, Locked, Wrong]);
 
-/** A transition of a bank account on its incident (incidents/bankIncidents.ts recordBankIncident). */
-export const bankIncident = defineFollowUp('bank.incident', (change: BankIncidentChange) => recordBankIncident(change));
+/**
+ * A transition of a bank account on its incident (incidents/bankIncidents.ts recordBankIncident);
+ * an account's own failure then looks for its bank failing as a whole (sameBank).
+ */
+export const bankIncident = defineFollowUp('bank.incident', async (change: BankIncidentChange) => {
+  const id = await recordBankIncident(change);
+  if (id !== undefined && change.failing && change.subject.rule === null)
+    await sameBank(bankStore(), change.subject.bank_name, change.at);
+});
+
+/** "Within one dispatch minute": polls that failed this long before the incident's transition count. */
+export const SAME_BANK_WINDOW_MS = 60_000;
+
+/**
+ * Same bank (issue 45 item 3): when at least half of one bank's enabled accounts (not Disable; and at
+ * least 2) failed their last poll within the minute before `at`, their account incidents go under
+ * the bank's one parent. Read only when an account's incident opens or joins: the bank's accounts
+ * (one key-served page) and their poll records (8 Queries at most).
+ */
+export async function sameBank(store: BankStore, bankName: number, at: number): Promise<number | undefined> {
+  const page = await store.listAccounts(
+    emptyListQuery({ page_size: 1000, filters: { bank_name: { kind: 'enum', values: [bankName] } } }),
+  );
+  const enabled = page.result.filter((a) => a.status !== BankAccountStatus.values.Disable);
+  if (enabled.length < 2) return undefined;
+  const polls = await store.pollStatesOf(
+    enabled.map((a) => a.id),
+    at,
+  );
+  const failing = enabled.filter((a) => {
+    const p = polls.get(a.id)?.data;
+    const last = p?.last_refresh ?? 0;
+    return p?.last_error !== undefined && last > (p.last_success ?? 0) && last >= at - SAME_BANK_WINDOW_MS;
+  });
+  if (failing.length < 2 || failing.length * 2 < enabled.length) return undefined;
+  return groupSameBank(
+    bankName,
+    failing.map((a) => a.id),
+    at,
+  );
+}
 
 type AccountRef = Pick<StoredBankAccount, 'id' | 'bank_name' | 'user'>;
 

@@ -1,5 +1,6 @@
 import { Bank } from '../../shared/enums.js';
 import {
+  IncidentCause,
   IncidentEventKind,
   IncidentKind,
   IncidentSeverity,
@@ -8,6 +9,7 @@ import {
 } from '../../shared/schemas/incidents.js';
 import type { ListQuery } from '../../shared/listQuery.js';
 import { logger } from '../lib/logger.js';
+import { childResolved, joinParent, openParent } from './correlation.js';
 import { enqueueIncidentSync } from './incidentQueue.js';
 import { incidentStore, type StoredIncident } from './store.js';
 
@@ -143,7 +145,7 @@ export async function recordBankIncident(change: BankIncidentChange): Promise<nu
   const open = await store.openId(key);
   if (open === undefined) return undefined;
   const { incidentId: id, again, eventId } = await store.claimCause(cause, open);
-  await store.update(id, { status: Resolved, resolved_at: at });
+  const resolved = await store.update(id, { status: Resolved, resolved_at: at });
   if (!again || eventId === undefined || !(await store.hasEvent(id, eventId)))
     await store.addEvent(
       {
@@ -159,6 +161,8 @@ export async function recordBankIncident(change: BankIncidentChange): Promise<nu
       eventId,
     );
   await enqueueIncidentSync(id);
+  // It leaves its parent (same bank), which resolves with its last child.
+  await childResolved(resolved, at);
   // Last: while the key is held, a run again after a crash finds the incident to complete.
   await store.releaseOpen(key, id);
   return id;
@@ -195,4 +199,30 @@ export function withKindServed(query: ListQuery): ListQuery {
   const check = values.includes(IncidentKind.values.Check);
   if (bank === check) return { ...query, filters };
   return { ...query, filters: { ...filters, is_bank: { kind: 'boolean', value: bank } } };
+}
+
+/**
+ * Same bank (issue 45 item 3): the bank side found at least half of one bank's enabled accounts (and
+ * at least 2) failing their polls within one dispatch minute; their open account incidents go under
+ * the bank's one parent (correlation.ts openParent / joinParent: idempotent, so a run again after a
+ * crash changes nothing). Answers the parent's id, or undefined when none of them has an incident.
+ */
+export async function groupSameBank(bankName: number, accountIds: number[], at: number): Promise<number | undefined> {
+  const store = incidentStore();
+  const children: StoredIncident[] = [];
+  for (const accountId of accountIds) {
+    const id = await openBankIncidentId(accountId);
+    const child = id === undefined ? undefined : await store.get(id);
+    if (child && child.status !== Resolved) children.push(child);
+  }
+  if (children.length < 2) return undefined;
+  const parent = await openParent({
+    cause: IncidentCause.values.SameBank,
+    key: String(bankName),
+    title: Bank.label(bankName as never),
+    at,
+    fields: { kind: IncidentKind.values.Bank, is_bank: true, bank_name: bankName as StoredIncident['bank_name'] },
+  });
+  for (const child of children) await joinParent(parent, child, at);
+  return parent.id;
 }
