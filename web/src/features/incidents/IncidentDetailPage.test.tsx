@@ -118,6 +118,36 @@ describe('Incident detail', () => {
       expect(screen.getByRole('button', { name })).toBeDisabled();
   });
 
+  it("names a bank incident's bank, account and rule, and offers Poll now and Disable account instead of Re-run", async () => {
+    const api = renderDetail(
+      incident({
+        kind: 'bank',
+        site_id: null,
+        site_name: null,
+        process: null,
+        mode: null,
+        bank_account_id: 5,
+        bank_name: 1,
+        account_user: 'shop-kbz',
+        rule_id: 9,
+        rule_name: 'Floor',
+        last_message: 'balance < 1000000 (balance 950,000)',
+        timeline: [],
+      }),
+    );
+    expect(await screen.findByText('KBZ · shop-kbz · Alert rule Floor')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Re-run' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Start maintenance 1 h' })).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Poll now' }));
+    expect(await findToast('Polled.')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Disable account' }));
+    expect(await findToast('Account disabled.')).toBeInTheDocument();
+    expect(api.callsTo('POST', '/incidents/7/action').map((c) => c.body)).toEqual([
+      { action: 'poll' },
+      { action: 'disable' },
+    ]);
+  });
+
   it('shows a viewer the incident and its timeline without any action', async () => {
     const api = renderDetail(incident(), { jwt: 'token-viewer', name: 'Vera', s: 'viewer' });
     expect(await screen.findByRole('table', { name: 'Timeline' })).toBeInTheDocument();

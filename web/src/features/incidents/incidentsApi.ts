@@ -21,6 +21,8 @@ const DONE: Record<IncidentActionBody['action'], string> = {
   snooze: 'Snoozed.',
   rerun: 'Check success, go operation menu to check.',
   maintenance: 'Maintenance started for 1 h.',
+  poll: 'Polled.',
+  disable: 'Account disabled.',
 };
 
 /** Acknowledge, snooze, re-run or start maintenance: what the Telegram buttons do, from the console. */

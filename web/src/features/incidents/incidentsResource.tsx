@@ -1,8 +1,8 @@
-// The Incidents screen (under Message): every incident, newest first, filterable by status, site,
-// process and mode; a row opens its detail with the timeline and the actions.
+// The Incidents screen (under Message): every incident, newest first, filterable by status, kind,
+// site, process and mode, or bank and account; a row opens its detail with the timeline and the actions.
 import { Open16Regular } from '@fluentui/react-icons';
-import { Process, TestMode } from '@shared/enums';
-import { type Incident, IncidentStatus, incidentListFields } from '@shared/schemas/incidents';
+import { Bank, Process, TestMode } from '@shared/enums';
+import { type Incident, IncidentKind, IncidentStatus, incidentListFields } from '@shared/schemas/incidents';
 import { navigateTo } from '@/app/navigation';
 import { pathOf } from '@/app/paths';
 import { col, defineResource } from '@/components/table';
@@ -24,9 +24,14 @@ export const incidentsResource = defineResource<Incident>({
       sortable: true,
       render: (i) => <IncidentStatusBadge status={i.status} />,
     }),
+    // A check's incident names its site, process and mode; a bank's its bank, account and rule (issue 45).
+    col.enum('kind', 'Kind', IncidentKind, { filter: true }),
     col.text('site_name', 'Site', { searchable: true, filter: true, sortable: true }),
     col.enum('process', 'Process', Process, { filter: true }),
     col.enum('mode', 'Mode', TestMode, { filter: true }),
+    col.enum('bank_name', 'Bank', Bank, { filter: true }),
+    col.text('account_user', 'Account', { searchable: true, filter: true }),
+    col.text('rule_name', 'Alert rule'),
     col.number('failures', 'Failures', { sortable: true, filter: true }),
     col.datetime('opened_at', 'Opened At', { sortable: true, filter: 'range' }),
     col.datetime('last_failure_at', 'Last Failure', { sortable: true, filter: 'range' }),
