@@ -9,7 +9,9 @@ import { authRouter } from './auth/routes.js';
 import { passkeyRouter } from './auth/passkeyRoutes.js';
 import { autoCheckRouter } from './autoCheck/routes.js';
 import { bankAlertRulesRouter } from './bankAlertRules/routes.js';
+import { BankAccountStatus } from '../shared/enums.js';
 import { bankRouter } from './bank/routes.js';
+import { pollAccountNow as bankPollNow, updateAccount as updateBankAccount } from './bank/service.js';
 import { bankStore } from './bank/store.js';
 import { bankWebhookRouter } from './bankWebhook/routes.js';
 import { inboundBankWebhookRouter } from './bankWebhook/inbound/routes.js';
@@ -38,7 +40,14 @@ import { onSessionsEnded } from './users/sessionsEnded.js';
 // The API Lambda: every feature router under /api/v1. `router` holds the routes as the features
 // declare them (paths below /api/v1), which is how the route sweeps list them.
 /** What incidents need of the check engine (a Re-run starts a check): composed here, one way. */
-const INCIDENT_DEPS = { startCheck };
+const INCIDENT_DEPS = {
+  startCheck,
+  // A bank incident's Poll now and Disable account (issue 45): the bank reports to incidents, so it is composed here.
+  pollBankAccount: bankPollNow,
+  disableBankAccount: async (id: number) => {
+    await updateBankAccount(id, { status: BankAccountStatus.values.Disable as 99 });
+  },
+};
 
 /** A user's Telegram link ends with the user's sessions (issue 43), composed here so users does not import the bot. */
 onSessionsEnded(endTelegramLink);
