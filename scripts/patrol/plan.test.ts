@@ -141,14 +141,14 @@ describe('the diff of a file against the stack', () => {
     const ended = [{ ...release, name: 'Last year' }];
     const plan = planChanges(
       { version: 1, bank_accounts: [], maintenance_windows: [] },
-      { file: disabled, ended },
+      { file: disabled, hidden: { version: 1, maintenance_windows: ended } },
       { prune: true },
     );
     expect(plan.changes.map(describeChange)).toEqual(['delete maintenance window "Release"']);
     // The file's own ended window matches the stack's: nothing is made again.
     const again = planChanges(
       { version: 1, maintenance_windows: ended },
-      { file: { version: 1, maintenance_windows: [] }, ended },
+      { file: { version: 1, maintenance_windows: [] }, hidden: { version: 1, maintenance_windows: ended } },
     );
     expect(again.changes.map(describeChange)).toEqual(['unchanged maintenance window "Last year"']);
   });

@@ -11,7 +11,6 @@ import {
   isDisabled,
   KINDS,
   type Kind,
-  normalize,
   sitesListingAccounts,
 } from './model.js';
 
@@ -38,10 +37,13 @@ export interface PlanOptions {
   passwords?: boolean;
 }
 
-/** The stack's side: its entries, and those an apply matches but never prunes (ended one-off windows). */
+/**
+ * The stack's side: its entries, and `hidden` ones the export leaves out (a one-off window that has
+ * ended, a rule whose every site was deleted): an apply matches them by key, and never prunes them.
+ */
 export interface StackSide {
   file: PatrolFile;
-  ended?: PatrolFile['maintenance_windows'];
+  hidden?: PatrolFile;
 }
 
 export interface Plan {
@@ -55,10 +57,12 @@ const HAS_PASSWORD: readonly Kind[] = ['site account', 'bank account'];
 export function planChanges(file: PatrolFile, stack: StackSide, opts: PlanOptions = {}): Plan {
   const desired = entriesOf(file);
   const current = entriesOf(stack.file);
-  const ended = new Set((stack.ended ?? []).map((w) => w.name));
-  const windows = current.get('maintenance window');
-  for (const w of stack.ended ?? [])
-    if (!windows?.has(w.name)) windows?.set(w.name, normalize('maintenance window', w));
+  const hidden = stack.hidden ? entriesOf(stack.hidden) : new Map<Kind, Map<string, AnyEntry>>();
+  for (const [kind, entries] of hidden) {
+    const map = current.get(kind) ?? new Map<string, AnyEntry>();
+    for (const [key, entry] of entries) if (!map.has(key)) map.set(key, entry);
+    current.set(kind, map);
+  }
   const listing = sitesListingAccounts(file);
   const changes: Change[] = [];
   const deletes: Change[] = [];
@@ -78,7 +82,7 @@ export function planChanges(file: PatrolFile, stack: StackSide, opts: PlanOption
       changes.push({ action: fields.length ? 'update' : 'unchanged', kind, key, fields, entry, current: now });
     }
     for (const [key, entry] of have) {
-      if (want.has(key) || (kind === 'maintenance window' && ended.has(key))) continue;
+      if (want.has(key) || hidden.get(kind)?.has(key)) continue;
       if (kind === 'site account') {
         const site = (entry as AccountEntry).site;
         // A site the file does not list accounts of keeps them; a site being deleted takes them along.

@@ -76,8 +76,12 @@ export interface StackState {
   file: PatrolFile;
   /** Each entry's id, by kind and key. */
   ids: Map<Kind, Map<string, number>>;
-  /** One-off windows that have ended: left out of `file`, matched by an apply, never pruned. */
-  ended: MaintenanceEntry[];
+  /**
+   * Entries the file cannot hold as they are, left out of `file`: a one-off window that has ended
+   * (history, not configuration), a rule, window or alert rule whose every site or account was
+   * deleted (the schema wants one). An apply still matches them by key and never prunes them.
+   */
+  hidden: PatrolFile;
   /** What the export could not write as it is (said on stderr). */
   warnings: string[];
 }
@@ -162,7 +166,16 @@ export async function readStack(api: PatrolApi, now = Date.now()): Promise<Stack
     return entry;
   });
 
-  const ruleEntries: AutoCheckRuleEntry[] = rules.map((r) => {
+  const hidden = {
+    auto_check_rules: [] as AutoCheckRuleEntry[],
+    maintenance_windows: [] as MaintenanceEntry[],
+    alert_rules: [] as AlertRuleEntry[],
+  };
+  const orphan = (kind: Kind, key: string, what: string) =>
+    warnings.push(`${kind} "${key}" left out: every ${what} it named was deleted`);
+
+  const ruleEntries: AutoCheckRuleEntry[] = [];
+  for (const r of rules) {
     const entry = normalize('auto-check rule', {
       name: r.name,
       sites: namesOf(r.sites, `auto-check rule "${r.name}"`),
@@ -176,11 +189,14 @@ export async function readStack(api: PatrolApi, now = Date.now()): Promise<Stack
       enable: r.enable,
     });
     remember('auto-check rule', entry, r.id);
-    return entry;
-  });
+    if (entry.sites.length) ruleEntries.push(entry);
+    else {
+      orphan('auto-check rule', r.name, 'site');
+      hidden.auto_check_rules.push(entry);
+    }
+  }
 
   const windowEntries: MaintenanceEntry[] = [];
-  const endedEntries: MaintenanceEntry[] = [];
   for (const w of windows) {
     const common = {
       name: w.name,
@@ -207,7 +223,9 @@ export async function readStack(api: PatrolApi, now = Date.now()): Promise<Stack
     );
     // Matched by the apply even when ended (so the file's own ended window is not made again).
     remember('maintenance window', entry, w.id);
-    (ended(w, now) ? endedEntries : windowEntries).push(entry);
+    const siteless = entry.sites !== 'all' && entry.sites.length === 0;
+    if (siteless) orphan('maintenance window', w.name, 'site');
+    (ended(w, now) || siteless ? hidden.maintenance_windows : windowEntries).push(entry);
   }
 
   const bankKey = new Map<number, string>();
@@ -234,7 +252,7 @@ export async function readStack(api: PatrolApi, now = Date.now()): Promise<Stack
     return entry;
   });
 
-  const alertEntries = alerts?.map((a): AlertRuleEntry => {
+  const alertEntries = alerts?.flatMap((a): AlertRuleEntry[] => {
     const scope: AlertRuleEntry['scope'] =
       a.scope.kind === 'bank'
         ? { kind: 'bank', bank: nameOf(Bank.values, a.scope.bank ?? '') as 'KBZ' }
@@ -257,7 +275,10 @@ export async function readStack(api: PatrolApi, now = Date.now()): Promise<Stack
       enabled: a.enabled,
     });
     remember('alert rule', entry, a.id);
-    return entry;
+    if (entry.scope.kind !== 'accounts' || entry.scope.accounts.length) return [entry];
+    orphan('alert rule', a.name, 'bank account');
+    hidden.alert_rules.push(entry);
+    return [];
   });
 
   const byKey =
@@ -272,5 +293,5 @@ export async function readStack(api: PatrolApi, now = Date.now()): Promise<Stack
     bank_accounts: bankEntries.sort(byKey('bank account')),
     ...(alertEntries ? { alert_rules: alertEntries.sort(byKey('alert rule')) } : {}),
   };
-  return { file, ended: endedEntries, ids, warnings };
+  return { file, hidden: { version: PATROL_FILE_VERSION, ...hidden }, ids, warnings };
 }
