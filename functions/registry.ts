@@ -99,6 +99,8 @@ export interface AccessDef {
 
 /** Where a checker stores its videos and screenshots (functions/checks/runSubtask.ts). */
 export const CHECK_EVIDENCE_PREFIX = 'checks/';
+/** Where reports keep their PDFs (functions/reports/store.ts), with their own lifecycle rule. */
+export const REPORTS_PREFIX = 'reports/';
 
 export interface LambdaDef {
   name: string;
@@ -131,9 +133,10 @@ export const LAMBDAS: readonly LambdaDef[] = [
     memoryMb: 1024,
     timeoutSeconds: 29,
     // Reads videos to sign their addresses; never writes or deletes one. Stores site passwords.
+    // Reads a report's PDF back (the schedule's printer writes it).
     access: {
       table: 'readWrite',
-      videos: { readPrefixes: [CHECK_EVIDENCE_PREFIX] },
+      videos: { readPrefixes: [CHECK_EVIDENCE_PREFIX, REPORTS_PREFIX] },
       // notify: replays of bank notifications and the deliveries of inbound bank webhooks.
       sends: ['check', 'notify', 'bank'],
       secrets: 'encryptDecrypt',
@@ -225,8 +228,8 @@ export const LAMBDAS: readonly LambdaDef[] = [
     trigger: { type: 'schedule', everySeconds: 60 },
     memoryMb: 512,
     timeoutSeconds: 60,
-    // Expired video rows and raw logs take their files with them.
-    access: { table: 'readWrite', videos: { deletePrefixes: [CHECK_EVIDENCE_PREFIX] } },
+    // Expired video rows, raw logs and reports take their files with them.
+    access: { table: 'readWrite', videos: { deletePrefixes: [CHECK_EVIDENCE_PREFIX, REPORTS_PREFIX] } },
   },
   {
     name: 'expiryStream',
@@ -234,7 +237,24 @@ export const LAMBDAS: readonly LambdaDef[] = [
     trigger: { type: 'stream' },
     memoryMb: 256,
     timeoutSeconds: 60,
-    access: { table: 'readWrite', videos: { deletePrefixes: [CHECK_EVIDENCE_PREFIX] } },
+    access: { table: 'readWrite', videos: { deletePrefixes: [CHECK_EVIDENCE_PREFIX, REPORTS_PREFIX] } },
+  },
+  {
+    // The reports' minute tick (functions/reports/scheduler.ts): each due period's report made once,
+    // printed in Chromium from the console's own page, and sent to the check chat; PDFs of reports
+    // made by hand printed.
+    name: 'reportSchedule',
+    entry: 'functions/reports/scheduler.ts',
+    trigger: { type: 'schedule', everySeconds: 60 },
+    memoryMb: 2048,
+    timeoutSeconds: 300,
+    chromium: true,
+    // Decrypts the bot token; the printer's read-scope API token is a row and key like any token.
+    access: {
+      table: 'readWrite',
+      videos: { readPrefixes: [REPORTS_PREFIX], writePrefixes: [REPORTS_PREFIX] },
+      secrets: 'decrypt',
+    },
   },
   {
     // Recounts the list counters (and re-indexes rows of an older layout) when the local stack

@@ -14,6 +14,7 @@ import '../incidents/store.js';
 import '../maintenance/store.js';
 import '../notifications/store.js';
 import '../notifications/telegram/settingsStore.js';
+import '../reports/store.js';
 import '../sites/store.js';
 import '../systemConfig/store.js';
 import '../telegramBot/linkStore.js';

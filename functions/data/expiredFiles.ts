@@ -2,7 +2,7 @@ import { deleteObject } from '../lib/storage/objects.js';
 
 /**
  * The files of an expired row go with it: a video row takes its video, a raw log its screenshot, a
- * report its figures and PDF.
+ * report its PDF.
  * This is what makes the configured retention of videos real (the bucket's lifecycle rule is a
  * deploy-time backstop, see docs/deploy.md): locally from the sweeper, in the cloud from the
  * table stream's TTL deletes.
@@ -14,9 +14,9 @@ export async function deleteExpiredFiles(old: Record<string, unknown>): Promise<
       ? [old.key]
       : type === 'raw_log'
         ? [old.screenshot_key]
-        : // A report's figures and its PDF (functions/reports/store.ts).
+        : // A report's PDF (functions/reports/store.ts).
           type === 'report'
-          ? [old.body_key, old.pdf_key]
+          ? [old.pdf_key]
           : [];
   for (const key of keys) if (typeof key === 'string' && key) await deleteObject(key);
 }

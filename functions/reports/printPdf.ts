@@ -71,13 +71,20 @@ export async function printReportPdf(id: number, language: ReportLanguage, now =
       waitUntil: 'load',
       timeout: READY_TIMEOUT_MS,
     });
-    await page
-      .waitForFunction(() => document.body.dataset.reportReady === '1', { timeout: READY_TIMEOUT_MS })
+    // '1' once drawn, 'failed' when the page could not read the report (web/src/features/reports/).
+    const ready = await page
+      .waitForFunction(
+        () =>
+          ['1', 'failed'].includes(document.body.dataset.reportReady ?? '') ? document.body.dataset.reportReady : false,
+        { timeout: READY_TIMEOUT_MS },
+      )
+      .then((handle) => handle.jsonValue() as Promise<unknown>)
       .catch((cause: unknown) => {
         throw new ReportPrintError(`The report page did not finish rendering within ${READY_TIMEOUT_MS / 1000} s`, {
           cause,
         });
       });
+    if (ready !== '1') throw new ReportPrintError('The report page could not read the report');
     const pdf = await page.pdf({
       format: 'A4',
       printBackground: true,

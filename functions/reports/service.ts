@@ -93,11 +93,19 @@ export async function getReportPdf(id: number): Promise<{ report: ReportRow; pdf
   return { report: toRow(stored), pdf: kept };
 }
 
+/** A report whose PDF failed to print this often is left unprinted (a console build without the page). */
+export const PRINT_ATTEMPTS = 3;
+
 /** Prints a report's PDF and keeps it (the schedule's work: functions/reports/scheduler.ts). */
 export async function printReport(id: number): Promise<StoredReport> {
   const stored = await row(id);
   if (stored.pdf_key) return stored;
-  return reportStore().savePdf(id, await printReportPdf(id, stored.language));
+  try {
+    return await reportStore().savePdf(id, await printReportPdf(id, stored.language));
+  } catch (error) {
+    await reportStore().printFailed(id, (stored.print_attempts ?? 0) + 1);
+    throw error;
+  }
 }
 
 /** Reports made within `sinceMs` whose PDF is not printed yet, oldest first. */
@@ -106,7 +114,7 @@ export async function unprintedReports(now: number, sinceMs: number): Promise<nu
     emptyListQuery({ page_size: 0, filters: { created_at: { kind: 'range', start: now - sinceMs } } }),
   );
   return page.result
-    .filter((r) => r.pdf_at === null)
+    .filter((r) => r.pdf_at === null && (r.print_attempts ?? 0) < PRINT_ATTEMPTS)
     .map((r) => r.id)
     .sort((a, b) => a - b);
 }

@@ -9,6 +9,7 @@ import {
   ObjectOwnership,
 } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { CHECK_EVIDENCE_PREFIX, REPORTS_PREFIX } from '../../functions/registry.js';
 
 export interface StorageProps {
   stage: string;
@@ -20,7 +21,15 @@ export interface StorageProps {
    * S3 deletes any file left after this many days. Keep it above the longest retention operators set.
    */
   videoExpiryDays: number;
+  /**
+   * The same backstop for reports (`reports/`: their figures and PDFs, kept `retention_days.reports`);
+   * default REPORT_EXPIRY_DAYS.
+   */
+  reportExpiryDays?: number;
 }
+
+/** Reports' files outlive their rows' default retention (400 days) by a year before S3 removes them. */
+export const REPORT_EXPIRY_DAYS = 765;
 
 /** The private bucket of recorded check videos; the console plays them through presigned GET URLs. */
 export class Storage extends Construct {
@@ -50,7 +59,13 @@ export class Storage extends Construct {
       encryption: BucketEncryption.S3_MANAGED,
       enforceSSL: true,
       lifecycleRules: [
-        { id: 'expire-videos', expiration: Duration.days(props.videoExpiryDays) },
+        // By prefix: check evidence and reports expire apart.
+        { id: 'expire-videos', prefix: CHECK_EVIDENCE_PREFIX, expiration: Duration.days(props.videoExpiryDays) },
+        {
+          id: 'expire-reports',
+          prefix: REPORTS_PREFIX,
+          expiration: Duration.days(props.reportExpiryDays ?? REPORT_EXPIRY_DAYS),
+        },
         { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
       removalPolicy: props.removalPolicy,
