@@ -8,11 +8,11 @@ import { factorRouter } from './auth/factorRoutes.js';
 import { authRouter } from './auth/routes.js';
 import { passkeyRouter } from './auth/passkeyRoutes.js';
 import { autoCheckRouter } from './autoCheck/routes.js';
-import { bankAlertRulesRouter } from './bankAlertRules/routes.js';
 import { BankAccountStatus } from '../shared/enums.js';
+import { bankAlertRulesRouter } from './bankAlertRules/routes.js';
 import { bankRouter } from './bank/routes.js';
-import { pollAccountNow as bankPollNow, updateAccount as updateBankAccount } from './bank/service.js';
 import { bankStore } from './bank/store.js';
+import { pollAccountNow as bankPollNow, updateAccount as updateBankAccount } from './bank/service.js';
 import { bankWebhookRouter } from './bankWebhook/routes.js';
 import { inboundBankWebhookRouter } from './bankWebhook/inbound/routes.js';
 import { checksRouter } from './checks/routes.js';
@@ -23,6 +23,7 @@ import { healthRouter } from './health/routes.js';
 import { incidentsRouter } from './incidents/routes.js';
 import { maintenanceRouter } from './maintenance/routes.js';
 import { metricsRouter } from './metrics/routes.js';
+import { reportsRouter } from './reports/routes.js';
 import { API_PREFIX, createApiHandler } from './lib/http/apiHandler.js';
 import { Router } from './lib/http/router.js';
 import { openApiRouter } from './openapi/routes.js';
@@ -78,6 +79,7 @@ export const router = new Router().include(
   bankWebhookRouter,
   bankDashboardRouter,
   metricsRouter,
+  reportsRouter,
   patrolSchemaRouter,
   openApiRouter(() => ({ api: router, root: rootRouter })),
 );
