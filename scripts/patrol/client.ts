@@ -31,10 +31,12 @@ export interface PatrolApi {
 }
 
 const PAGE = 500;
+/** Retry-After waits longer than this are reported, not waited out. */
+const MAX_RETRY_WAIT_S = 30;
 
 export function patrolApi(url: string, token: string, fetchFn: typeof fetch = fetch): PatrolApi {
   const base = url.replace(/\/+$/, '').replace(/(\/api\/v1)?$/, '/api/v1');
-  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  async function call<T>(method: string, path: string, body?: unknown, attempt = 1): Promise<T> {
     let res: Response;
     try {
       res = await fetchFn(`${base}${path}`, {
@@ -49,6 +51,13 @@ export function patrolApi(url: string, token: string, fetchFn: typeof fetch = fe
       });
     } catch (error) {
       throw new ApiError(0, undefined, `${method} ${base}${path} did not answer: ${(error as Error).message}`);
+    }
+    // A short rate-limit wait (the API's per-user budgets) is waited out; a long one is the caller's to see.
+    const wait = Number(res.headers.get('retry-after'));
+    if (res.status === 429 && attempt < 4 && wait > 0 && wait <= MAX_RETRY_WAIT_S) {
+      await res.body?.cancel();
+      await new Promise((r) => setTimeout(r, wait * 1000));
+      return call(method, path, body, attempt + 1);
     }
     const text = await res.text();
     let envelope: { code?: number; msg?: string; data?: unknown; extra?: Record<string, unknown> } | undefined;

@@ -64,3 +64,28 @@ describe('npm run patrol', () => {
     expect(r.err).toContain('did not answer: no network in this test');
   });
 });
+
+describe('the API client', () => {
+  it('waits out a short rate limit, and reports a long one with the API message', async () => {
+    const { patrolApi } = await import('./client.js');
+    const answers = [
+      new Response(JSON.stringify({ code: 4290, msg: 'Too many calls' }), {
+        status: 429,
+        headers: { 'retry-after': '1' },
+      }),
+      new Response(JSON.stringify({ code: 1000, msg: 'SUCCESS', data: { id: 7 } }), { status: 200 }),
+      new Response(JSON.stringify({ code: 4290, msg: 'Too many maintenance windows; try again in 3600 s' }), {
+        status: 429,
+        headers: { 'retry-after': '3600' },
+      }),
+    ];
+    const calls: string[] = [];
+    const api = patrolApi('https://patrol.example.com/api/v1/', 'pat_x', (async (url: string) => {
+      calls.push(url);
+      return answers.shift();
+    }) as unknown as typeof fetch);
+    expect(await api.send('POST', '/sites', {})).toEqual({ id: 7 });
+    expect(calls).toEqual(['https://patrol.example.com/api/v1/sites', 'https://patrol.example.com/api/v1/sites']);
+    await expect(api.send('POST', '/maintenance', {})).rejects.toThrow('Too many maintenance windows');
+  });
+});
