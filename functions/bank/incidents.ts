@@ -1,7 +1,6 @@
 import { evaluateRule, formatFigureValue, type RuleFigures } from '../../shared/alertRules/index.js';
 import { BankAccountStatus } from '../../shared/enums.js';
-import { DAY_SECONDS } from '../../shared/schemas/bank.js';
-import { secondOfDay } from '../../shared/zoneClock.js';
+import { msInRanges } from '../../shared/alertRules/rangeTime.js';
 import type { ActiveAlertRule } from '../bankAlertRules/rulesForAccount.js';
 import {
   type BankIncidentChange,
@@ -110,30 +109,6 @@ export function statusIncidents(
   return [];
 }
 
-/** Milliseconds of [from, to) that lie inside the ranges (seconds of the day in `timeZone`). */
-export function msInsideRanges(
-  ranges: readonly (readonly [number, number])[],
-  from: number,
-  to: number,
-  timeZone: string,
-): number {
-  if (to <= from || ranges.length === 0) return 0;
-  let total = 0;
-  // Day by day from `from`'s second of the day: at most a few days matter for a rule (longer
-  // silences are capped, below), and each day adds its overlap with every range.
-  const cap = Math.min(to, from + 31 * DAY_SECONDS * 1000);
-  let dayStart = from - secondOfDay(from, timeZone) * 1000;
-  while (dayStart < cap) {
-    for (const [start, end] of ranges) {
-      const a = Math.max(from, dayStart + start * 1000);
-      const b = Math.min(cap, dayStart + end * 1000);
-      if (b > a) total += b - a;
-    }
-    dayStart += DAY_SECONDS * 1000;
-  }
-  return total;
-}
-
 /** The figures of one poll (shared/alertRules RuleFigures), from what the poll holds: nothing read for them. */
 export function pollFigures(input: {
   account: Pick<StoredBankAccount, 'monitor_range' | 'enabled_at'>;
@@ -164,7 +139,7 @@ export function pollFigures(input: {
     credits: tally.credits ?? [],
     debits: tally.debits ?? [],
     ...(since
-      ? { no_statement_for_ms: msInsideRanges(input.account.monitor_range, since, input.now, input.timeZone) }
+      ? { no_statement_for_ms: msInRanges(input.account.monitor_range, since, input.now, input.timeZone) }
       : {}),
     ...(tally.drift !== undefined ? { drift: tally.drift } : {}),
     status: input.status as RuleFigures['status'],
