@@ -12,6 +12,8 @@ export interface FigureAccount {
   user: string;
   monitor_range: readonly (readonly [number, number])[];
   created_at: number;
+  /** When it was last enabled: silence before any statement counts from here, as the poll counts it. */
+  enabled_at?: number | null;
 }
 
 export interface FigureSub {

@@ -19,7 +19,8 @@ import { checkExpression, checkScope } from './service.js';
 // - `balance` is the sum of the Available sub-accounts' balances, rebuilt from the balance changes
 //   (before the first change in the window: its previous balance; none: the balance now);
 // - `no_statement_for` counts in-range time since the newest statement before the instant, also
-//   checked every PREVIEW_STEP_MS between polls (idle polls are not stored, their time is);
+//   checked every PREVIEW_STEP_MS between polls (idle polls are not stored, their time is); before
+//   any statement it counts from the account's enabling, as the poll does;
 // - `status` is not stored over time: unknown, so `status = Locked` alone never fires here.
 // A firing is the start of an episode (not fired → fired), as the incident it would have opened.
 // Unknown keeps the episode as it is, as the poll does.
@@ -120,7 +121,12 @@ function* instants(h: AccountHistory, rule: Rule, since: number, now: number): G
   for (const [sub, s] of firstChange) if (balance.has(sub)) balance.set(sub, s.pre_bal);
 
   // The silence grows step by step (each step's in-range time added), and a statement ends it.
-  let silence = msInRanges(h.account.monitor_range, h.before ?? h.account.created_at, since, h.timeZone);
+  let silence = msInRanges(
+    h.account.monitor_range,
+    h.before ?? h.account.enabled_at ?? h.account.created_at,
+    since,
+    h.timeZone,
+  );
   let previous = since;
   for (const t of [...byTime.keys()].sort((a, b) => a - b)) {
     const { statements, stats } = byTime.get(t) as { statements: FigureStatement[]; stats: FigureBalanceStat[] };
@@ -147,7 +153,8 @@ export function firingsOf(h: AccountHistory, rule: Rule, since: number, now: num
   for (const [at, figures] of instants(h, rule, since, now)) {
     const outcome = evaluateRule(rule, figures);
     if (outcome.unknown) continue;
-    if (outcome.fired && !firing) out.push({ at, account_id: h.account.id, figure: outcome.figure, value: outcome.value });
+    if (outcome.fired && !firing)
+      out.push({ at, account_id: h.account.id, figure: outcome.figure, value: outcome.value });
     firing = outcome.fired;
   }
   return out;

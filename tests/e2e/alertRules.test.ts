@@ -42,6 +42,8 @@ async function accountWithLargeCredit(): Promise<{ id: number; user: string }> {
 async function openAlertRules(page: Page, texts = { group: 'Bank Monitor', entry: 'Alert rules' }) {
   const menu = page.getByRole('navigation', { name: texts.group === 'Bank Monitor' ? 'Main menu' : '主菜单' });
   const group = menu.getByRole('button', { name: texts.group, exact: true });
+  // A fresh sign-in's home page may take a while on a loaded machine before the menu is there.
+  await shows(group, 60_000);
   if ((await group.getAttribute('aria-expanded')) !== 'true') await group.click();
   const link = menu.getByRole('link', { name: texts.entry, exact: true });
   await until(
