@@ -152,11 +152,14 @@ const nameOf = (i: StoredIncident) => i.site_name ?? i.account_user ?? `#${i.id}
 export async function refreshParent(parentId: number, at: number, opts: { mayResolve?: boolean } = {}) {
   const store = incidentStore();
   const parent = await store.get(parentId);
-  if (!parent?.cause || parent.status === Resolved) return;
-  const children = (await store.active()).filter((i) => i.parent_id === parentId && !i.cause);
+  if (!parent?.cause) return;
+  const children =
+    parent.status === Resolved ? [] : (await store.active()).filter((i) => i.parent_id === parentId && !i.cause);
   if (children.length === 0) {
-    if (!opts.mayResolve) return;
-    await store.update(parentId, { status: Resolved, resolved_at: at, children: 0, child_names: [] });
+    if (!opts.mayResolve && parent.status !== Resolved) return;
+    // Resolved already: a run again after a crash completes the entry and the key's release.
+    if (parent.status !== Resolved)
+      await store.update(parentId, { status: Resolved, resolved_at: at, children: 0, child_names: [] });
     const mark = await store.claimCause(`parent-resolved:${parentId}`, parentId);
     if (mark.eventId !== undefined && (!mark.again || !(await store.hasEvent(parentId, mark.eventId))))
       await store.addEvent(
@@ -236,8 +239,7 @@ export async function correlateCheckFailure(incident: StoredIncident, at: number
       return;
     }
   }
-  if (incident.parent_id || alerts.correlate_min_sites <= 0 || incident.process === null || incident.mode === null)
-    return;
+  if (alerts.correlate_min_sites <= 0 || incident.process === null || incident.mode === null) return;
   const { process, mode } = incident;
   const spec: ParentSpec = {
     cause: IncidentCause.values.SameCheck,
@@ -247,22 +249,24 @@ export async function correlateCheckFailure(incident: StoredIncident, at: number
     fields: { process, mode },
   };
   const openId = await store.parentOf(parentKeyOf(spec.cause, spec.key));
-  if (openId !== undefined) {
-    const open = await store.get(openId);
-    if (open && open.status !== Resolved) return joinParent(open, incident, at);
-  }
+  const open = openId === undefined ? undefined : await store.get(openId);
+  // Under another parent (the checker's) it stays; under this one, a run again completes the group.
+  if (incident.parent_id && incident.parent_id !== open?.id) return;
+  // Every sibling without a parent joins, not this one alone: a run again after a crash between the
+  // parent's open and its joins completes the group.
   const siblings = (await store.active()).filter(
     (i) =>
       isCheckChild(i) &&
       i.process === process &&
       i.mode === mode &&
-      !i.parent_id &&
+      (!i.parent_id || i.parent_id === open?.id) &&
       i.opened_at >= at - windowMs &&
       i.site_id !== null,
   );
   if (!siblings.some((s) => s.id === incident.id)) siblings.push(incident);
-  if (new Set(siblings.map((s) => s.site_id)).size < alerts.correlate_min_sites) return;
-  const parent = await openParent(spec);
+  const grouping = open && open.status !== Resolved;
+  if (!grouping && new Set(siblings.map((s) => s.site_id)).size < alerts.correlate_min_sites) return;
+  const parent = grouping ? open : await openParent(spec);
   for (const sibling of siblings) await joinParent(parent, sibling, at);
 }
 

@@ -1,5 +1,6 @@
 import { IncidentEventKind, IncidentSeverity, IncidentStatus } from '../../shared/schemas/incidents.js';
 import { ConditionFailedError } from '../lib/db/entity.js';
+import { writeSequence } from '../lib/db/faults.js';
 import { logger } from '../lib/logger.js';
 import { maintenanceInForce } from '../maintenance/service.js';
 import { getSystemConfig } from '../systemConfig/getSystemConfig.js';
@@ -69,32 +70,40 @@ export async function escalateIncidents(now = Date.now()): Promise<number[]> {
   const afterMs = (await getSystemConfig()).alerts.escalate_after_minutes * 60_000;
   const escalated: number[] = [];
   for (const incident of await store.unresolved()) {
-    try {
-      const step = incident.escalation_step ?? 0;
-      // A step taken before a crash is completed whatever has happened since: its entry is history.
-      if (step > 0 && incident.escalation_done === false) {
-        await completeStep(incident, now);
-        escalated.push(incident.id);
-        continue;
-      }
-      if (toIncident(incident, now).status !== Open) continue;
-      const due = stepDueAt(incident, step + 1, afterMs);
-      if (due === undefined || now < due) continue;
-      if (incident.site_id !== null && (await maintenanceInForce(incident.site_id, now))) continue;
-      if (await underOpenParent(incident)) continue;
-      const taken = await store.update(
-        incident.id,
-        { escalation_step: step + 1, escalation_done: false },
-        { expect: { escalation_step: incident.escalation_step, status: incident.status } },
-      );
-      await completeStep(taken, now);
-      escalated.push(incident.id);
-    } catch (error) {
-      // Changed meanwhile (acknowledged, another tick): this tick leaves it.
-      if (!(error instanceof ConditionFailedError)) throw error;
-    }
+    // One step of one incident is a write sequence (the crash tests' `incident_escalation`).
+    const stepped = await writeSequence('incident_escalation', () => escalateOne(incident, afterMs, now));
+    if (stepped) escalated.push(incident.id);
   }
   return escalated;
+}
+
+/** Takes the incident's next step if it is due, or completes one a crash left undone; true if either. */
+async function escalateOne(incident: StoredIncident, afterMs: number, now: number): Promise<boolean> {
+  const store = incidentStore();
+  try {
+    const step = incident.escalation_step ?? 0;
+    // A step taken before a crash is completed whatever has happened since: its entry is history.
+    if (step > 0 && incident.escalation_done === false) {
+      await completeStep(incident, now);
+      return true;
+    }
+    if (toIncident(incident, now).status !== Open) return false;
+    const due = stepDueAt(incident, step + 1, afterMs);
+    if (due === undefined || now < due) return false;
+    if (incident.site_id !== null && (await maintenanceInForce(incident.site_id, now))) return false;
+    if (await underOpenParent(incident)) return false;
+    const taken = await store.update(
+      incident.id,
+      { escalation_step: step + 1, escalation_done: false },
+      { expect: { escalation_step: incident.escalation_step, status: incident.status } },
+    );
+    await completeStep(taken, now);
+    return true;
+  } catch (error) {
+    // Changed meanwhile (acknowledged, another tick): this tick leaves it.
+    if (!(error instanceof ConditionFailedError)) throw error;
+    return false;
+  }
 }
 
 /** How long after its group wait a first message that has not gone out is asked for again. */

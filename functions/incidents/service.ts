@@ -13,6 +13,7 @@ import {
 } from '../../shared/schemas/incidents.js';
 import type { ProcessValue, TestModeValue } from '../../shared/schemas/checks.js';
 import { ConditionFailedError, type ListOutcome } from '../lib/db/entity.js';
+import { writeSequence } from '../lib/db/faults.js';
 import { defineFollowUp } from '../lib/db/outbox.js';
 import { TooManyRequestsError } from '../lib/errors.js';
 import { logger } from '../lib/logger.js';
@@ -233,7 +234,7 @@ export async function recordIncidentResult(sub: SubtaskEnd): Promise<void> {
     await store.settleFailure(id, sub.id);
     // Siblings of one cause go under one parent, and the first message waits for them (issue 45).
     row ??= await store.get(id);
-    if (row) await correlateCheckFailure(row, at);
+    if (row) await writeSequence('incident_correlation', () => correlateCheckFailure(row as StoredIncident, at));
     await enqueueIncidentSync(id);
     return;
   }
@@ -251,7 +252,7 @@ export async function recordIncidentResult(sub: SubtaskEnd): Promise<void> {
     );
   await enqueueIncidentSync(id);
   // It leaves its parent, which resolves with its last child (issue 45).
-  await childResolved(resolved, at);
+  await writeSequence('incident_correlation', () => childResolved(resolved, at));
   // Last: while the key is held, a run again after a crash finds the incident to complete.
   await store.releaseOpen(openKeyOf(sub), id);
 }
