@@ -79,7 +79,7 @@ export interface ListPlan {
   empty: boolean;
   /**
    * The index's copies lack some field the entity's rows show (an INCLUDE or KEYS_ONLY index, a
-   * field added since): the page's rows are read from the table by their keys (fetchPage).
+   * field added since): the page's rows are read from the table by their keys (fetchRows).
    */
   fetch: boolean;
 }
