@@ -9,6 +9,11 @@ import * as service from './service.js';
 
 const id = (req: Request) => Number(req.params.id);
 const AUDIT = { target: 'bank_alert_rule' };
+/** Previews per user a minute: each may read up to 20 accounts' week of statements (docs/bank-monitor.md). */
+const PREVIEW_LIMIT = {
+  rule: { name: 'alert-rule-preview', limit: 30, windowSeconds: 60 },
+  what: 'alert rule previews',
+};
 
 /** What the routes need of the bank, composed by functions/api.ts (the bank imports this feature). */
 export interface AlertRuleDeps {
@@ -31,7 +36,7 @@ export const bankAlertRulesRouter = (deps: AlertRuleDeps) =>
     .post(
       '/bank/alert-rules/preview',
       async (req) => previewAlertRule(deps.bank(), req.body, (await getSystemConfig()).time_zone),
-      { body: AlertRulePreviewBody, audit: false },
+      { body: AlertRulePreviewBody, audit: false, rateLimit: PREVIEW_LIMIT },
     )
     .get('/bank/alert-rules/:id', (req) => service.getAlertRule(id(req)))
     .put('/bank/alert-rules/:id', (req) => service.updateAlertRule(deps.bank(), id(req), req.body, req.user), {
