@@ -19,6 +19,8 @@ export function msInRanges(
   timeZone: string,
 ): number {
   if (to <= from || ranges.length === 0) return 0;
+  // All day (the default range): every instant counts, no zone arithmetic needed.
+  if (ranges.some(([a, b]) => a <= 0 && b >= DAY_S)) return to - from;
   const start = Math.max(from, to - MAX_DAYS * DAY_S * 1000);
   let inside = 0;
   let t = start;
