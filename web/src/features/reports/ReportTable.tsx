@@ -28,8 +28,26 @@ const useStyles = makeStyles({
   td: { borderBottom: `1px solid ${tokens.colorNeutralStroke2}`, padding: '4px 8px', verticalAlign: 'top' },
   numeric: { textAlign: 'right', whiteSpace: 'nowrap' },
   strong: { fontWeight: tokens.fontWeightSemibold, backgroundColor: tokens.colorNeutralBackground2 },
+  // Paper: 186 mm for up to ten columns.
+  dense: {
+    fontSize: '8pt',
+    '& th': { whiteSpace: 'normal', padding: '2px 4px', verticalAlign: 'bottom' },
+    '& td': { padding: '2px 4px' },
+  },
+  group: { breakInside: 'avoid' },
   empty: { color: tokens.colorNeutralForeground3, display: 'block', padding: `${tokens.spacingVerticalS} 0` },
 });
+
+/** Consecutive rows of one key together; each row alone without `key`. */
+function groupsOf<T>(rows: readonly T[], key?: (row: T) => string | number): T[][] {
+  const groups: T[][] = [];
+  for (const [i, row] of rows.entries()) {
+    const last = groups.at(-1);
+    if (key && last && i > 0 && key(rows[i - 1]) === key(row)) last.push(row);
+    else groups.push([row]);
+  }
+  return groups;
+}
 
 /**
  * A report's table, drawn from its columns. Plain table markup, so a printed page repeats the
@@ -42,6 +60,8 @@ export function ReportTable<T>({
   rowKey,
   strong,
   emptyText,
+  dense,
+  group,
 }: {
   /** The table's accessible name (English, translated here). */
   label: string;
@@ -51,12 +71,16 @@ export function ReportTable<T>({
   /** Rows drawn as totals. */
   strong?: (row: T) => boolean;
   emptyText: string;
+  /** Smaller type and padding, headers wrapping: the printed page. */
+  dense?: boolean;
+  /** Consecutive rows with one key stay on one printed page (a site's totals and its processes). */
+  group?: (row: T) => string | number;
 }): ReactNode {
   const t = useT();
   const styles = useStyles();
   if (rows.length === 0) return <Text className={styles.empty}>{t(emptyText)}</Text>;
   return (
-    <table className={styles.table} aria-label={t(label)}>
+    <table className={mergeClasses(styles.table, dense && styles.dense)} aria-label={t(label)}>
       <thead>
         <tr>
           {columns.map((c) => (
@@ -66,17 +90,19 @@ export function ReportTable<T>({
           ))}
         </tr>
       </thead>
-      <tbody>
-        {rows.map((row, i) => (
-          <tr key={rowKey(row, i)} className={strong?.(row) ? styles.strong : undefined}>
-            {columns.map((c) => (
-              <td key={c.label} className={mergeClasses(styles.td, c.numeric && styles.numeric)}>
-                {c.cell(row)}
-              </td>
-            ))}
-          </tr>
-        ))}
-      </tbody>
+      {groupsOf(rows, group).map((lines) => (
+        <tbody key={rowKey(lines[0], rows.indexOf(lines[0]))} className={styles.group}>
+          {lines.map((row) => (
+            <tr key={rowKey(row, rows.indexOf(row))} className={strong?.(row) ? styles.strong : undefined}>
+              {columns.map((c) => (
+                <td key={c.label} className={mergeClasses(styles.td, c.numeric && styles.numeric)}>
+                  {c.cell(row)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      ))}
     </table>
   );
 }

@@ -108,11 +108,13 @@ export function ReportView({
       </Section>
       <Section title="Sites and processes" print={print}>
         <ReportTable
+          dense={print}
           label="Sites and processes"
           columns={siteColumns}
           rows={siteLines(report.sites)}
           rowKey={(l) => `${l.site.site_id}-${l.process ?? 'all'}`}
           strong={(l) => l.process === null}
+          group={(l) => l.site.site_id}
           emptyText="No checks ran in this period"
         />
         <Text size={200} className={styles.note}>
@@ -137,6 +139,7 @@ export function ReportView({
       </Section>
       <Section title="Maintenance windows" print={print}>
         <ReportTable
+          dense={print}
           label="Maintenance windows"
           columns={maintenanceColumns(siteName)}
           rows={report.maintenance}
@@ -156,6 +159,7 @@ export function ReportView({
           ]}
         />
         <ReportTable
+          dense={print}
           label="Incidents"
           columns={incidentColumns(zone, incidentId)}
           rows={incidents.rows}
@@ -165,6 +169,7 @@ export function ReportView({
       </Section>
       <Section title="Bank accounts" print={print}>
         <ReportTable
+          dense={print}
           label="Bank accounts"
           columns={bankColumns}
           rows={bankLines}

@@ -1,5 +1,6 @@
-// A report and list rows as the server sends them, for the screens' tests.
-import type { Report, ReportRow } from '@shared/schemas/reports';
+// A report and list rows as the server sends them, for the screens' tests and the e2e test's paper
+// layout (which the root tsconfig checks: hence the relative import, not the web's @shared alias).
+import type { Report, ReportRow, ReportSite } from '../../../../shared/schemas/reports';
 
 export const GENERATED = Date.UTC(2026, 11, 7, 2, 30);
 const MIN = 60_000;
@@ -164,4 +165,28 @@ export function emptyReport(): Report {
       telegram: { sent: 0, failed: 0 },
     },
   });
+}
+
+/** `report()` with `n` sites of three processes each: enough rows to run over several A4 pages. */
+export function reportOfSites(n: number, over: Partial<Report> = {}): Report {
+  const base = report(over);
+  const sites: ReportSite[] = Array.from({ length: n }, (_, i) => ({
+    ...base.sites[0],
+    site_id: 100 + i,
+    site_name: `Site ${String(i + 1).padStart(2, '0')}`,
+    processes: [
+      { process: 1, ...figures(20 + i, 18, i % 3, 900 + i, 2500 + i) },
+      { process: 2, ...figures(20, 12 + (i % 8), 0, 1500, 4100, i % 2) },
+      { process: 3, ...figures(10, 10, 0, 700, 1100) },
+    ],
+  }));
+  const heatmap = {
+    dates: base.heatmap.dates,
+    sites: sites.map((s, i) => ({
+      ...base.heatmap.sites[0],
+      site_id: s.site_id,
+      failed: base.heatmap.sites[0].failed.map((f) => (f + i) % 5),
+    })),
+  };
+  return { ...base, sites, heatmap };
 }

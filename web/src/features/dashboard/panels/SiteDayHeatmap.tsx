@@ -67,22 +67,30 @@ export function SiteDayHeatmap({
       });
     }
   }
+  // The chart fills its container (350 px tall when that has no height of its own): a row a site.
+  const height = Math.max(160, 80 + siteIds.length * 20);
   return (
-    <HeatMapChart
-      // The chart keeps its cells by row and column in refs set after a render: rows that
-      // change under it (the names arriving after the heatmap: '#12' becomes 'Lucky 4D', a
-      // site added, a new day) were read from the old refs and threw. New rows, a new chart.
-      key={`${days[0]}|${rows.join('|')}`}
-      chartTitle={title}
-      data={[...groups.values()].filter((g) => g.data.length)}
-      domainValuesForColorScale={[-1, 0, 0.001, 0.5, 1]}
-      rangeValuesForColorScale={COLOURS}
-      height={Math.max(160, 60 + siteIds.length * 24)}
-      width={width}
-      margins={{ left: 180 }}
-      noOfCharsToTruncate={28}
-      showYAxisLables
-      xAxisTickCount={Math.min(10, days.length)}
-    />
+    <div style={{ height, width }}>
+      <HeatMapChart
+        // The chart keeps its cells by row and column in refs set after a render: rows that
+        // change under it (the names arriving after the heatmap: '#12' becomes 'Lucky 4D', a
+        // site added, a new day) were read from the old refs and threw. New rows, a new chart.
+        key={`${days[0]}|${rows.join('|')}`}
+        chartTitle={title}
+        data={[...groups.values()].filter((g) => g.data.length)}
+        domainValuesForColorScale={[-1, 0, 0.001, 0.5, 1]}
+        rangeValuesForColorScale={COLOURS}
+        height={height}
+        width={width}
+        margins={{ left: 180 }}
+        noOfCharsToTruncate={28}
+        showYAxisLables
+        // The chart orders string axes by first appearance across its legend groups (days jumbled):
+        // days oldest first, sites by name from the top (the y axis counts from the bottom).
+        xAxisCategoryOrder={days.map((d) => d.slice(5))}
+        yAxisCategoryOrder={[...rows].reverse()}
+        xAxisTickCount={Math.min(10, days.length)}
+      />
+    </div>
   );
 }
