@@ -9,6 +9,7 @@ import {
 } from '../../shared/schemas/incidents.js';
 import type { ListQuery } from '../../shared/listQuery.js';
 import { logger } from '../lib/logger.js';
+import { getSystemConfig } from '../systemConfig/getSystemConfig.js';
 import { childResolved, joinParent, openParent } from './correlation.js';
 import { enqueueIncidentSync } from './incidentQueue.js';
 import { incidentStore, type StoredIncident } from './store.js';
@@ -140,6 +141,12 @@ export async function recordBankIncident(change: BankIncidentChange): Promise<nu
     }
     await store.settleCause(id, cause);
     await enqueueIncidentSync(id);
+    // The group wait (issue 45): an account's new incident sends its first message once its bank's
+    // other accounts had the time to join it under one parent (incidentTelegram.ts holds it till then).
+    if (change.subject.rule === null && !opened.tg_message_id) {
+      const wait = (await getSystemConfig()).alerts.group_wait_seconds;
+      if (wait > 0) await enqueueIncidentSync(id, undefined, wait);
+    }
     return id;
   }
   const open = await store.openId(key);

@@ -201,7 +201,10 @@ export async function syncIncidentTelegram(
     if (muted || snoozed || quiet || incident.status === Resolved) return;
     // The group wait: a check incident's first message, and a parent's, waits for siblings (a delayed
     // sync comes then), so a burst with one cause makes one message.
-    if (!bank && now < incident.opened_at + alerts.group_wait_seconds * 1000) return;
+    // A bank account's own incident waits too (its bank's other accounts may join it, same bank); a
+    // rule's has no siblings, and a bank parent sends at once.
+    const waits = !bank || (incident.rule_id === null && !incident.cause);
+    if (waits && now < incident.opened_at + alerts.group_wait_seconds * 1000) return;
     const claimed = await claimFirstSend(incident, now);
     if (!claimed) return;
     const text = render(incident, zone, now);

@@ -164,10 +164,13 @@ describe('a bank incident', () => {
     expect((await incidentsOf(id, '&kind=bank')).map((i) => i.id)).toEqual([incident.id]);
     expect(await incidentsOf(id, '&kind=check')).toEqual([]);
 
+    // Sent after the group wait (alerts.group_wait_seconds: 30 s by default, 0 on the shared stack,
+    // tests/helpers/alertsConfig.ts), in which its bank's other accounts may join it under one parent.
     const [message] = await until(
       'the incident message in the bank chat',
       () => incidentMessages(user),
       (ms) => ms.length === 1,
+      { ms: 90_000, everyMs: 500 },
     );
     expect(message.text).toContain(`Failing: incident #${incident.id}`);
     expect(message.text).toContain(`KBZ · ${user}`);
