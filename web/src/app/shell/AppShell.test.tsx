@@ -10,7 +10,7 @@ import { AppShell, LEFT_DRAWER_KEY } from './AppShell';
 vi.setConfig({ testTimeout: 30_000 });
 
 const Stub = () => <p>stub</p>;
-const stubbed = ['superUsers', 'superTg', 'superConfig', 'sites', 'siteAccounts'];
+const stubbed = ['superUsers', 'superTg', 'superConfig', 'sites', 'siteAccounts', 'reportDetail'];
 const routeList: RouteDef[] = [
   ...readyRoutes.filter((r) => !stubbed.includes(r.name)),
   ...stubbed.map((name) => ({
@@ -50,6 +50,18 @@ describe('AppShell', () => {
     await user.click(within(menu).getByText('Message'));
     expect(await within(menu).findByText('Notification')).toBeInTheDocument();
     expect(within(menu).getByText('NotificationBank')).toBeInTheDocument();
+  });
+
+  it("draws a report's print view alone, without menus or tabs, and its page inside the shell", async () => {
+    const { unmount } = renderShell('/reports/7?print=1');
+    expect(await screen.findByText('stub')).toBeInTheDocument();
+    expect(screen.queryByRole('navigation', { name: 'Main menu' })).not.toBeInTheDocument();
+    unmount();
+    renderShell('/reports/7');
+    expect(await screen.findByText('stub')).toBeInTheDocument();
+    const menu = await screen.findByRole('navigation', { name: 'Main menu' });
+    await userEvent.setup({ delay: null }).click(within(menu).getByText('Message'));
+    expect(await within(menu).findByRole('link', { name: 'Reports' })).toHaveAttribute('href', '/reports');
   });
 
   it('lists the built Auto Check screens under their group: Rules and Auto Logs', async () => {

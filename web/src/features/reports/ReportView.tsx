@@ -26,6 +26,7 @@ const useStyles = makeStyles({
   page: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalL, maxWidth: '1200px' },
   paper: { gap: tokens.spacingVerticalM, maxWidth: '186mm', margin: '0 auto', padding: `${tokens.spacingVerticalM} 0` },
   heading: { display: 'block', margin: `0 0 ${tokens.spacingVerticalS}` },
+  gap: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
   note: { display: 'block', color: tokens.colorNeutralForeground3, marginTop: tokens.spacingVerticalXS },
 });
 
@@ -148,24 +149,26 @@ export function ReportView({
         />
       </Section>
       <Section title="Incidents" print={print}>
-        <Facts
-          items={[
-            { label: t('Incidents'), value: incidents.rows.length },
-            { label: t('Unresolved'), value: incidents.unresolved },
-            { label: t('Time to acknowledge, mean'), value: formatDuration(incidents.ack_mean_ms) },
-            { label: t('Time to acknowledge, worst'), value: formatDuration(incidents.ack_worst_ms) },
-            { label: t('Time to resolve, mean'), value: formatDuration(incidents.resolve_mean_ms) },
-            { label: t('Time to resolve, worst'), value: formatDuration(incidents.resolve_worst_ms) },
-          ]}
-        />
-        <ReportTable
-          dense={print}
-          label="Incidents"
-          columns={incidentColumns(zone, incidentId)}
-          rows={incidents.rows}
-          rowKey={(i) => i.id}
-          emptyText="No incidents in this period"
-        />
+        <div className={styles.gap}>
+          <Facts
+            items={[
+              { label: t('Incidents'), value: incidents.rows.length },
+              { label: t('Unresolved'), value: incidents.unresolved },
+              { label: t('Time to acknowledge, mean'), value: formatDuration(incidents.ack_mean_ms) },
+              { label: t('Time to acknowledge, worst'), value: formatDuration(incidents.ack_worst_ms) },
+              { label: t('Time to resolve, mean'), value: formatDuration(incidents.resolve_mean_ms) },
+              { label: t('Time to resolve, worst'), value: formatDuration(incidents.resolve_worst_ms) },
+            ]}
+          />
+          <ReportTable
+            dense={print}
+            label="Incidents"
+            columns={incidentColumns(zone, incidentId)}
+            rows={incidents.rows}
+            rowKey={(i) => i.id}
+            emptyText="No incidents in this period"
+          />
+        </div>
       </Section>
       <Section title="Bank accounts" print={print}>
         <ReportTable
