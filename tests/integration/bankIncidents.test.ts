@@ -242,6 +242,52 @@ describe('a bank incident', () => {
   });
 });
 
+describe("half of KBZ's accounts failing", () => {
+  it('puts their incidents under one bank parent, which resolves with its last child', async () => {
+    // The shared stack holds other files' KBZ accounts: as many Locked ones as the enabled others
+    // make half of the bank (and at least 2). The sandbox locks a user whose name starts with "locked".
+    const count = async (filter: string) =>
+      (await api('get', `/bank/bank-accounts?bank_name=1${filter}&page_size=1`)).body.data.total_count as number;
+    const others = (await count('')) - (await count('&status=99'));
+    const ids: number[] = [];
+    for (let n = 0; n < Math.max(2, others); n++) {
+      const user = uniqueName('lockedkbz')
+        .toLowerCase()
+        .replace(/[^a-z0-9]/g, '');
+      const created = await api('post', '/bank/bank-accounts', { bank_name: 1, user, pwd: 'sandbox123' });
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      ids.push(created.body.data.id);
+      // Polled now (its scheduled poll may be the one that finds it Locked first: either way Locked).
+      expect((await refresh(created.body.data.id)).status).toBe(200);
+    }
+    const parentsOpen = async () =>
+      (
+        (await api('get', '/incidents?kind=bank&status=1&page_size=100')).body.data.result as (IncidentRow & {
+          cause: string | null;
+          children: number;
+          parent_id: number | null;
+        })[]
+      ).filter((i) => i.cause === 'same_bank' && i.bank_name === 1);
+    const [parent] = await until('the KBZ parent', parentsOpen, (rows) => rows.length === 1);
+    const children = await Promise.all(
+      ids.map(
+        async (id) =>
+          (await incidentsOf(id)).find((i) => i.rule_id === null) as IncidentRow & { parent_id: number | null },
+      ),
+    );
+    expect(children.map((c) => c.parent_id)).toEqual(ids.map(() => parent.id));
+    expect(parent.children).toBeGreaterThanOrEqual(ids.length);
+
+    // Disabled, the accounts' incidents resolve, and the parent with its last child.
+    for (const id of ids) expect((await api('put', `/bank/bank-account/${id}`, { status: 99 })).status).toBe(200);
+    await until(
+      'the parent resolved',
+      () => api('get', `/incidents/${parent.id}`),
+      (res) => res.body.data.status === 4,
+    );
+  });
+});
+
 describe('an alert rule on the balance', () => {
   it('fires, resolves when the balance rises, and fires again when it falls', async () => {
     const { id, user } = await polledAccount('ruleinc');
