@@ -261,16 +261,18 @@ export async function computeReport(
   period: ReportPeriodValue,
   start: string,
   now = Date.now(),
-): Promise<{ figures: ReportFigures; rcu: number }> {
+): Promise<{ figures: ReportFigures; rcu: number; parts: Record<'checks' | 'incidents' | 'bank', number> }> {
+  let parts = { checks: 0, incidents: 0, bank: 0 };
   const { value, rcu } = await countReadUnits(async () => {
     const config = await getSystemConfig();
     const zone = config.time_zone;
     const p = periodDays(period, start, zone);
     const [checks, incidents, money] = await Promise.all([
-      checkFigures(p, zone),
-      incidentFigures(p),
-      bankFigures(p, now),
+      countReadUnits(() => checkFigures(p, zone)),
+      countReadUnits(() => incidentFigures(p)),
+      countReadUnits(() => bankFigures(p, now)),
     ]);
+    parts = { checks: checks.rcu, incidents: incidents.rcu, bank: money.rcu };
     const figures: ReportFigures = {
       period,
       start: p.start,
@@ -278,11 +280,11 @@ export async function computeReport(
       time_zone: zone,
       language: config.reports.language,
       generated_at: now,
-      ...checks,
-      incidents,
-      ...money,
+      ...checks.value,
+      incidents: incidents.value,
+      ...money.value,
     };
     return figures;
   });
-  return { figures: value, rcu };
+  return { figures: value, rcu, parts };
 }

@@ -91,7 +91,8 @@ export async function printReportPdf(id: number, language: ReportLanguage, now =
       displayHeaderFooter: true,
       headerTemplate: '<span></span>',
       footerTemplate: FOOTER,
-      margin: { top: '12mm', bottom: '16mm', left: '10mm', right: '10mm' },
+      // The page's own @page margins (web/src/features/reports/printView.ts); the footer sits in the bottom one.
+      margin: { top: '14mm', right: '12mm', bottom: '18mm', left: '12mm' },
     });
     return Buffer.from(pdf);
   } finally {

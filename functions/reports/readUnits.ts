@@ -6,7 +6,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { dynamoClient } from '../lib/aws/clients.js';
 
-const tally = new AsyncLocalStorage<{ rcu: number }>();
+/** Every tally open around the current call (a part's tally nests in the whole report's). */
+const tally = new AsyncLocalStorage<{ rcu: number }[]>();
 const metered = new WeakSet<object>();
 
 interface CapacityOutput {
@@ -20,13 +21,14 @@ function meterClient(): void {
   metered.add(client);
   client.middlewareStack.add(
     (next) => async (args) => {
-      const counter = tally.getStore();
+      const counters = tally.getStore();
       const input = args.input as { ReturnConsumedCapacity?: string };
-      if (counter && input.ReturnConsumedCapacity === undefined) input.ReturnConsumedCapacity = 'TOTAL';
+      if (counters && input.ReturnConsumedCapacity === undefined) input.ReturnConsumedCapacity = 'TOTAL';
       const out = await next(args);
-      if (counter) {
+      if (counters) {
         const used = (out.output as CapacityOutput).ConsumedCapacity;
-        for (const c of Array.isArray(used) ? used : used ? [used] : []) counter.rcu += c.CapacityUnits ?? 0;
+        for (const c of Array.isArray(used) ? used : used ? [used] : [])
+          for (const counter of counters) counter.rcu += c.CapacityUnits ?? 0;
       }
       return out;
     },
@@ -38,6 +40,6 @@ function meterClient(): void {
 export async function countReadUnits<T>(work: () => Promise<T>): Promise<{ value: T; rcu: number }> {
   meterClient();
   const counter = { rcu: 0 };
-  const value = await tally.run(counter, work);
+  const value = await tally.run([...(tally.getStore() ?? []), counter], work);
   return { value, rcu: Math.round(counter.rcu * 10) / 10 };
 }

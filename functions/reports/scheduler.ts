@@ -68,7 +68,7 @@ export async function sendPeriodReport(
     reportId = (await createReport(period, start, null, now)).row.id;
     await sendClaims.touch(id, { set: { report_id: reportId } });
   }
-  const printed = await printReport(reportId);
+  await printReport(reportId);
   let target: Awaited<ReturnType<typeof chatTarget>>;
   try {
     target = await chatTarget('check');
@@ -80,7 +80,10 @@ export async function sendPeriodReport(
     return 'not_configured';
   }
   const report = await getReport(reportId);
-  const pdf = (await reportStore().pdf(printed)) ?? Buffer.alloc(0);
+  // The row as stored (its PDF's key is not in what writes answer).
+  const stored = await reportStore().get(reportId);
+  const pdf = stored ? await reportStore().pdf(stored) : undefined;
+  if (!pdf) throw new Error(`report ${reportId} has no PDF to send`);
   const link = new URL(`/reports/${reportId}`, `${config.publicUrl}/`).toString();
   const sends = [
     () => sendMessage({ token: target.token, chatId: target.chatId, html: reportSummary(report, link) }),
