@@ -166,7 +166,9 @@ describe('alert rule preview', () => {
     const scope = { kind: 'accounts', account_ids: [id] };
     const res = await admin().post('/bank/alert-rules/preview', { expression: 'credit = 7,777,777', scope });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.data.firings).toEqual([{ at: expect.any(Number), account_id: id, figure: 'credit', value: 7_777_777 }]);
+    expect(res.body.data.firings).toEqual([
+      { at: expect.any(Number), account_id: id, figure: 'credit', value: 7_777_777 },
+    ]);
     expect(Date.now() - res.body.data.firings[0].at).toBeLessThan(10 * 60_000);
     expect(
       (await admin().post('/bank/alert-rules/preview', { expression: 'credit > 999,999,999', scope })).body.data,
