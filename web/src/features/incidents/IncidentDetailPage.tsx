@@ -27,6 +27,7 @@ import {
   type IncidentEvent,
   IncidentEventKind,
   IncidentKind,
+  IncidentSeverity,
   IncidentStatus,
 } from '@shared/schemas/incidents';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -37,6 +38,7 @@ import { LoadFailedPanel, PageHeader, Panel } from '@/app/PageHeader';
 import { pathOf } from '@/app/paths';
 import { WriteOnly } from '@/app/WriteOnly';
 import { Facts } from '@/components/display/Facts';
+import { FamilyCell } from './FamilyCell';
 import { RefreshButton } from '@/components/display/RefreshButton';
 import { RouteLink } from '@/components/display/RouteLink';
 import { useT } from '@/i18n';
@@ -217,6 +219,9 @@ export default function IncidentDetailPage(): ReactNode {
           items={[
             { label: t('Status'), value: <IncidentStatusBadge status={data.status} /> },
             { label: t('Kind'), value: t(IncidentKind.label(data.kind)) },
+            { label: t('Severity'), value: t(IncidentSeverity.label(data.severity)) },
+            // A parent's children, or a child's parent (issue 45).
+            ...(data.cause || data.parent_id ? [{ label: t('Children'), value: <FamilyCell incident={data} /> }] : []),
             { label: t('Failures'), value: data.failures },
             { label: t('Opened At'), value: formatDateTime(data.opened_at) },
             { label: t('Last Failure'), value: formatDateTime(data.last_failure_at) },

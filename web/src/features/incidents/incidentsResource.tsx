@@ -2,11 +2,18 @@
 // site, process and mode, or bank and account; a row opens its detail with the timeline and the actions.
 import { Open16Regular } from '@fluentui/react-icons';
 import { Bank, Process, TestMode } from '@shared/enums';
-import { type Incident, IncidentKind, IncidentStatus, incidentListFields } from '@shared/schemas/incidents';
+import {
+  type Incident,
+  IncidentKind,
+  IncidentSeverity,
+  IncidentStatus,
+  incidentListFields,
+} from '@shared/schemas/incidents';
 import { navigateTo } from '@/app/navigation';
 import { pathOf } from '@/app/paths';
 import { col, defineResource } from '@/components/table';
 import { INCIDENTS } from './incidentsApi';
+import { FamilyCell } from './FamilyCell';
 import { IncidentStatusBadge } from './IncidentStatusBadge';
 
 export const incidentsResource = defineResource<Incident>({
@@ -32,6 +39,12 @@ export const incidentsResource = defineResource<Incident>({
     col.enum('bank_name', 'Bank', Bank, { filter: true }),
     col.text('account_user', 'Account', { searchable: true, filter: true }),
     col.text('rule_name', 'Alert rule'),
+    col.enum('severity', 'Severity', IncidentSeverity, { filter: true, sortable: true }),
+    // A parent's children are folded under it: its cell opens the list of them (issue 45).
+    col.custom('children', 'Children', {
+      text: (i) => (i.cause ? String(i.children) : ''),
+      render: (i) => <FamilyCell incident={i} />,
+    }),
     col.number('failures', 'Failures', { sortable: true, filter: true }),
     col.datetime('opened_at', 'Opened At', { sortable: true, filter: 'range' }),
     col.datetime('last_failure_at', 'Last Failure', { sortable: true, filter: 'range' }),

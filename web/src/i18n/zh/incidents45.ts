@@ -32,6 +32,7 @@ export const incidents45 = {
   'A known-good site: when its check fails, the other failures of those minutes are put under one "Checker unhealthy" incident.':
     '已知正常的站点：它的检查失败时，同一时段的其他失败会归入一个“检查器异常”事件。',
   '{count} children': '{count} 个子事件',
+  'Children of incident #{id}': '事件 #{id} 的子事件',
   'Show children': '显示子事件',
   'Hide children': '隐藏子事件',
   'Escalated to {to}': '已升级至 {to}',
