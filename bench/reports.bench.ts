@@ -1,8 +1,9 @@
 // A week's report at 10^6 subtasks (issue 46 item 1: ≤ 200 RCU), on the local stack: BENCH_SITES
 // (100) sites × 16 (process, mode) cells × the 7 days of last week, BENCH_SUBTASKS (10^6) subtasks
 // seeded through the check rollup's own day-item ADDs (functions/checks/checkRollup.ts subtaskRollup,
-// summed per item: what the engine's one ADD per subtask leaves), BENCH_BANK_ACCOUNTS (200) bank
-// accounts made by the bank service with a week of day figures (2,880 polls a day with their lag
+// summed per item: what the engine's one ADD per subtask leaves), BENCH_BANK_ACCOUNTS (50, the example
+// install of docs/costs.md; each account adds ~0.4 RCU, most of it its ~2 KB row read for its name)
+// bank accounts made by the bank service with a week of day figures (2,880 polls a day with their lag
 // sketch, statements by hour, deliveries), 20 incidents. Then the report is computed BENCH_REPS (5)
 // times in this process (functions/reports/compute.ts) and its read units taken from DynamoDB's own
 // ConsumedCapacity of every call (readUnits.ts). Exits 1 above the budget.
@@ -20,7 +21,7 @@ import { apiCaller } from './apiCaller.js';
 
 const SITES = Number(process.env.BENCH_SITES ?? 100);
 const SUBTASKS = Number(process.env.BENCH_SUBTASKS ?? 1_000_000);
-const ACCOUNTS = Number(process.env.BENCH_BANK_ACCOUNTS ?? 200);
+const ACCOUNTS = Number(process.env.BENCH_BANK_ACCOUNTS ?? 50);
 const REPS = Number(process.env.BENCH_REPS ?? 5);
 const BUDGET_RCU = 200;
 const ZONE = 'Asia/Yangon';
