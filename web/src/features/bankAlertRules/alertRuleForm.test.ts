@@ -81,4 +81,18 @@ describe('alert rule form', () => {
     const missing = texts.filter((text) => t(text) === text && !/^["=]/.test(text));
     expect(missing).toEqual([]);
   });
+
+  it('has every literal text its screens pass to t() in Chinese', () => {
+    void i18n.changeLanguage('zh');
+    const sources = import.meta.glob<string>(['./*.tsx', './*.ts', '!./*.test.*'], {
+      query: '?raw',
+      import: 'default',
+      eager: true,
+    });
+    const literals = Object.values(sources).flatMap((src) =>
+      [...src.matchAll(/\bt\('([^']+)'/g)].map((m) => m[1] as string),
+    );
+    expect(literals.length).toBeGreaterThan(20);
+    expect(literals.filter((text) => t(text) === text)).toEqual([]);
+  });
 });
