@@ -18,9 +18,8 @@ import {
   siteColumns,
   siteLines,
 } from './reportColumns';
-import { formatDuration } from './reportFormat';
+import { formatDuration, periodDates, sentToText } from './reportFormat';
 import { ReportTable } from './ReportTable';
-import { periodDates, sentToText } from './reportsResource';
 
 const useStyles = makeStyles({
   page: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalL, maxWidth: '1200px' },

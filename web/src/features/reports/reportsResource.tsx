@@ -8,15 +8,8 @@ import { RouteLink } from '@/components/display/RouteLink';
 import { col, defineResource } from '@/components/table';
 import { t } from '@/i18n';
 import { GenerateReportDialog } from './GenerateReportDialog';
+import { periodDates, sentToText } from './reportFormat';
 import { REPORTS } from './reportsApi';
-
-/** '2026-11-30 – 2026-12-06' (both inclusive), or the one day of a daily report. */
-export const periodDates = (r: Pick<ReportRow, 'start' | 'end'>) =>
-  r.start === r.end ? r.start : `${r.start} – ${r.end}`;
-
-/** Where the report went ('Telegram -100123'), or that it was never sent. */
-export const sentToText = (r: Pick<ReportRow, 'sent_to'>) =>
-  r.sent_to.length ? r.sent_to.map((s) => `${t('Telegram')} ${s.chat_id}`).join(', ') : t('Not sent');
 
 export const reportsResource = defineResource<ReportRow>({
   name: REPORTS,
