@@ -6,6 +6,7 @@ import {
   type BankIncidentChange,
   type BankIncidentSubject,
   groupSameBank,
+  joinOpenSameBankParent,
   recordBankIncident,
 } from '../incidents/bankIncidents.js';
 import { emptyListQuery } from '../../shared/listQuery.js';
@@ -34,8 +35,9 @@ export const UNWELL_STATUSES: ReadonlySet<number> = new Set([Incorrect, Locked, 
  */
 export const bankIncident = defineFollowUp('bank.incident', async (change: BankIncidentChange) => {
   const id = await recordBankIncident(change);
-  if (id !== undefined && change.failing && change.subject.rule === null)
-    await sameBank(bankStore(), change.subject.bank_name, change.at);
+  if (id === undefined || !change.failing || change.subject.rule !== null) return;
+  const { bank_name: bank } = change.subject;
+  if (!(await joinOpenSameBankParent(bank, id, change.at))) await sameBank(bankStore(), bank, change.at);
 });
 
 /** "Within one dispatch minute": polls that failed this long before the incident's transition count. */
@@ -44,8 +46,8 @@ export const SAME_BANK_WINDOW_MS = 60_000;
 /**
  * Same bank (issue 45 item 3): when at least half of one bank's enabled accounts (not Disable; and at
  * least 2) failed their last poll within the minute before `at`, their account incidents go under
- * the bank's one parent. Read only when an account's incident opens or joins: the bank's accounts
- * (one key-served page) and their poll records (8 Queries at most).
+ * the bank's one parent. Read only when an account's incident opens or joins and its bank has no open
+ * parent (later ones join that): the bank's accounts (one key-served page) and their poll records.
  */
 export async function sameBank(store: BankStore, bankName: number, at: number): Promise<number | undefined> {
   const page = await store.listAccounts(

@@ -10,7 +10,7 @@ import {
 import type { ListQuery } from '../../shared/listQuery.js';
 import { logger } from '../lib/logger.js';
 import { getSystemConfig } from '../systemConfig/getSystemConfig.js';
-import { childResolved, joinParent, openParent } from './correlation.js';
+import { childResolved, joinParent, openParent, parentKeyOf } from './correlation.js';
 import { enqueueIncidentSync } from './incidentQueue.js';
 import { incidentStore, type StoredIncident } from './store.js';
 
@@ -206,6 +206,22 @@ export function withKindServed(query: ListQuery): ListQuery {
   const check = values.includes(IncidentKind.values.Check);
   if (bank === check) return { ...query, filters };
   return { ...query, filters: { ...filters, is_bank: { kind: 'boolean', value: bank } } };
+}
+
+/**
+ * While the bank's same-bank parent is open, an account incident of that bank that opens joins it
+ * (as a check's joins its open same-check parent): no recount of the bank's accounts per opening,
+ * which in an outage of N accounts would read N accounts N times. False when there is none.
+ */
+export async function joinOpenSameBankParent(bankName: number, incidentId: number, at: number): Promise<boolean> {
+  const store = incidentStore();
+  const parentId = await store.parentOf(parentKeyOf(IncidentCause.values.SameBank, String(bankName)));
+  const parent = parentId === undefined ? undefined : await store.get(parentId);
+  if (!parent || parent.status === Resolved) return false;
+  const child = await store.get(incidentId);
+  if (!child || child.status === Resolved) return false;
+  await joinParent(parent, child, at);
+  return true;
 }
 
 /**

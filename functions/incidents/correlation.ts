@@ -10,6 +10,7 @@ import {
   type IncidentSeverityValue,
   IncidentStatus,
 } from '../../shared/schemas/incidents.js';
+import { ConditionFailedError } from '../lib/db/entity.js';
 import { PatrolError } from '../lib/errors.js';
 import { logger } from '../lib/logger.js';
 import { siteRefs } from '../sites/service.js';
@@ -45,7 +46,7 @@ export interface ParentSpec {
   fields?: Partial<StoredIncident>;
 }
 
-const parentKeyOf = (cause: IncidentCauseValue, key: string) => `${cause}:${key}`;
+export const parentKeyOf = (cause: IncidentCauseValue, key: string) => `${cause}:${key}`;
 
 /**
  * The open parent of a cause and key: the one holding its claim, or a new one that takes it (two
@@ -107,7 +108,8 @@ export async function openParent(spec: ParentSpec): Promise<StoredIncident> {
       return made;
     } catch (error) {
       // Written meanwhile by the other holder of the claim (a run again): read it next round.
-      logger.info('parent incident created meanwhile', { incident_id: id, error: error as Error });
+      if (!(error instanceof ConditionFailedError)) throw error;
+      logger.info('parent incident created meanwhile', { incident_id: id });
     }
   }
   throw new Error(`No parent incident could be found or made for ${key}`);

@@ -53,7 +53,7 @@ const parents = async () => (await bankIncidents()).filter((i) => i.cause === 's
 describe("one bank's accounts failing together", () => {
   it('open one incident each, and go under one parent once half of the bank fails; it resolves with its last child', async () => {
     const accounts = await kbzAccounts(4);
-    const [a, b] = accounts;
+    const [a, b, c] = accounts;
     clock.set(at('10:00:00'));
     bank.lock(a.user);
     await poll(a.id);
@@ -68,15 +68,23 @@ describe("one bank's accounts failing together", () => {
     expect(parent).toMatchObject({ kind: 'bank', bank_name: 1, status: Open, children: 2, site_name: 'KBZ' });
     for (const account of [a, b]) expect((await ownOf(account.id))[0].parent_id).toBe(parent.id);
 
-    // Healthy again one by one: the first leaves the parent, the parent resolves with the second.
-    unlock(a.user);
-    unlock(b.user);
-    clock.set(at('10:01:00'));
+    // Another of its accounts failing while the parent is open joins it.
+    clock.set(at('10:05:00'));
+    bank.lock(c.user);
+    await poll(c.id);
+    expect((await ownOf(c.id))[0].parent_id).toBe(parent.id);
+    expect((await incidentStore().get(parent.id))?.children).toBe(3);
+    expect(await parents()).toHaveLength(1);
+
+    // Healthy again one by one: each leaves the parent, which resolves with the last.
+    for (const account of [a, b, c]) unlock(account.user);
+    clock.set(at('10:06:00'));
     await poll(a.id);
+    await poll(b.id);
     expect((await ownOf(a.id))[0].status).toBe(Resolved);
     expect((await incidentStore().get(parent.id))?.status).toBe(Open);
-    await poll(b.id);
-    expect((await ownOf(b.id))[0].status).toBe(Resolved);
+    await poll(c.id);
+    expect((await ownOf(c.id))[0].status).toBe(Resolved);
     expect((await incidentStore().get(parent.id))?.status).toBe(Resolved);
     // Out of the next test's bank.
     for (const account of accounts) await service.updateAccount(account.id, { status: 99 });
