@@ -37,8 +37,8 @@ function startFor(period: ReportPeriodValue, start: string, today: string): stri
 /** The Generate now table action: a past period's report, made now (never sent), then opened. */
 export function GenerateReportDialog(): ReactNode {
   const t = useT();
-  // Days of the configured zone: the one the server's periods are cut in.
   const client = useQueryClient();
+  // Days of the configured zone: the one the server's periods are cut in.
   const today = dayOf(Date.now(), displayTimeZone() ?? DEFAULT_SYSTEM_CONFIG.time_zone);
   const dialog = useFormDialog<NewReportForm, Parameters<typeof createReport>[0], NewReport>({
     initial: () => emptyReportForm(today),
