@@ -265,7 +265,9 @@ export default function TgSettingsPage(): ReactNode {
             </Text>
             <Field
               label={t('Escalation chat ID')}
-              hint={t('Incidents nobody acknowledges are escalated to this chat first, then to the linked super users.')}
+              hint={t(
+                'Incidents nobody acknowledges are escalated to this chat first, then to the linked super users.',
+              )}
               validationMessage={message('escalation_chat_id')}
             >
               <Input
