@@ -3,21 +3,23 @@ import { parseRule } from '../../shared/alertRules/index.js';
 import { BankAccountStatus } from '../../shared/enums.js';
 import { emptyListQuery } from '../../shared/listQuery.js';
 import { IncidentStatus } from '../../shared/schemas/incidents.js';
+import { dispatchPolls, WINDOW_LEASE_MS } from '../../functions/bank/dispatch.js';
 import { LEASE_MS, pollAccount } from '../../functions/bank/poll.js';
 import * as service from '../../functions/bank/service.js';
 import { bankStore } from '../../functions/bank/store.js';
 import type { ActiveAlertRule } from '../../functions/bankAlertRules/rulesForAccount.js';
 import { openBankIncidentId } from '../../functions/incidents/bankIncidents.js';
 import { incidentStore } from '../../functions/incidents/store.js';
-import { runToCrash } from '../../functions/lib/db/faults.js';
+import { runToCrash, writeSequence } from '../../functions/lib/db/faults.js';
 import { sweepFollowUps } from '../../functions/lib/db/outbox.js';
 import { setupBankTest } from '../bank/setup.js';
 import { setupQueues } from './checkRig.js';
 
 // Crash points of bank incidents (issue 45): a poll that turns an account Locked (its incident
-// opens), one that finds it healthy again (its incident resolves), and one in which an alert rule
-// starts to hold (its (rule, account) incident opens), each crashed right after every one of its
-// writes in turn (lib/db/faults.ts, sequence `bank_poll`), on dynalite and, in the fidelity project,
+// opens), one that finds it healthy again (its incident resolves), a dispatcher tick that flags it
+// stale (its incident opens with the flip), and a poll in which an alert rule starts to hold (its
+// (rule, account) incident opens), each crashed right after every one of its writes in turn
+// (lib/db/faults.ts, sequences `bank_poll`, `bank_dispatch`), on dynalite and, in the fidelity project,
 // DynamoDB Local. Recovery is what the product does: the follow-up sweeper, then the next poll once
 // the dead poll's lease has expired. Then the incident is there once (one open key, one row), its
 // failure counted once with one timeline entry, a resolution entered once and its key freed, and
@@ -153,6 +155,47 @@ describe('bank incidents at every crash point', () => {
       },
     });
     expect(writes).toBeGreaterThanOrEqual(5);
+  });
+
+  it("open once when the dispatcher flags the account stale (the flip's follow-up)", async () => {
+    // The dispatcher's writes as one sequence: its window's lease, the stale flip with the incident as
+    // its follow-up, the window moved. A dispatcher that dies holds the window's lease for
+    // WINDOW_LEASE_MS: the next tick after it flags what is still stale.
+    const dispatch = () => writeSequence('bank_dispatch', () => dispatchPolls(deps()));
+    let round = 0;
+    for (let n = 1; n < 100; n++) {
+      const acc = await polledAccount();
+      await service.updateAccount(acc.id, { interval: 10 });
+      const t0 = at('12:00:00') + ++round * 3_600_000;
+      clock.set(t0);
+      await poll(acc.id);
+      bank.down = true;
+      let outcome: { crashed: boolean; lastWrite?: string };
+      try {
+        clock.set(t0 + 20_000);
+        await poll(acc.id);
+        clock.set(t0 + 31_000);
+        outcome = await runToCrash({ sequence: 'bank_dispatch', afterWrites: n }, dispatch);
+        const context = `crash after write ${n}${outcome.crashed ? ` (${outcome.lastWrite})` : ' (no crash)'}`;
+        await sweepFollowUps({ before: Date.now() + 1 });
+        clock.set(t0 + 31_000 + WINDOW_LEASE_MS + 1_000);
+        await dispatch();
+        expect((await service.getAccountDetail(acc.id)).stale, context).toBe(true);
+        const incidents = await incidentsOf(acc.id);
+        expect(incidents, context).toHaveLength(1);
+        expect(incidents[0], context).toMatchObject({ status: IncidentStatus.values.Open, failures: 1 });
+        expect(await timelineKinds(incidents[0].id), context).toEqual(['failure']);
+        await expectNothingPending(context);
+      } finally {
+        bank.down = false;
+      }
+      await service.updateAccount(acc.id, { status: BankAccountStatus.values.Disable as 99 });
+      if (!outcome.crashed) {
+        expect(n - 1).toBeGreaterThanOrEqual(3);
+        return;
+      }
+    }
+    throw new Error('the dispatch did not complete within 100 writes');
   });
 
   it('open a rule incident once when an alert rule starts to hold', async () => {
