@@ -6,6 +6,12 @@ import { RawReply, Router } from '../lib/http/router.js';
 import { reportFileName } from './csv.js';
 import { generateReport, getReport, getReportCsv, getReportPdf, listReports } from './service.js';
 
+/**
+ * Generate now reads up to a few hundred read units a report (docs/reports.md): 20 an hour a user is
+ * more than a person asks for and keeps a stuck script from reading the table all day.
+ */
+const GENERATE_LIMIT = { rule: { name: 'report-generate', limit: 20, windowSeconds: 3600 }, what: 'reports generated' };
+
 /** A download's headers: its type, a file name, and no caching of a report's figures on the way. */
 const download = (contentType: string, fileName: string) => ({
   'content-type': contentType,
@@ -29,7 +35,7 @@ export const reportsRouter = new Router()
       req.setHeader(HEADERS.consumedCapacity, String(rcu));
       return { id };
     },
-    { body: NewReportBody },
+    { body: NewReportBody, rateLimit: GENERATE_LIMIT },
   )
   .get('/reports/:id', (req) => getReport(req.params.id))
   .get('/reports/:id/csv', async (req) => {
