@@ -7,8 +7,8 @@
 // lives PRINT_TOKEN_MS, named after the report, puts it where the console keeps its session
 // (localStorage, web/src/app/auth.ts) before the page's scripts run, and revokes it when the page is
 // printed. Tokens need a super user as creator (functions/apiTokens/service.ts); the token itself has
-// only the read scope, shows in the super area's Tokens list as revoked, and its reads are audited
-// under its name.
+// only the read scope (it writes nothing) and shows in the super area's Tokens list, revoked, under
+// its name.
 
 import { emptyListQuery } from '../../shared/listQuery.js';
 import type { ReportLanguage } from '../../shared/schemas/reports.js';
