@@ -281,8 +281,11 @@ async function checkerUnhealthy(control: StoredIncident, at: number, windowMs: n
     at,
     fields: { control_incident_id: control.id },
   });
-  // A parent opened before by another control site keeps that one; this control joins it.
-  if (!parent.control_incident_id) await incidentStore().update(parent.id, { control_incident_id: control.id });
+  // The control that keeps it gathering: this one, unless another control's incident still fails.
+  if (parent.control_incident_id !== control.id) {
+    const held = parent.control_incident_id ? await incidentStore().get(parent.control_incident_id) : undefined;
+    if (!held || held.status === Resolved) await incidentStore().update(parent.id, { control_incident_id: control.id });
+  }
   await joinParent(parent, control, at);
   const others = (await incidentStore().active()).filter(
     (i) => isCheckChild(i) && i.id !== control.id && i.parent_id !== parent.id && i.opened_at >= at - windowMs,

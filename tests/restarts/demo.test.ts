@@ -80,7 +80,8 @@ describe('a first start with demo data', () => {
     // The demo's Telegram settings put the locked site's incident, its one message, on a sandbox chat.
     const chat = DEMO_TELEGRAM.checkChat;
     let messages: Json[] = [];
-    for (let until = Date.now() + 20_000; Date.now() < until && !messages.length; ) {
+    // Sent after the group wait (alerts.group_wait_seconds, 30 s from the failure: issue 45).
+    for (let until = Date.now() + 60_000; Date.now() < until && !messages.length; ) {
       await new Promise((r) => setTimeout(r, 300));
       messages = (await (await fetch(`${stack?.sandboxTelegramUrl}/sandbox/messages?chat_id=${chat}`)).json()).messages;
     }

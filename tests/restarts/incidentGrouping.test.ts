@@ -360,6 +360,12 @@ describe('the checker itself', () => {
   it('a control site failing puts the other failures of those minutes under one "Checker unhealthy" parent', async () => {
     const control = await failingSite('Control ', true);
     const others = [await failingSite('Beside A '), await failingSite('Beside B ')];
+    // The flag is the site's own: switched off and on again (PUT /sites/{id}), and listed.
+    expect((await api('put', `/sites/${control.id}`, { control: false })).body.data.control).toBe(false);
+    expect((await api('put', `/sites/${control.id}`, { control: true })).body.data.control).toBe(true);
+    expect((await api('put', `/sites/${control.id}`, { control: 'yes' })).status).toBe(400);
+    const listed = (await api('get', '/sites?page_size=100')).body.data.result as { id: number; control: boolean }[];
+    expect(listed.filter((s) => s.control).map((s) => s.id)).toEqual([control.id]);
     expect(await checkLogin([control.id, ...others.map((s) => s.id)])).toBe(RunStatus.values.Failed);
     const parent = (
       await until(
