@@ -58,6 +58,26 @@ describe('an incident’s Telegram message', () => {
     expect(text(snoozed, at('2026-11-27T05:00:00Z'))).toContain('Failing: incident #12');
   });
 
+  it("a parent's says its title, how many children and their names (the first 20), and how far it escalated (issue 45)", () => {
+    const parent = incident({
+      site_id: null,
+      site_name: 'Login Account (D4) on several sites',
+      cause: 'same_check',
+      children: 3,
+      child_names: ['Alpha', 'Beta', 'Gamma'],
+      escalation_step: 2,
+    });
+    const lines = text(parent).split('\n');
+    expect(lines[1]).toBe('<b>Login Account (D4) on several sites</b>');
+    expect(lines[2]).toBe('3 incident(s): Alpha, Beta, Gamma');
+    expect(lines.at(-1)).toBe('Escalated to the escalation chat and the super users');
+    const many = Array.from({ length: 25 }, (_, n) => `Site ${n + 1}`);
+    expect(text(incident({ ...parent, children: 25, child_names: many, escalation_step: 1 }))).toContain(
+      'Site 20 and 5 more\nFailures',
+    );
+    expect(text(incident({ escalation_step: 1 }))).toContain('Escalated to the escalation chat');
+  });
+
   it('offers every action while unresolved, and only Open once resolved', () => {
     const buttons = (i: StoredIncident) =>
       incidentKeyboard(i)
