@@ -195,6 +195,8 @@ export interface DayFigures extends HourCounts {
   wh_failed?: number;
   tg_sent?: number;
   tg_failed?: number;
+  /** Milliseconds of ended stale episodes that fell on the day (staleness.ts, at the recovery). */
+  stale_ms?: number;
 }
 
 /**

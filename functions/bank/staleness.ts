@@ -1,5 +1,7 @@
+import { addDays, dayOf, dayStart } from '../../shared/calendarDay.js';
 import { BankAccountStatus } from '../../shared/enums.js';
 import { ConditionFailedError } from '../lib/db/entity.js';
+import { logger } from '../lib/logger.js';
 import { recordMetric } from '../lib/metrics.js';
 import type { FollowUp } from '../lib/db/entity.js';
 import { BankAccountNotFoundError } from './errors.js';
@@ -22,6 +24,24 @@ export const STALE_INTERVALS = 3;
 export interface StalenessDeps {
   store: BankStore;
   chatOn: () => Promise<boolean>;
+  /** The configured zone: an ended episode's time is added to the day records it spans (reports' stale minutes). */
+  timeZone?: () => Promise<string>;
+}
+
+/**
+ * An ended episode's milliseconds on each day (configured zone) it spans, ADDed to the accounts' day
+ * records (`stale_ms`, read by reports, docs/reports.md): one or two writes, once per episode (its
+ * flag's flip decides who ends it).
+ */
+async function recordStaleTime(deps: StalenessDeps, accountId: number, from: number, to: number): Promise<void> {
+  if (!deps.timeZone || !(to > from)) return;
+  const zone = await deps.timeZone();
+  for (let day = dayOf(from, zone); ; day = addDays(day, 1)) {
+    const start = Math.max(from, dayStart(day, zone));
+    const end = Math.min(to, dayStart(addDays(day, 1), zone));
+    if (end > start) await deps.store.addDayFigures(day, accountId, { stale_ms: end - start });
+    if (end >= to) return;
+  }
 }
 
 /** What staleness reads of the poll record: the last poll's end and the last success. */
@@ -113,6 +133,10 @@ export async function recoverIfStale(deps: StalenessDeps, account: StoredBankAcc
   if (!account.stale) return false;
   const resolves = accountIncident(account, false, 'recovered', now, 'The account polls well again');
   if (!(await flip(deps.store, account.id, false, null, resolves))) return false;
+  if (typeof account.stale_since === 'number')
+    await recordStaleTime(deps, account.id, account.stale_since, now).catch((error: unknown) =>
+      logger.warn('stale time not recorded', { account_id: account.id, error }),
+    );
   // Its deliveries are the notification's follow-ups (store.ts createNotification).
   await deps.store.createNotification(
     bankNotification(account, notifyTargets(account, await deps.chatOn()), {

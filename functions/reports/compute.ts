@@ -203,7 +203,7 @@ async function bankFigures(p: PeriodDays, now: number) {
   };
   const staleMinutes = (id: number, list: DayFigures[]) => {
     // Ended episodes the staleness recorded per day; the one under way from the account's flag.
-    let ms = sum(list, 'stale_ms' as keyof DayFigures);
+    let ms = sum(list, 'stale_ms');
     const a = byId.get(id);
     if (a?.stale && typeof a.stale_since === 'number')
       ms += Math.max(0, Math.min(p.to, now) - Math.max(p.from, a.stale_since));
