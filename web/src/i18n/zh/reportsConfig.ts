@@ -18,4 +18,9 @@ export const reportsConfig = {
   'Monthly report day': '月报日',
   'Day of the month (1-28): the previous month is sent that day.': '每月的第几天（1-28）：当天发送上个月的报告。',
   'Monthly report time': '月报时间',
+  // The config's refusals of these fields (shared/schemas/reports.ts ReportMessages).
+  'Time must be HH:mm, 00:00 to 23:59': '时间格式须为 HH:mm，00:00 至 23:59',
+  'Weekday must be 1 (Monday) to 7 (Sunday)': '星期须为 1（周一）至 7（周日）',
+  'Day must be 1 to 28 (every month has it)': '日期须为 1 至 28（每个月都有这些日期）',
+  'Language must be en or zh': '语言须为 en 或 zh',
 };
