@@ -44,6 +44,13 @@ const sendClaims = leaseKind<SendClaim>('report_send', { reusable: false, sk: 'c
 
 const PERIODS: ReportPeriodValue[] = ['day', 'week', 'month'];
 
+/**
+ * REPORTS_SCHEDULE=off: no scheduled report is made or sent (PDFs of reports made by hand still are).
+ * For the shared test stack, whose tests' chats must not receive a report none of them asked for; a
+ * test of the schedule runs a stack of its own (tests/restarts/reports.test.ts).
+ */
+const scheduleOff = () => process.env.REPORTS_SCHEDULE === 'off';
+
 export type SendOutcome = 'sent' | 'done' | 'held' | 'not_configured';
 
 class TelegramRefusedError extends Error {
@@ -123,7 +130,7 @@ export async function runReportSchedule(
 ): Promise<{ sent: Record<string, SendOutcome>; printed: number[] }> {
   const { reports, time_zone } = await getSystemConfig();
   const sent: Record<string, SendOutcome> = {};
-  for (const period of PERIODS) {
+  for (const period of scheduleOff() ? [] : PERIODS) {
     const due = duePeriod(period, reports, now, time_zone);
     if (!due) continue;
     try {

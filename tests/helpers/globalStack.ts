@@ -44,6 +44,9 @@ export default async function setup(project: TestProject) {
       // Tests read a dashboard answer right after the write it must show: none is kept and served again
       // (the sharing itself: functions/lib/http/sharedAnswers.test.ts, apiHandler.test.ts).
       SHARED_ANSWERS: 'off',
+      // The reports' schedule would send last week's report to whichever test's check chat is set at its
+      // first tick (tests/restarts/reports.test.ts tests it on a stack of its own).
+      REPORTS_SCHEDULE: 'off',
       // The e2e browser cannot pick its local address: it plays users behind a trusted proxy on
       // this machine, each page with its own X-Forwarded-For. Integration tests connect from
       // addresses of their own instead (tests/helpers/api.ts `from`) and trust no proxy.
