@@ -366,7 +366,9 @@ describe('the routes', () => {
 
   it('refuses a viewer’s Generate now, a period not over, a week not from Monday, and a bad date', async () => {
     expect((await api('post', '/reports', { period: 'week', start: WEEK }, viewer)).status).toBe(403);
-    const today = new Date().toISOString().slice(0, 10);
+    // Today in the configured zone (not UTC's: Yangon's day starts 6.5 hours earlier).
+    const { dayOf } = await import('../../shared/calendarDay.js');
+    const today = dayOf(Date.now(), zone);
     expect(await api('post', '/reports', { period: 'day', start: today })).toMatchObject({
       status: 400,
       body: { code: 4004, extra: { start: expect.stringMatching(/ended/) } },
