@@ -137,9 +137,9 @@ describe('Sites screens', () => {
     const csv = await readFile(file, 'utf8');
     expect(csv.startsWith('\uFEFF')).toBe(true);
     const lines = csv.slice(1).split('\r\n');
-    expect(lines[0]).toBe('ID,Name,URL,Valid Accounts,Enable,Created At');
+    expect(lines[0]).toBe('ID,Name,URL,Valid Accounts,Enable,Control,Created At');
     expect(lines[1]).toMatch(
-      new RegExp(`^\\d+,${renamed},${SITE_URL.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')},2,false,\\d{4}-`),
+      new RegExp(`^\\d+,${renamed},${SITE_URL.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')},2,false,false,\\d{4}-`),
     );
     expect(lines[2]).toBe('');
     expect(csv.replace(/\r\n/g, '')).not.toContain('\n');
