@@ -15,7 +15,6 @@ const { Running, Done, Failed } = RunStatus.values;
 
 /** What each child transition counts on its parent, by name. */
 export const cause = {
-  subtaskClaim: (id: number) => `subtask_claim:${id}`,
   subtaskEnd: (id: number) => `subtask_end:${id}`,
   taskStart: (id: number) => `task_start:${id}`,
   taskEnd: (id: number) => `task_end:${id}`,
@@ -42,8 +41,6 @@ export const countOnOperation = defineFollowUp(
     checkStore().operations.addOnce(operation_id, deltas, cause),
 );
 
-/** Claimed subtasks carry the delivery's run id; one failed while still pending (its login failed) has none. */
-const wasClaimed = (s: StoredSubtask) => s.run_id !== undefined;
 const ended = (s: StoredSubtask) => s.status === Done || s.status === Failed;
 
 /** A task's counters as its subtasks say, and the causes their transitions have counted (or will). */
@@ -55,10 +52,9 @@ export function taskCountsOf(subtasks: StoredSubtask[]): { counts: Counts; cause
       task_failed: subtasks.filter((s) => s.status === Failed).length,
       task_running: subtasks.filter((s) => s.status === Running).length,
     },
-    causes: subtasks.flatMap((s) => [
-      ...(wasClaimed(s) ? [cause.subtaskClaim(s.id)] : []),
-      ...(ended(s) ? [cause.subtaskEnd(s.id)] : []),
-    ]),
+    // A claim counts nothing since 2026-12-07 (the running count is derived when read); rows claimed
+    // before counted `subtask_claim:<id>`, which a repair need not mark.
+    causes: subtasks.flatMap((s) => (ended(s) ? [cause.subtaskEnd(s.id)] : [])),
   };
 }
 

@@ -73,10 +73,9 @@ export function claimBeside(
       id,
       { status: Running, run_id: runId, start_at: at, start_event_id: eventId },
       { status: Pending },
-      [
-        countOnTask({ task_id: sub.task_id, cause: cause.subtaskClaim(id), deltas: { task_running: 1 } }),
-        ...(options.taskStarted ? [] : [startTask({ task_id: sub.task_id })]),
-      ],
+      // The task's running count is derived when read (read.ts), not added to: a claim's only
+      // follow-up is the task's start, and a claim of a started task (the rest after its login) has none.
+      options.taskStarted ? [] : [startTask({ task_id: sub.task_id })],
       {
         beside: (rest) => {
           followUps = rest;
@@ -161,7 +160,7 @@ export const subtaskEndFollowUps: ((end: SubtaskEnd) => FollowUp | undefined)[][
       countOnTask({
         task_id: sub.task_id,
         cause: cause.subtaskEnd(sub.id),
-        deltas: { task_running: -1, ...(sub.status === Done ? { task_done: 1 } : { task_failed: 1 }) },
+        deltas: sub.status === Done ? { task_done: 1 } : { task_failed: 1 },
       }),
     ({ sub }) =>
       sub.process === Process.values.Login && sub.status === Done ? enqueueRest({ task_id: sub.task_id }) : undefined,

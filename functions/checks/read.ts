@@ -1,4 +1,4 @@
-import { Process, RunStatus } from '../../shared/enums.js';
+import { Process, RunStatus, TaskStatus } from '../../shared/enums.js';
 import type { ListQuery } from '../../shared/listQuery.js';
 import type {
   AttemptEvidence,
@@ -54,14 +54,31 @@ async function presentOperations(rows: StoredOperation[]): Promise<Operation[]> 
   });
 }
 
+/**
+ * Each task's subtasks Running now: a task's running count is derived when read, not kept (issue 44:
+ * a claim is one write). One read of the Running partition, which the checkers' concurrency bounds,
+ * and none when no task of the page is running.
+ */
+async function runningByTask(rows: StoredTask[]): Promise<Map<number, number>> {
+  const counts = new Map<number, number>();
+  if (!rows.some((r) => r.status === TaskStatus.values.Running)) return counts;
+  const running = await checkStore().subtasks.list(
+    emptyListQuery({ page_size: 0, filters: { status: { kind: 'enum', values: [RunStatus.values.Running] } } }),
+  );
+  for (const s of running.result) counts.set(s.task_id, (counts.get(s.task_id) ?? 0) + 1);
+  return counts;
+}
+
 async function presentTasks(rows: StoredTask[]): Promise<Task[]> {
-  const [users, siteInfo, accounts] = await Promise.all([
+  const [users, siteInfo, accounts, running] = await Promise.all([
     userRefs(rows.map((r) => r.creator_id)),
     siteRefs(rows.map((r) => r.site_id)),
     accountRefs(rows.map((r) => r.account_id)),
+    runningByTask(rows),
   ]);
   return rows.map(({ creator_id, site_id, account_id, session_id: _s, ...r }) => ({
     ...r,
+    task_running: running.get(r.id) ?? 0,
     site: siteInfo.get(site_id) ?? null,
     account: account_id === null ? null : (accounts.get(account_id) ?? null),
     creator: users.get(creator_id) ?? null,

@@ -30,7 +30,9 @@ export async function repairTaskCounts(taskId: number, now = Date.now()): Promis
   // Listed from the index, read whole and consistent: the index may lag behind a status.
   const ids = (await subtasks.all({ scope: { task_id: task.id } })).map((s) => s.id);
   const want = taskCountsOf(await subtasks.getMany(ids));
-  const patch = countsDiffer(task, want.counts);
+  // A task's running count is derived when read (read.ts), never kept: the stored one is not compared.
+  const { task_running: _running, ...kept } = want.counts;
+  const patch = countsDiffer(task, { ...kept, task_running: task.task_running });
   if (!Object.keys(patch).length) return false;
   const known = new Set(seen);
   const repaired = await tasks.setCounts(task.id, patch, {

@@ -4,6 +4,7 @@ import { dynamoClient } from '../../functions/lib/aws/clients.js';
 import { sweepFollowUps } from '../../functions/lib/db/outbox.js';
 import { Process, RunStatus, TaskStatus } from '../../shared/enums.js';
 import { claimBeside, claimSubtask, finishSubtask } from '../../functions/checks/engine.js';
+import { getTask } from '../../functions/checks/read.js';
 import { readRunInputs } from '../../functions/checks/runSubtask.js';
 import { checkStore, type StoredSubtask } from '../../functions/checks/store.js';
 import { siteStore } from '../../functions/sites/store.js';
@@ -19,6 +20,9 @@ import { callsDuring, setupDynamo } from './engine.js';
 
 setupDynamo();
 setupQueues();
+
+/** A task's running subtasks as the API shows them: derived when read (read.ts), not kept on the row. */
+const runningOf = async (taskId: number) => (await getTask(taskId)).task_running;
 
 const { Login, AgentSetting, PlaceBets } = Process.values;
 
@@ -41,7 +45,8 @@ describe("a checker's claim", () => {
     expect(await claimSubtask(fromRead.id, 'delivery-b2')).toBeNull();
 
     const after = await checkStore().tasks.get(task.id);
-    expect(after).toMatchObject({ status: TaskStatus.values.Running, task_running: 2 });
+    expect(after).toMatchObject({ status: TaskStatus.values.Running });
+    expect(await runningOf(task.id)).toBe(2);
     // Each start's record is written by its end (issue 44: the claim is one write), under the id the claim stamped.
     for (const s of claimed) await finishSubtask(s as StoredSubtask, s?.run_id as string, { success: true, msg: 'ok' });
     const starts = (await checkStore().engineEvents.all({ scope: { operation_id: check.op.id } }))
@@ -74,7 +79,8 @@ describe("a checker's claim", () => {
     expect(claimed?.sub).toMatchObject({ status: RunStatus.values.Running, run_id: 'delivery-rest' });
     expect(calls.filter((call) => call.command === 'GetItemCommand' && call.pk === `task#${task.id}`)).toEqual([]);
     // The task started with its login, once; this claim counts it running again.
-    expect(await checkStore().tasks.get(task.id)).toMatchObject({ status: TaskStatus.values.Running, task_running: 1 });
+    expect(await checkStore().tasks.get(task.id)).toMatchObject({ status: TaskStatus.values.Running });
+    expect(await runningOf(task.id)).toBe(1);
     const events = await checkStore().engineEvents.all({ scope: { operation_id: check.op.id } });
     expect(events.filter((e) => e.action === 'task_start')).toHaveLength(1);
     // Its start's record comes with its end.
@@ -96,6 +102,7 @@ describe("a checker's claim", () => {
         url: 'https://rest-of-task.example.test',
         enable: true,
         available_account_cnt: 0,
+        control: false,
       },
       [],
     );
@@ -136,11 +143,12 @@ describe("a checker's claim", () => {
     expect(calls.filter((c) => c.command === 'UpdateItemCommand' && c.pk === `subtask#${kept.id}`)).toHaveLength(1);
     const entry = claim.applied() as string;
     expect(await pending(kept.id)).toEqual([entry, '_ob_pk'].sort());
-    expect(await checkStore().tasks.get(task.id)).toMatchObject({ task_running: 1 });
+    expect(await runningOf(task.id)).toBe(1);
 
     await finishSubtask(claim.sub, 'delivery-kept', { success: true, msg: 'ok' }, { clears: [entry] });
     expect(await pending(kept.id)).toEqual([]);
-    expect(await checkStore().tasks.get(task.id)).toMatchObject({ task_running: 0, task_done: 1 });
+    expect(await checkStore().tasks.get(task.id)).toMatchObject({ task_done: 1 });
+    expect(await runningOf(task.id)).toBe(0);
 
     // A kept entry the sweeper meets first (a check longer than its few seconds) is applied again
     // without counting twice, and the end's removal of it then finds it gone.
@@ -148,7 +156,8 @@ describe("a checker's claim", () => {
     await other?.followUps;
     await sweepFollowUps({ before: Date.now() + 1 });
     expect(await pending(swept.id)).toEqual([]);
-    expect(await checkStore().tasks.get(task.id)).toMatchObject({ task_running: 1, task_done: 1 });
+    expect(await checkStore().tasks.get(task.id)).toMatchObject({ task_done: 1 });
+    expect(await runningOf(task.id)).toBe(1);
     await finishSubtask(
       other?.sub as StoredSubtask,
       'delivery-swept',
@@ -158,11 +167,8 @@ describe("a checker's claim", () => {
       },
     );
     expect(await pending(swept.id)).toEqual([]);
-    expect(await checkStore().tasks.get(task.id)).toMatchObject({
-      task_running: 0,
-      task_done: 2,
-      status: TaskStatus.values.Done,
-    });
+    expect(await checkStore().tasks.get(task.id)).toMatchObject({ task_done: 2, status: TaskStatus.values.Done });
+    expect(await runningOf(task.id)).toBe(0);
     const starts = (await checkStore().engineEvents.all({ scope: { operation_id: check.op.id } })).filter(
       (e) => e.action === 'subtask_start',
     );
