@@ -49,7 +49,8 @@ const senders: Senders = {
   bank_notification: (m) => deliverBankNotification(m, bankDeliveryDeps()),
   // An incident's one message, sent, edited or replied to (functions/incidents/incidentTelegram.ts).
   // Escalation's last step reaches the linked super users' own chats: the bot knows them (issue 45).
-  incident: (m) => syncIncidentTelegram(m.incident_id, { remindAt: m.remind_at, superChats: linkedSuperChats }),
+  incident: (m) =>
+    syncIncidentTelegram(m.incident_id, { remindAt: m.remind_at, escalate: m.escalate, superChats: linkedSuperChats }),
 };
 
 /**

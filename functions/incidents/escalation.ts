@@ -57,7 +57,7 @@ async function completeStep(incident: StoredIncident, now: number): Promise<void
       },
       mark.eventId,
     );
-  await enqueueIncidentSync(incident.id);
+  await enqueueIncidentSync(incident.id, undefined, undefined, true);
   await store.update(incident.id, { escalation_done: true });
 }
 
@@ -67,18 +67,25 @@ async function completeStep(incident: StoredIncident, now: number): Promise<void
  */
 export async function escalateIncidents(now = Date.now()): Promise<number[]> {
   const store = incidentStore();
-  const afterMs = (await getSystemConfig()).alerts.escalate_after_minutes * 60_000;
+  const { alerts } = await getSystemConfig();
+  const afterMs = alerts.escalate_after_minutes * 60_000;
+  const groupWaitMs = alerts.group_wait_seconds * 1000;
   const escalated: number[] = [];
   for (const incident of await store.unresolved()) {
     // One step of one incident is a write sequence (the crash tests' `incident_escalation`).
-    const stepped = await writeSequence('incident_escalation', () => escalateOne(incident, afterMs, now));
+    const stepped = await writeSequence('incident_escalation', () => escalateOne(incident, afterMs, groupWaitMs, now));
     if (stepped) escalated.push(incident.id);
   }
   return escalated;
 }
 
 /** Takes the incident's next step if it is due, or completes one a crash left undone; true if either. */
-async function escalateOne(incident: StoredIncident, afterMs: number, now: number): Promise<boolean> {
+async function escalateOne(
+  incident: StoredIncident,
+  afterMs: number,
+  groupWaitMs: number,
+  now: number,
+): Promise<boolean> {
   const store = incidentStore();
   try {
     const step = incident.escalation_step ?? 0;
@@ -89,7 +96,9 @@ async function escalateOne(incident: StoredIncident, afterMs: number, now: numbe
     }
     if (toIncident(incident, now).status !== Open) return false;
     const due = stepDueAt(incident, step + 1, afterMs);
-    if (due === undefined || now < due) return false;
+    // Not before the group wait: the incident may yet go under a parent (which escalates instead),
+    // and its own message, which the step edits, is not sent before then.
+    if (due === undefined || now < Math.max(due, incident.opened_at + groupWaitMs)) return false;
     if (incident.site_id !== null && (await maintenanceInForce(incident.site_id, now))) return false;
     if (await underOpenParent(incident)) return false;
     const taken = await store.update(

@@ -8,11 +8,18 @@ import { sendToQueue } from '../lib/queue/sendToQueue.js';
  * queue that cannot take it is logged, not thrown: the incident is recorded either way, and its next
  * change or reminder syncs the message.
  */
-export async function enqueueIncidentSync(incidentId: number, remindAt?: number, delaySeconds?: number): Promise<void> {
+export async function enqueueIncidentSync(
+  incidentId: number,
+  remindAt?: number,
+  delaySeconds?: number,
+  /** An escalation step's sync (escalation.ts): the one that sends the step's messages. */
+  escalate?: boolean,
+): Promise<void> {
   const message: NotifyMessage = {
     kind: 'incident',
     incident_id: incidentId,
     ...(remindAt !== undefined ? { remind_at: remindAt } : {}),
+    ...(escalate ? { escalate: true as const } : {}),
   };
   await sendToQueue('notify', [message], { delaySeconds }).catch((error: unknown) =>
     logger.error('could not enqueue the incident sync', { incident_id: incidentId, error: error as Error }),

@@ -171,7 +171,7 @@ async function call(send: () => Promise<TelegramAnswer>): Promise<{ answer: Tele
  */
 export async function syncIncidentTelegram(
   incidentId: number,
-  opts: { remindAt?: number; now?: number; superChats?: () => Promise<string[]> } = {},
+  opts: { remindAt?: number; now?: number; escalate?: boolean; superChats?: () => Promise<string[]> } = {},
 ) {
   const now = opts.now ?? Date.now();
   const store = incidentStore();
@@ -244,7 +244,9 @@ export async function syncIncidentTelegram(
   }
 
   if (quiet) return;
-  if (!muted && !snoozed && incident.status !== Resolved && (incident.escalation_step ?? 0) > 0)
+  // Only an escalation step's own sync sends its messages: a sync of a failure at the same moment
+  // would read the same `tg_escalated` and send them twice.
+  if (opts.escalate && !muted && !snoozed && incident.status !== Resolved && (incident.escalation_step ?? 0) > 0)
     incident = await sendEscalations(incident, target, zone, now, opts.superChats);
   const replyTo = { chatId: incident.tg_chat_id ?? target.chatId, messageId: incident.tg_message_id as number };
   if (incident.status === Resolved && !incident.tg_resolved_sent) {

@@ -14,7 +14,13 @@ export const NotifyMessage = z.discriminatedUnion('kind', [
    * An incident's Telegram message brought up to date (sent, edited, its resolution replied to);
    * with `remind_at`, also the reminder of that minute (functions/incidents/incidentTelegram.ts).
    */
-  z.object({ kind: z.literal('incident'), incident_id: Id, remind_at: z.number().int().positive().optional() }),
+  z.object({
+    kind: z.literal('incident'),
+    incident_id: Id,
+    remind_at: z.number().int().positive().optional(),
+    /** The sync of an escalation step (issue 45): only it sends the step's messages, so no other sync races it. */
+    escalate: z.literal(true).optional(),
+  }),
   /**
    * A bank notification to one channel (1 WebHook, 2 TG). `attempt` counts from 1; a retry is the
    * same message with attempt + 1, sent again with a delay (functions/bankWebhook/retryPolicy.ts).
