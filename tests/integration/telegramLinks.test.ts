@@ -21,6 +21,7 @@ const CHAT = `-100${(Date.now() % 1_000_000_000) + 43}`;
 const LINK_ENDED = 'Unlinked: the Patrol sessions this link was made in have ended.';
 let admin: string;
 let tgSeq = 9_430_000 + (Date.now() % 10_000) * 10;
+let subtaskSeq = 0;
 
 interface ChatMessage {
   message_id: number;
@@ -72,7 +73,9 @@ async function openIncident() {
   const siteId = site.body.data.id as number;
   const t0 = Date.now();
   await modules.service.recordIncidentResult({
-    id: 43_000_000_000 + (t0 % 1_000_000) * 10 + (tgSeq % 10),
+    // One made-up subtask per call: six opened at once can share a millisecond (and tgSeq), and one
+    // subtask recorded twice is one incident's, leaving the others without a message.
+    id: 43_000_000_000 + (t0 % 1_000_000) * 100 + (++subtaskSeq % 100),
     operation_id: 43_000_000,
     site_id: siteId,
     process: 1,
