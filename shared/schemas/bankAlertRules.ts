@@ -6,6 +6,7 @@ import { field, keyOrderFields, type RowOf } from '../listFields.js';
 import type { ListFields } from '../listQuery.js';
 import { ValidatorMessages } from '../validators.js';
 import { Bounds, requiredText } from './common.js';
+import { IncidentSeverity, type IncidentSeverityValue } from './incidents.js';
 import { CHAT_ID_PATTERN, TelegramMessages } from './telegram.js';
 
 // Alert rules on bank figures (issue 45 item 2): a named condition in the rule language
@@ -13,12 +14,9 @@ import { CHAT_ID_PATTERN, TelegramMessages } from './telegram.js';
 // chat its incidents go to (the bank chat when none). The expression's syntax is checked by the
 // service with the parser (a 400 naming the column, code 4003), not here: a form shows it as one types.
 
-export const AlertSeverity = defineEnum({
-  Info: ['info', 'Info'],
-  Warning: ['warning', 'Warning'],
-  Critical: ['critical', 'Critical'],
-});
-export type AlertSeverityValue = EnumValue<typeof AlertSeverity>;
+/** A rule's severity is the severity of the incidents it opens: one enum (shared/schemas/incidents.ts). */
+export const AlertSeverity = IncidentSeverity;
+export type AlertSeverityValue = IncidentSeverityValue;
 
 export const AlertScopeKind = defineEnum({
   All: ['all', 'Every account'],

@@ -132,7 +132,8 @@ export interface SendDocumentOptions extends BotCallOptions {
 export function sendDocument(opts: SendDocumentOptions): Promise<TelegramAnswer> {
   const form = new FormData();
   form.set('chat_id', opts.chatId);
-  form.set('document', new Blob([opts.bytes], { type: opts.mimeType }), opts.fileName);
+  // A copy backed by a plain ArrayBuffer: a Buffer's may be shared, which Blob's type refuses.
+  form.set('document', new Blob([new Uint8Array(opts.bytes)], { type: opts.mimeType }), opts.fileName);
   if (opts.caption) {
     form.set('caption', opts.caption);
     form.set('parse_mode', 'HTML');

@@ -148,7 +148,7 @@ async function readParams(req: IncomingMessage, url: URL): Promise<Record<string
     const form = await new Request('http://sandbox/', {
       method: 'POST',
       headers: { 'content-type': type },
-      body: bytes,
+      body: new Uint8Array(bytes),
     }).formData();
     for (const [key, value] of form.entries())
       params[key] =
