@@ -119,12 +119,15 @@ export async function openParent(spec: ParentSpec): Promise<StoredIncident> {
  * Puts `child` under `parent` (from another parent too: the checker's takes a same-check parent's
  * children), with a `grouped` entry on the child's timeline, and recounts both parents. Runs again
  * after a crash without a second entry. Exported for the bank side's `same_bank` grouping.
+ *
+ * The timeline entry comes before `parent_id`, so a child whose `parent_id` names the parent has its
+ * entry: a later failure need not join its grouped siblings again (each join costs writes, and a
+ * parent of N children would cost N joins a failure), only the child it is about.
  */
 export async function joinParent(parent: Pick<StoredIncident, 'id' | 'site_name'>, child: StoredIncident, at: number) {
   const store = incidentStore();
   if (child.id === parent.id || child.cause) return;
   const before = child.parent_id ?? null;
-  if (before !== parent.id) await store.update(child.id, { parent_id: parent.id });
   const mark = await store.claimCause(`grouped:${child.id}:${parent.id}`, child.id);
   if (mark.eventId !== undefined && (!mark.again || !(await store.hasEvent(child.id, mark.eventId))))
     await store.addEvent(
@@ -140,6 +143,7 @@ export async function joinParent(parent: Pick<StoredIncident, 'id' | 'site_name'
       },
       mark.eventId,
     );
+  if (before !== parent.id) await store.update(child.id, { parent_id: parent.id });
   if (before !== null && before !== parent.id) await refreshParent(before, at, { mayResolve: true });
   await refreshParent(parent.id, at);
 }
@@ -255,13 +259,14 @@ export async function correlateCheckFailure(incident: StoredIncident, at: number
   // Under another parent (the checker's) it stays; under this one, a run again completes the group.
   if (incident.parent_id && incident.parent_id !== open?.id) return;
   // Every sibling without a parent joins, not this one alone: a run again after a crash between the
-  // parent's open and its joins completes the group.
+  // parent's open and its joins completes the group. Siblings under it already are joined (their
+  // entry is written before their parent_id): only this incident is joined again, to recount.
   const siblings = (await store.active()).filter(
     (i) =>
       isCheckChild(i) &&
       i.process === process &&
       i.mode === mode &&
-      (!i.parent_id || i.parent_id === open?.id) &&
+      (!i.parent_id || i.id === incident.id) &&
       i.opened_at >= at - windowMs &&
       i.site_id !== null,
   );
