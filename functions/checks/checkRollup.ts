@@ -42,6 +42,7 @@ import {
   sketchQuantiles,
 } from '../lib/durationSketch.js';
 import { mapLimit } from '../lib/mapLimit.js';
+import { maintenanceInForce } from '../maintenance/service.js';
 import { liveSiteNames } from '../sites/service.js';
 import { getSystemConfig } from '../systemConfig/getSystemConfig.js';
 import { type StoredSubtask, checkStore } from './store.js';
@@ -81,8 +82,12 @@ const parseLast = (value: unknown): { status: number; at: number } | undefined =
   return Number.isFinite(status) && Number.isFinite(at) ? { status, at } : undefined;
 };
 
-/** What one subtask adds to each item of its (site, process, mode). */
-function cellAdd(sub: Ended & { end_at: number; start_at: number }): Record<string, number> {
+/**
+ * What one subtask adds to each item of its (site, process, mode). A run that ended under a
+ * maintenance window of its site (pause or silent) is also counted in `m` (its pass in `n`): a report
+ * shows those runs and leaves them out of its success rate (functions/reports).
+ */
+function cellAdd(sub: Ended & { end_at: number; start_at: number }, inMaintenance: boolean): Record<string, number> {
   const passed = sub.status === Done;
   const add: Record<string, number> = {
     r: 1,
@@ -90,6 +95,7 @@ function cellAdd(sub: Ended & { end_at: number; start_at: number }): Record<stri
     f: passed ? 0 : 1,
     k: sub.flaky ? 1 : 0,
     g: sub.degraded ? 1 : 0,
+    ...(inMaintenance ? { m: 1, n: passed ? 1 : 0 } : {}),
   };
   // Timings are of what works: a failure's time is its timeout, not the site's speed.
   if (passed) add[sketchAttr(SKETCH, sketchBucket(sub.duration_ms ?? sub.end_at - sub.start_at))] = 1;
@@ -112,10 +118,10 @@ export interface SubtaskRollup {
  * The ADDs one ended subtask makes, from the subtask alone (so a caller can make them exactly once
  * per subtask); null for a subtask that does not count.
  */
-export function subtaskRollup(sub: Ended, zone: string): SubtaskRollup | null {
+export function subtaskRollup(sub: Ended, zone: string, inMaintenance = false): SubtaskRollup | null {
   if (!countsInRollups(sub)) return null;
   const day = dayOf(sub.end_at, zone);
-  const add = cellAdd(sub);
+  const add = cellAdd(sub, inMaintenance);
   const site = sub.site_id;
   const day_add: RollupAdd = {
     kind: DAY_KIND,
@@ -137,6 +143,10 @@ const heatAdd = (site: number, day: string, add: Record<string, number>): Rollup
 /** The number set on a day item holding the subtasks it counts (the ADD's guard). */
 const COUNTED = 'ids';
 
+/** Whether the subtask ended under one of its site's windows (the windows are a cached read: no call a subtask). */
+const endedInMaintenance = async (sub: Ended) =>
+  countsInRollups(sub) && (await maintenanceInForce(sub.site_id, sub.end_at)) !== null;
+
 /** The fields of an ended subtask its rollup reads (what the end's follow-up carries). */
 export type RollupSubtask = Ended & { id: number };
 
@@ -148,7 +158,7 @@ export type RollupSubtask = Ended & { id: number };
  */
 export async function recordSubtaskRollup(sub: RollupSubtask): Promise<boolean> {
   const { time_zone } = await getSystemConfig();
-  const rollup = subtaskRollup(sub, time_zone);
+  const rollup = subtaskRollup(sub, time_zone, await endedInMaintenance(sub));
   if (!rollup) return false;
   return addToRollup(rollup.day_add, { once: { attr: COUNTED, id: sub.id } });
 }
@@ -578,7 +588,7 @@ export async function rebuildCheckRollups(now = Date.now()): Promise<{ subtasks:
   const counted = new Map<string, Set<number>>();
   const idOf = (k: { kind: string; partition: string; sort: string }) => `${k.kind}\0${k.partition}\0${k.sort}`;
   for (const sub of ended) {
-    const rollup = subtaskRollup(sub, time_zone);
+    const rollup = subtaskRollup(sub, time_zone, await endedInMaintenance(sub));
     if (!rollup) continue;
     adds.push(rollup.day_add);
     if (rollup.day <= through) adds.push(rollup.adds[1]);

@@ -44,8 +44,8 @@ async function callsPerSubtask(): Promise<{ perSubtask: number; by: Record<strin
   return { perSubtask: calls.length / check.tasks[0].subs.length, by };
 }
 
-/** Today's calls a subtask (2026-12-07, on the checker's path, the site's name known: 28.3 once the rollup was one guarded ADD, 26.3 once the claim wrote no record, 25.3 once it counted nothing). */
-const TODAY_CEILING = 25.5;
+/** Today's calls a subtask (2026-12-07, on the checker's path, the site's name known: 28.3 once the rollup was one guarded ADD, 26.3 once the claim wrote no record, 25.3 once it counted nothing, 25.7 with the maintenance windows' read: one Query a process every 5 s, a third of it on each of the 3 subtasks here). */
+const TODAY_CEILING = 25.7;
 /** Issue 44's target. */
 const TARGET = 10;
 

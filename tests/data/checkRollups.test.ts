@@ -9,6 +9,7 @@ import { RunStatus } from '../../shared/enums.js';
 import {
   type CellStats,
   readCheckHeatmap,
+  readCheckPeriod,
   readCheckScorecard,
   readCheckTimings,
   rebuildCheckRollups,
@@ -18,6 +19,8 @@ import {
 } from '../../functions/checks/checkRollup.js';
 import { type StoredSubtask, checkStore } from '../../functions/checks/store.js';
 import { deleteRollup, putRollup, scanRollups } from '../../functions/lib/db/rollups.js';
+import { invalidateMaintenanceWindows } from '../../functions/maintenance/service.js';
+import { maintenanceStore } from '../../functions/maintenance/store.js';
 import { callsDuring, setupDynamo } from './engine.js';
 
 setupDynamo();
@@ -216,7 +219,34 @@ describe('check rollups', () => {
     expect((await readCheckTimings(site(5), 1, NOON)).points).toMatchObject([{ runs: 2 }]);
   });
 
-  const everySite = () => [1, 2, 3, 4, 5].map(site);
+  it('counts a run that ended under its site’s maintenance window apart, for the reports', async () => {
+    // Fridays 11:00-13:00 in Yangon for site 6: NOON (a Friday, 12:00 there) is inside, 3 h later is not.
+    await maintenanceStore().create({
+      name: 'rollup test window',
+      sites: [site(6)],
+      mode: 'silent',
+      enabled: true,
+      kind: 'weekly',
+      start_at: null,
+      end_at: null,
+      days: [5],
+      start_time: '11:00',
+      end_time: '13:00',
+      creator_id: null,
+    });
+    invalidateMaintenanceWindows();
+    // The window stays: the repair's rebuild below must count the same runs apart.
+    const [inside, insideFailed] = await ended([
+      { site: site(6), status: Done },
+      { site: site(6), status: Failed },
+    ]);
+    const [outside] = await ended([{ site: site(6), status: Done, daysAgo: -0.125 }]);
+    for (const sub of [inside, insideFailed, outside]) expect(await recordSubtaskRollup(sub)).toBe(true);
+    const period = await readCheckPeriod(site(6), dayOf(NOON, ZONE), dayOf(NOON, ZONE));
+    expect(period.cells).toMatchObject([{ runs: 3, passed: 2, maintenance_runs: 2, maintenance_passed: 1 }]);
+  });
+
+  const everySite = () => [1, 2, 3, 4, 5, 6].map(site);
 
   it("reads each site's recent days once for the refresher's answers together, the same answers", async () => {
     // As the refresher does it: the roll first, then the answers.
