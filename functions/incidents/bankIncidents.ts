@@ -8,9 +8,9 @@ import {
   IncidentStatus,
 } from '../../shared/schemas/incidents.js';
 import type { ListQuery } from '../../shared/listQuery.js';
-import { logger } from '../lib/logger.js';
 import { getSystemConfig } from '../systemConfig/getSystemConfig.js';
 import { childResolved, joinParent, openParent, parentKeyOf } from './correlation.js';
+import { incidentHolding } from './holdingIncident.js';
 import { enqueueIncidentSync } from './incidentQueue.js';
 import { incidentStore, type StoredIncident } from './store.js';
 
@@ -53,60 +53,38 @@ export const bankOpenKey = (s: Pick<BankIncidentSubject, 'account_id' | 'rule'>)
   s.rule ? `bank:${s.account_id}:rule:${s.rule.id}` : `bank:${s.account_id}`;
 
 async function openBankIncidentFor(change: BankIncidentChange): Promise<StoredIncident> {
-  const store = incidentStore();
   const { subject: s, at } = change;
   const key = bankOpenKey(s);
-  for (let attempt = 0; attempt < 3; attempt++) {
-    let id = await store.openId(key);
-    if (id === undefined) {
-      const fresh = await store.newId();
-      if (!(await store.claimOpen(key, fresh))) continue;
-      id = fresh;
-    }
-    const existing = await store.get(id);
-    if (existing?.status === Resolved) {
-      await store.releaseOpen(key, id);
-      continue;
-    }
-    if (existing) return existing;
-    try {
-      return await store.create(
-        {
-          kind: IncidentKind.values.Bank,
-          is_bank: true,
-          site_id: null,
-          site_name: null,
-          process: null,
-          mode: null,
-          bank_account_id: s.account_id,
-          bank_name: s.bank_name as StoredIncident['bank_name'],
-          account_user: s.account_user,
-          rule_id: s.rule?.id ?? null,
-          rule_name: s.rule?.name ?? null,
-          chat_id: s.rule?.chat_id ?? null,
-          status: Open,
-          opened_at: at,
-          resolved_at: null,
-          failures: 0,
-          last_failure_at: at,
-          last_message: change.message,
-          acknowledged_by: null,
-          snoozed_until: null,
-          open_key: key,
-          last_reminded_at: at,
-          // An account's own trouble is a warning, as a check's; a rule says its own.
-          severity: s.rule?.severity ?? IncidentSeverity.values.Warning,
-          parent_id: null,
-          cause: null,
-          children: 0,
-        },
-        id,
-      );
-    } catch (error) {
-      logger.info('bank incident created meanwhile', { incident_id: id, error: error as Error });
-    }
-  }
-  throw new Error(`No open incident could be found or made for ${key}`);
+  const { incident } = await incidentHolding('open', key, () => ({
+    kind: IncidentKind.values.Bank,
+    is_bank: true,
+    site_id: null,
+    site_name: null,
+    process: null,
+    mode: null,
+    bank_account_id: s.account_id,
+    bank_name: s.bank_name as StoredIncident['bank_name'],
+    account_user: s.account_user,
+    rule_id: s.rule?.id ?? null,
+    rule_name: s.rule?.name ?? null,
+    chat_id: s.rule?.chat_id ?? null,
+    status: Open,
+    opened_at: at,
+    resolved_at: null,
+    failures: 0,
+    last_failure_at: at,
+    last_message: change.message,
+    acknowledged_by: null,
+    snoozed_until: null,
+    open_key: key,
+    last_reminded_at: at,
+    // An account's own trouble is a warning, as a check's; a rule says its own.
+    severity: s.rule?.severity ?? IncidentSeverity.values.Warning,
+    parent_id: null,
+    cause: null,
+    children: 0,
+  }));
+  return incident;
 }
 
 /**

@@ -10,11 +10,11 @@ import {
   type IncidentSeverityValue,
   IncidentStatus,
 } from '../../shared/schemas/incidents.js';
-import { ConditionFailedError } from '../lib/db/entity.js';
 import { PatrolError } from '../lib/errors.js';
 import { logger } from '../lib/logger.js';
 import { siteRefs } from '../sites/service.js';
 import { getSystemConfig } from '../systemConfig/getSystemConfig.js';
+import { incidentHolding } from './holdingIncident.js';
 import { enqueueIncidentSync } from './incidentQueue.js';
 import { incidentStore, type StoredIncident } from './store.js';
 
@@ -53,66 +53,40 @@ export const parentKeyOf = (cause: IncidentCauseValue, key: string) => `${cause}
  * correlators at once make one). Exported for the bank side's `same_bank` grouping.
  */
 export async function openParent(spec: ParentSpec): Promise<StoredIncident> {
-  const store = incidentStore();
   const key = parentKeyOf(spec.cause, spec.key);
-  for (let attempt = 0; attempt < 3; attempt++) {
-    let id = await store.parentOf(key);
-    if (id === undefined) {
-      const fresh = await store.newId();
-      if (!(await store.claimParent(key, fresh))) continue;
-      id = fresh;
-    }
-    const existing = await store.get(id);
-    // Resolved with its last child but not freed yet (a crash between): free it and open anew.
-    if (existing?.status === Resolved) {
-      await store.releaseParent(key, id);
-      continue;
-    }
-    if (existing) return existing;
-    try {
-      const made = await store.create(
-        {
-          kind: IncidentKind.values.Check,
-          site_id: null,
-          site_name: spec.title,
-          process: null,
-          mode: null,
-          bank_account_id: null,
-          bank_name: null,
-          account_user: null,
-          rule_id: null,
-          rule_name: null,
-          status: Open,
-          opened_at: spec.at,
-          resolved_at: null,
-          failures: 0,
-          last_failure_at: spec.at,
-          last_message: '',
-          acknowledged_by: null,
-          snoozed_until: null,
-          severity: IncidentSeverity.values.Warning,
-          parent_id: null,
-          cause: spec.cause,
-          children: 0,
-          child_names: [],
-          open_key: `parent:${key}`,
-          last_reminded_at: spec.at,
-          escalation_from: spec.at,
-          ...spec.fields,
-        },
-        id,
-      );
-      // Its first message waits for the rest of the burst too (incidentTelegram.ts); the tick is the backstop.
-      const wait = (await getSystemConfig()).alerts.group_wait_seconds;
-      if (wait > 0) await enqueueIncidentSync(id, undefined, wait);
-      return made;
-    } catch (error) {
-      // Written meanwhile by the other holder of the claim (a run again): read it next round.
-      if (!(error instanceof ConditionFailedError)) throw error;
-      logger.info('parent incident created meanwhile', { incident_id: id });
-    }
-  }
-  throw new Error(`No parent incident could be found or made for ${key}`);
+  const { incident, created } = await incidentHolding('parent', key, () => ({
+    kind: IncidentKind.values.Check,
+    site_id: null,
+    site_name: spec.title,
+    process: null,
+    mode: null,
+    bank_account_id: null,
+    bank_name: null,
+    account_user: null,
+    rule_id: null,
+    rule_name: null,
+    status: Open,
+    opened_at: spec.at,
+    resolved_at: null,
+    failures: 0,
+    last_failure_at: spec.at,
+    last_message: '',
+    acknowledged_by: null,
+    snoozed_until: null,
+    severity: IncidentSeverity.values.Warning,
+    parent_id: null,
+    cause: spec.cause,
+    children: 0,
+    child_names: [],
+    open_key: `parent:${key}`,
+    last_reminded_at: spec.at,
+    escalation_from: spec.at,
+    ...spec.fields,
+  }));
+  // Its first message waits for the rest of the burst too (incidentTelegram.ts); the tick is the backstop.
+  const wait = (await getSystemConfig()).alerts.group_wait_seconds;
+  if (created && wait > 0) await enqueueIncidentSync(incident.id, undefined, wait);
+  return incident;
 }
 
 /**

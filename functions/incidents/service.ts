@@ -16,7 +16,6 @@ import { ConditionFailedError, type ListOutcome } from '../lib/db/entity.js';
 import { writeSequence } from '../lib/db/faults.js';
 import { defineFollowUp } from '../lib/db/outbox.js';
 import { TooManyRequestsError } from '../lib/errors.js';
-import { logger } from '../lib/logger.js';
 import { hitRateLimit } from '../lib/rateLimit.js';
 import { extendMaintenanceNow } from '../maintenance/service.js';
 import { siteRefs } from '../sites/service.js';
@@ -24,6 +23,7 @@ import { actOnBankIncident, type BankIncidentDeps } from './bankIncidentActions.
 import { withKindServed } from './bankIncidents.js';
 import { actOnChildren, childResolved, correlateCheckFailure } from './correlation.js';
 import { IncidentNotFoundError, IncidentResolvedError } from './errors.js';
+import { incidentHolding } from './holdingIncident.js';
 import { enqueueIncidentSync } from './incidentQueue.js';
 import { incidentStore, type StoredIncident } from './store.js';
 
@@ -142,61 +142,37 @@ async function event(
 
 /** The open incident of the subtask's key: the one holding the claim, or a new one that takes it. */
 async function openIncidentFor(sub: SubtaskEnd, at: number): Promise<StoredIncident> {
-  const store = incidentStore();
   const key = openKeyOf(sub);
-  for (let attempt = 0; attempt < 3; attempt++) {
-    let id = await store.openId(key);
-    if (id === undefined) {
-      const fresh = await store.newId();
-      // Of two first failures at once, one claims the key; the other joins its incident.
-      if (!(await store.claimOpen(key, fresh))) continue;
-      id = fresh;
-    }
-    const existing = await store.get(id);
-    // Resolved by a pass whose end stopped before freeing the key (its follow-up frees it again): free it here.
-    if (existing?.status === Resolved) {
-      await store.releaseOpen(key, id);
-      continue;
-    }
-    if (existing) return existing;
-    // The claim is ours (or was left by a writer that stopped between the claim and the row): the row.
+  const { incident } = await incidentHolding('open', key, async () => {
     const name = (await siteRefs([sub.site_id])).get(sub.site_id)?.name ?? `site ${sub.site_id}`;
-    try {
-      return await store.create(
-        {
-          site_id: sub.site_id,
-          site_name: name,
-          process: sub.process,
-          mode: sub.mode,
-          status: Open,
-          opened_at: at,
-          resolved_at: null,
-          failures: 0,
-          last_failure_at: at,
-          last_message: sub.msg,
-          acknowledged_by: null,
-          snoozed_until: null,
-          open_key: key,
-          last_reminded_at: at,
-          kind: IncidentKind.values.Check,
-          bank_account_id: null,
-          bank_name: null,
-          account_user: null,
-          rule_id: null,
-          rule_name: null,
-          severity: IncidentSeverity.values.Warning,
-          parent_id: null,
-          cause: null,
-          children: 0,
-        },
-        id,
-      );
-    } catch (error) {
-      // Created meanwhile by the other writer of that claim: read it on the next round.
-      logger.info('incident created meanwhile', { incident_id: id, error: error as Error });
-    }
-  }
-  throw new Error(`No open incident could be found or made for ${key}`);
+    return {
+      site_id: sub.site_id,
+      site_name: name,
+      process: sub.process,
+      mode: sub.mode,
+      status: Open,
+      opened_at: at,
+      resolved_at: null,
+      failures: 0,
+      last_failure_at: at,
+      last_message: sub.msg,
+      acknowledged_by: null,
+      snoozed_until: null,
+      open_key: key,
+      last_reminded_at: at,
+      kind: IncidentKind.values.Check,
+      bank_account_id: null,
+      bank_name: null,
+      account_user: null,
+      rule_id: null,
+      rule_name: null,
+      severity: IncidentSeverity.values.Warning,
+      parent_id: null,
+      cause: null,
+      children: 0,
+    };
+  });
+  return incident;
 }
 
 /**
