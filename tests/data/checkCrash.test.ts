@@ -8,7 +8,18 @@ import { PENDING_LIMIT_MS, RUNNING_LIMIT_MS } from '../../functions/checks/reape
 import { CREATE_GRACE_MS, QUIET_MS } from '../../functions/checks/repairCounts.js';
 import { checkStore } from '../../functions/checks/store.js';
 import { readCheckTimings } from '../../functions/checks/checkRollup.js';
-import { type Check, claim, expectSettled, newCheck, recover, run, runToEnd, sent, setupQueues } from './checkRig.js';
+import {
+  type Check,
+  claim,
+  expectSettled,
+  newCheck,
+  recover,
+  run,
+  runToEnd,
+  sent,
+  setupQueues,
+  withoutIncidentGrouping,
+} from './checkRig.js';
 import { setupDynamo } from './engine.js';
 
 // Crash points of the check engine (issue 25): for every multi-write sequence and every N, the
@@ -20,6 +31,7 @@ import { setupDynamo } from './engine.js';
 
 setupDynamo();
 setupQueues();
+withoutIncidentGrouping();
 
 const { Login, PlaceBets, DeleteBets, AgentSetting } = Process.values;
 

@@ -16,6 +16,9 @@ import { dynamoClient } from '../../functions/lib/aws/clients.js';
 import { emptyListQuery } from '../../shared/listQuery.js';
 import { createRepository } from '../../functions/lib/db/repository.js';
 import { QUEUES } from '../../functions/registry.js';
+import { invalidateSystemConfig } from '../../functions/systemConfig/getSystemConfig.js';
+import { readSystemConfigState } from '../../functions/systemConfig/service.js';
+import { systemConfigStore } from '../../functions/systemConfig/store.js';
 import { notificationEntity } from '../../functions/notifications/store.js';
 import { telegramSettingsStore, UNKNOWN_CHANNEL } from '../../functions/notifications/telegram/settingsStore.js';
 import { operationCountsOf, taskCountsOf } from '../../functions/checks/counts.js';
@@ -65,6 +68,27 @@ export function setupQueues(): void {
   afterAll(async () => {
     sqs?.destroy();
     await engine?.stop();
+  });
+}
+
+/**
+ * Incident grouping off for a walk of the engine's own sequences. Each crash point runs a check of
+ * its own whose failures stay open, so with grouping on every point after the third joined one
+ * parent and timed the walk by grouping's writes, not the engine's; grouping's sequences have a walk
+ * of their own (incidentGroupingCrash.test.ts).
+ */
+export function withoutIncidentGrouping(): void {
+  beforeAll(async () => {
+    const { document } = await readSystemConfigState();
+    await systemConfigStore().save(
+      {
+        document: { ...document, alerts: { ...document.alerts, correlate_min_sites: 0 } },
+        changes: [],
+        by: { id: 0, nickname: 'test' },
+      },
+      (await readSystemConfigState()).version,
+    );
+    invalidateSystemConfig();
   });
 }
 
