@@ -299,6 +299,8 @@ describe('routes without a token', () => {
     'POST /login',
     'GET /captcha',
     'GET /openapi.json',
+    // The patrol file's JSON Schema (docs/automation.md): a format, no data; editors fetch it unsigned.
+    'GET /patrol.schema.json',
     // The steps after the password (docs/sign-in.md): each takes a ticket of a first factor's
     // answer, or (the TOTP enrolment) a session checked by the route itself.
     'POST /login/second-factor',
@@ -313,7 +315,7 @@ describe('routes without a token', () => {
     'POST /login/sso',
   ];
 
-  it('are only the sign-in steps, captcha, health and the API document', () => {
+  it('are only the sign-in steps, captcha, health, the API document and the patrol file schema', () => {
     const open = router.routes.filter((r) => r.access === 'public').map((r) => `${r.method} ${r.pattern}`);
     expect(open.sort()).toEqual([...PUBLIC].sort());
   });
