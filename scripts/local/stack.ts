@@ -104,6 +104,19 @@ const VIDEO_BUCKET = 'patrol-videos';
  * (tests) must not take the previous stack's sandbox address, which it wrote into process.env.
  */
 const CONFIGURED_TELEGRAM_API_URL = process.env.TELEGRAM_API_URL;
+
+/**
+ * A scheduled function's local period, from LOCAL_SCHEDULE_SECONDS (`name=seconds,...`): tests that
+ * wait for a tick (the reports' minute tick) run it every few seconds. Locally only: the handlers
+ * are the same, and in the cloud the period is the registry's.
+ */
+function localPeriod(name: string): number | undefined {
+  for (const pair of (process.env.LOCAL_SCHEDULE_SECONDS ?? '').split(',')) {
+    const [key, seconds] = pair.split('=');
+    if (key?.trim() === name && Number(seconds) > 0) return Number(seconds);
+  }
+  return undefined;
+}
 /** Bound on waiting for running invocations at shutdown. */
 const DRAIN_MS = 30_000;
 
@@ -367,7 +380,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
         schedules.push(
           startSchedule({
             name: def.name,
-            everySeconds: t.everySeconds,
+            everySeconds: localPeriod(def.name) ?? t.everySeconds,
             handler: await loadHandler(def),
             context: context(def),
             region: REGION,

@@ -36,9 +36,13 @@ const received = async (s: RunningStack): Promise<Received[]> =>
   (await (await fetch(`${s.env.TELEGRAM_API_URL}/sandbox/messages?chat_id=${encodeURIComponent(CHAT)}`)).json())
     .messages;
 
+/** The reports' tick every 5 s instead of every minute (scripts/local/stack.ts localPeriod): same handler. */
+const TICK_SECONDS = 5;
+const FAST_TICK = { LOCAL_SCHEDULE_SECONDS: `reportSchedule=${TICK_SECONDS}` };
+
 describe('the weekly report', () => {
   it('is sent once, a summary and two documents, and not again after a restart; its PDF reads back', async () => {
-    stack = await startStackProcess({ dataDir, adminPassword: PASSWORD });
+    stack = await startStackProcess({ dataDir, adminPassword: PASSWORD, env: FAST_TICK });
     const client = api(stack.url);
     let token = await login(stack.url, 'admin', PASSWORD);
     const call = (method: 'get' | 'post' | 'put', path: string, body?: unknown) =>
@@ -150,10 +154,10 @@ describe('the weekly report', () => {
     await stopStackProcess(stack.child);
     for (const key of Object.keys(process.env)) if (!(key in ownEnv)) delete process.env[key];
     Object.assign(process.env, ownEnv);
-    stack = await startStackProcess({ dataDir, adminPassword: PASSWORD });
+    stack = await startStackProcess({ dataDir, adminPassword: PASSWORD, env: FAST_TICK });
     token = await login(stack.url, 'admin', PASSWORD);
-    // Two ticks of the new stack (a minute apart), then nothing may have reached its sandbox.
-    await new Promise((r) => setTimeout(r, 130_000));
+    // Two ticks of the new stack (5 s apart here), then nothing may have reached its sandbox.
+    await new Promise((r) => setTimeout(r, 2 * TICK_SECONDS * 1000 + 5_000));
     expect(await received(stack)).toEqual([]);
     expect((await api(stack.url).get('/api/v1/reports', { token })).body.data.result).toHaveLength(1);
   }, 600_000);
