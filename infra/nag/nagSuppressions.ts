@@ -49,6 +49,12 @@ export const NAG_SUPPRESSIONS: readonly NagSuppression[] = [
       'Objects under the evidence prefix only (registry CHECK_EVIDENCE_PREFIX): each check writes its own keys there, so the grant is by prefix.',
   },
   {
+    path: 'Functions/*-role/DefaultPolicy/Resource',
+    rules: ['AwsSolutions-IAM5[Resource::<StorageVideos75D4D269.Arn>/reports/*]'],
+    reason:
+      "Objects under the reports' prefix only (registry REPORTS_PREFIX): each report's PDF has its own key there, so the grant is by prefix.",
+  },
+  {
     path: 'Functions/api-role/DefaultPolicy/Resource',
     rules: [
       (a) =>
