@@ -11,6 +11,9 @@ import { operator } from './renderApp';
 // test ended while that import was in flight tore the environment down under it, and the next file's
 // login page waited 30 s on the broken load (routes, SsoButton and LoginPage tests, now and then).
 await import('@/features/auth/LoginPage');
+// The Help page too: a router render (TgSettingsPage's tests) started its lazy load, which a test's end
+// cut with the same teardown error (BankNotificationHelp's file failed so in a full run, 2026-12-07).
+await import('@/features/help/HelpPage');
 
 // jsdom has no layout; Fluent's MessageBar and overflow helpers only need the constructor to exist.
 if (!('ResizeObserver' in globalThis)) {

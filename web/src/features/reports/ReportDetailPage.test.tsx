@@ -83,7 +83,10 @@ describe('a report page', () => {
     expect(within(deliveries).getByText('Paused endpoints').nextSibling).toHaveTextContent('kbz-ops');
     expect(within(deliveries).getByText('Telegram failures').nextSibling).toHaveTextContent('3');
     // The heatmap of the period's days, the dashboard's own chart.
-    expect(within(screen.getByRole('region', { name: 'Days' })).getByText('Lucky 4D')).toBeInTheDocument();
+    // The heatmap draws its axis after it has rendered once (a chart's effect): waited for, with a margin.
+    expect(
+      await within(screen.getByRole('region', { name: 'Days' })).findByText('Lucky 4D', {}, { timeout: 10_000 }),
+    ).toBeInTheDocument();
     // On screen, no print marker: only the print view tells the printer it is ready.
     expect(document.body.dataset.reportReady).toBeUndefined();
 
