@@ -1,5 +1,5 @@
-// One CSV field, for every CSV Patrol writes (the reports' CSV; the console's table export follows
-// the same rules in web/src/components/table/exportRows.ts).
+// One CSV field, for every CSV Patrol writes (the reports' CSV and the console's table export,
+// web/src/components/table/exportRows.ts).
 //
 // A spreadsheet runs a cell that starts with = + - @ (or a tab / CR before one) as a formula; site
 // names and texts come from outside, so such text is defused with a leading apostrophe (OWASP's
